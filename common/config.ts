@@ -1,0 +1,129 @@
+import { z } from 'zod';
+
+/**
+ * Every number of SPEC.md in one object. The defaults are the reference system's; a user override is
+ * persisted in the vault's settings (`memory` key) and merged over these by `resolveMemoryConfig`.
+ */
+export const memoryConfigSchema = z.object({
+  sessionMemory: z.object({
+    minTokensToInit: z.number().int().positive(),
+    minTokensBetweenUpdates: z.number().int().positive(),
+    toolCallsBetweenUpdates: z.number().int().positive(),
+    maxSectionTokens: z.number().int().positive(),
+    maxTotalTokens: z.number().int().positive(),
+  }),
+  compaction: z.object({
+    contextWindow: z.number().int().positive(),
+    maxOutputTokens: z.number().int().positive(),
+    summaryOutputReserve: z.number().int().positive(),
+    autoCompactBuffer: z.number().int().positive(),
+    warningBuffer: z.number().int().positive(),
+    maxConsecutiveFailures: z.number().int().positive(),
+    keepMinTokens: z.number().int().positive(),
+    keepMinTextMessages: z.number().int().positive(),
+    keepMaxTokens: z.number().int().positive(),
+    waitForUpdateMs: z.number().int().nonnegative(),
+    staleUpdateMs: z.number().int().nonnegative(),
+    summarySectionChars: z.number().int().positive(),
+    restoredFiles: z.number().int().nonnegative(),
+    restoredFileTokens: z.number().int().positive(),
+    restoredTotalTokens: z.number().int().positive(),
+  }),
+  autoMemory: z.object({
+    indexMaxLines: z.number().int().positive(),
+    indexMaxChars: z.number().int().positive(),
+    extractEveryTurns: z.number().int().positive(),
+    extractorMaxTurns: z.number().int().positive(),
+    recallMaxFiles: z.number().int().positive(),
+    recallMaxLines: z.number().int().positive(),
+    recallMaxBytes: z.number().int().positive(),
+    recallSessionBytes: z.number().int().positive(),
+    staleDays: z.number().int().positive(),
+  }),
+  instructions: z.object({
+    maxIncludeDepth: z.number().int().positive(),
+    largeFileChars: z.number().int().positive(),
+  }),
+  teamSync: z.object({
+    pullIntervalMs: z.number().int().positive(),
+    pushDebounceMs: z.number().int().nonnegative(),
+    maxFileBytes: z.number().int().positive(),
+    maxBatchBytes: z.number().int().positive(),
+    max412Retries: z.number().int().nonnegative(),
+    tombstoneDays: z.number().int().positive(),
+  }),
+});
+
+export type MemoryConfig = z.infer<typeof memoryConfigSchema>;
+
+export const defaultMemoryConfig: MemoryConfig = {
+  sessionMemory: {
+    minTokensToInit: 10_000,
+    minTokensBetweenUpdates: 5_000,
+    toolCallsBetweenUpdates: 3,
+    maxSectionTokens: 2_000,
+    maxTotalTokens: 12_000,
+  },
+  compaction: {
+    contextWindow: 200_000,
+    maxOutputTokens: 32_000,
+    summaryOutputReserve: 20_000,
+    autoCompactBuffer: 13_000,
+    warningBuffer: 20_000,
+    maxConsecutiveFailures: 3,
+    keepMinTokens: 10_000,
+    keepMinTextMessages: 5,
+    keepMaxTokens: 40_000,
+    waitForUpdateMs: 15_000,
+    staleUpdateMs: 60_000,
+    summarySectionChars: 8_000,
+    restoredFiles: 5,
+    restoredFileTokens: 5_000,
+    restoredTotalTokens: 50_000,
+  },
+  autoMemory: {
+    indexMaxLines: 200,
+    indexMaxChars: 25_000,
+    extractEveryTurns: 1,
+    extractorMaxTurns: 5,
+    recallMaxFiles: 5,
+    recallMaxLines: 200,
+    recallMaxBytes: 4_096,
+    recallSessionBytes: 60 * 1024,
+    staleDays: 90,
+  },
+  instructions: {
+    maxIncludeDepth: 4,
+    largeFileChars: 40_000,
+  },
+  teamSync: {
+    pullIntervalMs: 5 * 60_000,
+    pushDebounceMs: 2_000,
+    maxFileBytes: 250_000,
+    maxBatchBytes: 200_000,
+    max412Retries: 2,
+    tombstoneDays: 30,
+  },
+};
+
+/** A partial override, one level of sections deep, as stored in settings. */
+export const memoryConfigOverrideSchema = z.object(
+  Object.fromEntries(
+    Object.entries(memoryConfigSchema.shape).map(([key, section]) => [key, section.partial().optional()]),
+  ) as { [K in keyof MemoryConfig]: z.ZodOptional<z.ZodObject<{ [F in keyof MemoryConfig[K]]: z.ZodOptional<z.ZodNumber> }>> },
+);
+
+export type MemoryConfigOverride = z.infer<typeof memoryConfigOverrideSchema>;
+
+export function resolveMemoryConfig(override: MemoryConfigOverride | undefined): MemoryConfig {
+  const out = structuredClone(defaultMemoryConfig);
+  for (const key of Object.keys(out) as (keyof MemoryConfig)[]) {
+    Object.assign(out[key], override?.[key] ?? {});
+  }
+  return out;
+}
+
+/** SPEC §3: window − min(maxOutput, 20,000) − 13,000. */
+export function autoCompactThreshold(c: MemoryConfig['compaction']): number {
+  return c.contextWindow - Math.min(c.maxOutputTokens, c.summaryOutputReserve) - c.autoCompactBuffer;
+}

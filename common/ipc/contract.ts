@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import type { Result } from '../result.js';
+import { invoke, event, type InvokeDef, type EventDef } from './define.js';
+import { settingsPatchSchema, type Settings } from '../domain/settings.js';
+import type { AppInfo, CredentialStatus, DirListing, Project, VaultRootInfo } from '../domain/app.js';
+
+const none = z.object({}).strict();
+const absolutePath = z.string().min(1).max(4096).refine((p) => !p.includes('\0'), 'NUL in path');
+
+/**
+ * The one IPC contract (DESIGN.md): invoke channels `domain:verb` → `Result<T>`, event channels
+ * `domain:did-…`. The preload, the host's WebSocket router and the renderer bridge are derived from
+ * these two maps; adding a channel is one entry here plus its handler in `main/core/ipc/handlers.ts`.
+ */
+export const invokeChannels = {
+  'app:info': invoke<AppInfo>()(none),
+  'settings:get': invoke<Settings>()(none),
+  'settings:set': invoke<Settings>()(z.object({ patch: settingsPatchSchema }).strict()),
+  'project:open': invoke<Project>()(z.object({ path: absolutePath }).strict()),
+  'project:list': invoke<Project[]>()(none),
+  'project:forget': invoke<Project[]>()(z.object({ path: absolutePath }).strict()),
+  'vault:get-root': invoke<VaultRootInfo>()(none),
+  'vault:set-root': invoke<VaultRootInfo>()(z.object({ root: absolutePath.nullable() }).strict()),
+  'fs:list-dirs': invoke<DirListing>()(z.object({ path: absolutePath.optional() }).strict()),
+  'credentials:status': invoke<CredentialStatus>()(none),
+  'credentials:set-api-key': invoke<CredentialStatus>()(z.object({ key: z.string().trim().min(1).max(512) }).strict()),
+  'credentials:clear-api-key': invoke<CredentialStatus>()(none),
+} satisfies Record<string, InvokeDef<z.ZodType, unknown>>;
+
+export const eventChannels = {
+  'settings:did-change': event<Settings>(),
+  'project:did-change-list': event<Project[]>(),
+  'vault:did-change-root': event<VaultRootInfo>(),
+} satisfies Record<string, EventDef<unknown>>;
+
+export type InvokeChannel = keyof typeof invokeChannels;
+export type EventChannel = keyof typeof eventChannels;
+
+export type RequestOf<C extends InvokeChannel> = z.input<(typeof invokeChannels)[C]['request']>;
+export type ParsedRequestOf<C extends InvokeChannel> = z.output<(typeof invokeChannels)[C]['request']>;
+export type ResponseOf<C extends InvokeChannel> =
+  (typeof invokeChannels)[C] extends InvokeDef<z.ZodType, infer R> ? R : never;
+export type PayloadOf<E extends EventChannel> = (typeof eventChannels)[E] extends EventDef<infer P> ? P : never;
+
+export const invokeChannelNames = Object.keys(invokeChannels) as InvokeChannel[];
+export const eventChannelNames = Object.keys(eventChannels) as EventChannel[];
+
+/** The API the renderer sees as `window.strata` (Electron) or builds over WebSocket (host). */
+export interface StrataApi {
+  invoke: { [C in InvokeChannel]: (request: RequestOf<C>) => Promise<Result<ResponseOf<C>>> };
+  on: { [E in EventChannel]: (listener: (payload: PayloadOf<E>) => void) => () => void };
+}

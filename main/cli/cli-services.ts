@@ -1,0 +1,25 @@
+import { createServices, type Services } from '../core/services.js';
+import { loadKeytarStore, MemoryCredentialStore } from '../core/auth/credential-store.js';
+import { defaultAppDataDir } from '../core/vault/vault-root.js';
+import { stderrLogger, type Logger } from '../core/ports.js';
+import type { CliIo } from './cli-io.js';
+
+/**
+ * The engines for a CLI command. An unusable keychain is a warning, never a failure (DESIGN.md):
+ * secrets then live only in this process, and the API key may still come from the environment.
+ */
+export async function cliServices(io: CliIo, vault: string | undefined, shell: 'host' | 'cli'): Promise<Services> {
+  const logger: Logger = stderrLogger();
+  let credentials = await loadKeytarStore();
+  if (!credentials) {
+    io.stderr('warning: no OS keychain is available; secrets entered now last only until this process ends');
+  }
+  return createServices({
+    appDataDir: defaultAppDataDir(io.env),
+    vaultRoot: vault,
+    shell,
+    credentials: credentials ?? new MemoryCredentialStore(),
+    logger,
+    env: io.env,
+  });
+}

@@ -1,0 +1,59 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+export interface AtomicWriteOptions {
+  /** File mode for a new file (an existing file keeps its mode). */
+  mode?: number;
+  /** Create missing parent folders with this mode. */
+  dirMode?: number;
+}
+
+/**
+ * Writes a file so a crash leaves either the old or the new content whole: write a temp file in the
+ * same folder, fsync it, rename it over the target (rename is atomic within one file system).
+ */
+export async function writeFileAtomic(
+  file: string,
+  data: string | Uint8Array,
+  options: AtomicWriteOptions = {},
+): Promise<void> {
+  const dir = path.dirname(file);
+  await fs.mkdir(dir, { recursive: true, mode: options.dirMode ?? 0o755 });
+  let mode = options.mode ?? 0o644;
+  try {
+    mode = (await fs.stat(file)).mode & 0o777;
+  } catch {
+    // New file: the requested mode stands.
+  }
+  const temp = path.join(dir, `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+  const handle = await fs.open(temp, 'wx', mode);
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await fs.rename(temp, file);
+  } catch (error) {
+    await fs.rm(temp, { force: true });
+    throw error;
+  }
+}
+
+/** Reads and parses a JSON file; `undefined` when it does not exist. Other errors propagate. */
+export async function readJsonFile(file: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  return JSON.parse(text) as unknown;
+}
+
+export async function writeJsonAtomic(file: string, value: unknown, options?: AtomicWriteOptions): Promise<void> {
+  await writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`, options);
+}

@@ -1,0 +1,35 @@
+/** The OS-facing ports an engine may need. `main/electron` and `main/host` implement them. */
+
+export interface Clock {
+  now(): number;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+/**
+ * Secrets (API key, team tokens). Drivers: keytar (OS keychain), Electron safeStorage, in-memory.
+ * Values never reach logs, settings files or the renderer.
+ */
+export interface CredentialStore {
+  /** A short name for the UI: `keytar`, `safe-storage`, `memory`. */
+  readonly driver: string;
+  get(account: string): Promise<string | null>;
+  set(account: string, secret: string): Promise<void>;
+  delete(account: string): Promise<boolean>;
+}
+
+/** A log sink that never receives secrets or file contents; tests route it to fail on errors. */
+export interface Logger {
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
+
+export function stderrLogger(): Logger {
+  const write = (level: string) => (message: string, fields?: Record<string, unknown>) => {
+    process.stderr.write(`${JSON.stringify({ level, message, ...fields })}\n`);
+  };
+  return { info: write('info'), warn: write('warn'), error: write('error') };
+}

@@ -1,0 +1,65 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import type { Project } from '../../../common/domain/app.js';
+import { AppFailure } from '../../../common/result.js';
+import { readJsonFile, writeJsonAtomic } from '../fs/atomic-write.js';
+import type { Clock } from '../ports.js';
+
+const MAX_RECENT = 50;
+
+const fileSchema = z.object({
+  projects: z.array(z.object({ path: z.string(), name: z.string(), openedAt: z.string() })),
+});
+
+/** The folders the user has opened, most recent first, kept in `.strata/projects.json`. */
+export class ProjectRegistry {
+  private readonly file: string;
+  private projects: Project[] = [];
+
+  constructor(
+    vaultRoot: string,
+    private readonly clock: Clock,
+  ) {
+    this.file = path.join(vaultRoot, '.strata', 'projects.json');
+  }
+
+  async load(): Promise<Project[]> {
+    const parsed = fileSchema.safeParse(await readJsonFile(this.file).catch(() => undefined));
+    this.projects = parsed.success ? parsed.data.projects : [];
+    return this.list();
+  }
+
+  list(): Project[] {
+    return [...this.projects];
+  }
+
+  /** Records `folder` as opened now; the stored path is its real path. */
+  async open(folder: string): Promise<Project> {
+    let real: string;
+    try {
+      real = (await fs.realpath(folder)).normalize('NFC');
+    } catch {
+      throw new AppFailure('not_found', `The folder ${folder} does not exist.`);
+    }
+    if (!(await fs.stat(real)).isDirectory()) throw new AppFailure('not_a_directory', `${real} is not a folder.`);
+    const project: Project = {
+      path: real,
+      name: path.basename(real) || real,
+      openedAt: new Date(this.clock.now()).toISOString(),
+    };
+    this.projects = [project, ...this.projects.filter((p) => p.path !== real)].slice(0, MAX_RECENT);
+    await this.save();
+    return project;
+  }
+
+  async forget(folder: string): Promise<Project[]> {
+    this.projects = this.projects.filter((p) => p.path !== folder);
+    await this.save();
+    return this.list();
+  }
+
+  private async save(): Promise<void> {
+    await writeJsonAtomic(this.file, { projects: this.projects }, { dirMode: 0o700 });
+  }
+}

@@ -1,0 +1,57 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { defaultSettings, settingsSchema, type Settings, type SettingsPatch } from '../../../common/domain/settings.js';
+import { readJsonFile, writeJsonAtomic } from '../fs/atomic-write.js';
+import type { Logger } from '../ports.js';
+
+/**
+ * The vault's settings file (`.strata/settings.json`). A file that does not parse is moved aside
+ * (never deleted) and defaults are used, so a bad hand edit loses nothing and stops nothing.
+ */
+export class SettingsStore {
+  private current: Settings = defaultSettings();
+
+  constructor(
+    private readonly file: string,
+    private readonly logger: Logger,
+  ) {}
+
+  static forVault(vaultRoot: string, logger: Logger): SettingsStore {
+    return new SettingsStore(path.join(vaultRoot, '.strata', 'settings.json'), logger);
+  }
+
+  async load(): Promise<Settings> {
+    let raw: unknown;
+    try {
+      raw = await readJsonFile(this.file);
+    } catch (error) {
+      await this.setAside(`unreadable: ${(error as Error).message}`);
+      return this.current;
+    }
+    if (raw === undefined) return this.current;
+    const parsed = settingsSchema.safeParse(raw);
+    if (parsed.success) {
+      this.current = parsed.data;
+    } else {
+      await this.setAside(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+    }
+    return this.current;
+  }
+
+  get(): Settings {
+    return this.current;
+  }
+
+  async update(patch: SettingsPatch): Promise<Settings> {
+    const next = settingsSchema.parse({ ...this.current, ...patch });
+    await writeJsonAtomic(this.file, next, { mode: 0o600, dirMode: 0o700 });
+    this.current = next;
+    return next;
+  }
+
+  private async setAside(reason: string): Promise<void> {
+    const aside = `${this.file}.invalid-${Date.now()}`;
+    this.logger.warn('settings file is invalid; using defaults and keeping the file aside', { aside, reason });
+    await fs.rename(this.file, aside).catch(() => undefined);
+  }
+}

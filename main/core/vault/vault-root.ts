@@ -1,0 +1,50 @@
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { readJsonFile, writeJsonAtomic } from '../fs/atomic-write.js';
+
+/** The app's own data folder, per platform, as Electron's `userData` would name it. */
+export function defaultAppDataDir(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
+  if (env.STRATA_APP_DATA) return path.resolve(env.STRATA_APP_DATA);
+  const home = os.homedir();
+  if (platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'Strata');
+  if (platform === 'win32') return path.join(env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'Strata');
+  return path.join(env.XDG_CONFIG_HOME ?? path.join(home, '.config'), 'Strata');
+}
+
+const pointerSchema = z.object({ root: z.string().min(1) });
+
+/**
+ * Where the vault lives. The choice is kept outside the vault (in the app data folder), since the
+ * vault's own settings cannot say where the vault is. Default: the app data folder itself; a user may
+ * point it at `~/.claude` to share memory with Claude Code.
+ */
+export class VaultRootPointer {
+  private readonly file: string;
+
+  constructor(private readonly appDataDir: string) {
+    this.file = path.join(appDataDir, 'vault-root.json');
+  }
+
+  async read(): Promise<{ root: string; isDefault: boolean }> {
+    const raw = await readJsonFile(this.file).catch(() => undefined);
+    const parsed = pointerSchema.safeParse(raw);
+    if (parsed.success) return { root: parsed.data.root, isDefault: false };
+    return { root: this.appDataDir, isDefault: true };
+  }
+
+  /** Points the vault at `root` (created if missing), or back to the default with `null`. */
+  async write(root: string | null): Promise<{ root: string; isDefault: boolean }> {
+    if (root === null) {
+      await fs.rm(this.file, { force: true });
+      return { root: this.appDataDir, isDefault: true };
+    }
+    const resolved = path.resolve(root);
+    await fs.mkdir(resolved, { recursive: true });
+    const stat = await fs.stat(resolved);
+    if (!stat.isDirectory()) throw Object.assign(new Error(`${resolved} is not a folder`), { code: 'ENOTDIR' });
+    await writeJsonAtomic(this.file, { root: resolved });
+    return { root: resolved, isDefault: false };
+  }
+}

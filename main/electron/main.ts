@@ -1,0 +1,85 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { app, ipcMain, protocol, safeStorage, session, BrowserWindow } from 'electron';
+import { createServices } from '../core/services.js';
+import { createDispatcher } from '../core/ipc/dispatcher.js';
+import { createHandlers } from '../core/ipc/handlers.js';
+import { loadKeytarStore } from '../core/auth/credential-store.js';
+import { stderrLogger } from '../core/ports.js';
+import { APP_HOST, APP_SCHEME, registerAppProtocol } from './app-protocol.js';
+import { bindIpcRouter, sendEvent } from './ipc-router.js';
+import { SafeStorageCredentialStore } from './safe-storage-store.js';
+import { createMainWindow } from './window.js';
+
+/** The Electron entry: the only place that wires Electron to the engines. */
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const rendererDir = path.join(here, '..', 'renderer');
+const preloadFile = path.join(here, '..', 'preload', 'index.cjs');
+const devServerUrl = app.isPackaged ? undefined : process.env.STRATA_DEV_SERVER_URL;
+
+protocol.registerSchemesAsPrivileged([
+  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+]);
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  void start();
+}
+
+async function start(): Promise<void> {
+  await app.whenReady();
+  const logger = stderrLogger();
+  const appDataDir = process.env.STRATA_APP_DATA ?? app.getPath('userData');
+  const credentials = (await loadKeytarStore()) ?? new SafeStorageCredentialStore(safeStorage, appDataDir);
+  const services = await createServices({ appDataDir, shell: 'electron', credentials, logger });
+  const dispatch = createDispatcher(createHandlers(services, 'electron'), logger);
+
+  registerAppProtocol(protocol, rendererDir);
+  // No web permission (camera, notifications, …) is ever granted to the renderer.
+  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+
+  const windows = new Set<BrowserWindow>();
+  const trustedIds = new Set<number>();
+  const devOrigin = devServerUrl ? new URL(devServerUrl).origin : null;
+  bindIpcRouter(
+    ipcMain,
+    dispatch,
+    {
+      trustedIds,
+      allowedUrls: (url) => (url.protocol === `${APP_SCHEME}:` && url.host === APP_HOST) || url.origin === devOrigin,
+    },
+    logger,
+  );
+  services.events.subscribe((channel, payload) =>
+    sendEvent([...windows].map((w) => w.webContents), channel, payload),
+  );
+
+  const open = () => {
+    const window = createMainWindow(preloadFile, devServerUrl);
+    const id = window.webContents.id;
+    windows.add(window);
+    trustedIds.add(id);
+    window.on('closed', () => {
+      windows.delete(window);
+      trustedIds.delete(id);
+    });
+  };
+  open();
+
+  app.on('second-instance', () => {
+    const [first] = windows;
+    if (first) {
+      if (first.isMinimized()) first.restore();
+      first.focus();
+    }
+  });
+  app.on('activate', () => {
+    if (windows.size === 0) open();
+  });
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+  app.on('before-quit', () => void services.close());
+}

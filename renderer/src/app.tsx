@@ -1,0 +1,55 @@
+import { useEffect, useMemo } from 'react';
+import { useStoreShallow, useStore } from './store';
+import { Sidebar } from './features/shell/sidebar';
+import { StatusBar } from './features/shell/status-bar';
+import { ErrorBanner } from './features/shell/error-banner';
+import { ChatView } from './features/chat/chat-view';
+import { VaultView } from './features/vault/vault-view';
+import { SettingsPage } from './features/settings/settings-page';
+import { FolderChooser } from './features/projects/folder-chooser';
+import { openProject } from './bridge/actions';
+import { useShortcuts, type Shortcut } from './ui/use-shortcuts';
+
+export function App() {
+  const { view, theme, chooserOpen } = useStoreShallow((s) => ({
+    view: s.view,
+    theme: s.settings?.theme ?? 'system',
+    chooserOpen: s.folderChooserOpen,
+  }));
+
+  useEffect(() => {
+    if (theme === 'system') delete document.documentElement.dataset.theme;
+    else document.documentElement.dataset.theme = theme;
+  }, [theme]);
+
+  const shortcuts = useMemo<Shortcut[]>(() => {
+    const s = () => useStore.getState();
+    return [
+      { keys: 'mod+1', run: () => s().setView('chat') },
+      { keys: 'mod+2', run: () => s().setView('vault') },
+      { keys: 'mod+,', run: () => s().setView('settings') },
+      { keys: 'mod+o', run: () => s().setFolderChooserOpen(true) },
+    ];
+  }, []);
+  useShortcuts(shortcuts);
+
+  return (
+    <div className="app">
+      <Sidebar />
+      <main className="main-pane" id="main" aria-label={`${view[0]!.toUpperCase()}${view.slice(1)}`}>
+        <ErrorBanner />
+        {view === 'chat' && <ChatView />}
+        {view === 'vault' && <VaultView />}
+        {view === 'settings' && <SettingsPage />}
+      </main>
+      <StatusBar />
+      {chooserOpen && (
+        <FolderChooser
+          title="Open a project folder"
+          onPick={openProject}
+          onClose={() => useStore.getState().setFolderChooserOpen(false)}
+        />
+      )}
+    </div>
+  );
+}

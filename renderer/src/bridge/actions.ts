@@ -1,0 +1,79 @@
+import type { SettingsPatch } from '../../../common/domain/settings';
+import type { Result } from '../../../common/result';
+import { useStore } from '../store';
+import { api, onConnectionState } from './index';
+
+/** Unwraps a result: on failure the error goes to the banner and `null` comes back. */
+function take<T>(result: Result<T>): T | null {
+  if (result.ok) return result.value;
+  useStore.getState().showError(result.error);
+  return null;
+}
+
+export async function loadInitialState(): Promise<void> {
+  const [info, settings, projects, credentials] = await Promise.all([
+    api.invoke['app:info']({}),
+    api.invoke['settings:get']({}),
+    api.invoke['project:list']({}),
+    api.invoke['credentials:status']({}),
+  ]);
+  const s = useStore.getState();
+  const i = take(info);
+  if (i) s.setInfo(i);
+  const st = take(settings);
+  if (st) s.setSettings(st);
+  const p = take(projects);
+  if (p) s.setProjects(p);
+  const c = take(credentials);
+  if (c) s.setCredentials(c);
+}
+
+/** Events from main reach slice actions here, outside React. */
+export function wireEvents(): () => void {
+  const s = useStore.getState();
+  const offs = [
+    api.on['settings:did-change']((settings) => s.setSettings(settings)),
+    api.on['project:did-change-list']((projects) => s.setProjects(projects)),
+    api.on['vault:did-change-root'](() => void loadInitialState()),
+    onConnectionState((state) => {
+      const wasClosed = useStore.getState().connection === 'closed';
+      s.setConnection(state);
+      if (state === 'open' && wasClosed) void loadInitialState();
+    }),
+  ];
+  return () => offs.forEach((off) => off());
+}
+
+export async function openProject(path: string): Promise<boolean> {
+  const project = take(await api.invoke['project:open']({ path }));
+  if (!project) return false;
+  const s = useStore.getState();
+  s.setActiveProject(project.path);
+  s.setView('chat');
+  return true;
+}
+
+export async function forgetProject(path: string): Promise<void> {
+  take(await api.invoke['project:forget']({ path }));
+}
+
+export async function saveSettings(patch: SettingsPatch): Promise<boolean> {
+  return take(await api.invoke['settings:set']({ patch })) !== null;
+}
+
+export async function setApiKey(key: string): Promise<boolean> {
+  const status = take(await api.invoke['credentials:set-api-key']({ key }));
+  if (status) useStore.getState().setCredentials(status);
+  return status !== null;
+}
+
+export async function clearApiKey(): Promise<void> {
+  const status = take(await api.invoke['credentials:clear-api-key']({}));
+  if (status) useStore.getState().setCredentials(status);
+}
+
+export async function setVaultRoot(root: string | null): Promise<boolean> {
+  return take(await api.invoke['vault:set-root']({ root })) !== null;
+}
+
+export const listDirs = (path?: string) => api.invoke['fs:list-dirs'](path ? { path } : {});

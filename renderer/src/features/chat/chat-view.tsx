@@ -1,0 +1,71 @@
+import { useStoreShallow, useStore } from '../../store';
+import { modLabel } from '../../ui/use-shortcuts';
+
+/** The chat pane. Until a project is open it is the first-run guide: open a folder, add a key. */
+export function ChatView() {
+  const { activeProject, projects, credentials } = useStoreShallow((s) => ({
+    activeProject: s.activeProject,
+    projects: s.projects,
+    credentials: s.credentials,
+  }));
+  const project = projects.find((p) => p.path === activeProject);
+  const needsKey = credentials?.apiKey === 'missing';
+  const { setFolderChooserOpen, setView } = useStore.getState();
+
+  if (!project) {
+    return (
+      <section className="empty-state" aria-labelledby="welcome-heading">
+        <h1 id="welcome-heading">Welcome to Strata</h1>
+        <p className="lead">
+          Chat with an agent that works on your folders and remembers what it learns — in plain notes you can
+          read and edit.
+        </p>
+        <ol className="steps">
+          <li>
+            <strong>Open a project folder.</strong> The agent reads and edits files there, with your consent.
+            <div>
+              <button type="button" className="button primary" onClick={() => setFolderChooserOpen(true)}>
+                Open a folder… <kbd>{modLabel}O</kbd>
+              </button>
+            </div>
+          </li>
+          <li>
+            <strong>Add your Anthropic API key.</strong> It is kept in your system keychain, never in a file.
+            <div>
+              {needsKey ? (
+                <button type="button" className="button secondary" onClick={() => setView('settings')}>
+                  Add API key in Settings
+                </button>
+              ) : (
+                <span className="ok-text">API key found ({credentials?.apiKey}).</span>
+              )}
+            </div>
+          </li>
+        </ol>
+      </section>
+    );
+  }
+
+  return (
+    <section className="project-pane" aria-labelledby="project-heading">
+      <header className="pane-header">
+        <h1 id="project-heading">{project.name}</h1>
+        <p className="muted small">{project.path}</p>
+      </header>
+      {needsKey ? (
+        <div className="notice" role="note">
+          Add an Anthropic API key in{' '}
+          <button type="button" className="link" onClick={() => setView('settings')}>
+            Settings
+          </button>{' '}
+          to start chatting.
+        </div>
+      ) : (
+        <div className="empty-state compact">
+          <h2>No conversations yet</h2>
+          <p className="muted">Conversations in this folder will be listed in the sidebar.</p>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,111 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { DirListing } from '../../../../common/domain/app';
+import { listDirs } from '../../bridge/actions';
+
+/**
+ * A folder picker that works in a browser tab (which cannot open a native dialog): one level at a
+ * time, keyboard first. Enter on a folder opens it in the list; "Open this folder" picks it.
+ */
+export function FolderChooser({
+  title,
+  onPick,
+  onClose,
+}: {
+  title: string;
+  /** Resolves true when the choice was accepted (the chooser then closes). */
+  onPick: (path: string) => Promise<boolean>;
+  onClose: () => void;
+}) {
+  const [listing, setListing] = useState<DirListing | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [typed, setTyped] = useState('');
+  const dialogRef = useRef<HTMLDivElement>(null);
+  const close = onClose;
+
+  const load = useCallback(async (path?: string) => {
+    const result = await listDirs(path);
+    if (result.ok) {
+      setListing(result.value);
+      setTyped(result.value.path);
+      setProblem(null);
+    } else {
+      setProblem(result.error.message);
+    }
+  }, []);
+
+  useEffect(() => {
+    void load();
+    dialogRef.current?.focus();
+  }, [load]);
+
+  const pick = async (path: string) => {
+    if (await onPick(path)) close();
+  };
+
+  return (
+    <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && close()}>
+      <div
+        className="modal"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="chooser-heading"
+        tabIndex={-1}
+        ref={dialogRef}
+        onKeyDown={(e) => e.key === 'Escape' && close()}
+      >
+        <h2 id="chooser-heading">{title}</h2>
+        <form
+          className="row"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void load(typed);
+          }}
+        >
+          <label className="sr-only" htmlFor="chooser-path">
+            Folder path
+          </label>
+          <input id="chooser-path" className="input grow" value={typed} onChange={(e) => setTyped(e.target.value)} />
+          <button type="submit" className="button secondary">
+            Go
+          </button>
+        </form>
+        {problem && (
+          <p className="error-text" role="alert">
+            {problem}
+          </p>
+        )}
+        <div className="row">
+          <button
+            type="button"
+            className="button ghost"
+            disabled={!listing?.parent}
+            onClick={() => listing?.parent && void load(listing.parent)}
+          >
+            ↑ Up
+          </button>
+          <button type="button" className="button ghost" onClick={() => listing && void load(listing.home)}>
+            Home
+          </button>
+        </div>
+        <ul className="dir-list" aria-label="Folders">
+          {listing?.entries.length === 0 && <li className="muted small">No folders here.</li>}
+          {listing?.entries.map((entry) => (
+            <li key={entry.path}>
+              <button type="button" className="dir-item" onClick={() => void load(entry.path)}>
+                📁 {entry.name}
+              </button>
+            </li>
+          ))}
+        </ul>
+        <div className="row end">
+          <button type="button" className="button ghost" onClick={close}>
+            Cancel
+          </button>
+          <button type="button" className="button primary" disabled={!listing} onClick={() => listing && void pick(listing.path)}>
+            Open this folder
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,26 @@
+import { useStoreShallow } from '../../store';
+
+export function StatusBar() {
+  const { connection, info, activeProject, credentials } = useStoreShallow((s) => ({
+    connection: s.connection,
+    info: s.info,
+    activeProject: s.activeProject,
+    credentials: s.credentials,
+  }));
+  const connectionText =
+    connection === 'open' ? 'Connected' : connection === 'connecting' ? 'Connecting…' : 'Disconnected — reconnecting';
+  return (
+    <footer className="status-bar">
+      <span role="status" className={`dot ${connection}`}>
+        {connectionText}
+      </span>
+      <span className="muted" title={info?.vaultRoot}>
+        Vault: {info?.vaultRoot ?? '…'}
+      </span>
+      {activeProject && <span className="muted">Project: {activeProject}</span>}
+      <span className="spacer" />
+      {credentials?.apiKey === 'missing' && <span className="warning-text">No API key</span>}
+      <span className="muted">Strata {info?.version ?? ''}</span>
+    </footer>
+  );
+}

@@ -1,0 +1,38 @@
+import type { StateCreator } from 'zustand';
+import type { AppInfo, CredentialStatus } from '../../../common/domain/app';
+import type { AppError } from '../../../common/result';
+import type { StoreState } from './index';
+
+export type View = 'chat' | 'vault' | 'settings';
+export type Connection = 'connecting' | 'open' | 'closed';
+
+export interface AppSlice {
+  info: AppInfo | null;
+  view: View;
+  connection: Connection;
+  credentials: CredentialStatus | null;
+  /** The newest error worth a banner; cleared by the user or by the next success. */
+  error: AppError | null;
+  folderChooserOpen: boolean;
+  setInfo(info: AppInfo): void;
+  setView(view: View): void;
+  setConnection(state: Connection): void;
+  setCredentials(status: CredentialStatus): void;
+  showError(error: AppError | null): void;
+  setFolderChooserOpen(open: boolean): void;
+}
+
+export const createAppSlice: StateCreator<StoreState, [], [], AppSlice> = (set) => ({
+  info: null,
+  view: 'chat',
+  connection: 'connecting',
+  credentials: null,
+  error: null,
+  folderChooserOpen: false,
+  setInfo: (info) => set({ info }),
+  setView: (view) => set({ view }),
+  setConnection: (connection) => set({ connection }),
+  setCredentials: (credentials) => set({ credentials }),
+  showError: (error) => set({ error }),
+  setFolderChooserOpen: (folderChooserOpen) => set({ folderChooserOpen }),
+});

@@ -1,0 +1,21 @@
+import { create } from 'zustand';
+import { useShallow } from 'zustand/react/shallow';
+import { createAppSlice, type AppSlice } from './app-slice';
+import { createSettingsSlice, type SettingsSlice } from './settings-slice';
+import { createProjectsSlice, type ProjectsSlice } from './projects-slice';
+
+/** The one store, made of typed slices; only files in this folder import zustand (lint-enforced). */
+export type StoreState = AppSlice & SettingsSlice & ProjectsSlice;
+
+export const useStore = create<StoreState>()((...a) => ({
+  ...createAppSlice(...a),
+  ...createSettingsSlice(...a),
+  ...createProjectsSlice(...a),
+}));
+
+/** Select several fields at once without re-rendering on unrelated changes. */
+export function useStoreShallow<T>(selector: (state: StoreState) => T): T {
+  return useStore(useShallow(selector));
+}
+
+export type { View } from './app-slice';
