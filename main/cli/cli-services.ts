@@ -10,7 +10,7 @@ import type { CliIo } from './cli-io.js';
  */
 export async function cliServices(io: CliIo, vault: string | undefined, shell: 'host' | 'cli'): Promise<Services> {
   const logger: Logger = stderrLogger();
-  let credentials = await loadKeytarStore();
+  const credentials = await loadKeytarStore();
   if (!credentials) {
     io.stderr('warning: no OS keychain is available; secrets entered now last only until this process ends');
   }
