@@ -41,9 +41,9 @@ export class VaultRootPointer {
       return { root: this.appDataDir, isDefault: true };
     }
     const resolved = path.resolve(root);
-    await fs.mkdir(resolved, { recursive: true });
-    const stat = await fs.stat(resolved);
-    if (!stat.isDirectory()) throw Object.assign(new Error(`${resolved} is not a folder`), { code: 'ENOTDIR' });
+    const existing = await fs.stat(resolved).catch(() => null);
+    if (existing && !existing.isDirectory()) throw new Error(`${resolved} is not a folder`);
+    if (!existing) await fs.mkdir(resolved, { recursive: true });
     await writeJsonAtomic(this.file, { root: resolved });
     return { root: resolved, isDefault: false };
   }

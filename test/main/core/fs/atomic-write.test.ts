@@ -1,0 +1,42 @@
+import { spawn } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { writeFileAtomic } from '../../../../main/core/fs/atomic-write.js';
+import { tempDir } from '../../../support/temp-dir.js';
+
+describe('writeFileAtomic', () => {
+  it('creates parent folders, writes the content and keeps an existing mode', async () => {
+    const dir = await tempDir();
+    const file = path.join(dir, 'a', 'b', 'note.md');
+    await writeFileAtomic(file, 'one', { mode: 0o600 });
+    expect(await fs.readFile(file, 'utf8')).toBe('one');
+    await fs.chmod(file, 0o640);
+    await writeFileAtomic(file, 'two');
+    expect((await fs.stat(file)).mode & 0o777).toBe(0o640);
+    expect(await fs.readdir(path.dirname(file))).toEqual(['note.md']);
+  });
+
+  it('leaves the old or the new content whole when the writer is killed mid-write', async () => {
+    const dir = await tempDir();
+    const file = path.join(dir, 'state.json');
+    const modulePath = path.resolve('main/core/fs/atomic-write.ts');
+    // A child process rewrites the file with large, self-checking payloads until it is killed with SIGKILL.
+    const script = `
+      const { writeFileAtomic } = await import(${JSON.stringify(modulePath)});
+      for (let i = 0; ; i++) {
+        const body = JSON.stringify({ i, pad: 'x'.repeat(200000 + (i % 7) * 1000) });
+        await writeFileAtomic(${JSON.stringify(file)}, body);
+        if (i === 3) process.stdout.write('ready\\n');
+      }`;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    await new Promise((r) => setTimeout(r, 150));
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    const parsed = JSON.parse(await fs.readFile(file, 'utf8')) as { i: number; pad: string };
+    expect(parsed.pad.length).toBe(200000 + (parsed.i % 7) * 1000);
+  });
+});

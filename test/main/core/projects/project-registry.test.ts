@@ -1,0 +1,46 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ProjectRegistry } from '../../../../main/core/projects/project-registry.js';
+import { tempDir } from '../../../support/temp-dir.js';
+
+const clock = (start = 1_700_000_000_000) => {
+  let t = start;
+  return { now: () => (t += 1000) };
+};
+
+describe('ProjectRegistry', () => {
+  it('records opened folders most recent first, by real path, without duplicates', async () => {
+    const vault = await tempDir();
+    const a = await tempDir();
+    const b = await tempDir();
+    const link = path.join(await tempDir(), 'link-to-a');
+    await fs.symlink(a, link);
+    const registry = new ProjectRegistry(vault, clock());
+    await registry.open(a);
+    await registry.open(b);
+    await registry.open(link);
+    expect(registry.list().map((p) => p.path)).toEqual([a, b]);
+    const reloaded = new ProjectRegistry(vault, clock());
+    expect((await reloaded.load()).map((p) => p.path)).toEqual([a, b]);
+  });
+
+  it('refuses a missing folder and a file with distinct codes', async () => {
+    const vault = await tempDir();
+    const registry = new ProjectRegistry(vault, clock());
+    await expect(registry.open(path.join(vault, 'missing'))).rejects.toMatchObject({ code: 'not_found' });
+    const file = path.join(vault, 'file.txt');
+    await fs.writeFile(file, 'x');
+    await expect(registry.open(file)).rejects.toMatchObject({ code: 'not_a_directory' });
+  });
+
+  it('forgets a project and survives a corrupt projects file', async () => {
+    const vault = await tempDir();
+    const a = await tempDir();
+    const registry = new ProjectRegistry(vault, clock());
+    await registry.open(a);
+    expect(await registry.forget(a)).toEqual([]);
+    await fs.writeFile(path.join(vault, '.strata', 'projects.json'), '{broken');
+    expect(await new ProjectRegistry(vault, clock()).load()).toEqual([]);
+  });
+});
