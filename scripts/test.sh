@@ -14,6 +14,7 @@ step "typecheck"
 npm run -s typecheck || fail=1
 step "build"
 node scripts/build.mjs || fail=1
+export STRATA_BUILT=1
 
 step "tests"
 scripts/with-services.sh npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json "$@"

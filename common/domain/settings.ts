@@ -13,24 +13,38 @@ export const projectSettingsSchema = z.object({
 
 export type ProjectSettings = z.infer<typeof projectSettingsSchema>;
 
+/** The fields without defaults: a patch must carry only what the user changed. */
+const fields = {
+  theme: z.enum(['system', 'light', 'dark']),
+  model: z.string().trim().min(1),
+  smallModel: z.string().trim().min(1),
+  baseUrl: z.string().url().nullable(),
+  teamServerUrl: z.string().url().nullable(),
+  projects: z.record(z.string(), projectSettingsSchema),
+  memory: memoryConfigOverrideSchema,
+};
+
 /**
  * Vault settings, persisted in `<vault>/.strata/settings.json`. Secrets never live here: the API key and
  * team tokens are in the OS keychain.
  */
 export const settingsSchema = z.object({
-  theme: z.enum(['system', 'light', 'dark']).default('system'),
-  model: z.string().min(1).default('claude-sonnet-4-5'),
-  smallModel: z.string().min(1).default('claude-haiku-4-5'),
-  baseUrl: z.string().url().nullable().default(null),
-  teamServerUrl: z.string().url().nullable().default(null),
-  projects: z.record(z.string(), projectSettingsSchema).default({}),
-  memory: memoryConfigOverrideSchema.default({}),
+  theme: fields.theme.default('system'),
+  model: fields.model.default('claude-sonnet-4-5'),
+  smallModel: fields.smallModel.default('claude-haiku-4-5'),
+  baseUrl: fields.baseUrl.default(null),
+  teamServerUrl: fields.teamServerUrl.default(null),
+  projects: fields.projects.default({}),
+  memory: fields.memory.default({}),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
 
-/** What `settings:set` accepts: any subset of the top-level keys. */
-export const settingsPatchSchema = settingsSchema.partial().strict();
+/**
+ * What `settings:set` accepts: any subset of the top-level keys. Built from the default-free fields,
+ * since zod fills defaults even inside `.partial()` and a patch would then reset untouched keys.
+ */
+export const settingsPatchSchema = z.object(fields).partial().strict();
 export type SettingsPatch = z.input<typeof settingsPatchSchema>;
 
 export const defaultSettings = (): Settings => settingsSchema.parse({});

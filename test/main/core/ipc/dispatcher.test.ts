@@ -68,3 +68,12 @@ describe('the IPC dispatcher', () => {
     expect(JSON.stringify(result)).not.toContain('secretsecret');
   });
 });
+
+describe('settings:set', () => {
+  it('changes only the keys in the patch', async () => {
+    const { dispatch, services } = await setup();
+    await dispatch('settings:set', { patch: { model: 'claude-x', baseUrl: 'http://127.0.0.1:1' } });
+    await dispatch('settings:set', { patch: { theme: 'dark' } });
+    expect(services.vault().settings.get()).toMatchObject({ model: 'claude-x', baseUrl: 'http://127.0.0.1:1', theme: 'dark' });
+  });
+});
