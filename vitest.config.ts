@@ -14,7 +14,7 @@ export default defineConfig({
           name: 'node',
           environment: 'node',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/renderer/**', 'test/e2e/**'],
+          exclude: ['test/renderer/**', 'test/e2e/**', 'test/packaging/**'],
           setupFiles: ['test/support/fail-on-console-error.ts'],
           globalSetup: ['test/support/postgres-global-setup.ts'],
           testTimeout: 20_000,
@@ -34,7 +34,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           environment: 'node',
-          include: ['test/e2e/**/*.test.ts'],
+          include: ['test/e2e/**/*.test.ts', 'test/packaging/**/*.test.ts'],
           globalSetup: ['test/e2e/build-global-setup.ts'],
           fileParallelism: false,
           testTimeout: 60_000,

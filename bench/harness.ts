@@ -35,7 +35,8 @@ export function line(
     ratio = lowerIsBetter.has(unit) ? baseline / value : value / baseline;
     ratio = Math.round(ratio * 1000) / 1000;
   }
-  return { bench, metric, unit, value: Math.round(value * 1000) / 1000, baseline, ratio, ...extra };
+  const round = (n: number) => Math.round(n * 1000) / 1000;
+  return { bench, metric, unit, value: round(value), baseline: baseline === null ? null : round(baseline), ratio, ...extra };
 }
 
 export function median(values: number[]): number {

@@ -1,0 +1,78 @@
+/**
+ * False-positive controls shared by every rule: entropy, placeholders and templates, redacted and
+ * repeated bodies, and keys that vendors publish in their documentation.
+ */
+
+/** Shannon entropy in bits per character. */
+export function shannonEntropy(value: string): number {
+  if (value.length === 0) return 0;
+  const counts = new Map<string, number>();
+  for (const ch of value) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  let bits = 0;
+  for (const n of counts.values()) {
+    const p = n / value.length;
+    bits -= p * Math.log2(p);
+  }
+  return bits;
+}
+
+// Words that mark a value as a stand-in, not a credential. Checked case-insensitively on the secret
+// only (never the fixed prefix, so `sk_test_` is not a placeholder by itself).
+const placeholderWords =
+  /example|sample|dummy|placeholder|changeme|change_me|change-me|your[_-]?(?:api[_-]?)?(?:key|token|secret|password)|yourkey|insert|replace[_-]?me|redacted|removed|hidden|masked|censored|notreal|not[_-]real|fake[_-]?key|todo|fixme|<[^>]*>|\{\{|\}\}|\$\{|\$\(|%\(|%s\b|\.\.\.|…|\*{3,}|x{4,}|#{4,}|0{8,}|•/i;
+
+// Runs of one character or of an ascending sequence (abcdef, 123456) are typed by hand, not generated.
+function hasHandTypedRun(value: string): boolean {
+  let same = 1;
+  let ascending = 1;
+  for (let i = 1; i < value.length; i++) {
+    const prev = value.charCodeAt(i - 1);
+    const cur = value.charCodeAt(i);
+    same = cur === prev ? same + 1 : 1;
+    ascending = cur === prev + 1 ? ascending + 1 : 1;
+    if (same >= 6 || ascending >= 6) return true;
+  }
+  return false;
+}
+
+/** True when the value looks like a template, placeholder, redaction or hand-typed filler. */
+export function isPlaceholder(value: string): boolean {
+  if (placeholderWords.test(value)) return true;
+  if (hasHandTypedRun(value)) return true;
+  // Very few distinct characters for the length: `abababab…`, `a1a1a1…`.
+  const distinct = new Set(value).size;
+  return value.length >= 12 && distinct <= Math.max(3, value.length / 8);
+}
+
+// Keys published in vendor documentation (AWS IAM guide, Stripe API reference, jwt.io's default
+// token signature). Assembled from parts so no complete key literal sits in the bundle or the repo.
+const documentedExamples = new Set<string>([
+  ['AKIAIOSFODNN7', 'EXAMPLE'].join(''),
+  ['wJalrXUtnFEMI/K7MDENG/bPxRfiCY', 'EXAMPLEKEY'].join(''),
+  ['sk', 'test', '4eC39HqLyjWDarjtT1zdp7dc'].join('_'),
+  ['sk', 'test', 'BQokikJOvBiI2HlWgH4olfQ2'].join('_'),
+  ['SflKxwRJSMeKKF2QT4fwpMeJf36', 'POk6yJV_adQssw5c'].join(''),
+]);
+
+/** True when the whole match or its secret is a key vendors publish as an example. */
+export function isDocumentedExample(match: string, secret: string): boolean {
+  if (documentedExamples.has(secret)) return true;
+  for (const example of documentedExamples) if (match.includes(example)) return true;
+  return false;
+}
+
+/** Character classes present (lower, upper, digit, other), for word-vs-credential tests. */
+export function characterClasses(value: string): number {
+  let lower = 0;
+  let upper = 0;
+  let digit = 0;
+  let other = 0;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c >= 97 && c <= 122) lower = 1;
+    else if (c >= 65 && c <= 90) upper = 1;
+    else if (c >= 48 && c <= 57) digit = 1;
+    else other = 1;
+  }
+  return lower + upper + digit + other;
+}

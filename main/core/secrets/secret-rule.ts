@@ -1,0 +1,68 @@
+/**
+ * The shapes shared by the rules table, the text scanner and the file scanner. A finding names a rule
+ * and a position, never the matched value: findings travel into model prompts, logs and CLI output.
+ */
+
+/** The credential family a rule belongs to; recall is measured per family. */
+export type SecretFamily =
+  | 'cloud'
+  | 'ai'
+  | 'vcs'
+  | 'chat'
+  | 'payments'
+  | 'registry'
+  | 'observability'
+  | 'dev-tooling'
+  | 'private-key'
+  | 'jwt'
+  | 'connection-string'
+  | 'generic';
+
+/** What a rule's `check` sees about one match; `secret` is the part the entropy and placeholder tests apply to. */
+export interface RuleMatch {
+  secret: string;
+  /** Named groups of the match (`key` for context-keyed rules). */
+  groups: Record<string, string | undefined>;
+  text: string;
+  /** Offset of the whole match in `text`. */
+  index: number;
+}
+
+/**
+ * One row of the rules table (after gitleaks' `[[rules]]`): the regex must be global, must use only
+ * bounded quantifiers (no catastrophic backtracking on a long line), and captures the value as the named
+ * group `secret` (else the whole match).
+ */
+export interface SecretRule {
+  id: string;
+  family: SecretFamily;
+  description: string;
+  regex: RegExp;
+  /** Lower-case substrings one of which must occur in the text for the regex to run at all (fast prefilter); empty = always run. */
+  keywords: string[];
+  /** Minimum Shannon entropy (bits per character) of the secret. */
+  entropy?: number;
+  /** Patterns that, matching the secret, mark it as a known non-secret (documented example, placeholder shape). */
+  allowlist?: RegExp[];
+  /** Extra validation (a JWT header that decodes to JSON, a Discord id that decodes to digits). */
+  check?: (match: RuleMatch) => boolean;
+  /** Context-keyed catch-all rules: dropped where a specific rule found the same value. */
+  generic?: boolean;
+  /** Skip the shared placeholder test (rules whose secret is legitimately word-like). */
+  skipPlaceholderTest?: boolean;
+}
+
+/** One detected secret: the rule that fired and where, 1-based. Never the value. */
+export interface Finding {
+  rule: string;
+  line: number;
+  column?: number;
+}
+
+/** Options for `scanText`. */
+export interface ScanOptions {
+  /** Only these rule ids run (default: all). */
+  rules?: readonly string[];
+  /** Added to every reported line (used when scanning a file in chunks). */
+  lineOffset?: number;
+}
