@@ -28,7 +28,7 @@ if [ -n "$pg_bin" ] && [ -z "${STRATA_TEST_PG_URL:-}" ]; then
   [ "$(id -u)" = 0 ] && chown postgres "$work/pg"
   port=$(node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
   as_pg "$pg_bin/initdb" -D "$work/pg" -U strata --auth=trust -E UTF8 >"$work/initdb.log" 2>&1
-  as_pg "$pg_bin/pg_ctl" -D "$work/pg" -l "$work/pg.log" -w \
+  as_pg "$pg_bin/pg_ctl" -D "$work/pg" -l "$work/pg/server.log" -w \
     -o "-k $work/pg -p $port -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" start >/dev/null
   export STRATA_TEST_PG_URL="postgres://strata@127.0.0.1:$port/postgres"
   echo "with-services: PostgreSQL at 127.0.0.1:$port" >&2
