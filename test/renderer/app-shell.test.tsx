@@ -1,0 +1,94 @@
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { defaultSettings, type Settings } from '../../common/domain/settings';
+import type { CredentialStatus, Project } from '../../common/domain/app';
+import { createFakeApi } from './support/fake-api';
+
+/**
+ * The renderer as Electron runs it: `window.strata` is set before the bridge is imported, so the
+ * bridge picks the preload transport, and the fake answers from the contract.
+ */
+async function mountApp(overrides: { settings?: Settings; credentials?: CredentialStatus; projects?: Project[] } = {}) {
+  let settings = overrides.settings ?? defaultSettings();
+  const fake = createFakeApi({
+    'app:info': () => ({ name: 'Strata', version: '0.1.0', platform: 'linux', shell: 'electron', vaultRoot: '/v' }),
+    'settings:get': () => settings,
+    'settings:set': ({ patch }) => (settings = { ...settings, ...patch } as Settings),
+    'project:list': () => overrides.projects ?? [],
+    'credentials:status': () => overrides.credentials ?? { apiKey: 'missing', driver: 'memory' },
+    'credentials:set-api-key': () => ({ apiKey: 'keychain', driver: 'keytar' }),
+  });
+  window.strata = fake.api;
+  vi.resetModules();
+  const { App } = await import('../../renderer/src/app');
+  const actions = await import('../../renderer/src/bridge/actions');
+  actions.wireEvents();
+  await actions.loadInitialState();
+  render(<App />);
+  return fake;
+}
+
+beforeEach(() => {
+  document.documentElement.removeAttribute('data-theme');
+});
+afterEach(() => {
+  cleanup();
+  delete window.strata;
+});
+
+describe('the app shell', () => {
+  it('guides a new user to open a folder and add an API key', async () => {
+    await mountApp();
+    expect(screen.getByRole('heading', { name: 'Welcome to Strata' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: /Open a folder/ })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Add API key in Settings' })).toBeTruthy();
+    expect(screen.getByText('No folders opened yet.')).toBeTruthy();
+  });
+
+  it('says the key is found when one is in the keychain', async () => {
+    await mountApp({ credentials: { apiKey: 'keychain', driver: 'keytar' } });
+    expect(screen.getByText('API key found (keychain).')).toBeTruthy();
+  });
+
+  it('saves an API key through the contract and never shows it back', async () => {
+    const fake = await mountApp();
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Add API key in Settings' }));
+    await user.type(screen.getByLabelText('API key'), 'sk-ant-api03-abc');
+    await user.click(screen.getByRole('button', { name: 'Save key' }));
+    await screen.findByText('Saved to the keychain.');
+    expect(fake.calls.find((c) => c.channel === 'credentials:set-api-key')?.request).toEqual({ key: 'sk-ant-api03-abc' });
+    expect((screen.getByLabelText('API key') as HTMLInputElement).value).toBe('');
+    expect(document.body.textContent).not.toContain('sk-ant-api03-abc');
+  });
+
+  it('follows a theme change pushed from main', async () => {
+    const fake = await mountApp();
+    act(() => fake.emit('settings:did-change', { ...defaultSettings(), theme: 'dark' }));
+    await waitFor(() => expect(document.documentElement.dataset.theme).toBe('dark'));
+  });
+
+  it('lists projects pushed from main and opens one from the sidebar', async () => {
+    const fake = await mountApp();
+    const user = userEvent.setup();
+    act(() => fake.emit('project:did-change-list', [{ path: '/home/u/notes', name: 'notes', openedAt: '2026-12-01T00:00:00Z' }]));
+    await user.click(await screen.findByRole('button', { name: 'notes' }));
+    expect(screen.getByRole('heading', { name: 'notes', level: 1 })).toBeTruthy();
+    expect(screen.getByText('/home/u/notes')).toBeTruthy();
+  });
+
+  it('shows an error from main as a dismissible alert', async () => {
+    const fake = await mountApp();
+    const user = userEvent.setup();
+    const { openProject } = await import('../../renderer/src/bridge/actions');
+    expect(fake.calls.some((c) => c.channel === 'project:open')).toBe(false);
+    await act(async () => {
+      await openProject('/nope');
+    });
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('project:open is not scripted');
+    await user.click(screen.getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+});
