@@ -99,12 +99,14 @@ describe('strata host', () => {
     ws!.close();
   });
 
-  it.each([
-    ['no token', (p: number) => [`ws://127.0.0.1:${p}/ipc`, `http://127.0.0.1:${p}`]],
-    ['a wrong token', (p: number) => [`ws://127.0.0.1:${p}/ipc?token=x`, `http://127.0.0.1:${p}`]],
-    ['a foreign Origin', (p: number, t: string) => [`ws://127.0.0.1:${p}/ipc?token=${t}`, 'https://evil.example']],
-    ['no Origin (another local process)', (p: number, t: string) => [`ws://127.0.0.1:${p}/ipc?token=${t}`, undefined]],
-  ] as const)('refuses a WebSocket with %s: 403 and no upgrade', async (_label, make: (p: number, t: string) => readonly [string, string | undefined]) => {
+  type Attempt = (port: number, token: string) => [string, string | undefined];
+  const attempts: [string, Attempt][] = [
+    ['no token', (p) => [`ws://127.0.0.1:${p}/ipc`, `http://127.0.0.1:${p}`]],
+    ['a wrong token', (p) => [`ws://127.0.0.1:${p}/ipc?token=x`, `http://127.0.0.1:${p}`]],
+    ['a foreign Origin', (p, t) => [`ws://127.0.0.1:${p}/ipc?token=${t}`, 'https://evil.example']],
+    ['no Origin (another local process)', (p, t) => [`ws://127.0.0.1:${p}/ipc?token=${t}`, undefined]],
+  ];
+  it.each(attempts)('refuses a WebSocket with %s: 403 and no upgrade', async (_label, make) => {
     const { host } = await start();
     const [url, origin] = make(host.port, host.token);
     const result = await connect(url, origin);
