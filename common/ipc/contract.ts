@@ -3,8 +3,16 @@ import type { Result } from '../result.js';
 import { invoke, event, type InvokeDef, type EventDef } from './define.js';
 import { settingsPatchSchema, type Settings } from '../domain/settings.js';
 import type { AppInfo, CredentialStatus, DirListing, Project, VaultRootInfo } from '../domain/app.js';
+import type {
+  ChatDelta,
+  ChatSessionView,
+  ChatUpdate,
+  PermissionRequest,
+  SessionSummary,
+} from '../domain/chat.js';
 
 const none = z.object({}).strict();
+const sessionId = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/);
 const absolutePath = z.string().min(1).max(4096).refine((p) => !p.includes('\0'), 'NUL in path');
 
 /**
@@ -25,12 +33,32 @@ export const invokeChannels = {
   'credentials:status': invoke<CredentialStatus>()(none),
   'credentials:set-api-key': invoke<CredentialStatus>()(z.object({ key: z.string().trim().min(1).max(512) }).strict()),
   'credentials:clear-api-key': invoke<CredentialStatus>()(none),
+  'chat:list-sessions': invoke<SessionSummary[]>()(z.object({ project: absolutePath }).strict()),
+  'chat:new-session': invoke<ChatSessionView>()(z.object({ project: absolutePath }).strict()),
+  'chat:open-session': invoke<ChatSessionView>()(z.object({ project: absolutePath, sessionId }).strict()),
+  'chat:send': invoke<{ accepted: true }>()(
+    z.object({ project: absolutePath, sessionId, text: z.string().trim().min(1).max(200_000) }).strict(),
+  ),
+  'chat:stop': invoke<{ stopped: boolean }>()(z.object({ sessionId }).strict()),
+  'chat:retry': invoke<{ accepted: true }>()(z.object({ project: absolutePath, sessionId }).strict()),
+  'chat:answer-permission': invoke<{ answered: boolean }>()(
+    z.object({ requestId: z.string().min(1).max(128), decision: z.enum(['allow_once', 'allow_always', 'deny']) }).strict(),
+  ),
+  'chat:rename-session': invoke<SessionSummary[]>()(
+    z.object({ project: absolutePath, sessionId, title: z.string().trim().min(1).max(200) }).strict(),
+  ),
+  'chat:delete-session': invoke<{ undoToken: string }>()(z.object({ project: absolutePath, sessionId }).strict()),
+  'chat:undo-delete': invoke<SessionSummary[]>()(z.object({ undoToken: z.string().min(1).max(256) }).strict()),
 } satisfies Record<string, InvokeDef<z.ZodType, unknown>>;
 
 export const eventChannels = {
   'settings:did-change': event<Settings>(),
   'project:did-change-list': event<Project[]>(),
   'vault:did-change-root': event<VaultRootInfo>(),
+  'chat:did-update': event<ChatUpdate>(),
+  'chat:did-stream': event<ChatDelta>(),
+  'chat:did-request-permission': event<PermissionRequest>(),
+  'chat:did-change-sessions': event<{ project: string; sessions: SessionSummary[] }>(),
 } satisfies Record<string, EventDef<unknown>>;
 
 export type InvokeChannel = keyof typeof invokeChannels;

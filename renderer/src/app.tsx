@@ -7,6 +7,9 @@ import { ChatView } from './features/chat/chat-view';
 import { VaultView } from './features/vault/vault-view';
 import { SettingsPage } from './features/settings/settings-page';
 import { FolderChooser } from './features/projects/folder-chooser';
+import { PermissionDialog } from './features/chat/permission-dialog';
+import { ToastHost } from './features/shell/toast';
+import { newSession } from './bridge/chat-actions';
 import { openProject } from './bridge/actions';
 import { useShortcuts, type Shortcut } from './ui/use-shortcuts';
 
@@ -25,10 +28,17 @@ export function App() {
   const shortcuts = useMemo<Shortcut[]>(() => {
     const s = () => useStore.getState();
     return [
-      { keys: 'mod+1', run: () => s().setView('chat') },
-      { keys: 'mod+2', run: () => s().setView('vault') },
-      { keys: 'mod+,', run: () => s().setView('settings') },
+      { keys: 'mod+1', run: () => s().setScreen('chat') },
+      { keys: 'mod+2', run: () => s().setScreen('vault') },
+      { keys: 'mod+,', run: () => s().setScreen('settings') },
       { keys: 'mod+o', run: () => s().setFolderChooserOpen(true) },
+      {
+        keys: 'mod+n',
+        run: () => {
+          const project = s().activeProject;
+          if (project) void newSession(project);
+        },
+      },
     ];
   }, []);
   useShortcuts(shortcuts);
@@ -43,6 +53,8 @@ export function App() {
         {view === 'settings' && <SettingsPage />}
       </main>
       <StatusBar />
+      <PermissionDialog />
+      <ToastHost />
       {chooserOpen && (
         <FolderChooser
           title="Open a project folder"

@@ -8,12 +8,12 @@ import type { RuleMatch } from './secret-rule.js';
 
 // The identifier ends in a word that says the value is about a secret, not the secret itself.
 const nonSecretKey =
-  /(?:url|uri|endpoint|host|file|path|dir|name|type|length|len|size|expiry|expires?|expires?_?(?:at|in)|ttl|hash|hashed|sha\d*|md5|digest|checksum|policy|format|field|header|count|id|ids|prompt|label|hint|rotation|reset|min|max|limit|enabled|required|strength|version|prefix|env|var|ref|arn|location|provider|store|manager|mode|source|usage|cache|index|timeout|interval|pattern|regex|rule|fingerprint|algorithm|alg|kind|scope|scopes|method|mount|binding|ref|exchange|endpoint|issuer|audience|lifetime|refresh_?after)$/;
+  /(?:^|[_.-])(?:url|uri|endpoint|host|file|path|dir|name|type|length|len|size|expiry|expires?|expires?_?(?:at|in)|ttl|hash|hashed|sha\d*|md5|digest|checksum|policy|format|field|header|count|id|ids|prompt|label|hint|rotation|reset|min|max|limit|enabled|required|strength|version|prefix|env|var|ref|arn|location|provider|store|manager|mode|source|usage|cache|index|timeout|interval|pattern|regex|rule|fingerprint|algorithm|alg|kind|scope|scopes|method|mount|binding|ref|exchange|endpoint|issuer|audience|lifetime|refresh_?after)$/;
 const publicKeyName = /^(?:public|pub|publishable|tokenizer)/;
 
 // Values that are code, references or configuration, not credentials.
 const referenceValue =
-  /^(?:\$|%|&|\*|!|@|\[|\(|true$|false$|null$|nil$|none$|undefined$|required$|optional$|string$|str$|bytes$|secret$|password$|env\b|process\.env|os\.environ|os\.getenv|getenv|config\.|settings\.|self\.|this\.|params\.|props\.|vault:|arn:|ref\+|op:\/\/)/i;
+  /^(?:\$|%|[&*]\w+$|!(?:vault|ref|sub|getatt|secret|env)\b|\[|\(|\{|true$|false$|null$|nil$|none$|undefined$|required$|optional$|string$|str$|bytes$|secret$|password$|env\b|process\.env|os\.environ|os\.getenv|getenv|config\.|settings\.|self\.|this\.|params\.|props\.|vault:|arn:|ref\+|op:\/\/)/i;
 const dottedIdentifier = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$/;
 const wordList = /^[a-z]+(?:[_-][a-z]+)*$/i;
 const fileName = /\.(?:pem|key|json|txt|env|ya?ml|p12|pfx|crt|cer|jks|keystore|gpg|asc|ini|conf|cfg)$/i;
@@ -38,7 +38,10 @@ function keyNamesASecret(match: RuleMatch): boolean {
   if (prev && /[A-Za-z]/.test(prev) && !(/[a-z]/.test(prev) && /[A-Z]/.test(key[0] ?? ''))) return false;
   if (suffix && !/^(?:e?s)?(?:$|[_.-]|[A-Z])/.test(suffix)) return false;
   if (/^[A-Z]/.test(suffix) && key === key.toUpperCase()) return false;
-  const lower = id.toLowerCase().replace(/^[._-]+|[._-]+$/g, '');
+  const lower = id
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .replace(/^[._-]+|[._-]+$/g, '');
   return !nonSecretKey.test(lower) && !publicKeyName.test(lower);
 }
 

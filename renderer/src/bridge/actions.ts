@@ -2,6 +2,7 @@ import type { SettingsPatch } from '../../../common/domain/settings';
 import type { Result } from '../../../common/result';
 import { useStore } from '../store';
 import { api, onConnectionState } from './index';
+import { loadSessions } from './chat-actions';
 
 /** Unwraps a result: on failure the error goes to the banner and `null` comes back. */
 function take<T>(result: Result<T>): T | null {
@@ -44,12 +45,21 @@ export function wireEvents(): () => void {
   return () => offs.forEach((off) => off());
 }
 
+/** Makes `path` the open project: its conversations load, the chat shows. */
+export async function selectProject(path: string): Promise<void> {
+  const s = useStore.getState();
+  if (s.activeProject !== path) {
+    s.setActiveProject(path);
+    s.setActiveSession(null);
+  }
+  s.setScreen('chat');
+  await loadSessions(path);
+}
+
 export async function openProject(path: string): Promise<boolean> {
   const project = take(await api.invoke['project:open']({ path }));
   if (!project) return false;
-  const s = useStore.getState();
-  s.setActiveProject(project.path);
-  s.setView('chat');
+  await selectProject(project.path);
   return true;
 }
 

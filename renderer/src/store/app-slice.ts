@@ -14,12 +14,21 @@ export interface AppSlice {
   /** The newest error worth a banner; cleared by the user or by the next success. */
   error: AppError | null;
   folderChooserOpen: boolean;
+  /** A transient message with an optional action (Undo), shown at the bottom. */
+  toast: Toast | null;
   setInfo(info: AppInfo): void;
-  setView(view: View): void;
+  setScreen(screen: View): void;
   setConnection(state: Connection): void;
   setCredentials(status: CredentialStatus): void;
   showError(error: AppError | null): void;
   setFolderChooserOpen(open: boolean): void;
+  showToast(toast: Toast | null): void;
+}
+
+export interface Toast {
+  text: string;
+  actionLabel?: string;
+  action?: () => void;
 }
 
 export const createAppSlice: StateCreator<StoreState, [], [], AppSlice> = (set) => ({
@@ -29,8 +38,10 @@ export const createAppSlice: StateCreator<StoreState, [], [], AppSlice> = (set) 
   credentials: null,
   error: null,
   folderChooserOpen: false,
+  toast: null,
+  showToast: (toast) => set({ toast }),
   setInfo: (info) => set({ info }),
-  setView: (view) => set({ view }),
+  setScreen: (view) => set({ view }),
   setConnection: (connection) => set({ connection }),
   setCredentials: (credentials) => set({ credentials }),
   showError: (error) => set({ error }),

@@ -3,14 +3,16 @@ import { useShallow } from 'zustand/react/shallow';
 import { createAppSlice, type AppSlice } from './app-slice';
 import { createSettingsSlice, type SettingsSlice } from './settings-slice';
 import { createProjectsSlice, type ProjectsSlice } from './projects-slice';
+import { createChatSlice, type ChatSlice } from './chat-slice';
 
 /** The one store, made of typed slices; only files in this folder import zustand (lint-enforced). */
-export type StoreState = AppSlice & SettingsSlice & ProjectsSlice;
+export type StoreState = AppSlice & SettingsSlice & ProjectsSlice & ChatSlice;
 
 export const useStore = create<StoreState>()((...a) => ({
   ...createAppSlice(...a),
   ...createSettingsSlice(...a),
   ...createProjectsSlice(...a),
+  ...createChatSlice(...a),
 }));
 
 /** Select several fields at once without re-rendering on unrelated changes. */

@@ -1,16 +1,25 @@
+import { useEffect } from 'react';
 import { useStoreShallow, useStore } from '../../store';
 import { modLabel } from '../../ui/use-shortcuts';
+import { newSession } from '../../bridge/chat-actions';
+import { SessionPane } from './session-pane';
 
 /** The chat pane. Until a project is open it is the first-run guide: open a folder, add a key. */
 export function ChatView() {
-  const { activeProject, projects, credentials } = useStoreShallow((s) => ({
+  const { activeProject, projects, credentials, activeSessionId } = useStoreShallow((s) => ({
     activeProject: s.activeProject,
     projects: s.projects,
     credentials: s.credentials,
+    activeSessionId: s.activeSessionId,
   }));
   const project = projects.find((p) => p.path === activeProject);
   const needsKey = credentials?.apiKey === 'missing';
-  const { setFolderChooserOpen, setView } = useStore.getState();
+  const { setFolderChooserOpen, setScreen } = useStore.getState();
+
+  // An open project always has a conversation to type into.
+  useEffect(() => {
+    if (project && !activeSessionId) void newSession(project.path);
+  }, [project, activeSessionId]);
 
   if (!project) {
     return (
@@ -33,7 +42,7 @@ export function ChatView() {
             <strong>Add your Anthropic API key.</strong> It is kept in your system keychain, never in a file.
             <div>
               {needsKey ? (
-                <button type="button" className="button secondary" onClick={() => setView('settings')}>
+                <button type="button" className="button secondary" onClick={() => setScreen('settings')}>
                   Add API key in Settings
                 </button>
               ) : (
@@ -47,25 +56,17 @@ export function ChatView() {
   }
 
   return (
-    <section className="project-pane" aria-labelledby="project-heading">
-      <header className="pane-header">
-        <h1 id="project-heading">{project.name}</h1>
-        <p className="muted small">{project.path}</p>
-      </header>
-      {needsKey ? (
+    <div className="project-pane">
+      {needsKey && (
         <div className="notice" role="note">
           Add an Anthropic API key in{' '}
-          <button type="button" className="link" onClick={() => setView('settings')}>
+          <button type="button" className="link" onClick={() => setScreen('settings')}>
             Settings
           </button>{' '}
           to start chatting.
         </div>
-      ) : (
-        <div className="empty-state compact">
-          <h2>No conversations yet</h2>
-          <p className="muted">Conversations in this folder will be listed in the sidebar.</p>
-        </div>
       )}
-    </section>
+      {activeSessionId ? <SessionPane project={project.path} sessionId={activeSessionId} /> : <p className="muted">Opening…</p>}
+    </div>
   );
 }

@@ -1,5 +1,7 @@
 import { useStoreShallow, useStore, type View } from '../../store';
 import { modLabel } from '../../ui/use-shortcuts';
+import { selectProject } from '../../bridge/actions';
+import { SessionList } from '../chat/session-list';
 
 const views: { id: View; label: string; shortcut: string }[] = [
   { id: 'chat', label: 'Chat', shortcut: `${modLabel}1` },
@@ -13,7 +15,7 @@ export function Sidebar() {
     projects: s.projects,
     activeProject: s.activeProject,
   }));
-  const { setView, setActiveProject, setFolderChooserOpen } = useStore.getState();
+  const { setScreen, setFolderChooserOpen } = useStore.getState();
 
   return (
     <aside className="sidebar">
@@ -28,7 +30,7 @@ export function Sidebar() {
                 type="button"
                 className="nav-item"
                 aria-current={view === v.id ? 'page' : undefined}
-                onClick={() => setView(v.id)}
+                onClick={() => setScreen(v.id)}
                 title={`${v.label} (${v.shortcut})`}
               >
                 {v.label}
@@ -51,10 +53,7 @@ export function Sidebar() {
                   className="project-item"
                   aria-current={p.path === activeProject ? 'true' : undefined}
                   title={p.path}
-                  onClick={() => {
-                    setActiveProject(p.path);
-                    setView('chat');
-                  }}
+                  onClick={() => void selectProject(p.path)}
                 >
                   {p.name}
                 </button>
@@ -67,8 +66,8 @@ export function Sidebar() {
         </button>
       </section>
       <section className="sidebar-section" aria-labelledby="sessions-heading">
-        <h2 id="sessions-heading">Sessions</h2>
-        <p className="muted small">{activeProject ? 'No conversations in this project yet.' : 'Open a project to see its sessions.'}</p>
+        <h2 id="sessions-heading">Conversations</h2>
+        {activeProject ? <SessionList project={activeProject} /> : <p className="muted small">Open a project to see its conversations.</p>}
       </section>
     </aside>
   );

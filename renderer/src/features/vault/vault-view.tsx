@@ -13,7 +13,7 @@ export function VaultView() {
       <p>
         Vault folder: <code>{info?.vaultRoot ?? '…'}</code>
       </p>
-      <button type="button" className="button secondary" onClick={() => useStore.getState().setView('settings')}>
+      <button type="button" className="button secondary" onClick={() => useStore.getState().setScreen('settings')}>
         Change vault folder
       </button>
     </section>

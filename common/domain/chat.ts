@@ -1,0 +1,98 @@
+/** What the renderer shows of a conversation: a display model derived from transcript records. */
+
+export interface SessionSummary {
+  sessionId: string;
+  title: string;
+  updatedAt: string;
+  messageCount: number;
+}
+
+export type ChatItem =
+  | { kind: 'user'; id: string; text: string; timestamp: string }
+  | { kind: 'assistant'; id: string; text: string; thinking?: string; timestamp: string; streaming?: boolean }
+  | {
+      kind: 'tool';
+      id: string;
+      name: string;
+      /** A one-line summary of the input for the collapsed card (path, pattern…). */
+      summary: string;
+      input: unknown;
+      status: 'running' | 'done' | 'error' | 'denied';
+      result?: string;
+    }
+  | {
+      kind: 'compaction';
+      id: string;
+      path: 'session-notes' | 'summarizer';
+      reason: string | null;
+      tokensBefore: number;
+      tokensAfter: number;
+      transcriptPath: string;
+    }
+  | { kind: 'notice'; id: string; text: string };
+
+/** Errors a user can act on (SPEC: each with a retry action, none crashing the session). */
+export type ChatErrorKind =
+  | 'no_api_key'
+  | 'invalid_key'
+  | 'rate_limited'
+  | 'overloaded'
+  | 'context_too_long'
+  | 'offline'
+  | 'server_error'
+  | 'bad_request';
+
+export interface ChatError {
+  kind: ChatErrorKind;
+  message: string;
+  retryAfterSeconds?: number;
+}
+
+export type RunPhase = 'idle' | 'streaming' | 'running-tools' | 'waiting-permission' | 'error';
+
+export interface ContextMeter {
+  used: number;
+  /** Auto-compaction threshold (SPEC §3). */
+  threshold: number;
+  /** True once `used` is within the warning buffer of the threshold. */
+  warning: boolean;
+}
+
+export interface ChatSessionView {
+  projectPath: string;
+  sessionId: string;
+  title: string;
+  items: ChatItem[];
+  phase: RunPhase;
+  error: ChatError | null;
+  context: ContextMeter;
+}
+
+/** A write outside the memory folders waiting for the user (allow once / always / deny). */
+export interface PermissionRequest {
+  requestId: string;
+  sessionId: string;
+  tool: string;
+  path: string;
+  /** Unified diff of the change (a new file shows as all additions). */
+  diff: string;
+}
+
+export type PermissionDecision = 'allow_once' | 'allow_always' | 'deny';
+
+/** A change to one open session, pushed as it happens. */
+export interface ChatUpdate {
+  sessionId: string;
+  /** Items added or replaced (matched by id), in order. */
+  upserts: ChatItem[];
+  phase: RunPhase;
+  error: ChatError | null;
+  context: ContextMeter;
+}
+
+/** A streamed text delta for an assistant item; cheaper than an upsert per token. */
+export interface ChatDelta {
+  sessionId: string;
+  itemId: string;
+  text: string;
+}

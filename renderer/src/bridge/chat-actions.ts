@@ -1,0 +1,88 @@
+import type { PermissionDecision } from '../../../common/domain/chat';
+import type { Result } from '../../../common/result';
+import { useStore } from '../store';
+import { api } from './index';
+
+function take<T>(result: Result<T>): T | null {
+  if (result.ok) return result.value;
+  useStore.getState().showError(result.error);
+  return null;
+}
+
+/** Chat events from main reach the chat slice here, outside React. */
+export function wireChatEvents(): () => void {
+  const s = useStore.getState();
+  const offs = [
+    api.on['chat:did-update']((update) => s.applyUpdate(update)),
+    api.on['chat:did-stream']((delta) => s.applyDelta(delta)),
+    api.on['chat:did-request-permission']((request) => s.pushPermission(request)),
+    api.on['chat:did-change-sessions'](({ project, sessions }) => s.setSessions(project, sessions)),
+  ];
+  return () => offs.forEach((off) => off());
+}
+
+export async function loadSessions(project: string): Promise<void> {
+  const sessions = take(await api.invoke['chat:list-sessions']({ project }));
+  if (sessions) useStore.getState().setSessions(project, sessions);
+}
+
+export async function openSession(project: string, sessionId: string): Promise<void> {
+  const view = take(await api.invoke['chat:open-session']({ project, sessionId }));
+  if (!view) return;
+  const s = useStore.getState();
+  s.putSessionView(view);
+  s.setActiveSession(sessionId);
+  s.setScreen('chat');
+}
+
+export async function newSession(project: string): Promise<string | null> {
+  const view = take(await api.invoke['chat:new-session']({ project }));
+  if (!view) return null;
+  const s = useStore.getState();
+  s.putSessionView(view);
+  s.setActiveSession(view.sessionId);
+  s.setScreen('chat');
+  return view.sessionId;
+}
+
+export async function sendMessage(project: string, sessionId: string, text: string): Promise<boolean> {
+  return take(await api.invoke['chat:send']({ project, sessionId, text })) !== null;
+}
+
+export async function stopSession(sessionId: string): Promise<void> {
+  take(await api.invoke['chat:stop']({ sessionId }));
+}
+
+export async function retrySession(project: string, sessionId: string): Promise<void> {
+  take(await api.invoke['chat:retry']({ project, sessionId }));
+}
+
+export async function answerPermission(requestId: string, decision: PermissionDecision): Promise<void> {
+  useStore.getState().dropPermission(requestId);
+  take(await api.invoke['chat:answer-permission']({ requestId, decision }));
+}
+
+export async function renameSession(project: string, sessionId: string, title: string): Promise<void> {
+  const sessions = take(await api.invoke['chat:rename-session']({ project, sessionId, title }));
+  if (sessions) useStore.getState().setSessions(project, sessions);
+}
+
+/** Deletes a conversation (transcript and notes) with an Undo in the toast. */
+export async function deleteSession(project: string, sessionId: string, title: string): Promise<void> {
+  const done = take(await api.invoke['chat:delete-session']({ project, sessionId }));
+  if (!done) return;
+  const s = useStore.getState();
+  if (s.activeSessionId === sessionId) s.setActiveSession(null);
+  await loadSessions(project);
+  s.showToast({
+    text: `Deleted “${title}”.`,
+    actionLabel: 'Undo',
+    action: () => {
+      void (async () => {
+        const sessions = take(await api.invoke['chat:undo-delete']({ undoToken: done.undoToken }));
+        if (sessions) useStore.getState().setSessions(project, sessions);
+        useStore.getState().showToast(null);
+      })();
+    },
+  });
+}

@@ -1,0 +1,50 @@
+import { assertNever } from '../../../../common/result';
+import type { ChatError as ChatErrorValue } from '../../../../common/domain/chat';
+import { useStore } from '../../store';
+import { retrySession } from '../../bridge/chat-actions';
+
+function advice(error: ChatErrorValue): string {
+  switch (error.kind) {
+    case 'no_api_key':
+      return 'Add your Anthropic API key in Settings.';
+    case 'invalid_key':
+      return 'The API key was refused. Check it in Settings.';
+    case 'rate_limited':
+      return error.retryAfterSeconds ? `Rate limited — try again in ${error.retryAfterSeconds} s.` : 'Rate limited — try again shortly.';
+    case 'overloaded':
+      return 'The model is overloaded right now. Try again in a moment.';
+    case 'context_too_long':
+      return 'The conversation is too long for the model. Compact it or start a new one.';
+    case 'offline':
+      return 'Strata cannot reach the model. Check your connection; your conversation is saved.';
+    case 'server_error':
+      return 'The model service had a problem. Try again.';
+    case 'bad_request':
+      return 'The request was refused by the model service.';
+    default:
+      return assertNever(error.kind);
+  }
+}
+
+/** The last turn's failure, with Retry (and Settings where the fix is there). */
+export function ChatErrorBanner({ error, project, sessionId }: { error: ChatErrorValue; project: string; sessionId: string }) {
+  const needsSettings = error.kind === 'no_api_key' || error.kind === 'invalid_key';
+  return (
+    <div className={`banner error chat-error ${error.kind}`} role="alert">
+      <div>
+        <strong>{advice(error)}</strong>
+        <div className="small muted">{error.message}</div>
+      </div>
+      <div className="row">
+        {needsSettings && (
+          <button type="button" className="button secondary" onClick={() => useStore.getState().setScreen('settings')}>
+            Open Settings
+          </button>
+        )}
+        <button type="button" className="button primary" onClick={() => void retrySession(project, sessionId)}>
+          Retry
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,53 @@
+import { useState, type KeyboardEvent } from 'react';
+import { sendMessage, stopSession } from '../../bridge/chat-actions';
+
+/** The prompt box: Enter sends, Shift+Enter adds a line, Escape stops a running answer. */
+export function Composer({ project, sessionId, busy, disabled }: { project: string; sessionId: string; busy: boolean; disabled: boolean }) {
+  const [text, setText] = useState('');
+  const send = async () => {
+    const trimmed = text.trim();
+    if (!trimmed || busy || disabled) return;
+    if (await sendMessage(project, sessionId, trimmed)) setText('');
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      void send();
+    } else if (e.key === 'Escape' && busy) {
+      e.preventDefault();
+      void stopSession(sessionId);
+    }
+  };
+  return (
+    <form
+      className="composer"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void send();
+      }}
+    >
+      <label className="sr-only" htmlFor="prompt">
+        Message
+      </label>
+      <textarea
+        id="prompt"
+        className="input prompt"
+        rows={3}
+        placeholder={disabled ? 'Add an API key in Settings to start' : 'Ask Strata… (Enter to send, Shift+Enter for a new line)'}
+        value={text}
+        disabled={disabled}
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={onKeyDown}
+      />
+      {busy ? (
+        <button type="button" className="button secondary" onClick={() => void stopSession(sessionId)}>
+          Stop <kbd>Esc</kbd>
+        </button>
+      ) : (
+        <button type="submit" className="button primary" disabled={disabled || !text.trim()}>
+          Send
+        </button>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,17 @@
+import type { ContextMeter as Meter } from '../../../../common/domain/chat';
+
+const k = (n: number) => `${Math.round(n / 1000)}k`;
+
+/** Context used against the auto-compaction threshold; turns to a warning near it (SPEC §3). */
+export function ContextMeter({ context }: { context: Meter }) {
+  const share = Math.min(1, context.used / context.threshold);
+  return (
+    <div className={`context-meter${context.warning ? ' warning' : ''}`} title="Context used before the conversation is compacted">
+      <meter min={0} max={context.threshold} value={context.used} aria-label="Context used" />
+      <span className="small">
+        {k(context.used)} / {k(context.threshold)} tokens{context.warning ? ' — compaction soon' : ''}
+      </span>
+      <span className="sr-only">{Math.round(share * 100)} percent</span>
+    </div>
+  );
+}

@@ -1,0 +1,44 @@
+import { memo } from 'react';
+import type { ChatItem } from '../../../../common/domain/chat';
+import { Markdown } from './markdown';
+import { ToolCard } from './tool-card';
+
+const formatTokens = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n));
+
+/** One entry of the conversation. */
+export const MessageItem = memo(function MessageItem({ item }: { item: ChatItem }) {
+  switch (item.kind) {
+    case 'user':
+      return (
+        <article className="message user" aria-label="You">
+          <div className="bubble">{item.text}</div>
+        </article>
+      );
+    case 'assistant':
+      return (
+        <article className="message assistant" aria-label="Strata" aria-busy={item.streaming || undefined}>
+          {item.thinking && (
+            <details className="thinking">
+              <summary>Thinking</summary>
+              <p>{item.thinking}</p>
+            </details>
+          )}
+          <Markdown text={item.text} />
+        </article>
+      );
+    case 'tool':
+      return <ToolCard item={item} />;
+    case 'compaction':
+      return (
+        <div className="compaction-divider" role="separator" aria-label="Conversation compacted">
+          <span>
+            Compacted {formatTokens(item.tokensBefore)} → {formatTokens(item.tokensAfter)} tokens using{' '}
+            {item.path === 'session-notes' ? 'the session notes (no model call)' : 'a summary'}
+            {item.reason ? ` — ${item.reason}` : ''}. Full transcript: <code>{item.transcriptPath}</code>
+          </span>
+        </div>
+      );
+    case 'notice':
+      return <p className="notice-line muted small">{item.text}</p>;
+  }
+});

@@ -1,0 +1,55 @@
+import { useEffect, useRef } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import type { ChatItem } from '../../../../common/domain/chat';
+import { MessageItem } from './message-item';
+
+/**
+ * The conversation, virtualised: only the rows near the viewport are in the DOM, so a session with
+ * thousands of messages stays light. Follows the bottom while the user is at the bottom.
+ */
+export function MessageList({ items }: { items: ChatItem[] }) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const atBottom = useRef(true);
+  const virtualizer = useVirtualizer({
+    count: items.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => 80,
+    overscan: 8,
+    getItemKey: (index) => items[index]!.id,
+  });
+
+  const last = items[items.length - 1];
+  const lastSize = last ? (last.kind === 'assistant' ? last.text.length : 0) : 0;
+  useEffect(() => {
+    if (atBottom.current && items.length > 0) virtualizer.scrollToIndex(items.length - 1, { align: 'end' });
+  }, [items.length, lastSize, virtualizer]);
+
+  return (
+    <div
+      className="message-list"
+      ref={scrollRef}
+      role="log"
+      aria-label="Conversation"
+      aria-live="polite"
+      tabIndex={0}
+      onScroll={(e) => {
+        const el = e.currentTarget;
+        atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
+      }}
+    >
+      <div className="message-list-inner" style={{ height: virtualizer.getTotalSize() }}>
+        {virtualizer.getVirtualItems().map((row) => (
+          <div
+            key={row.key}
+            data-index={row.index}
+            ref={virtualizer.measureElement}
+            className="message-row"
+            style={{ transform: `translateY(${row.start}px)` }}
+          >
+            <MessageItem item={items[row.index]!} />
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,37 @@
+import { useStoreShallow } from '../../store';
+import { MessageList } from './message-list';
+import { Composer } from './composer';
+import { ContextMeter } from './context-meter';
+import { ChatErrorBanner } from './chat-error';
+
+/** One open conversation: header with the context meter, the messages, the prompt box. */
+export function SessionPane({ project, sessionId }: { project: string; sessionId: string }) {
+  const { view, needsKey } = useStoreShallow((s) => ({
+    view: s.views[sessionId],
+    needsKey: s.credentials?.apiKey === 'missing',
+  }));
+  if (!view) return <p className="muted">Opening the conversation…</p>;
+  const busy = view.phase === 'streaming' || view.phase === 'running-tools' || view.phase === 'waiting-permission';
+  return (
+    <section className="session-pane" aria-labelledby="session-title">
+      <header className="session-header">
+        <h1 id="session-title">{view.title}</h1>
+        <ContextMeter context={view.context} />
+      </header>
+      {view.items.length === 0 ? (
+        <div className="empty-state compact">
+          <h2>Start a conversation</h2>
+          <p className="muted">
+            Ask about this folder, or say “remember …” to teach Strata something for next time. Files change only with your
+            consent.
+          </p>
+        </div>
+      ) : (
+        <MessageList items={view.items} />
+      )}
+      {view.error && <ChatErrorBanner error={view.error} project={project} sessionId={sessionId} />}
+      {view.phase === 'running-tools' && <p className="muted small" role="status">Working…</p>}
+      <Composer project={project} sessionId={sessionId} busy={busy} disabled={needsKey} />
+    </section>
+  );
+}

@@ -1,0 +1,37 @@
+import { useState } from 'react';
+import type { ChatItem } from '../../../../common/domain/chat';
+
+type ToolItem = Extract<ChatItem, { kind: 'tool' }>;
+
+const statusLabel: Record<ToolItem['status'], string> = {
+  running: 'Running…',
+  done: 'Done',
+  error: 'Failed',
+  denied: 'Declined',
+};
+
+/** A tool call, collapsed to one line; its input and result on expand. */
+export function ToolCard({ item }: { item: ToolItem }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <div className={`tool-card ${item.status}`}>
+      <button type="button" className="tool-head" aria-expanded={open} onClick={() => setOpen(!open)}>
+        <span className="tool-name">{item.name}</span>
+        <span className="tool-summary">{item.summary}</span>
+        <span className={`tool-status ${item.status}`}>{statusLabel[item.status]}</span>
+      </button>
+      {open && (
+        <div className="tool-body">
+          <h4>Input</h4>
+          <pre>{JSON.stringify(item.input, null, 2)}</pre>
+          {item.result !== undefined && (
+            <>
+              <h4>Result</h4>
+              <pre>{item.result}</pre>
+            </>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,82 @@
+import type { StateCreator } from 'zustand';
+import type {
+  ChatDelta,
+  ChatItem,
+  ChatSessionView,
+  ChatUpdate,
+  PermissionRequest,
+  SessionSummary,
+} from '../../../common/domain/chat';
+import type { StoreState } from './index';
+
+export interface ChatSlice {
+  /** Sessions per project path, newest first. */
+  sessions: Record<string, SessionSummary[]>;
+  activeSessionId: string | null;
+  /** Open sessions by id. */
+  views: Record<string, ChatSessionView>;
+  /** Writes waiting for the user's answer, oldest first. */
+  permissions: PermissionRequest[];
+  setSessions(project: string, sessions: SessionSummary[]): void;
+  setActiveSession(sessionId: string | null): void;
+  putSessionView(view: ChatSessionView): void;
+  applyUpdate(update: ChatUpdate): void;
+  applyDelta(delta: ChatDelta): void;
+  pushPermission(request: PermissionRequest): void;
+  dropPermission(requestId: string): void;
+}
+
+function upsert(items: ChatItem[], changes: ChatItem[]): ChatItem[] {
+  const next = [...items];
+  const index = new Map(next.map((item, i) => [item.id, i]));
+  for (const change of changes) {
+    const at = index.get(change.id);
+    if (at === undefined) {
+      index.set(change.id, next.length);
+      next.push(change);
+    } else {
+      next[at] = change;
+    }
+  }
+  return next;
+}
+
+export const createChatSlice: StateCreator<StoreState, [], [], ChatSlice> = (set) => ({
+  sessions: {},
+  activeSessionId: null,
+  views: {},
+  permissions: [],
+  setSessions: (project, sessions) => set((s) => ({ sessions: { ...s.sessions, [project]: sessions } })),
+  setActiveSession: (activeSessionId) => set({ activeSessionId }),
+  putSessionView: (view) => set((s) => ({ views: { ...s.views, [view.sessionId]: view } })),
+  applyUpdate: (update) =>
+    set((s) => {
+      const view = s.views[update.sessionId];
+      if (!view) return {};
+      return {
+        views: {
+          ...s.views,
+          [update.sessionId]: {
+            ...view,
+            items: upsert(view.items, update.upserts),
+            phase: update.phase,
+            error: update.error,
+            context: update.context,
+          },
+        },
+      };
+    }),
+  applyDelta: (delta) =>
+    set((s) => {
+      const view = s.views[delta.sessionId];
+      if (!view) return {};
+      const existing = view.items.find((i) => i.id === delta.itemId);
+      const item: ChatItem =
+        existing?.kind === 'assistant'
+          ? { ...existing, text: existing.text + delta.text, streaming: true }
+          : { kind: 'assistant', id: delta.itemId, text: delta.text, timestamp: new Date().toISOString(), streaming: true };
+      return { views: { ...s.views, [delta.sessionId]: { ...view, items: upsert(view.items, [item]), phase: 'streaming' } } };
+    }),
+  pushPermission: (request) => set((s) => ({ permissions: [...s.permissions, request] })),
+  dropPermission: (requestId) => set((s) => ({ permissions: s.permissions.filter((p) => p.requestId !== requestId) })),
+});
