@@ -10,9 +10,25 @@ import type {
   PermissionRequest,
   SessionSummary,
 } from '../domain/chat.js';
+import type {
+  HealthReport,
+  HistoryVersion,
+  MemoryIndexView,
+  SearchHit,
+  VaultChange,
+  VaultFile,
+  VaultFileMeta,
+} from '../domain/vault.js';
 
 const none = z.object({}).strict();
 const sessionId = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/);
+/** A path inside the vault, relative, with `/`; main re-checks that it stays inside. */
+const vaultPath = z
+  .string()
+  .min(1)
+  .max(1024)
+  .refine((p) => !p.includes('\0') && !p.startsWith('/') && !p.split('/').includes('..'), 'not a vault path');
+const memoryTypeField = z.enum(['user', 'feedback', 'project', 'reference']);
 const absolutePath = z.string().min(1).max(4096).refine((p) => !p.includes('\0'), 'NUL in path');
 
 /**
@@ -49,12 +65,66 @@ export const invokeChannels = {
   ),
   'chat:delete-session': invoke<{ undoToken: string }>()(z.object({ project: absolutePath, sessionId }).strict()),
   'chat:undo-delete': invoke<SessionSummary[]>()(z.object({ undoToken: z.string().min(1).max(256) }).strict()),
+  'vault:list-files': invoke<VaultFileMeta[]>()(none),
+  'vault:read-file': invoke<VaultFile>()(z.object({ path: vaultPath }).strict()),
+  'vault:write-file': invoke<VaultFile>()(
+    z.object({ path: vaultPath, text: z.string().max(5_000_000), baseHash: z.string().nullable() }).strict(),
+  ),
+  'vault:create-memory': invoke<VaultFile>()(
+    z
+      .object({
+        projectSlug: z.string().min(1).max(260),
+        team: z.boolean(),
+        fileName: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,120}\.md$/),
+        name: z.string().trim().min(1).max(200),
+        description: z.string().trim().min(1).max(500),
+        type: memoryTypeField,
+        body: z.string().max(1_000_000),
+      })
+      .strict(),
+  ),
+  'vault:rename': invoke<VaultFileMeta>()(
+    z.object({ path: vaultPath, newFileName: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,120}\.md$/) }).strict(),
+  ),
+  'vault:delete': invoke<{ undoToken: string }>()(z.object({ path: vaultPath }).strict()),
+  'vault:undo': invoke<{ restored: string }>()(z.object({ undoToken: z.string().min(1).max(256) }).strict()),
+  'vault:search': invoke<SearchHit[]>()(
+    z
+      .object({
+        query: z.string().max(500),
+        scope: z.enum(['instructions', 'session-notes', 'project-memory', 'team-memory', 'transcript']).optional(),
+        type: z.string().max(40).optional(),
+        limit: z.number().int().min(1).max(200).optional(),
+      })
+      .strict(),
+  ),
+  'vault:memory-index': invoke<MemoryIndexView>()(
+    z.object({ projectSlug: z.string().min(1).max(260), team: z.boolean() }).strict(),
+  ),
+  'vault:fix-index': invoke<MemoryIndexView>()(
+    z
+      .object({
+        projectSlug: z.string().min(1).max(260),
+        team: z.boolean(),
+        fix: z.enum(['add-missing', 'remove-broken']),
+        target: z.string().min(1).max(300),
+      })
+      .strict(),
+  ),
+  'vault:history': invoke<HistoryVersion[]>()(z.object({ path: vaultPath }).strict()),
+  'vault:read-version': invoke<{ text: string; diff: string }>()(
+    z.object({ path: vaultPath, hash: z.string().regex(/^[a-f0-9]{64}$/) }).strict(),
+  ),
+  'vault:restore': invoke<VaultFile>()(z.object({ path: vaultPath, hash: z.string().regex(/^[a-f0-9]{64}$/) }).strict()),
+  'vault:list-deleted': invoke<{ path: string; deletedAt: string; hash: string }[]>()(none),
+  'vault:health': invoke<HealthReport>()(none),
 } satisfies Record<string, InvokeDef<z.ZodType, unknown>>;
 
 export const eventChannels = {
   'settings:did-change': event<Settings>(),
   'project:did-change-list': event<Project[]>(),
   'vault:did-change-root': event<VaultRootInfo>(),
+  'vault:did-change-files': event<VaultChange[]>(),
   'chat:did-update': event<ChatUpdate>(),
   'chat:did-stream': event<ChatDelta>(),
   'chat:did-request-permission': event<PermissionRequest>(),

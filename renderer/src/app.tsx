@@ -9,6 +9,7 @@ import { SettingsPage } from './features/settings/settings-page';
 import { FolderChooser } from './features/projects/folder-chooser';
 import { PermissionDialog } from './features/chat/permission-dialog';
 import { ToastHost } from './features/shell/toast';
+import { Overlays } from './features/shell/overlays';
 import { newSession } from './bridge/chat-actions';
 import { openProject } from './bridge/actions';
 import { useShortcuts, type Shortcut } from './ui/use-shortcuts';
@@ -32,6 +33,8 @@ export function App() {
       { keys: 'mod+2', run: () => s().setScreen('vault') },
       { keys: 'mod+,', run: () => s().setScreen('settings') },
       { keys: 'mod+o', run: () => s().setFolderChooserOpen(true) },
+      { keys: 'mod+p', run: () => s().setOverlay('switcher') },
+      { keys: 'mod+k', run: () => s().setOverlay('palette') },
       {
         keys: 'mod+n',
         run: () => {
@@ -55,6 +58,7 @@ export function App() {
       <StatusBar />
       <PermissionDialog />
       <ToastHost />
+      <Overlays />
       {chooserOpen && (
         <FolderChooser
           title="Open a project folder"

@@ -3,10 +3,12 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app';
 import { loadInitialState, wireEvents } from './bridge/actions';
 import { wireChatEvents } from './bridge/chat-actions';
+import { wireVaultEvents } from './bridge/vault-actions';
 import './styles.css';
 
 wireEvents();
 wireChatEvents();
+wireVaultEvents();
 void loadInitialState();
 
 createRoot(document.getElementById('root')!).render(

@@ -3,6 +3,7 @@ import type { Result } from '../../../common/result';
 import { useStore } from '../store';
 import { api, onConnectionState } from './index';
 import { loadSessions } from './chat-actions';
+import { loadFiles } from './vault-actions';
 
 /** Unwraps a result: on failure the error goes to the banner and `null` comes back. */
 function take<T>(result: Result<T>): T | null {
@@ -27,6 +28,8 @@ export async function loadInitialState(): Promise<void> {
   if (p) s.setProjects(p);
   const c = take(credentials);
   if (c) s.setCredentials(c);
+  // The quick switcher lists vault files from anywhere in the app.
+  void loadFiles();
 }
 
 /** Events from main reach slice actions here, outside React. */

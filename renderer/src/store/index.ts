@@ -4,15 +4,17 @@ import { createAppSlice, type AppSlice } from './app-slice';
 import { createSettingsSlice, type SettingsSlice } from './settings-slice';
 import { createProjectsSlice, type ProjectsSlice } from './projects-slice';
 import { createChatSlice, type ChatSlice } from './chat-slice';
+import { createVaultSlice, type VaultSlice } from './vault-slice';
 
 /** The one store, made of typed slices; only files in this folder import zustand (lint-enforced). */
-export type StoreState = AppSlice & SettingsSlice & ProjectsSlice & ChatSlice;
+export type StoreState = AppSlice & SettingsSlice & ProjectsSlice & ChatSlice & VaultSlice;
 
 export const useStore = create<StoreState>()((...a) => ({
   ...createAppSlice(...a),
   ...createSettingsSlice(...a),
   ...createProjectsSlice(...a),
   ...createChatSlice(...a),
+  ...createVaultSlice(...a),
 }));
 
 /** Select several fields at once without re-rendering on unrelated changes. */
@@ -21,3 +23,4 @@ export function useStoreShallow<T>(selector: (state: StoreState) => T): T {
 }
 
 export type { View } from './app-slice';
+export type { VaultSort, VaultPanel } from './vault-slice';

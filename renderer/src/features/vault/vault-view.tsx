@@ -1,21 +1,64 @@
+import { useEffect } from 'react';
 import { useStoreShallow, useStore } from '../../store';
+import { loadFiles } from '../../bridge/vault-actions';
+import { modLabel } from '../../ui/use-shortcuts';
+import { FileTree } from './file-tree';
+import { FilePane } from './file-pane';
+import { IndexView } from './index-view';
+import { HistoryPanel } from './history-panel';
+import { HealthPanel } from './health-panel';
+import { SearchPanel } from './search-panel';
 
-/** The vault pane: where memories live on disk, and (soon) the browser over them. */
+/** The vault: every memory, note and instruction as plain markdown, browsable like a notes app. */
 export function VaultView() {
-  const { info } = useStoreShallow((s) => ({ info: s.info }));
+  const { info, panel, selectedPath, filesCount, loaded } = useStoreShallow((s) => ({
+    info: s.info,
+    panel: s.panel,
+    selectedPath: s.selectedPath,
+    filesCount: s.files.length,
+    loaded: s.filesLoaded,
+  }));
+  useEffect(() => {
+    void loadFiles();
+  }, [info?.vaultRoot]);
+  const s = useStore.getState();
+
   return (
-    <section className="empty-state" aria-labelledby="vault-heading">
-      <h1 id="vault-heading">Vault</h1>
-      <p className="lead">
-        Everything Strata remembers is plain markdown in your vault folder. Instructions, session notes and
-        project memories will be listed here as you chat.
-      </p>
-      <p>
-        Vault folder: <code>{info?.vaultRoot ?? '…'}</code>
-      </p>
-      <button type="button" className="button secondary" onClick={() => useStore.getState().setScreen('settings')}>
-        Change vault folder
-      </button>
-    </section>
+    <div className="vault-layout">
+      <aside className="vault-sidebar" aria-label="Vault">
+        <div className="row">
+          <button type="button" className="button ghost" aria-pressed={panel === 'search'} onClick={() => s.setPanel('search')}>
+            Search
+          </button>
+          <button type="button" className="button ghost" aria-pressed={panel === 'health'} onClick={() => s.setPanel('health')}>
+            Health
+          </button>
+        </div>
+        <FileTree />
+      </aside>
+      <div className="vault-main">
+        {panel === 'search' && <SearchPanel />}
+        {panel === 'health' && <HealthPanel />}
+        {panel === 'index' && <IndexView />}
+        {panel === 'history' && <HistoryPanel />}
+        {panel === 'file' &&
+          (selectedPath ? (
+            <FilePane />
+          ) : (
+            <section className="empty-state compact" aria-labelledby="vault-heading">
+              <h1 id="vault-heading">Vault</h1>
+              <p className="lead">
+                Everything Strata remembers is plain markdown in <code>{info?.vaultRoot ?? '…'}</code>.{' '}
+                {loaded && filesCount === 0
+                  ? 'Nothing is here yet: instructions, session notes and memories appear as you chat.'
+                  : 'Choose a file on the left.'}
+              </p>
+              <p className="muted">
+                <kbd>{modLabel}P</kbd> opens any file by name, <kbd>{modLabel}K</kbd> lists every command.
+              </p>
+            </section>
+          ))}
+      </div>
+    </div>
   );
 }

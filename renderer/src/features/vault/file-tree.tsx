@@ -1,0 +1,108 @@
+import { useMemo } from 'react';
+import type { VaultFileMeta, VaultScope } from '../../../../common/domain/vault';
+import { useStoreShallow, useStore, type VaultSort } from '../../store';
+import { openFile } from '../../bridge/vault-actions';
+
+const SCOPES: { scope: VaultScope; label: string }[] = [
+  { scope: 'instructions', label: 'Instructions' },
+  { scope: 'session-notes', label: 'Session notes' },
+  { scope: 'project-memory', label: 'Project memory' },
+  { scope: 'team-memory', label: 'Team memory' },
+];
+
+const sorters: Record<VaultSort, (a: VaultFileMeta, b: VaultFileMeta) => number> = {
+  name: (a, b) => a.title.localeCompare(b.title),
+  updated: (a, b) => b.mtime.localeCompare(a.mtime),
+  size: (a, b) => b.size - a.size,
+};
+
+/** Shortens a project slug (`-home-ana-work-site`) to its last folder for display. */
+export const projectLabel = (slug: string | null) => (slug ? slug.split('-').filter(Boolean).pop() ?? slug : 'You');
+
+function Badge({ file }: { file: VaultFileMeta }) {
+  if (file.error) return <span className="badge error" title={file.error}>error</span>;
+  if (file.tooLarge) return <span className="badge warn">too large</span>;
+  if (file.binary) return <span className="badge">binary</span>;
+  if (file.syncState && file.syncState !== 'synced') return <span className={`badge sync ${file.syncState}`}>{file.syncState}</span>;
+  if (file.type) return <span className={`badge type-${file.type}`}>{file.type}</span>;
+  return null;
+}
+
+/** Files grouped by scope, then by project; arrow keys move between rows (they are buttons in a list). */
+export function FileTree() {
+  const { files, sort, selectedPath, loaded } = useStoreShallow((s) => ({
+    files: s.files,
+    sort: s.sort,
+    selectedPath: s.selectedPath,
+    loaded: s.filesLoaded,
+  }));
+  const groups = useMemo(() => {
+    return SCOPES.map(({ scope, label }) => {
+      const inScope = files.filter((f) => f.scope === scope);
+      const byProject = new Map<string, VaultFileMeta[]>();
+      for (const f of inScope) {
+        const key = f.projectSlug ?? '';
+        byProject.set(key, [...(byProject.get(key) ?? []), f]);
+      }
+      return {
+        scope,
+        label,
+        projects: [...byProject.entries()]
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([slug, list]) => ({ slug, files: [...list].sort(sorters[sort]) })),
+      };
+    });
+  }, [files, sort]);
+
+  const onKeyDown = (e: React.KeyboardEvent<HTMLElement>) => {
+    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+    const rows = [...(e.currentTarget.querySelectorAll<HTMLButtonElement>('button.tree-file'))];
+    const at = rows.indexOf(document.activeElement as HTMLButtonElement);
+    const next = rows[Math.max(0, Math.min(rows.length - 1, at + (e.key === 'ArrowDown' ? 1 : -1)))];
+    if (next) {
+      e.preventDefault();
+      next.focus();
+    }
+  };
+
+  if (!loaded) return <p className="muted small">Reading the vault…</p>;
+  return (
+    <nav className="file-tree" aria-label="Vault files" onKeyDown={onKeyDown}>
+      <label className="row small">
+        Sort by
+        <select className="input" value={sort} onChange={(e) => useStore.getState().setSort(e.target.value as VaultSort)}>
+          <option value="name">name</option>
+          <option value="updated">updated</option>
+          <option value="size">size</option>
+        </select>
+      </label>
+      {groups.map((g) => (
+        <section key={g.scope} aria-label={g.label}>
+          <h2 className="tree-heading">{g.label}</h2>
+          {g.projects.length === 0 && <p className="muted small tree-empty">Nothing yet.</p>}
+          {g.projects.map((p) => (
+            <div key={p.slug}>
+              {g.scope !== 'instructions' || p.slug ? <h3 className="tree-project" title={p.slug}>{projectLabel(p.slug || null)}</h3> : null}
+              <ul className="tree-list">
+                {p.files.map((f) => (
+                  <li key={f.path}>
+                    <button
+                      type="button"
+                      className="tree-file"
+                      aria-current={f.path === selectedPath ? 'true' : undefined}
+                      title={f.path}
+                      onClick={() => void openFile(f.path)}
+                    >
+                      <span className="tree-title">{f.title}</span>
+                      <Badge file={f} />
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ))}
+        </section>
+      ))}
+    </nav>
+  );
+}

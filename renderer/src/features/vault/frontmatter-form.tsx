@@ -1,0 +1,92 @@
+import { parse, parseDocument } from 'yaml';
+import type { Frontmatter } from '../../../../common/domain/vault';
+
+const TYPES = ['user', 'feedback', 'project', 'reference'] as const;
+
+const FENCE = /^---\r?\n([\s\S]*?)\r?\n?---[ \t]*(?:\r?\n|$)/;
+
+/** The three fields as the form shows them, from a file's frontmatter (missing ones empty). */
+export function readFrontmatter(text: string): Frontmatter | null {
+  const match = FENCE.exec(text);
+  if (!match) return null;
+  try {
+    const data = (parse(match[1]!) ?? {}) as Record<string, unknown>;
+    const str = (v: unknown) => (typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v));
+    return { name: str(data.name), description: str(data.description), type: str(data.type) };
+  } catch {
+    return null;
+  }
+}
+
+/** Rewrites the three known fields in the text, keeping every other key and comment of the frontmatter. */
+export function withFrontmatter(text: string, next: Frontmatter): string {
+  const match = FENCE.exec(text);
+  const doc = parseDocument(match ? match[1]! : '');
+  doc.set('name', next.name);
+  doc.set('description', next.description);
+  doc.set('type', next.type);
+  const body = match ? text.slice(match[0].length) : text;
+  return `---\n${String(doc).trimEnd()}\n---\n${body}`;
+}
+
+/** The text without its frontmatter block, for the preview. */
+export const stripFrontmatter = (text: string): string => text.replace(FENCE, '');
+
+export function validateFrontmatter(f: Frontmatter): Partial<Record<keyof Frontmatter, string>> {
+  const problems: Partial<Record<keyof Frontmatter, string>> = {};
+  if (!f.name.trim()) problems.name = 'A memory needs a name.';
+  if (!f.description.trim()) problems.description = 'One specific line: what this memory is for.';
+  else if (f.description.includes('\n')) problems.description = 'Keep the description to one line.';
+  else if (f.description.length > 200) problems.description = 'Keep the description under 200 characters.';
+  if (!TYPES.includes(f.type as (typeof TYPES)[number])) problems.type = 'Choose one of the four types.';
+  return problems;
+}
+
+/** The name / description / type of a memory, edited as a form over the file's frontmatter. */
+export function FrontmatterForm({ value, onChange }: { value: Frontmatter; onChange: (next: Frontmatter) => void }) {
+  const problems = validateFrontmatter(value);
+  return (
+    <fieldset className="frontmatter-form">
+      <legend className="sr-only">Memory details</legend>
+      <label className="field">
+        <span>Name</span>
+        <input
+          className="input"
+          value={value.name}
+          aria-invalid={Boolean(problems.name)}
+          onChange={(e) => onChange({ ...value, name: e.target.value })}
+        />
+        {problems.name && <span className="error-text small">{problems.name}</span>}
+      </label>
+      <label className="field">
+        <span>Description</span>
+        <input
+          className="input"
+          value={value.description}
+          aria-invalid={Boolean(problems.description)}
+          onChange={(e) => onChange({ ...value, description: e.target.value })}
+        />
+        {problems.description && <span className="error-text small">{problems.description}</span>}
+      </label>
+      <label className="field">
+        <span>Type</span>
+        <select
+          className="input"
+          value={TYPES.includes(value.type as (typeof TYPES)[number]) ? value.type : ''}
+          aria-invalid={Boolean(problems.type)}
+          onChange={(e) => onChange({ ...value, type: e.target.value })}
+        >
+          <option value="" disabled>
+            {value.type ? `${value.type} (unknown)` : 'Choose…'}
+          </option>
+          {TYPES.map((t) => (
+            <option key={t} value={t}>
+              {t}
+            </option>
+          ))}
+        </select>
+        {problems.type && <span className="error-text small">{problems.type}</span>}
+      </label>
+    </fieldset>
+  );
+}

@@ -1,0 +1,119 @@
+import { useEffect, useState } from 'react';
+import type { HealthReport } from '../../../../common/domain/vault';
+import { api } from '../../bridge';
+import { openFile } from '../../bridge/vault-actions';
+import { useStore } from '../../store';
+import { projectLabel } from './file-tree';
+
+function FileLink({ path }: { path: string }) {
+  return (
+    <button type="button" className="link" onClick={() => void openFile(path)}>
+      {path}
+    </button>
+  );
+}
+
+/** What costs tokens, what is stale, duplicated or broken — each with the action that fixes it. */
+export function HealthPanel() {
+  const [report, setReport] = useState<HealthReport | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  useEffect(() => {
+    void api.invoke['vault:health']({}).then((r) => (r.ok ? setReport(r.value) : setProblem(r.error.message)));
+  }, []);
+  if (problem) return <p className="error-text" role="alert">{problem}</p>;
+  if (!report) return <p className="muted">Checking the vault…</p>;
+  const openIndex = (projectSlug: string) => {
+    const s = useStore.getState();
+    s.setIndexTarget({ projectSlug, team: false });
+    s.setPanel('index');
+  };
+  const allGood =
+    report.stale.length + report.duplicates.length + report.largeInstructions.length + report.brokenPointers.length + report.missingFromIndex.length === 0;
+  return (
+    <section className="health-panel" aria-labelledby="health-heading">
+      <h1 id="health-heading">Vault health</h1>
+      <p>
+        About <strong>{report.totalTokens.toLocaleString()}</strong> tokens of memory and instructions in all.
+      </p>
+      {allGood && <p className="ok-text">Nothing to fix.</p>}
+      {report.indexes.map((ix) => (
+        <p key={ix.projectSlug} className={ix.lines > ix.maxLines * 0.9 || ix.chars > ix.maxChars * 0.9 ? 'warning-text' : 'muted'}>
+          {projectLabel(ix.projectSlug)} MEMORY.md: {ix.lines}/{ix.maxLines} lines, {ix.chars.toLocaleString()}/
+          {ix.maxChars.toLocaleString()} characters.{' '}
+          <button type="button" className="link" onClick={() => openIndex(ix.projectSlug)}>
+            Open the index
+          </button>
+        </p>
+      ))}
+      {report.brokenPointers.length + report.missingFromIndex.length > 0 && (
+        <>
+          <h2>Index problems</h2>
+          <ul className="plain-list">
+            {report.brokenPointers.map((b) => (
+              <li key={`${b.projectSlug}/${b.target}`}>
+                {projectLabel(b.projectSlug)}: a line points at <code>{b.target}</code>, which does not exist.{' '}
+                <button type="button" className="link" onClick={() => openIndex(b.projectSlug)}>
+                  Fix in the index
+                </button>
+              </li>
+            ))}
+            {report.missingFromIndex.map((m) => (
+              <li key={m.path}>
+                <FileLink path={m.path} /> is not in its index.{' '}
+                <button type="button" className="link" onClick={() => openIndex(m.projectSlug)}>
+                  Add it
+                </button>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {report.stale.length > 0 && (
+        <>
+          <h2>Not updated in 90 days</h2>
+          <ul className="plain-list">
+            {report.stale.map((s) => (
+              <li key={s.path}>
+                <FileLink path={s.path} /> — {s.days} days. Check it is still true, or delete it.
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {report.duplicates.length > 0 && (
+        <>
+          <h2>Near-duplicates</h2>
+          <ul className="plain-list">
+            {report.duplicates.map((d) => (
+              <li key={`${d.a}|${d.b}`}>
+                <FileLink path={d.a} /> and <FileLink path={d.b} /> {d.why === 'description' ? 'have the same description' : 'say nearly the same'}. Merge
+                them into one.
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {report.largeInstructions.length > 0 && (
+        <>
+          <h2>Costly instructions</h2>
+          <ul className="plain-list">
+            {report.largeInstructions.map((l) => (
+              <li key={l.path}>
+                <FileLink path={l.path} /> has {l.chars.toLocaleString()} characters, loaded into every conversation. Move details into
+                memories the agent reads on demand.
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      <h2>Largest files</h2>
+      <ol className="plain-list">
+        {[...report.files].sort((a, b) => b.tokens - a.tokens).slice(0, 10).map((f) => (
+          <li key={f.path}>
+            <FileLink path={f.path} /> — ~{f.tokens.toLocaleString()} tokens
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
