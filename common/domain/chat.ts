@@ -29,6 +29,26 @@ export type ChatItem =
       tokensAfter: number;
       transcriptPath: string;
     }
+  | {
+      kind: 'memory';
+      id: string;
+      action: 'saved' | 'updated' | 'deleted';
+      /** Path relative to the vault root. */
+      path: string;
+      title: string;
+      type: string | null;
+      /** Unified diff of the change. */
+      diff: string;
+      by: 'agent' | 'extractor';
+      /** Present until the change is undone. */
+      undoToken: string | null;
+    }
+  | {
+      kind: 'recall';
+      id: string;
+      /** Memory files attached to the question that produced the next answer. */
+      memories: { path: string; title: string; ageDays: number }[];
+    }
   | { kind: 'notice'; id: string; text: string };
 
 /** Errors a user can act on (SPEC: each with a retry action, none crashing the session). */
@@ -56,6 +76,18 @@ export interface ContextMeter {
   threshold: number;
   /** True once `used` is within the warning buffer of the threshold. */
   warning: boolean;
+}
+
+/** The session's notes file (SPEC §2), shown live in the side panel and editable by the user. */
+export interface SessionNotes {
+  sessionId: string;
+  /** Path relative to the vault root. */
+  path: string;
+  exists: boolean;
+  text: string;
+  hash: string | null;
+  /** True while the background updater is editing the notes. */
+  updating: boolean;
 }
 
 export interface ChatSessionView {

@@ -6,6 +6,7 @@ import type { AppInfo, CredentialStatus, DirListing, Project, VaultRootInfo } fr
 import type {
   ChatDelta,
   ChatSessionView,
+  SessionNotes,
   ChatUpdate,
   PermissionRequest,
   SessionSummary,
@@ -65,6 +66,14 @@ export const invokeChannels = {
   ),
   'chat:delete-session': invoke<{ undoToken: string }>()(z.object({ project: absolutePath, sessionId }).strict()),
   'chat:undo-delete': invoke<SessionSummary[]>()(z.object({ undoToken: z.string().min(1).max(256) }).strict()),
+  'chat:undo-memory': invoke<{ undone: boolean }>()(z.object({ undoToken: z.string().min(1).max(256) }).strict()),
+  'chat:dont-remember': invoke<{ saved: string }>()(
+    z.object({ project: absolutePath, sessionId, itemId: z.string().min(1).max(128) }).strict(),
+  ),
+  'notes:read': invoke<SessionNotes>()(z.object({ project: absolutePath, sessionId }).strict()),
+  'notes:write': invoke<SessionNotes>()(
+    z.object({ project: absolutePath, sessionId, text: z.string().max(1_000_000), baseHash: z.string().nullable() }).strict(),
+  ),
   'vault:list-files': invoke<VaultFileMeta[]>()(none),
   'vault:read-file': invoke<VaultFile>()(z.object({ path: vaultPath }).strict()),
   'vault:write-file': invoke<VaultFile>()(
@@ -126,6 +135,7 @@ export const eventChannels = {
   'vault:did-change-root': event<VaultRootInfo>(),
   'vault:did-change-files': event<VaultChange[]>(),
   'chat:did-update': event<ChatUpdate>(),
+  'notes:did-change': event<SessionNotes>(),
   'chat:did-stream': event<ChatDelta>(),
   'chat:did-request-permission': event<PermissionRequest>(),
   'chat:did-change-sessions': event<{ project: string; sessions: SessionSummary[] }>(),

@@ -48,8 +48,6 @@ export interface SecretRule {
   check?: (match: RuleMatch) => boolean;
   /** Context-keyed catch-all rules: dropped where a specific rule found the same value. */
   generic?: boolean;
-  /** Skip the shared placeholder test (rules whose secret is legitimately word-like). */
-  skipPlaceholderTest?: boolean;
 }
 
 /** One detected secret: the rule that fired and where, 1-based. Never the value. */

@@ -17,6 +17,7 @@ export function wireChatEvents(): () => void {
     api.on['chat:did-stream']((delta) => s.applyDelta(delta)),
     api.on['chat:did-request-permission']((request) => s.pushPermission(request)),
     api.on['chat:did-change-sessions'](({ project, sessions }) => s.setSessions(project, sessions)),
+    api.on['notes:did-change']((notes) => s.setNotes(notes)),
   ];
   return () => offs.forEach((off) => off());
 }
@@ -85,4 +86,16 @@ export async function deleteSession(project: string, sessionId: string, title: s
       })();
     },
   });
+}
+
+export async function loadNotes(project: string, sessionId: string): Promise<void> {
+  const notes = take(await api.invoke['notes:read']({ project, sessionId }));
+  if (notes) useStore.getState().setNotes(notes);
+}
+
+/** Saves the user's edit of the notes; refused (and reported) if the updater changed them meanwhile. */
+export async function saveNotes(project: string, sessionId: string, text: string, baseHash: string | null): Promise<boolean> {
+  const notes = take(await api.invoke['notes:write']({ project, sessionId, text, baseHash }));
+  if (notes) useStore.getState().setNotes(notes);
+  return notes !== null;
 }

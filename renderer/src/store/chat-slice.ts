@@ -5,6 +5,7 @@ import type {
   ChatSessionView,
   ChatUpdate,
   PermissionRequest,
+  SessionNotes,
   SessionSummary,
 } from '../../../common/domain/chat';
 import type { StoreState } from './index';
@@ -17,6 +18,9 @@ export interface ChatSlice {
   views: Record<string, ChatSessionView>;
   /** Writes waiting for the user's answer, oldest first. */
   permissions: PermissionRequest[];
+  /** Session notes by session id, kept live from main. */
+  notes: Record<string, SessionNotes>;
+  notesOpen: boolean;
   setSessions(project: string, sessions: SessionSummary[]): void;
   setActiveSession(sessionId: string | null): void;
   putSessionView(view: ChatSessionView): void;
@@ -24,6 +28,8 @@ export interface ChatSlice {
   applyDelta(delta: ChatDelta): void;
   pushPermission(request: PermissionRequest): void;
   dropPermission(requestId: string): void;
+  setNotes(notes: SessionNotes): void;
+  setNotesOpen(open: boolean): void;
 }
 
 function upsert(items: ChatItem[], changes: ChatItem[]): ChatItem[] {
@@ -46,6 +52,10 @@ export const createChatSlice: StateCreator<StoreState, [], [], ChatSlice> = (set
   activeSessionId: null,
   views: {},
   permissions: [],
+  notes: {},
+  notesOpen: true,
+  setNotes: (notes) => set((s) => ({ notes: { ...s.notes, [notes.sessionId]: notes } })),
+  setNotesOpen: (notesOpen) => set({ notesOpen }),
   setSessions: (project, sessions) => set((s) => ({ sessions: { ...s.sessions, [project]: sessions } })),
   setActiveSession: (activeSessionId) => set({ activeSessionId }),
   putSessionView: (view) => set((s) => ({ views: { ...s.views, [view.sessionId]: view } })),

@@ -2,11 +2,12 @@ import { memo } from 'react';
 import type { ChatItem } from '../../../../common/domain/chat';
 import { Markdown } from './markdown';
 import { ToolCard } from './tool-card';
+import { MemoryCard, RecallChips } from './memory-card';
 
 const formatTokens = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n));
 
 /** One entry of the conversation. */
-export const MessageItem = memo(function MessageItem({ item }: { item: ChatItem }) {
+export const MessageItem = memo(function MessageItem({ item, project, sessionId }: { item: ChatItem; project: string; sessionId: string }) {
   switch (item.kind) {
     case 'user':
       return (
@@ -38,6 +39,10 @@ export const MessageItem = memo(function MessageItem({ item }: { item: ChatItem 
           </span>
         </div>
       );
+    case 'memory':
+      return <MemoryCard item={item} project={project} sessionId={sessionId} />;
+    case 'recall':
+      return <RecallChips item={item} />;
     case 'notice':
       return <p className="notice-line muted small">{item.text}</p>;
   }

@@ -7,7 +7,7 @@ import { MessageItem } from './message-item';
  * The conversation, virtualised: only the rows near the viewport are in the DOM, so a session with
  * thousands of messages stays light. Follows the bottom while the user is at the bottom.
  */
-export function MessageList({ items }: { items: ChatItem[] }) {
+export function MessageList({ items, project, sessionId }: { items: ChatItem[]; project: string; sessionId: string }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
   const virtualizer = useVirtualizer({
@@ -46,7 +46,7 @@ export function MessageList({ items }: { items: ChatItem[] }) {
             className="message-row"
             style={{ transform: `translateY(${row.start}px)` }}
           >
-            <MessageItem item={items[row.index]!} />
+            <MessageItem item={items[row.index]!} project={project} sessionId={sessionId} />
           </div>
         ))}
       </div>

@@ -3,35 +3,46 @@ import { MessageList } from './message-list';
 import { Composer } from './composer';
 import { ContextMeter } from './context-meter';
 import { ChatErrorBanner } from './chat-error';
+import { NotesPanel } from './notes-panel';
+import { useStore } from '../../store';
 
 /** One open conversation: header with the context meter, the messages, the prompt box. */
 export function SessionPane({ project, sessionId }: { project: string; sessionId: string }) {
-  const { view, needsKey } = useStoreShallow((s) => ({
+  const { view, needsKey, notesOpen } = useStoreShallow((s) => ({
     view: s.views[sessionId],
     needsKey: s.credentials?.apiKey === 'missing',
+    notesOpen: s.notesOpen,
   }));
   if (!view) return <p className="muted">Opening the conversation…</p>;
   const busy = view.phase === 'streaming' || view.phase === 'running-tools' || view.phase === 'waiting-permission';
   return (
-    <section className="session-pane" aria-labelledby="session-title">
-      <header className="session-header">
-        <h1 id="session-title">{view.title}</h1>
-        <ContextMeter context={view.context} />
-      </header>
-      {view.items.length === 0 ? (
-        <div className="empty-state compact">
-          <h2>Start a conversation</h2>
-          <p className="muted">
-            Ask about this folder, or say “remember …” to teach Strata something for next time. Files change only with your
-            consent.
-          </p>
-        </div>
-      ) : (
-        <MessageList items={view.items} />
-      )}
-      {view.error && <ChatErrorBanner error={view.error} project={project} sessionId={sessionId} />}
-      {view.phase === 'running-tools' && <p className="muted small" role="status">Working…</p>}
-      <Composer project={project} sessionId={sessionId} busy={busy} disabled={needsKey} />
-    </section>
+    <div className="session-layout">
+      <section className="session-pane" aria-labelledby="session-title">
+        <header className="session-header">
+          <h1 id="session-title">{view.title}</h1>
+          <ContextMeter context={view.context} />
+          {!notesOpen && (
+            <button type="button" className="button ghost" onClick={() => useStore.getState().setNotesOpen(true)}>
+              Session notes
+            </button>
+          )}
+        </header>
+        {view.items.length === 0 ? (
+          <div className="empty-state compact">
+            <h2>Start a conversation</h2>
+            <p className="muted">
+              Ask about this folder, or say “remember …” to teach Strata something for next time. Files change only with your
+              consent.
+            </p>
+          </div>
+        ) : (
+          <MessageList items={view.items} project={project} sessionId={sessionId} />
+        )}
+        {view.error && <ChatErrorBanner error={view.error} project={project} sessionId={sessionId} />}
+        {view.phase === 'running-tools' && <p className="muted small" role="status">Working…</p>}
+        <Composer project={project} sessionId={sessionId} busy={busy} disabled={needsKey} />
+      </section>
+      {notesOpen && <NotesPanel project={project} sessionId={sessionId} />}
+    </div>
   );
 }

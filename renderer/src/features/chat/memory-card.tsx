@@ -1,0 +1,98 @@
+import { useState } from 'react';
+import type { ChatItem } from '../../../../common/domain/chat';
+import { api } from '../../bridge';
+import { openFile } from '../../bridge/vault-actions';
+import { useStore } from '../../store';
+
+type MemoryItem = Extract<ChatItem, { kind: 'memory' }>;
+
+/**
+ * Every memory the agent writes or deletes shows here as it happens: the file, its type, the diff,
+ * and Undo / Edit / "don't remember things like this".
+ */
+export function MemoryCard({ item, project, sessionId }: { item: MemoryItem; project: string; sessionId: string }) {
+  const [open, setOpen] = useState(false);
+  const [undone, setUndone] = useState(item.undoToken === null);
+  const s = useStore.getState();
+  const verb = item.action === 'deleted' ? 'Forgot' : item.action === 'updated' ? 'Updated memory' : 'Remembered';
+  const undo = async () => {
+    if (!item.undoToken) return;
+    const result = await api.invoke['chat:undo-memory']({ undoToken: item.undoToken });
+    if (result.ok) setUndone(true);
+    else s.showError(result.error);
+  };
+  const dontRemember = async () => {
+    const result = await api.invoke['chat:dont-remember']({ project, sessionId, itemId: item.id });
+    if (result.ok) s.showToast({ text: 'Noted: Strata will not save things like this.' });
+    else s.showError(result.error);
+  };
+  return (
+    <div className={`memory-card${undone ? ' undone' : ''}`} role="group" aria-label={`${verb}: ${item.title}`}>
+      <div className="memory-head">
+        <span className="memory-verb">{undone ? 'Undone' : verb}</span>
+        <button type="button" className="link" onClick={() => setOpen(!open)} aria-expanded={open}>
+          {item.title}
+        </button>
+        {item.type && <span className={`badge type-${item.type}`}>{item.type}</span>}
+        <span className="muted small">{item.by === 'extractor' ? 'noticed in the background' : ''}</span>
+        <span className="spacer" />
+        {!undone && item.undoToken && (
+          <button type="button" className="button ghost" onClick={() => void undo()}>
+            Undo
+          </button>
+        )}
+        {item.action !== 'deleted' && !undone && (
+          <button
+            type="button"
+            className="button ghost"
+            onClick={() => {
+              s.setScreen('vault');
+              void openFile(item.path);
+            }}
+          >
+            Edit
+          </button>
+        )}
+        {item.by === 'extractor' && !undone && (
+          <button type="button" className="button ghost" onClick={() => void dontRemember()}>
+            Don’t remember things like this
+          </button>
+        )}
+      </div>
+      {open && (
+        <pre className="diff">
+          {item.diff.split('\n').map((line, i) => (
+            <span key={i} className={line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : undefined}>
+              {line}
+              {'\n'}
+            </span>
+          ))}
+        </pre>
+      )}
+    </div>
+  );
+}
+
+/** Chips naming the memories attached to a question; each opens its file. */
+export function RecallChips({ item }: { item: Extract<ChatItem, { kind: 'recall' }> }) {
+  if (item.memories.length === 0) return null;
+  return (
+    <div className="recall-chips" aria-label="Memories used">
+      <span className="muted small">Used memories:</span>
+      {item.memories.map((m) => (
+        <button
+          key={m.path}
+          type="button"
+          className="chip"
+          title={`${m.path} — saved ${m.ageDays} days ago`}
+          onClick={() => {
+            useStore.getState().setScreen('vault');
+            void openFile(m.path);
+          }}
+        >
+          {m.title}
+        </button>
+      ))}
+    </div>
+  );
+}
