@@ -20,6 +20,7 @@ import type {
   VaultFile,
   VaultFileMeta,
 } from '../domain/vault.js';
+import type { ConflictView, TeamStatus } from '../domain/team.js';
 
 const none = z.object({}).strict();
 const sessionId = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/);
@@ -73,6 +74,21 @@ export const invokeChannels = {
   'notes:read': invoke<SessionNotes>()(z.object({ project: absolutePath, sessionId }).strict()),
   'notes:write': invoke<SessionNotes>()(
     z.object({ project: absolutePath, sessionId, text: z.string().max(1_000_000), baseHash: z.string().nullable() }).strict(),
+  ),
+  'team:status': invoke<TeamStatus>()(z.object({ project: absolutePath }).strict()),
+  'team:sign-in': invoke<TeamStatus>()(z.object({ project: absolutePath }).strict()),
+  'team:sign-out': invoke<TeamStatus>()(z.object({ project: absolutePath }).strict()),
+  'team:sync-now': invoke<TeamStatus>()(z.object({ project: absolutePath }).strict()),
+  'team:read-conflict': invoke<ConflictView>()(z.object({ project: absolutePath, key: z.string().min(1).max(1024) }).strict()),
+  'team:resolve-conflict': invoke<TeamStatus>()(
+    z
+      .object({
+        project: absolutePath,
+        key: z.string().min(1).max(1024),
+        keep: z.enum(['mine', 'theirs', 'both', 'merged']),
+        text: z.string().max(250_000).optional(),
+      })
+      .strict(),
   ),
   'vault:list-files': invoke<VaultFileMeta[]>()(none),
   'vault:read-file': invoke<VaultFile>()(z.object({ path: vaultPath }).strict()),
@@ -136,6 +152,7 @@ export const eventChannels = {
   'vault:did-change-files': event<VaultChange[]>(),
   'chat:did-update': event<ChatUpdate>(),
   'notes:did-change': event<SessionNotes>(),
+  'team:did-change-status': event<TeamStatus>(),
   'chat:did-stream': event<ChatDelta>(),
   'chat:did-request-permission': event<PermissionRequest>(),
   'chat:did-change-sessions': event<{ project: string; sessions: SessionSummary[] }>(),

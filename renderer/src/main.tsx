@@ -4,11 +4,13 @@ import { App } from './app';
 import { loadInitialState, wireEvents } from './bridge/actions';
 import { wireChatEvents } from './bridge/chat-actions';
 import { wireVaultEvents } from './bridge/vault-actions';
+import { wireTeamEvents } from './bridge/team-actions';
 import './styles.css';
 
 wireEvents();
 wireChatEvents();
 wireVaultEvents();
+wireTeamEvents();
 void loadInitialState();
 
 createRoot(document.getElementById('root')!).render(

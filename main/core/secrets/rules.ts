@@ -163,6 +163,7 @@ const rows: Row[] = [
     regex: /-----BEGIN[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:\\r|\\n|\s|[A-Za-z-]{1,30}: [^\n\\]{0,100}){0,12}?(?<secret>[A-Za-z0-9+/=]{40,120})/gi,
     keywords: ['private key'],
     entropy: 4,
+    reportMatchStart: true,
   },
   { id: 'jwt', family: 'jwt', description: 'JSON Web Token', regex: /\b(?<secret>ey[A-Za-z0-9_-]{15,600}\.ey[A-Za-z0-9_-]{15,4000}\.[A-Za-z0-9_-]{0,1000})/g, keywords: ['ey'], check: checkJwt },
   { id: 'database-connection-string', family: 'connection-string', description: 'database URL with a password', regex: urlWithPassword, keywords: ['://'], check: checkDatabaseUrl },

@@ -46,6 +46,8 @@ export interface SecretRule {
   allowlist?: RegExp[];
   /** Extra validation (a JWT header that decodes to JSON, a Discord id that decodes to digits). */
   check?: (match: RuleMatch) => boolean;
+  /** Report the line where the match starts (a PEM header) rather than where the secret starts (its body). */
+  reportMatchStart?: boolean;
   /** Context-keyed catch-all rules: dropped where a specific rule found the same value. */
   generic?: boolean;
 }

@@ -4,6 +4,7 @@ import { useStore } from '../store';
 import { api, onConnectionState } from './index';
 import { loadSessions } from './chat-actions';
 import { loadFiles } from './vault-actions';
+import { loadTeamStatus } from './team-actions';
 
 /** Unwraps a result: on failure the error goes to the banner and `null` comes back. */
 function take<T>(result: Result<T>): T | null {
@@ -56,7 +57,7 @@ export async function selectProject(path: string): Promise<void> {
     s.setActiveSession(null);
   }
   s.setScreen('chat');
-  await loadSessions(path);
+  await Promise.all([loadSessions(path), loadTeamStatus(path)]);
 }
 
 export async function openProject(path: string): Promise<boolean> {

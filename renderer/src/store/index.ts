@@ -5,9 +5,10 @@ import { createSettingsSlice, type SettingsSlice } from './settings-slice';
 import { createProjectsSlice, type ProjectsSlice } from './projects-slice';
 import { createChatSlice, type ChatSlice } from './chat-slice';
 import { createVaultSlice, type VaultSlice } from './vault-slice';
+import { createTeamSlice, type TeamSlice } from './team-slice';
 
 /** The one store, made of typed slices; only files in this folder import zustand (lint-enforced). */
-export type StoreState = AppSlice & SettingsSlice & ProjectsSlice & ChatSlice & VaultSlice;
+export type StoreState = AppSlice & SettingsSlice & ProjectsSlice & ChatSlice & VaultSlice & TeamSlice;
 
 export const useStore = create<StoreState>()((...a) => ({
   ...createAppSlice(...a),
@@ -15,6 +16,7 @@ export const useStore = create<StoreState>()((...a) => ({
   ...createProjectsSlice(...a),
   ...createChatSlice(...a),
   ...createVaultSlice(...a),
+  ...createTeamSlice(...a),
 }));
 
 /** Select several fields at once without re-rendering on unrelated changes. */

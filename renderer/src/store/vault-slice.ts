@@ -3,7 +3,7 @@ import type { SearchHit, VaultFile, VaultFileMeta } from '../../../common/domain
 import type { StoreState } from './index';
 
 export type VaultSort = 'name' | 'updated' | 'size';
-export type VaultPanel = 'file' | 'index' | 'history' | 'health' | 'search';
+export type VaultPanel = 'file' | 'index' | 'history' | 'health' | 'search' | 'conflicts';
 
 export interface VaultSlice {
   files: VaultFileMeta[];

@@ -3,6 +3,7 @@ import { useStoreShallow } from '../../store';
 import { clearApiKey, saveSettings, setApiKey, setVaultRoot } from '../../bridge/actions';
 import { FolderChooser } from '../projects/folder-chooser';
 import type { Settings } from '../../../../common/domain/settings';
+import { ProjectSection } from './project-section';
 
 function isUrl(value: string): boolean {
   try {
@@ -181,7 +182,7 @@ function VaultSection() {
 }
 
 export function SettingsPage() {
-  const { settings } = useStoreShallow((s) => ({ settings: s.settings }));
+  const { settings, project } = useStoreShallow((s) => ({ settings: s.settings, project: s.activeProject }));
   return (
     <div className="settings-page">
       <h1>Settings</h1>
@@ -189,6 +190,7 @@ export function SettingsPage() {
       {settings ? (
         <>
           <ModelSection settings={settings} />
+          {project && <ProjectSection settings={settings} project={project} />}
           <AppearanceSection settings={settings} />
         </>
       ) : (

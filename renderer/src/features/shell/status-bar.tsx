@@ -1,4 +1,5 @@
 import { useStoreShallow } from '../../store';
+import { SyncIndicator } from './sync-indicator';
 
 export function StatusBar() {
   const { connection, info, activeProject, credentials } = useStoreShallow((s) => ({
@@ -19,6 +20,7 @@ export function StatusBar() {
       </span>
       {activeProject && <span className="muted">Project: {activeProject}</span>}
       <span className="spacer" />
+      <SyncIndicator />
       {credentials?.apiKey === 'missing' && <span className="warning-text">No API key</span>}
       <span className="muted">Strata {info?.version ?? ''}</span>
     </footer>

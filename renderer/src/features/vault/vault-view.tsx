@@ -8,6 +8,7 @@ import { IndexView } from './index-view';
 import { HistoryPanel } from './history-panel';
 import { HealthPanel } from './health-panel';
 import { SearchPanel } from './search-panel';
+import { ConflictsPanel } from '../conflicts/conflicts-panel';
 
 /** The vault: every memory, note and instruction as plain markdown, browsable like a notes app. */
 export function VaultView() {
@@ -33,12 +34,16 @@ export function VaultView() {
           <button type="button" className="button ghost" aria-pressed={panel === 'health'} onClick={() => s.setPanel('health')}>
             Health
           </button>
+          <button type="button" className="button ghost" aria-pressed={panel === 'conflicts'} onClick={() => s.setPanel('conflicts')}>
+            Team
+          </button>
         </div>
         <FileTree />
       </aside>
       <div className="vault-main">
         {panel === 'search' && <SearchPanel />}
         {panel === 'health' && <HealthPanel />}
+        {panel === 'conflicts' && <ConflictsPanel />}
         {panel === 'index' && <IndexView />}
         {panel === 'history' && <HistoryPanel />}
         {panel === 'file' &&

@@ -1,0 +1,42 @@
+/** Team memory as the renderer sees it: sign-in, sync state, conflicts, blocked files (SPEC §5). */
+
+export type SyncPhase = 'synced' | 'syncing' | 'offline' | 'error' | 'disabled';
+
+export interface BlockedFile {
+  /** Key relative to `memory/team/`. */
+  key: string;
+  /** Vault-relative path of the file. */
+  path: string;
+  rule: string;
+  line: number;
+}
+
+export interface TeamStatus {
+  project: string;
+  /** `owner/name`, or null with `repoProblem` saying how to set it. */
+  repo: string | null;
+  repoProblem: string | null;
+  serverUrl: string | null;
+  signedIn: boolean;
+  account: string | null;
+  phase: SyncPhase;
+  /** Progress while syncing: files done of total. */
+  progress: { done: number; total: number } | null;
+  pending: number;
+  conflicts: string[];
+  blocked: BlockedFile[];
+  tooLarge: string[];
+  lastSyncAt: string | null;
+  error: string | null;
+}
+
+export interface ConflictView {
+  key: string;
+  /** Vault-relative path of the local file. */
+  path: string;
+  base: string | null;
+  mine: string | null;
+  theirs: string | null;
+}
+
+export type ConflictChoice = 'mine' | 'theirs' | 'both' | 'merged';

@@ -1,0 +1,15 @@
+/**
+ * The secret scanner (issue 6 item 6): used on every agent write into a memory folder and by team
+ * sync before a push. Findings name a rule and a line, never the value.
+ */
+import type { Finding } from './secret-rule.js';
+
+export { scanText } from './scan-text.js';
+export { scanFile, scanPaths, type FileScanResult, type ScanFileOptions } from './scan-files.js';
+export { secretRules } from './rules.js';
+export type { Finding, ScanOptions, SecretFamily, SecretRule } from './secret-rule.js';
+
+/** "rule github-pat on line 3": the wording for messages to the model and the user. */
+export function describeFinding(finding: Finding): string {
+  return `rule ${finding.rule} on line ${finding.line}`;
+}

@@ -1,0 +1,45 @@
+import type { ConflictChoice } from '../../../common/domain/team';
+import type { Result } from '../../../common/result';
+import { useStore } from '../store';
+import { api } from './index';
+
+function take<T>(result: Result<T>): T | null {
+  if (result.ok) return result.value;
+  useStore.getState().showError(result.error);
+  return null;
+}
+
+export function wireTeamEvents(): () => void {
+  return api.on['team:did-change-status']((status) => useStore.getState().setTeamStatus(status));
+}
+
+export async function loadTeamStatus(project: string): Promise<void> {
+  const status = await api.invoke['team:status']({ project });
+  // A project without team memory is not an error worth a banner; the status says why.
+  if (status.ok) useStore.getState().setTeamStatus(status.value);
+}
+
+export async function signIn(project: string): Promise<void> {
+  const status = take(await api.invoke['team:sign-in']({ project }));
+  if (status) useStore.getState().setTeamStatus(status);
+}
+
+export async function signOut(project: string): Promise<void> {
+  const status = take(await api.invoke['team:sign-out']({ project }));
+  if (status) useStore.getState().setTeamStatus(status);
+}
+
+export async function syncNow(project: string): Promise<void> {
+  const status = take(await api.invoke['team:sync-now']({ project }));
+  if (status) useStore.getState().setTeamStatus(status);
+}
+
+export async function resolveConflict(project: string, key: string, keep: ConflictChoice, text?: string): Promise<boolean> {
+  const status = take(await api.invoke['team:resolve-conflict']({ project, key, keep, ...(text !== undefined ? { text } : {}) }));
+  if (!status) return false;
+  const s = useStore.getState();
+  s.setTeamStatus(status);
+  s.openConflict(null);
+  s.showToast({ text: `Resolved ${key}; it will be pushed with the next sync.` });
+  return true;
+}

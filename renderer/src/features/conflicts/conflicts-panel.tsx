@@ -1,0 +1,135 @@
+import { useEffect, useState } from 'react';
+import type { ConflictView } from '../../../../common/domain/team';
+import { api } from '../../bridge';
+import { loadTeamStatus, resolveConflict } from '../../bridge/team-actions';
+import { openFile } from '../../bridge/vault-actions';
+import { useStoreShallow, useStore } from '../../store';
+import { MergeEditor } from './merge-editor';
+
+function Resolver({ project, keyName }: { project: string; keyName: string }) {
+  const [view, setView] = useState<ConflictView | null>(null);
+  const [merged, setMerged] = useState<string | null>(null);
+  const [showBase, setShowBase] = useState(false);
+  useEffect(() => {
+    setMerged(null);
+    setView(null);
+    void api.invoke['team:read-conflict']({ project, key: keyName }).then((r) =>
+      r.ok ? setView(r.value) : useStore.getState().showError(r.error),
+    );
+  }, [project, keyName]);
+  if (!view) return <p className="muted">Opening the conflict…</p>;
+  return (
+    <section className="resolver" aria-labelledby="resolver-heading">
+      <h2 id="resolver-heading">{keyName}</h2>
+      <p className="muted small">
+        You and a teammate both changed this file since the last sync. Nothing is lost: your version stays in place until you
+        choose. Edit the left side to merge, or take their chunks one by one.
+        {view.mine === null ? ' You deleted it; they edited it.' : ''}
+        {view.theirs === null ? ' They deleted it; you edited it.' : ''}
+      </p>
+      <button type="button" className="link small" aria-expanded={showBase} onClick={() => setShowBase(!showBase)}>
+        {showBase ? 'Hide' : 'Show'} the last agreed version (base)
+      </button>
+      {showBase && (
+        <pre className="external-text" aria-label="Base version">
+          {view.base ?? '(the file did not exist)'}
+        </pre>
+      )}
+      <div className="merge-labels" aria-hidden="true">
+        <span>Mine — the result</span>
+        <span>Theirs</span>
+      </div>
+      <MergeEditor docKey={`${project}:${keyName}`} mine={view.mine ?? ''} theirs={view.theirs ?? ''} onResult={setMerged} />
+      <div className="row end">
+        <button type="button" className="button ghost" onClick={() => void resolveConflict(project, keyName, 'theirs')}>
+          Keep theirs
+        </button>
+        <button type="button" className="button ghost" onClick={() => void resolveConflict(project, keyName, 'both')}>
+          Keep both
+        </button>
+        <button type="button" className="button secondary" onClick={() => void resolveConflict(project, keyName, 'mine')}>
+          Keep mine
+        </button>
+        <button
+          type="button"
+          className="button primary"
+          disabled={merged === null}
+          onClick={() => merged !== null && void resolveConflict(project, keyName, 'merged', merged)}
+        >
+          Save merged
+        </button>
+      </div>
+    </section>
+  );
+}
+
+/** The conflict inbox, and the files the secret scanner keeps from leaving this machine. */
+export function ConflictsPanel() {
+  const { project, status, conflict } = useStoreShallow((s) => ({
+    project: s.activeProject,
+    status: s.activeProject ? s.team[s.activeProject] : undefined,
+    conflict: s.conflict,
+  }));
+  useEffect(() => {
+    if (project) void loadTeamStatus(project);
+  }, [project]);
+  if (!project) return <p className="muted">Open a project to see its team memory.</p>;
+  if (!status) return <p className="muted">Reading the sync state…</p>;
+  const s = useStore.getState();
+  const nothing = status.conflicts.length + status.blocked.length + status.tooLarge.length === 0;
+  return (
+    <section className="conflicts-panel" aria-labelledby="conflicts-heading">
+      <h1 id="conflicts-heading">Team memory{status.repo ? ` — ${status.repo}` : ''}</h1>
+      {status.repoProblem && <p className="notice">{status.repoProblem}</p>}
+      {nothing && !status.repoProblem && <p className="ok-text">No conflicts and nothing blocked.</p>}
+      {status.conflicts.length > 0 && (
+        <>
+          <h2>Conflicts</h2>
+          <ul className="plain-list">
+            {status.conflicts.map((key) => (
+              <li key={key}>
+                <button
+                  type="button"
+                  className="link"
+                  aria-current={conflict?.key === key ? 'true' : undefined}
+                  onClick={() => s.openConflict({ project, key })}
+                >
+                  {key}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {conflict && conflict.project === project && <Resolver project={project} keyName={conflict.key} />}
+      {status.blocked.length > 0 && (
+        <>
+          <h2>Kept on this machine: a secret was found</h2>
+          <p className="muted small">These files are not uploaded until the secret is removed. The secret itself is never shown or sent.</p>
+          <ul className="plain-list">
+            {status.blocked.map((b) => (
+              <li key={b.key}>
+                <code>{b.key}</code> — {b.rule} on line {b.line}{' '}
+                <button type="button" className="link" onClick={() => void openFile(b.path)}>
+                  Open it
+                </button>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {status.tooLarge.length > 0 && (
+        <>
+          <h2>Too large to sync</h2>
+          <ul className="plain-list">
+            {status.tooLarge.map((key) => (
+              <li key={key}>
+                <code>{key}</code> is over 250,000 bytes; split it into smaller memories.
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,88 @@
+import { useEffect, useState } from 'react';
+import { projectSettingsSchema, type ProjectSettings, type Settings } from '../../../../common/domain/settings';
+import { useStoreShallow } from '../../store';
+import { saveSettings } from '../../bridge/actions';
+import { loadTeamStatus, signIn, signOut, syncNow } from '../../bridge/team-actions';
+
+const switches: { key: 'autoMemory' | 'extraction' | 'teamSync' | 'reviewMode'; label: string; hint: string }[] = [
+  { key: 'autoMemory', label: 'Auto memory', hint: 'The agent keeps memories for this project and sees their index.' },
+  { key: 'extraction', label: 'Background extraction', hint: 'After each answer, a background pass saves what is worth remembering.' },
+  { key: 'reviewMode', label: 'Review before saving', hint: 'Background proposals wait in an inbox until you accept them.' },
+  { key: 'teamSync', label: 'Team memory sync', hint: 'Sync memory/team/ with your team server.' },
+];
+
+/** The open project's switches and team memory sign-in. */
+export function ProjectSection({ settings, project }: { settings: Settings; project: string }) {
+  const current: ProjectSettings = settings.projects[project] ?? projectSettingsSchema.parse({});
+  const { status } = useStoreShallow((s) => ({ status: s.team[project] }));
+  const [repo, setRepo] = useState(current.teamRepo ?? '');
+  useEffect(() => setRepo(current.teamRepo ?? ''), [current.teamRepo]);
+  useEffect(() => {
+    void loadTeamStatus(project);
+  }, [project]);
+
+  const update = (patch: Partial<ProjectSettings>) =>
+    saveSettings({ projects: { ...settings.projects, [project]: { ...current, ...patch } } });
+  const repoValid = repo.trim() === '' || /^[A-Za-z0-9._-]+\/[A-Za-z0-9._-]+$/.test(repo.trim());
+
+  return (
+    <section className="card" aria-labelledby="project-settings-heading">
+      <h2 id="project-settings-heading">This project</h2>
+      <p className="muted small">{project}</p>
+      {switches.map((s) => (
+        <label key={s.key} className="switch-row">
+          <input type="checkbox" checked={current[s.key]} onChange={(e) => void update({ [s.key]: e.target.checked })} />
+          <span>
+            <strong>{s.label}</strong>
+            <span className="muted small"> — {s.hint}</span>
+          </span>
+        </label>
+      ))}
+      <h3>Team memory</h3>
+      <form
+        className="row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (repoValid) void update({ teamRepo: repo.trim() || null }).then(() => loadTeamStatus(project));
+        }}
+      >
+        <label className="field grow">
+          <span>Repository (owner/name; leave empty to use the git remote)</span>
+          <input className="input" value={repo} aria-invalid={!repoValid} onChange={(e) => setRepo(e.target.value)} placeholder="acme/website" />
+          {!repoValid && <span className="error-text small">Use the form owner/name.</span>}
+        </label>
+        <button type="submit" className="button secondary" disabled={!repoValid}>
+          Save
+        </button>
+      </form>
+      {status ? (
+        <div className="team-status">
+          <p className="small">
+            {status.repo ? `Repository: ${status.repo}. ` : ''}
+            {status.repoProblem ?? ''}
+            {status.serverUrl ? ` Server: ${status.serverUrl}.` : ' Set a team server URL above to sync.'}
+          </p>
+          <div className="row">
+            {status.signedIn ? (
+              <>
+                <span className="ok-text small">Signed in{status.account ? ` as ${status.account}` : ''}.</span>
+                <button type="button" className="button secondary" onClick={() => void syncNow(project)}>
+                  Sync now
+                </button>
+                <button type="button" className="button ghost" onClick={() => void signOut(project)}>
+                  Sign out
+                </button>
+              </>
+            ) : (
+              <button type="button" className="button primary" disabled={!status.serverUrl} onClick={() => void signIn(project)}>
+                Sign in to the team server
+              </button>
+            )}
+          </div>
+        </div>
+      ) : (
+        <p className="muted small">Reading the team memory state…</p>
+      )}
+    </section>
+  );
+}
