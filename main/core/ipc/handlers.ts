@@ -1,62 +1,12 @@
-import type { CredentialStatus } from '../../../common/domain/app.js';
-import { AppFailure } from '../../../common/result.js';
-import { API_KEY_ACCOUNT } from '../auth/credential-store.js';
-import { listDirs } from '../fs/list-dirs.js';
 import type { Services } from '../services.js';
+import { createAppHandlers } from './app-handlers.js';
 import type { Handlers } from './dispatcher.js';
+import { createPendingHandlers } from './pending-handlers.js';
 
-async function credentialStatus(services: Services): Promise<CredentialStatus> {
-  const stored = await services.credentials.get(API_KEY_ACCOUNT).catch(() => null);
-  const apiKey = stored ? 'keychain' : services.config.env.ANTHROPIC_API_KEY ? 'environment' : 'missing';
-  return { apiKey, driver: services.credentials.driver };
-}
-
-/** The handler of every invoke channel, bound to the composition root. */
+/** The handler of every invoke channel, bound to the composition root; the type makes a gap a compile error. */
 export function createHandlers(services: Services, shell: 'electron' | 'host'): Handlers {
-  const vault = () => services.vault();
   return {
-    'app:info': () => ({
-      name: 'Strata',
-      version: services.version,
-      platform: process.platform,
-      shell,
-      vaultRoot: vault().root,
-    }),
-    'settings:get': () => vault().settings.get(),
-    'settings:set': async ({ patch }) => {
-      const next = await vault().settings.update(patch);
-      services.events.emit('settings:did-change', next);
-      return next;
-    },
-    'project:open': async ({ path }) => {
-      const project = await vault().projects.open(path);
-      services.events.emit('project:did-change-list', vault().projects.list());
-      return project;
-    },
-    'project:list': () => vault().projects.list(),
-    'project:forget': async ({ path }) => {
-      const list = await vault().projects.forget(path);
-      services.events.emit('project:did-change-list', list);
-      return list;
-    },
-    'vault:get-root': () => ({ root: vault().root, isDefault: vault().isDefault }),
-    'vault:set-root': async ({ root }) => {
-      try {
-        const next = await services.switchVault(root);
-        return { root: next.root, isDefault: next.isDefault };
-      } catch (error) {
-        throw new AppFailure('io_error', `Strata cannot use that folder as its vault: ${(error as Error).message}`);
-      }
-    },
-    'fs:list-dirs': ({ path }) => listDirs(services.config.homeDir, path),
-    'credentials:status': () => credentialStatus(services),
-    'credentials:set-api-key': async ({ key }) => {
-      await services.credentials.set(API_KEY_ACCOUNT, key);
-      return credentialStatus(services);
-    },
-    'credentials:clear-api-key': async () => {
-      await services.credentials.delete(API_KEY_ACCOUNT);
-      return credentialStatus(services);
-    },
+    ...createAppHandlers(services, shell),
+    ...createPendingHandlers(),
   };
 }

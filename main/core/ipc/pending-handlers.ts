@@ -1,0 +1,57 @@
+import { AppFailure } from '../../../common/result.js';
+import type { Handlers } from './dispatcher.js';
+
+/**
+ * Channels whose engines are not wired into the composition root yet answer `unsupported` with a
+ * message the UI shows. Each entry leaves this list when its engine lands.
+ */
+const pendingChannels = [
+  'chat:list-sessions',
+  'chat:new-session',
+  'chat:open-session',
+  'chat:send',
+  'chat:stop',
+  'chat:retry',
+  'chat:answer-permission',
+  'chat:rename-session',
+  'chat:delete-session',
+  'chat:undo-delete',
+  'chat:undo-memory',
+  'chat:dont-remember',
+  'notes:read',
+  'notes:write',
+  'team:status',
+  'team:sign-in',
+  'team:sign-out',
+  'team:sync-now',
+  'team:read-conflict',
+  'team:resolve-conflict',
+  'vault:list-files',
+  'vault:read-file',
+  'vault:write-file',
+  'vault:create-memory',
+  'vault:rename',
+  'vault:delete',
+  'vault:undo',
+  'vault:search',
+  'vault:memory-index',
+  'vault:fix-index',
+  'vault:history',
+  'vault:read-version',
+  'vault:restore',
+  'vault:list-deleted',
+  'vault:health',
+] as const;
+
+export type PendingChannel = (typeof pendingChannels)[number];
+
+export function createPendingHandlers(): Pick<Handlers, PendingChannel> {
+  return Object.fromEntries(
+    pendingChannels.map((channel) => [
+      channel,
+      () => {
+        throw new AppFailure('unsupported', `This part of Strata (${channel}) is not available in this build yet.`);
+      },
+    ]),
+  ) as unknown as Pick<Handlers, PendingChannel>;
+}
