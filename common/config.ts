@@ -52,6 +52,14 @@ export const memoryConfigSchema = z.object({
     max412Retries: z.number().int().nonnegative(),
     tombstoneDays: z.number().int().positive(),
   }),
+  vault: z.object({
+    maxFileBytes: z.number().int().positive(),
+    writeFinishMs: z.number().int().nonnegative(),
+    renameWindowMs: z.number().int().nonnegative(),
+    historyDays: z.number().int().positive(),
+    historyMaxBytes: z.number().int().positive(),
+    nearDuplicateJaccard: z.number().positive(),
+  }),
 });
 
 export type MemoryConfig = z.infer<typeof memoryConfigSchema>;
@@ -103,6 +111,16 @@ export const defaultMemoryConfig: MemoryConfig = {
     maxBatchBytes: 200_000,
     max412Retries: 2,
     tombstoneDays: 30,
+  },
+  vault: {
+    // Issue 4 "Bad input": a file over this is listed, never loaded as text.
+    maxFileBytes: 5 * 1024 * 1024,
+    // STYLE.md watchers: awaitWriteFinish ~200 ms; an unlink + add inside the window is one rename.
+    writeFinishMs: 200,
+    renameWindowMs: 500,
+    historyDays: 30,
+    historyMaxBytes: 100 * 1024 * 1024,
+    nearDuplicateJaccard: 0.8,
   },
 };
 

@@ -18,6 +18,16 @@ async function mountApp(overrides: { settings?: Settings; credentials?: Credenti
     'project:list': () => overrides.projects ?? [],
     'credentials:status': () => overrides.credentials ?? { apiKey: 'missing', driver: 'memory' },
     'credentials:set-api-key': () => ({ apiKey: 'keychain', driver: 'keytar' }),
+    'chat:list-sessions': () => [],
+    'chat:new-session': ({ project }) => ({
+      projectPath: project,
+      sessionId: 'session-1',
+      title: 'New conversation',
+      items: [],
+      phase: 'idle',
+      error: null,
+      context: { used: 0, threshold: 167_000, warning: false },
+    }),
   });
   window.strata = fake.api;
   vi.resetModules();
@@ -74,8 +84,10 @@ describe('the app shell', () => {
     const user = userEvent.setup();
     act(() => fake.emit('project:did-change-list', [{ path: '/home/u/notes', name: 'notes', openedAt: '2026-12-01T00:00:00Z' }]));
     await user.click(await screen.findByRole('button', { name: 'notes' }));
-    expect(screen.getByRole('heading', { name: 'notes', level: 1 })).toBeTruthy();
-    expect(screen.getByText('/home/u/notes')).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'New conversation', level: 1 })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'notes' }).getAttribute('aria-current')).toBe('true');
+    expect(screen.getByRole('heading', { name: 'Start a conversation' })).toBeTruthy();
+    expect(screen.getByLabelText('Message')).toBeTruthy();
   });
 
   it('shows an error from main as a dismissible alert', async () => {

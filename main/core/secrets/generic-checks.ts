@@ -13,7 +13,7 @@ const publicKeyName = /^(?:public|pub|publishable|tokenizer)/;
 
 // Values that are code, references or configuration, not credentials.
 const referenceValue =
-  /^(?:\$|%|[&*]\w+$|!(?:vault|ref|sub|getatt|secret|env)\b|\[|\(|\{|true$|false$|null$|nil$|none$|undefined$|required$|optional$|string$|str$|bytes$|secret$|password$|env\b|process\.env|os\.environ|os\.getenv|getenv|config\.|settings\.|self\.|this\.|params\.|props\.|vault:|arn:|ref\+|op:\/\/)/i;
+  /^(?:\$|%|[&*]\w+$|!(?:vault|ref|sub|getatt|secret|env)\b|\[|\(|\{|true$|false$|null$|nil$|none$|undefined$|required$|optional$|string$|str$|bytes$|secret$|password$|env\b|process\.env|os\.environ|os\.getenv|getenv|config\.|settings\.|self\.|this\.|params\.|props\.|vault:|arn:|ref\+|op:\/\/|ENC\[)/i;
 const dottedIdentifier = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$/;
 const wordList = /^[a-z]+(?:[_-][a-z]+)*$/i;
 const fileName = /\.(?:pem|key|json|txt|env|ya?ml|p12|pfx|crt|cer|jks|keystore|gpg|asc|ini|conf|cfg)$/i;
@@ -55,7 +55,7 @@ function valueIsData(value: string): boolean {
 
 /** `password = hunter2!x`: a password-named key with a short but non-word value. */
 export function checkKeyedPassword(match: RuleMatch): boolean {
-  return keyNamesASecret(match) && valueIsData(match.secret) && !wordList.test(match.secret);
+  return keyNamesASecret(match) && valueIsData(match.secret) && !wordList.test(match.secret) && !defaultPasswords.test(match.secret);
 }
 
 /** `api_key: 4f9c…`: a token-named key with a long, high-entropy value. */

@@ -135,7 +135,7 @@ const rows: Row[] = [
   { id: 'jfrog-api-key', family: 'registry', description: 'JFrog Artifactory API key', regex: prefixed('AKCp[A-Za-z0-9]{69}'), keywords: ['akcp'], entropy: 3.5 },
 
   // Observability and developer tooling.
-  { id: 'datadog-access-token', family: 'observability', description: 'Datadog API or application key next to its name', regex: keyed('datadog|dd[_.-](?:api|app|application|client)', '[a-f0-9]{40}|[a-f0-9]{32}'), keywords: ['datadog', 'dd_api', 'dd-api', 'dd_app', 'dd-app', 'dd_client', 'dd-client', 'dd.api', 'dd.app'], entropy: 3 },
+  { id: 'datadog-access-token', family: 'observability', description: 'Datadog API or application key next to its name', regex: keyed('datadog|dd[_.-]?(?:api|app|application|client)', '[a-f0-9]{40}|[a-f0-9]{32}'), keywords: ['datadog', 'dd_api', 'dd-api', 'dd_app', 'dd-app', 'dd_client', 'dd-client', 'dd.api', 'dd.app', 'ddapi', 'ddapp'], entropy: 3 },
   { id: 'new-relic-user-api-key', family: 'observability', description: 'New Relic user API key', regex: prefixed('NRAK-[A-Z0-9]{27}'), keywords: ['nrak-'], entropy: 3 },
   { id: 'new-relic-insert-key', family: 'observability', description: 'New Relic insert key', regex: prefixed('NRII-[\\w-]{32}'), keywords: ['nrii-'], entropy: 3 },
   { id: 'new-relic-browser-api-token', family: 'observability', description: 'New Relic browser token', regex: prefixed('NRJS-[a-f0-9]{19}'), keywords: ['nrjs-'], entropy: 3 },

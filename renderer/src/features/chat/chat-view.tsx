@@ -66,7 +66,7 @@ export function ChatView() {
           to start chatting.
         </div>
       )}
-      {activeSessionId ? <SessionPane project={project.path} sessionId={activeSessionId} /> : <p className="muted">Opening…</p>}
+      {activeSessionId ? <SessionPane project={project.path} projectName={project.name} sessionId={activeSessionId} /> : <p className="muted">Opening…</p>}
     </div>
   );
 }

@@ -7,7 +7,7 @@ import { NotesPanel } from './notes-panel';
 import { useStore } from '../../store';
 
 /** One open conversation: header with the context meter, the messages, the prompt box. */
-export function SessionPane({ project, sessionId }: { project: string; sessionId: string }) {
+export function SessionPane({ project, projectName, sessionId }: { project: string; projectName: string; sessionId: string }) {
   const { view, needsKey, notesOpen } = useStoreShallow((s) => ({
     view: s.views[sessionId],
     needsKey: s.credentials?.apiKey === 'missing',
@@ -19,7 +19,12 @@ export function SessionPane({ project, sessionId }: { project: string; sessionId
     <div className="session-layout">
       <section className="session-pane" aria-labelledby="session-title">
         <header className="session-header">
-          <h1 id="session-title">{view.title}</h1>
+          <div className="session-titles">
+            <p className="muted small" title={project}>
+              {projectName}
+            </p>
+            <h1 id="session-title">{view.title}</h1>
+          </div>
           <ContextMeter context={view.context} />
           {!notesOpen && (
             <button type="button" className="button ghost" onClick={() => useStore.getState().setNotesOpen(true)}>

@@ -136,19 +136,25 @@ function ModelSection({ settings }: { settings: Settings }) {
 }
 
 function AppearanceSection({ settings }: { settings: Settings }) {
+  // Shown at once; main's settings event confirms it (a failed save reverts it with a banner).
+  const [theme, setTheme] = useState(settings.theme);
+  useEffect(() => setTheme(settings.theme), [settings.theme]);
   return (
     <fieldset className="card">
       <legend>Appearance</legend>
-      {(['system', 'light', 'dark'] as const).map((theme) => (
-        <label key={theme} className="radio">
+      {(['system', 'light', 'dark'] as const).map((option) => (
+        <label key={option} className="radio">
           <input
             type="radio"
             name="theme"
-            value={theme}
-            checked={settings.theme === theme}
-            onChange={() => void saveSettings({ theme })}
+            value={option}
+            checked={theme === option}
+            onChange={() => {
+              setTheme(option);
+              void saveSettings({ theme: option }).then((ok) => ok || setTheme(settings.theme));
+            }}
           />
-          {theme === 'system' ? 'Follow the system' : theme === 'light' ? 'Light' : 'Dark'}
+          {option === 'system' ? 'Follow the system' : option === 'light' ? 'Light' : 'Dark'}
         </label>
       ))}
     </fieldset>
