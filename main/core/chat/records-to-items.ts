@@ -1,0 +1,129 @@
+import path from 'node:path';
+import type { ChatItem } from '../../../common/domain/chat.js';
+import {
+  isCompactBoundary,
+  isMessageRecord,
+  type ContentBlock,
+  type MessageRecord,
+  type TranscriptRecord,
+} from '../transcripts/records.js';
+
+/** A one-line summary of a tool call's input for its collapsed card. */
+export function summarizeToolInput(name: string, input: unknown, projectDir: string): string {
+  const i = (input ?? {}) as Record<string, unknown>;
+  const rel = (p: unknown) => {
+    if (typeof p !== 'string') return '';
+    const r = path.relative(projectDir, p);
+    return r && !r.startsWith('..') && !path.isAbsolute(r) ? r : p;
+  };
+  switch (name) {
+    case 'Read':
+    case 'Write':
+    case 'Edit':
+    case 'Delete':
+      return rel(i.file_path);
+    case 'Glob':
+      return String(i.pattern ?? '');
+    case 'Grep':
+      return `${String(i.pattern ?? '')}${i.path ? ` in ${rel(i.path)}` : ''}`;
+    default:
+      return JSON.stringify(i).slice(0, 120);
+  }
+}
+
+function resultText(block: Extract<ContentBlock, { type: 'tool_result' }>): string {
+  if (typeof block.content === 'string') return block.content;
+  return (block.content ?? [])
+    .map((b) => (b.type === 'text' ? b.text : `[${b.type}]`))
+    .join('\n');
+}
+
+const blocksOf = (r: MessageRecord): ContentBlock[] =>
+  typeof r.message.content === 'string' ? [{ type: 'text', text: r.message.content }] : r.message.content;
+
+/**
+ * The display model of a transcript: user prompts, assistant answers (records of one API response
+ * merged), tool calls paired with their results, compaction dividers. Reminders, compact summaries
+ * and tool-result-only user records are not shown as messages. Outside a `live` turn, a tool call
+ * without a result shows as interrupted.
+ */
+export function recordsToItems(
+  records: TranscriptRecord[],
+  projectDir: string,
+  options: { live?: boolean } = {},
+): ChatItem[] {
+  const items: ChatItem[] = [];
+  const tools = new Map<string, Extract<ChatItem, { kind: 'tool' }>>();
+  const assistantByMessageId = new Map<string, Extract<ChatItem, { kind: 'assistant' }>>();
+
+  for (const record of records) {
+    if (isCompactBoundary(record)) {
+      const meta = record.compactMetadata;
+      items.push({
+        kind: 'compaction',
+        id: record.uuid,
+        path: meta.path === 'summarizer' ? 'summarizer' : 'session-notes',
+        reason: typeof meta.reason === 'string' ? meta.reason : null,
+        tokensBefore: meta.preTokens,
+        tokensAfter: typeof meta.postTokens === 'number' ? meta.postTokens : 0,
+        transcriptPath: typeof meta.transcriptPath === 'string' ? meta.transcriptPath : '',
+      });
+      continue;
+    }
+    if (!isMessageRecord(record) || record.isMeta || record.isCompactSummary) continue;
+    const blocks = blocksOf(record);
+    if (record.type === 'user') {
+      const text = blocks
+        .filter((b): b is Extract<ContentBlock, { type: 'text' }> => b.type === 'text')
+        .map((b) => b.text)
+        .join('\n')
+        .trim();
+      for (const b of blocks) {
+        if (b.type !== 'tool_result') continue;
+        const tool = tools.get(b.tool_use_id);
+        if (tool) {
+          const next = { ...tool, status: b.is_error ? ('error' as const) : ('done' as const), result: resultText(b) };
+          tools.set(b.tool_use_id, next);
+          items[items.indexOf(tool)] = next;
+        }
+      }
+      if (text && !blocks.some((b) => b.type === 'tool_result')) {
+        items.push({ kind: 'user', id: record.uuid, text, timestamp: record.timestamp });
+      }
+      continue;
+    }
+    for (const b of blocks) {
+      if (b.type === 'text' || b.type === 'thinking') {
+        const key = record.message.id ?? record.uuid;
+        let item = assistantByMessageId.get(key);
+        if (!item || items[items.length - 1] !== item) {
+          item = { kind: 'assistant', id: record.uuid, text: '', timestamp: record.timestamp };
+          items.push(item);
+        }
+        const next =
+          b.type === 'text'
+            ? { ...item, text: item.text ? `${item.text}\n\n${b.text}` : b.text }
+            : { ...item, thinking: (item.thinking ? `${item.thinking}\n\n` : '') + b.thinking };
+        items[items.length - 1] = next;
+        assistantByMessageId.set(key, next);
+      } else if (b.type === 'tool_use') {
+        const tool: Extract<ChatItem, { kind: 'tool' }> = {
+          kind: 'tool',
+          id: b.id,
+          name: b.name,
+          summary: summarizeToolInput(b.name, b.input, projectDir),
+          input: b.input,
+          status: 'running',
+        };
+        tools.set(b.id, tool);
+        items.push(tool);
+      }
+    }
+  }
+  return items
+    .filter((i) => i.kind !== 'assistant' || i.text.trim() !== '' || i.thinking)
+    .map((i) =>
+      // Outside a live turn, a call without a result was cut off (Stop, a crash).
+      i.kind === 'tool' && i.status === 'running' && !options.live ? { ...i, status: 'error', result: 'Interrupted.' } : i,
+    );
+}
