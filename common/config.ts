@@ -57,6 +57,7 @@ export const memoryConfigSchema = z.object({
     writeFinishMs: z.number().int().nonnegative(),
     renameWindowMs: z.number().int().nonnegative(),
     historyDays: z.number().int().positive(),
+    trashDays: z.number().int().positive(),
     historyMaxBytes: z.number().int().positive(),
     nearDuplicateJaccard: z.number().positive(),
   }),
@@ -119,6 +120,8 @@ export const defaultMemoryConfig: MemoryConfig = {
     writeFinishMs: 200,
     renameWindowMs: 500,
     historyDays: 30,
+    // Issue 3: a deleted conversation stays restorable (Undo) this long in `.strata/trash/`.
+    trashDays: 30,
     historyMaxBytes: 100 * 1024 * 1024,
     nearDuplicateJaccard: 0.8,
   },

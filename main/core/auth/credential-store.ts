@@ -1,3 +1,4 @@
+import { AppFailure } from '../../../common/result.js';
 import type { CredentialStore } from '../ports.js';
 
 export const SERVICE_NAME = 'Strata';
@@ -21,10 +22,18 @@ export class MemoryCredentialStore implements CredentialStore {
   }
 }
 
-interface KeytarModule {
+/** The part of keytar's API the store uses (exported so tests can pass a failing keychain). */
+export interface KeytarModule {
   getPassword(service: string, account: string): Promise<string | null>;
   setPassword(service: string, account: string, password: string): Promise<void>;
   deletePassword(service: string, account: string): Promise<boolean>;
+}
+
+/** A keychain error as a value a user can read; the secret, if any, is cut out of the message. */
+function keychainFailure(action: string, account: string, error: unknown, secret?: string): AppFailure {
+  let detail = error instanceof Error ? error.message : String(error);
+  if (secret) detail = detail.split(secret).join('[redacted]');
+  return new AppFailure('io_error', `The OS keychain could not ${action} "${account}": ${detail.split('\n')[0]}`);
 }
 
 /** The OS keychain through keytar (Secret Service, macOS Keychain, Windows Credential Vault). */
@@ -36,16 +45,29 @@ export class KeytarCredentialStore implements CredentialStore {
     private readonly service = SERVICE_NAME,
   ) {}
 
-  get(account: string): Promise<string | null> {
-    return this.keytar.getPassword(this.service, account);
+  async get(account: string): Promise<string | null> {
+    try {
+      return await this.keytar.getPassword(this.service, account);
+    } catch (error) {
+      throw keychainFailure('read', account, error);
+    }
   }
 
-  set(account: string, secret: string): Promise<void> {
-    return this.keytar.setPassword(this.service, account, secret);
+  async set(account: string, secret: string): Promise<void> {
+    try {
+      await this.keytar.setPassword(this.service, account, secret);
+    } catch (error) {
+      // Native errors may echo their arguments; the secret must never reach a message or a log.
+      throw keychainFailure('store', account, error, secret);
+    }
   }
 
-  delete(account: string): Promise<boolean> {
-    return this.keytar.deletePassword(this.service, account);
+  async delete(account: string): Promise<boolean> {
+    try {
+      return await this.keytar.deletePassword(this.service, account);
+    } catch (error) {
+      throw keychainFailure('delete', account, error);
+    }
   }
 }
 

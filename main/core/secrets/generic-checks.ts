@@ -10,12 +10,22 @@ import type { RuleMatch } from './secret-rule.js';
 const nonSecretKey =
   /(?:^|[_.-])(?:url|uri|endpoint|host|file|path|dir|name|type|length|len|size|expiry|expires?|expires?_?(?:at|in)|ttl|hash|hashed|sha\d*|md5|digest|checksum|policy|format|field|header|count|id|ids|prompt|label|hint|rotation|reset|min|max|limit|enabled|required|strength|version|prefix|env|var|ref|arn|location|provider|store|manager|mode|source|usage|cache|index|timeout|interval|pattern|regex|rule|fingerprint|algorithm|alg|kind|scope|scopes|method|mount|binding|ref|exchange|endpoint|issuer|audience|lifetime|refresh_?after)$/;
 const publicKeyName = /^(?:public|pub|publishable|tokenizer)/;
+// The identifier's last word: the credential word itself, or a qualifier that still names its value
+// (`SECRET_KEY_BASE`, `token_rw`, `password2`). `roughTokenCountEstimation` names a number.
+const secretLastWord =
+  /(?:^|[_.-])(?:key|keys|token|tokens|secret|secrets|credential|credentials|creds|apikey|password|passwords|passwd|pwd|pass|passphrase|pw|base|value|val|b64|base64|hex|raw|plain|plaintext|prod|production|dev|staging|test|live|rw|ro|admin|root|v\d|\d+)$/;
 
 // Values that are code, references or configuration, not credentials.
 const referenceValue =
   /^(?:\$|%|[&*]\w+$|!(?:vault|ref|sub|getatt|secret|env)\b|\[|\(|\{|true$|false$|null$|nil$|none$|undefined$|required$|optional$|string$|str$|bytes$|secret$|password$|env\b|process\.env|os\.environ|os\.getenv|getenv|config\.|settings\.|self\.|this\.|params\.|props\.|vault:|arn:|ref\+|op:\/\/|ENC\[)/i;
-const dottedIdentifier = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$/;
-const wordList = /^[a-z]+(?:[_-][a-z]+)*$/i;
+const dottedIdentifier = /^[A-Za-z_$][\w$]*(?:[?!]?\.[A-Za-z_$][\w$]*)+$/;
+// A value that starts like a vendor's key but failed that vendor's rule is a malformed or truncated
+// example (`sk-ant-api03-abc`); the catch-all defers to the specific rule.
+const vendorPrefix =
+  /^(?:sk-ant-|sk-proj-|ghp_|gho_|ghu_|ghs_|ghr_|github_pat_|glpat-|gldt-|xox[abprse]-|xapp-|AKIA|ASIA|AIza|[sr]k_(?:live|test)_|pk_(?:live|test)_|npm_|pypi-|hf_|r8_|gsk_|dop_v1_|SG\.|NRAK-|glc_|glsa_|sntry[us]_|dckr_pat_|shp(?:at|ca|pa|ss)_|whsec_)/;
+// Credential words inside a token's value mark a hand-written stand-in (`my-secret-token`).
+const credentialWord = /secret|passw|token|api_?key|private/i;
+const wordList = /^[_-]*[a-z]+(?:[_-][a-z]+)*[_-]*$/i;
 const fileName = /\.(?:pem|key|json|txt|env|ya?ml|p12|pfx|crt|cer|jks|keystore|gpg|asc|ini|conf|cfg)$/i;
 
 /** The whole identifier the keyword sits in (`DB_PASSWORD`, `stripeApiKey`), read back from the match. */
@@ -42,39 +52,65 @@ function keyNamesASecret(match: RuleMatch): boolean {
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
     .toLowerCase()
     .replace(/^[._-]+|[._-]+$/g, '');
-  return !nonSecretKey.test(lower) && !publicKeyName.test(lower);
+  return !nonSecretKey.test(lower) && !publicKeyName.test(lower) && secretLastWord.test(lower);
 }
 
-function valueIsData(value: string): boolean {
+// `tokenCountFromLastAPIResponse`: camelCase words, each with a vowel, are code, not a random token.
+function looksLikeIdentifierWords(value: string): boolean {
+  const words = value.match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+/g) ?? [];
+  if (words.length < 2 || words.join('') !== value) return false;
+  const letters = words.filter((w) => !/^\d+$/.test(w));
+  return letters.every((w) => w.length < 2 || /[aeiouy]/i.test(w)) && value.length / words.length >= 3;
+}
+
+// Sentence punctuation after a value (`token: see credentials?`) is not part of it.
+const trimPunctuation = (value: string) => value.replace(/[.:?!,`]+$/, '');
+
+function valueIsData(raw: string): boolean {
+  const value = trimPunctuation(raw);
+  if (/[()[\]{}]/.test(value) || looksLikeIdentifierWords(value)) return false;
   if (referenceValue.test(value) || dottedIdentifier.test(value) || fileName.test(value)) return false;
   if (value.includes('://') || value.startsWith('/') || value.startsWith('./') || value.startsWith('~/')) return false;
   if (/^\d+(?:\.\d+)*[a-z]{0,2}$/i.test(value)) return false;
+  // Upper-case hex is how GPG key ids and fingerprints are printed; generated secrets use lower case.
+  if (/^[0-9A-F]{16,}$/.test(value)) return false;
   // Capitalised words count once: `Required` is one class, `Summer2024!` three.
   return characterClasses(value.slice(1)) >= 2 || (/^[A-Za-z]+$/.test(value) && value.length >= 20 && shannonEntropy(value) >= 4);
 }
 
-/** `password = hunter2!x`: a password-named key with a short but non-word value. */
+/** `password = …`: a password-named key with a short value that is not a word or a reference. */
 export function checkKeyedPassword(match: RuleMatch): boolean {
-  return keyNamesASecret(match) && valueIsData(match.secret) && !wordList.test(match.secret) && !defaultPasswords.test(match.secret);
+  const value = trimPunctuation(match.secret);
+  return keyNamesASecret(match) && valueIsData(value) && !wordList.test(value) && !isExamplePassword(value);
 }
 
 /** `api_key: 4f9c…`: a token-named key with a long, high-entropy value. */
 export function checkKeyedToken(match: RuleMatch): boolean {
-  if (!keyNamesASecret(match) || !valueIsData(match.secret)) return false;
-  return !wordList.test(match.secret) && shannonEntropy(match.secret) >= 3.3;
+  const value = trimPunctuation(match.secret);
+  if (!keyNamesASecret(match) || !valueIsData(value)) return false;
+  if (vendorPrefix.test(value) || credentialWord.test(value)) return false;
+  return !wordList.test(value) && shannonEntropy(value) >= 3.3;
 }
 
 const databaseSchemes =
   /(?:^|[^a-z0-9+.-])(?:jdbc:)?(postgres|postgresql|mysql|mariadb|mongodb|mongodb\+srv|redis|rediss|amqp|amqps|mssql|sqlserver|cockroachdb|clickhouse|couchdb|neo4j|neo4j\+s|bolt|memcached|cassandra|oracle|db2|snowflake|kafka|nats)$/i;
 const anyScheme = /(?:^|[^a-z0-9+.-])[a-z][a-z0-9+.-]{1,30}$/i;
 const defaultPasswords =
-  /^(?:my|your|the|db|some|a)?[_-]?(?:pass(?:word)?|passwd|pwd|secret|pw)s?\d?$|^(?:root|admin|guest|postgres|mysql|test|user|username|redis|rabbitmq|mongo|mongodb|default|token|apikey|api_key|key|foo|bar|baz|pass123|password123|letmein|qwerty|123456|1234|x+|_+)$/i;
+  /^(?:(?:my|your|the|db|some|a)?[_-]?(?:pass(?:word)?|passwd|pwd|secret|pw)s?\d{0,3}|root|admin|guest|postgres|mysql|test|user|username|redis|rabbitmq|mongo|mongodb|default|token|apikey|api_key|key|foo|bar|baz|foobar|letmein|qwerty|123456|1234|simple|welcome|hunter2|dragon|monkey|abc123|iloveyou|trustno1|master|sunshine|princess|football|shadow|superman|x+|_+)[!.?]*$/i;
+
+// Documentation spells example passwords in leetspeak (`pa$$word`, `s1mpl3`, `P@ssw0rd`).
+function isExamplePassword(value: string): boolean {
+  const plain = value.toLowerCase().replace(/[$5]/g, 's').replace(/0/g, 'o').replace(/[1!|]/g, 'i').replace(/3/g, 'e').replace(/[4@]/g, 'a');
+  return defaultPasswords.test(value) || defaultPasswords.test(plain) || defaultPasswords.test(plain.replace(/i/g, 'l'));
+}
 
 function urlPasswordIsReal(match: RuleMatch): boolean {
   const password = match.secret;
   const user = match.groups.user ?? '';
-  if (password.length < 3 || password === user) return false;
-  if (defaultPasswords.test(password)) return false;
+  if (password.length < 4 || password === user) return false;
+  // RFC 2606 documentation hosts: `https://abc:xyz@example.com` is an example of the syntax.
+  if (/(?:^|\.)example(?:\.(?:com|org|net))?(?::\d+)?$/i.test(match.groups.host ?? '')) return false;
+  if (isExamplePassword(password)) return false;
   if (/^[\d]{1,5}$/.test(password) && user === '') return false;
   return !/^[$%{[:<*]/.test(password);
 }
@@ -93,4 +129,10 @@ export function checkDatabaseUrl(match: RuleMatch): boolean {
 export function checkOtherUrl(match: RuleMatch): boolean {
   const before = schemeBefore(match);
   return before !== undefined && anyScheme.test(before) && !databaseSchemes.test(before) && urlPasswordIsReal(match);
+}
+
+/** `curl -u user:password`: not a URL (`-u http://…` is another tool's flag) and not an example password. */
+export function checkCurlUser(match: RuleMatch): boolean {
+  const password = trimPunctuation(match.secret);
+  return !password.startsWith('//') && !isExamplePassword(password) && !/^[$%{<*]/.test(password);
 }

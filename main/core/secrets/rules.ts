@@ -1,4 +1,4 @@
-import { checkDatabaseUrl, checkKeyedPassword, checkKeyedToken, checkOtherUrl } from './generic-checks.js';
+import { checkCurlUser, checkDatabaseUrl, checkKeyedPassword, checkKeyedToken, checkOtherUrl } from './generic-checks.js';
 import type { RuleMatch, SecretRule } from './secret-rule.js';
 
 /**
@@ -206,6 +206,7 @@ const rows: Row[] = [
     regex: /(?:^|[ \t])(?:-u|--user)[ \t=]{1,4}["']?[^\s:"'@]{1,100}:(?<secret>[^\s"']{6,200})/g,
     keywords: ['-u ', '--user'],
     entropy: 2.3,
+    check: checkCurlUser,
     generic: true,
   },
 ];

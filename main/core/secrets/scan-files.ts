@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { AppFailure } from '../../../common/result.js';
 import { scanText } from './scan-text.js';
+import { countLines, overlapStart } from './segments.js';
 import type { Finding } from './secret-rule.js';
 
 /** The result for one file: every scanned file is listed, with a note when its content was not scanned. */
@@ -23,28 +24,6 @@ export interface ScanFileOptions {
 
 const defaultChunk = 4 * 1024 * 1024;
 const binaryProbe = 8000;
-// Multi-line rules (a PEM header and its body) span at most this many lines: each chunk is rescanned
-// from this far back so a block cut by a chunk boundary is still seen whole.
-const overlapLines = 16;
-const overlapChars = 64 * 1024;
-
-function countLines(text: string, end: number): number {
-  let n = 0;
-  for (let i = text.indexOf('\n'); i !== -1 && i < end; i = text.indexOf('\n', i + 1)) n++;
-  return n;
-}
-
-/** Where the rescan of the next chunk starts: the start of the line `overlapLines` before `cut`. */
-function overlapStart(text: string, cut: number): number {
-  let start = cut;
-  for (let i = 0; i < overlapLines && start > 0; i++) {
-    const prev = text.lastIndexOf('\n', start - 2);
-    if (prev === -1 || cut - prev > overlapChars) break;
-    start = prev + 1;
-  }
-  return start;
-}
-
 async function scanChunked(file: string, chunkBytes: number): Promise<Finding[] | 'binary'> {
   const handle = await fs.open(file, 'r');
   try {

@@ -1,0 +1,75 @@
+/**
+ * Team-memory key validation, shared by the server and the desktop client (SPEC §5): a key is a
+ * relative path with `/`; one with `..`, a backslash, a leading `/`, a NUL, or whose URL-decoded or
+ * NFKC form does any of that, is rejected on both sides. Mirrors the reference system's
+ * `validateTeamMemKey` (claude-code-memory-facts §6.9), minus the file-system checks the client adds.
+ */
+
+/** Why a key was refused; `reason` is a clause fit for an error message ("it contains a backslash"). */
+export type KeyCheck = { ok: true } | { ok: false; reason: string };
+
+/** Longest key accepted, in UTF-16 code units; far above any real path, it bounds the work per key. */
+export const maxKeyLength = 1024;
+
+function plainProblem(key: string): string | null {
+  if (key.includes('\0')) return 'contains a NUL character';
+  if (key.includes('\\')) return 'contains a backslash';
+  if (key.startsWith('/')) return 'starts with /';
+  if (key.split('/').includes('..')) return 'contains a .. path segment';
+  if (key.includes('..')) return 'contains ..';
+  return null;
+}
+
+function decodeOnce(key: string): string | null {
+  try {
+    return decodeURIComponent(key);
+  } catch {
+    return null;
+  }
+}
+
+/** Checks one key; never throws. */
+export function validateTeamMemoryKey(key: string): KeyCheck {
+  if (typeof key !== 'string' || key.length === 0) return { ok: false, reason: 'it is empty' };
+  if (key.length > maxKeyLength) return { ok: false, reason: `it is longer than ${maxKeyLength} characters` };
+  const plain = plainProblem(key);
+  if (plain) return { ok: false, reason: `it ${plain}` };
+  if (key.endsWith('/')) return { ok: false, reason: 'it ends with /' };
+  if (key.split('/').some((segment) => segment === '' || segment === '.')) {
+    return { ok: false, reason: 'it has an empty or . path segment' };
+  }
+  // A key that means something else once a server or file system decodes it is a traversal attempt
+  // in disguise (`%2e%2e`, `%2F`, fullwidth `．．／`, fullwidth `％2e`): every form reachable by up to
+  // four rounds of URL-decoding and NFKC normalization must be safe too.
+  const seen = new Map<string, string>([[key, '']]);
+  let frontier: [string, string][] = [[key, '']];
+  for (let round = 0; round < 4 && frontier.length > 0; round++) {
+    const next: [string, string][] = [];
+    for (const [form, label] of frontier) {
+      for (const [step, transformed] of [
+        ['URL-decoded', decodeOnce(form)],
+        ['NFKC-normalized', form.normalize('NFKC')],
+      ] as const) {
+        if (transformed === null || seen.has(transformed)) continue;
+        const name = label ? `${label}, then ${step}` : step;
+        seen.set(transformed, name);
+        next.push([transformed, name]);
+        const problem = plainProblem(transformed);
+        if (problem) return { ok: false, reason: `its ${name} form ${problem}` };
+        // The reference server also refuses an encoded `/` (a decoded form with more segments).
+        if (transformed.split('/').length !== key.split('/').length) return { ok: false, reason: `its ${name} form contains another /` };
+      }
+    }
+    frontier = next;
+  }
+  return { ok: true };
+}
+
+/** The repository name SPEC §5 accepts: `owner/name`. */
+export const repoPattern = /^[A-Za-z0-9._-]+\/[A-Za-z0-9._-]+$/;
+
+/** True when `repo` is `owner/name` with SPEC §5's characters, and neither part is `.` or `..`. */
+export function isValidRepo(repo: string): boolean {
+  if (!repoPattern.test(repo)) return false;
+  return repo.split('/').every((part) => part !== '.' && part !== '..');
+}

@@ -1,0 +1,51 @@
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { AppFailure } from '../../../common/result.js';
+import { importClaudeCode } from '../../core/transcripts/claude-code-import.js';
+import { defaultAppDataDir, VaultRootPointer } from '../../core/vault/vault-root.js';
+import { UsageError, type Command } from '../cli-io.js';
+
+/** `strata import claude-code` (DESIGN.md "The `strata` command"): Claude Code's transcripts and memory into the vault. */
+export const importCommand: Command = {
+  name: 'import',
+  summary: "bring Claude Code's transcripts and memory folders into the vault",
+  usage: 'strata import claude-code [--from DIR] [--vault DIR] [--json]',
+  async run(argv, io) {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      options: {
+        from: { type: 'string' },
+        vault: { type: 'string' },
+        json: { type: 'boolean', default: false },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+    if (positionals.length !== 1 || positionals[0] !== 'claude-code') {
+      throw new UsageError(`the only source is claude-code (usage: ${this.usage})`);
+    }
+    const from = path.resolve(values.from ?? path.join(io.env.HOME ?? os.homedir(), '.claude'));
+    const vaultRoot = values.vault
+      ? path.resolve(values.vault)
+      : (await new VaultRootPointer(defaultAppDataDir(io.env)).read()).root;
+    try {
+      const counts = await importClaudeCode({ from, vaultRoot });
+      if (values.json) {
+        io.stdout(JSON.stringify(counts));
+      } else {
+        io.stdout(
+          `Imported ${counts.transcripts} transcript(s) and ${counts.memoryFiles} memory file(s) from ${counts.projects} project(s) of ${from} into ${vaultRoot}; ` +
+            `${counts.skipped} skipped (the vault's copy was as new or newer).`,
+        );
+      }
+      return 0;
+    } catch (error) {
+      if (error instanceof AppFailure && (error.code === 'not_found' || error.code === 'invalid_request')) {
+        io.stderr(`strata import: ${error.message}`);
+        return 2;
+      }
+      throw error;
+    }
+  },
+};

@@ -1,0 +1,163 @@
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { AppFailure } from '../../../common/result.js';
+import { stderrLogger } from '../../core/ports.js';
+import { defaultAppDataDir } from '../../core/vault/vault-root.js';
+import { UsageError, type CliIo, type Command } from '../cli-io.js';
+
+/** `--db` default: `sqlite:<app data dir>/server/team.db` (DESIGN.md `strata server`). */
+export function defaultServerDb(env: NodeJS.ProcessEnv): string {
+  return `sqlite:${path.join(defaultAppDataDir(env), 'server', 'team.db')}`;
+}
+
+const numberFlags = {
+  port: { env: 'STRATA_SERVER_PORT', min: 0, max: 65535 },
+  'max-entries': { env: 'STRATA_SERVER_MAX_ENTRIES', min: 1, max: Number.MAX_SAFE_INTEGER },
+  'max-file-bytes': { env: 'STRATA_SERVER_MAX_FILE_BYTES', min: 1, max: Number.MAX_SAFE_INTEGER },
+  'max-body-bytes': { env: 'STRATA_SERVER_MAX_BODY_BYTES', min: 1, max: Number.MAX_SAFE_INTEGER },
+  'rate-limit': { env: 'STRATA_SERVER_RATE_LIMIT', min: 0, max: Number.MAX_SAFE_INTEGER },
+} as const;
+
+type NumberFlag = keyof typeof numberFlags;
+
+/** A flag's value, else its STRATA_SERVER_<NAME> variable, else undefined. */
+function flagOrEnv(values: Record<string, unknown>, io: CliIo, name: string): string | undefined {
+  const value = values[name];
+  if (typeof value === 'string') return value;
+  return io.env[`STRATA_SERVER_${name.toUpperCase().replace(/-/g, '_')}`];
+}
+
+function numberOption(values: Record<string, unknown>, io: CliIo, name: NumberFlag): number | undefined {
+  const raw = flagOrEnv(values, io, name);
+  if (raw === undefined || raw === '') return undefined;
+  const { min, max } = numberFlags[name];
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
+    throw new UsageError(`--${name} must be a whole number from ${min}, not ${JSON.stringify(raw)}`);
+  }
+  return n;
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+const usage = [
+  'strata server [--db URL] [--port N] [--host H] [--public-url U] [--max-entries N] [--max-file-bytes N] [--max-body-bytes N] [--rate-limit N]',
+  '       strata server user add NAME [--password-stdin] [--db URL]',
+  '       strata server grant NAME owner/repo [--db URL]',
+  '       strata server token NAME [--expires-days N] [--db URL]',
+  '       strata server token revoke ID [--db URL]',
+].join('\n');
+
+async function runAdmin(argv: string[], io: CliIo, readStdin: () => Promise<string>): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: { db: { type: 'string' }, 'password-stdin': { type: 'boolean', default: false }, 'expires-days': { type: 'string' } },
+    allowPositionals: true,
+    strict: true,
+  });
+  const db = flagOrEnv(values, io, 'db') ?? defaultServerDb(io.env);
+  const [verb, ...args] = positionals;
+  const shape = `${verb} ${args[0] === 'add' || args[0] === 'revoke' ? args[0] : '_'}`;
+  const want = (n: number) => {
+    if (args.length !== n) throw new UsageError(`usage: ${usage.split('\n').find((l) => l.includes(`server ${verb}`))?.trim()}`);
+  };
+  if (shape === 'user add') want(2);
+  else if (shape === 'grant _') want(2);
+  else if (shape === 'token revoke') want(2);
+  else if (shape === 'token _') want(1);
+  else throw new UsageError(`unknown server command: ${positionals.join(' ')} (see strata server --help)`);
+  const { TeamAdmin } = await import('../../../server/admin/team-admin.js');
+  const password = values['password-stdin'] ? (await readStdin()).replace(/\r?\n$/, '') : null;
+  const admin = await TeamAdmin.open(db);
+  try {
+    if (shape === 'user add') {
+      await admin.addUser(args[1]!, password);
+      io.stdout(`added user ${args[1]}${password === null ? ' (no password: personal tokens only)' : ''}`);
+    } else if (shape === 'grant _') {
+      await admin.grant(args[0]!, args[1]!);
+      io.stdout(`${args[0]} is now a member of ${args[1]}`);
+    } else if (shape === 'token revoke') {
+      await admin.revokeToken(args[1]!);
+      io.stdout(`revoked ${args[1]}`);
+    } else {
+      const rawDays = values['expires-days'];
+      const days = rawDays === undefined ? null : Number(rawDays);
+      if (rawDays !== undefined && !/^\d+$/.test(rawDays)) throw new UsageError('--expires-days must be a positive whole number');
+      const created = await admin.createToken(args[0]!, days);
+      io.stdout(`token ${created.id} for ${args[0]}, ${created.expiresAt === null ? 'no expiry' : `expires ${new Date(created.expiresAt).toISOString()}`}`);
+      io.stdout(created.token);
+    }
+    return 0;
+  } catch (error) {
+    if (error instanceof AppFailure && (error.code === 'invalid_request' || error.code === 'not_found' || error.code === 'conflict')) {
+      throw new UsageError(error.message);
+    }
+    throw error;
+  } finally {
+    await admin.close();
+  }
+}
+
+async function runServer(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: {
+      db: { type: 'string' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'public-url': { type: 'string' },
+      'max-entries': { type: 'string' },
+      'max-file-bytes': { type: 'string' },
+      'max-body-bytes': { type: 'string' },
+      'rate-limit': { type: 'string' },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]} (see strata server --help)`);
+  const publicUrl = flagOrEnv(values, io, 'public-url');
+  if (publicUrl !== undefined && !/^https?:\/\/[^/]+/.test(publicUrl)) throw new UsageError('--public-url must be an http(s) URL');
+  const limits = Object.fromEntries(
+    (
+      [
+        ['maxEntries', numberOption(values, io, 'max-entries')],
+        ['maxFileBytes', numberOption(values, io, 'max-file-bytes')],
+        ['maxBodyBytes', numberOption(values, io, 'max-body-bytes')],
+        ['rateLimitPerMinute', numberOption(values, io, 'rate-limit')],
+      ] as const
+    ).filter(([, v]) => v !== undefined),
+  );
+  const { startTeamServer, defaultPort } = await import('../../../server/index.js');
+  const server = await startTeamServer({
+    db: flagOrEnv(values, io, 'db') ?? defaultServerDb(io.env),
+    host: flagOrEnv(values, io, 'host') ?? '127.0.0.1',
+    port: numberOption(values, io, 'port') ?? defaultPort,
+    publicUrl,
+    limits,
+    logger: stderrLogger(),
+  });
+  io.stdout(server.url);
+  await io.stopped;
+  await server.close();
+  return 0;
+}
+
+/** `strata server …`; `readStdin` is injectable so tests can feed `--password-stdin`. */
+export function createServerCommand(readStdin: () => Promise<string> = () => readAll(process.stdin)): Command {
+  return {
+    name: 'server',
+    summary: 'run the team memory sync server, or administer its users and tokens',
+    usage,
+    async run(argv, io) {
+      const first = argv[0];
+      if (first === 'user' || first === 'grant' || first === 'token') return runAdmin(argv, io, readStdin);
+      return runServer(argv, io);
+    },
+  };
+}
+
+export const serverCommand = createServerCommand();

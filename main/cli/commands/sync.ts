@@ -1,0 +1,108 @@
+import path from 'node:path';
+import { promises as fs } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { resolveMemoryConfig } from '../../../common/config.js';
+import { systemClock, type Logger } from '../../core/ports.js';
+import { SettingsStore } from '../../core/settings/settings-store.js';
+import { VaultRootPointer, defaultAppDataDir } from '../../core/vault/vault-root.js';
+import { loadKeytarStore, MemoryCredentialStore } from '../../core/auth/credential-store.js';
+import { TeamAuth } from '../../core/team-sync/oauth-client.js';
+import { openTeamSync } from '../../core/team-sync/open-team-sync.js';
+import { faultSeamFrom } from '../../core/team-sync/fault-seam.js';
+import type { SyncReport } from '../../core/team-sync/sync-types.js';
+import { UsageError, type CliIo, type Command } from '../cli-io.js';
+
+/** Warnings and errors to stderr as single lines; never file contents or tokens (the engine logs neither). */
+function cliLogger(io: CliIo): Logger {
+  const write = (level: string) => (message: string) => io.stderr(`${level}: ${message}`);
+  return { info: () => undefined, warn: write('warning'), error: write('error') };
+}
+
+function printHuman(io: CliIo, repo: string, report: SyncReport, teamDir: string): void {
+  io.stdout(`${repo}: pulled ${report.pulled.length}, pushed ${report.pushed.length}, pending ${report.pending.length}`);
+  for (const key of report.conflicts) io.stdout(`conflict: ${key} (both versions kept; resolve it in Strata)`);
+  for (const b of report.blocked) io.stdout(`blocked: ${path.join(teamDir, b.key)} line ${b.line} matches ${b.rule}; not uploaded`);
+  for (const key of report.tooLarge) io.stdout(`too large: ${key} is over 250,000 bytes; not uploaded`);
+  for (const w of report.warnings) io.stdout(`warning: ${w}`);
+  if (report.error) io.stdout(`error: ${report.error.message}`);
+}
+
+/** DESIGN.md `strata sync`: one pull + push, headless. */
+export const syncCommand: Command = {
+  name: 'sync',
+  summary: 'pull and push the team memory of a project once',
+  usage: 'strata sync --project DIR [--server URL] [--vault DIR] [--json]',
+  async run(argv, io) {
+    const { values } = parseArgs({
+      args: argv,
+      options: {
+        project: { type: 'string' },
+        server: { type: 'string' },
+        vault: { type: 'string' },
+        json: { type: 'boolean', default: false },
+      },
+      strict: true,
+    });
+    if (!values.project) throw new UsageError('--project DIR is required');
+    const projectDir = await fs.realpath(path.resolve(values.project)).catch(() => {
+      throw new UsageError(`${values.project} does not exist`);
+    });
+    const vaultRoot = values.vault ? path.resolve(values.vault) : (await new VaultRootPointer(defaultAppDataDir(io.env)).read()).root;
+    const logger = cliLogger(io);
+    const settings = await SettingsStore.forVault(vaultRoot, logger).load();
+    const projectSettings = settings.projects[projectDir];
+    const serverUrl = values.server ?? projectSettings?.teamServerUrl ?? settings.teamServerUrl;
+    if (!serverUrl) throw new UsageError('no team server: pass --server URL or set teamServerUrl in the settings');
+    try {
+      new URL(serverUrl);
+    } catch {
+      throw new UsageError(`--server must be a URL, not ${serverUrl}`);
+    }
+
+    const envToken = io.env.STRATA_TEAM_TOKEN;
+    const auth = envToken
+      ? null
+      : new TeamAuth({
+          serverUrl,
+          credentials: (await loadKeytarStore()) ?? new MemoryCredentialStore(),
+          clock: systemClock,
+          logger,
+          openBrowser: () => undefined,
+        });
+    const getToken = envToken ? async () => envToken : () => auth!.getAccessToken();
+    if (!(await getToken())) throw new UsageError(`not signed in to ${serverUrl}: sign in from Strata's settings, or set STRATA_TEAM_TOKEN`);
+
+    const opened = await openTeamSync({
+      vaultRoot,
+      projectDir,
+      serverUrl,
+      teamRepo: projectSettings?.teamRepo ?? null,
+      getToken,
+      config: resolveMemoryConfig(settings.memory).teamSync,
+      clock: systemClock,
+      logger,
+      fault: faultSeamFrom(io.env.STRATA_FAULT),
+    });
+    if (!opened.ok) throw new UsageError(opened.error.message);
+    const { engine, repo, teamDir } = opened.value;
+    const report = await engine.sync();
+    if (values.json) {
+      io.stdout(
+        JSON.stringify({
+          repo,
+          pulled: report.pulled.length,
+          pushed: report.pushed.length,
+          conflicts: report.conflicts,
+          blocked: report.blocked.map((b) => ({ path: path.join(teamDir, b.key), rule: b.rule, line: b.line })),
+          tooLarge: report.tooLarge,
+          pending: report.pending,
+          warnings: report.warnings,
+          error: report.error,
+        }),
+      );
+    } else {
+      printHuman(io, repo, report, teamDir);
+    }
+    return report.conflicts.length > 0 || report.blocked.length > 0 || report.error ? 1 : 0;
+  },
+};

@@ -1,0 +1,99 @@
+import { createHash } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { MemoryConfig } from '../../../common/config.js';
+import type { Clock, Logger } from '../ports.js';
+import { isCompactBoundary, isMessageRecord, type MessageRecord, type TranscriptRecord } from '../transcripts/records.js';
+import { MemoryCursorStore } from './extraction-cursor.js';
+import { MemoryExtractor, type ForkRunner } from './memory-extractor.js';
+import { ensureMemoryDir, memoryDirFor } from './memory-paths.js';
+import { memoryWriteGuard, type SecretScan } from './write-guard.js';
+
+/** What `strata extract` reports (DESIGN.md): absolute paths of files the pass wrote or deleted, and refused writes. */
+export interface ExtractPassResult {
+  memoryDir: string;
+  written: string[];
+  deleted: string[];
+  denied: { path: string; reason: string }[];
+}
+
+/**
+ * The model-visible messages of a Claude Code JSONL transcript: the main chain after the last compact
+ * boundary (the summary that replaced older history included), without sidechains and transcript-only rows.
+ */
+export function transcriptMessages(text: string): MessageRecord[] {
+  const records: TranscriptRecord[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      records.push(JSON.parse(line) as TranscriptRecord);
+    } catch {
+      // A torn last line (a crash mid-append) is not a reason to refuse the rest.
+    }
+  }
+  let start = 0;
+  records.forEach((r, i) => {
+    if (isCompactBoundary(r)) start = i + 1;
+  });
+  return records.slice(start).filter((r): r is MessageRecord => isMessageRecord(r) && !r.isSidechain && !r.isVisibleInTranscriptOnly);
+}
+
+async function snapshot(dir: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const walk = async (d: string) => {
+    for (const e of await fs.readdir(d, { withFileTypes: true }).catch(() => [])) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) await walk(p);
+      else if (e.isFile()) out.set(p, createHash('sha256').update(await fs.readFile(p)).digest('hex'));
+    }
+  };
+  await walk(dir);
+  return out;
+}
+
+/** One forced extraction pass over a whole transcript (DESIGN.md `strata extract`): no throttle, no cursor kept. */
+export async function runExtractPass(options: {
+  transcriptFile: string;
+  projectDir: string;
+  vaultRoot: string;
+  fork: ForkRunner;
+  scan: SecretScan;
+  config: MemoryConfig['autoMemory'];
+  logger: Logger;
+  clock: Clock;
+}): Promise<ExtractPassResult> {
+  const messages = transcriptMessages(await fs.readFile(options.transcriptFile, 'utf8'));
+  const memoryDir = await ensureMemoryDir(await memoryDirFor(options.vaultRoot, options.projectDir));
+  const denied: ExtractPassResult['denied'] = [];
+  const fork: ForkRunner = (request) =>
+    options.fork({
+      ...request,
+      canUseTool: async (toolName, input) => {
+        const decision = await request.canUseTool(toolName, input);
+        if (decision.behavior === 'deny' && typeof input.file_path === 'string') denied.push({ path: input.file_path, reason: decision.message });
+        return decision;
+      },
+    });
+  const extractor = new MemoryExtractor({
+    memoryDir,
+    projectDir: options.projectDir,
+    guard: memoryWriteGuard({ memoryDirs: [memoryDir], scan: options.scan }),
+    fork,
+    cursors: new MemoryCursorStore(),
+    config: options.config,
+    switches: () => ({ autoMemory: true, extraction: true }),
+    logger: options.logger,
+    clock: options.clock,
+  });
+  const before = await snapshot(memoryDir);
+  const sessionId = (messages[0]?.sessionId as string | undefined) ?? 'extract';
+  const outcome = await extractor.runOnce({ sessionId, messages });
+  if (outcome.kind === 'failed') throw new Error(`the extraction failed: ${outcome.message}`);
+  const after = await snapshot(memoryDir);
+  return {
+    memoryDir,
+    written: [...after].filter(([p, hash]) => before.get(p) !== hash).map(([p]) => p).sort(),
+    deleted: [...before.keys()].filter((p) => !after.has(p)).sort(),
+    denied,
+  };
+}

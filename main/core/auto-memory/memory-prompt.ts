@@ -1,0 +1,57 @@
+/**
+ * The memory section of the main agent's system prompt (SPEC §4, reference §5.5–5.7): behaviour only —
+ * MEMORY.md's content travels in the reminder block built by the context loader (SPEC §7).
+ */
+
+const typesSection = `## Kinds of memory
+Every memory file has a \`type\` in its frontmatter, one of:
+- **user** — who the person is: their role, goals, what they know well and what they are new to. Save it when you learn something lasting about them. Use it to pitch explanations and choices at their level. Leave out judgments about them and facts with no bearing on the work.
+- **feedback** — how they want you to work: corrections ("don't do X", "stop Y") and also approaches they confirmed, sometimes quietly ("yes, exactly", accepting an unusual choice). Save the rule with the reason. Follow it so they never have to say it twice.
+- **project** — the state of ongoing work that the code and git history do not show: who does what, why, deadlines, incidents, decisions. Write dates as absolute dates, never "next Thursday". Use it to understand motivation and to anticipate what matters.
+- **reference** — where outside information lives: the issue tracker project, the dashboard, the chat channel, and what each is for. Use it when the person refers to something outside this folder.`;
+
+const notSavedSection = `## What not to save
+- Anything the code, the folder layout or git history already says (patterns, architecture, file paths, who changed what).
+- Debugging recipes: the fix is in the code or the commit.
+- Anything already in a CLAUDE.md file.
+- Passing task state: progress in this conversation, a to-do list for today.
+- Secrets: keys, tokens, passwords, connection strings. A write containing one is refused; write it again without the secret.
+When asked to remember something on this list, ask what was surprising or non-obvious about it and save only that.`;
+
+const howToSaveSection = `## How to save
+Saving is two steps:
+1. Write the memory to its own file in the memory folder (for example \`feedback_testing.md\`), with this frontmatter:
+   \`\`\`
+   ---
+   name: short title
+   description: one specific line — it decides when this memory is recalled
+   type: user | feedback | project | reference
+   ---
+   \`\`\`
+   Lead the body with the rule or fact. For feedback and project memories, follow it with a \`**Why:**\` line and a \`**How to apply:**\` line.
+2. Add one line to \`MEMORY.md\` pointing at it: \`- [Title](file.md) — one-line hook\`, under about 150 characters. MEMORY.md is an index that is loaded into every conversation; never put memory content in it, and keep it well under 200 lines.
+Before writing, check whether a memory on the topic already exists and update it instead of adding a duplicate. Keep name, description and type current; organise by topic, not by date. Fix or delete memories that turn out to be wrong.
+When the person says "remember …", save it right away. When they say "forget …", delete the memory file with the Delete tool and remove its line from MEMORY.md.`;
+
+const usingSection = `## Using memories
+Look at memories when they seem relevant or when the person refers to earlier work; you must when they ask you to. If they tell you to ignore memory, act as if it were empty and do not mention it.
+A memory is a note from the past, not a fact about now. Before relying on one — above all one that names a file, function, flag or setting — check that it still holds (read the file, search for the symbol) and update or delete it if it does not. Memory is for future conversations: plans and progress for the current task belong in the conversation, not in memory.`;
+
+/** The system prompt's memory section for the given memory folder(s): the first is the project's auto memory. */
+export function memoryPromptSection(memoryDirs: readonly string[]): string {
+  const [main, ...others] = memoryDirs;
+  if (!main) return '';
+  const where =
+    `You have a persistent, file-based memory in \`${main}\`. The folder exists: write to it directly with ` +
+    'Write and Edit, and delete from it with Delete.' +
+    (others.length ? ` Other memory folders you may use: ${others.map((d) => `\`${d}\``).join(', ')}.` : '');
+  return [
+    '# Memory',
+    where,
+    'Build it up over time so later conversations start knowing who you work with, how they like to work, what to avoid and repeat, and the context behind the work.',
+    typesSection,
+    notSavedSection,
+    howToSaveSection,
+    usingSection,
+  ].join('\n\n');
+}

@@ -1,0 +1,68 @@
+import MiniSearch from 'minisearch';
+import type { MemoryFile } from './memory-files.js';
+
+/**
+ * Offline relevant-memory ranking (SPEC §4: local full-text ranking when the model call is unavailable):
+ * an in-memory MiniSearch index over one memory folder's files, rebuilt from the files (a cache only).
+ */
+
+const STOP_WORDS = new Set(
+  ('a an and are as at be but by can could did do does for from had has have how i if in into is it its me my ' +
+    'not of on or our should so that the their them then there these they this to was we were what when where ' +
+    'which who why will with would you your about any again all also am just more most no only other same some ' +
+    'than too very us use using used get got make want need know tell remember recall again ever')
+    .split(' '),
+);
+
+/** Lower-case, NFKC, stop words out; a few English suffixes trimmed so "deploys" meets "deploy". */
+export function processTerm(term: string): string | null {
+  const t = term.normalize('NFKC').toLowerCase();
+  if (t.length < 2 || STOP_WORDS.has(t)) return null;
+  return t.length > 4 ? t.replace(/(?:ies|es|s|ing|ed)$/, (m) => (m === 'ies' ? 'y' : '')) : t;
+}
+
+interface Doc {
+  id: string;
+  name: string;
+  description: string;
+  body: string;
+  file: string;
+}
+
+/** Ranks a memory folder's files for a question; build once per folder change, query per turn. */
+export class MemoryRanker {
+  private readonly index: MiniSearch<Doc>;
+
+  constructor(files: readonly MemoryFile[]) {
+    this.index = new MiniSearch<Doc>({
+      fields: ['name', 'description', 'body', 'file'],
+      storeFields: [],
+      processTerm,
+      tokenize: (text) => text.split(/[^\p{L}\p{N}]+/u).filter(Boolean),
+      searchOptions: {
+        boost: { name: 3, description: 2, file: 1.5, body: 1 },
+        prefix: (term) => term.length >= 4,
+        fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
+        combineWith: 'OR',
+      },
+    });
+    this.index.addAll(
+      files.map((f) => ({
+        id: f.relPath,
+        name: f.name ?? '',
+        description: f.description ?? '',
+        body: f.body,
+        file: f.relPath.replace(/\.md$/, ''),
+      })),
+    );
+  }
+
+  /** Relative paths of the best `limit` files, best first, skipping `exclude`. */
+  rank(query: string, limit: number, exclude: ReadonlySet<string> = new Set()): string[] {
+    return this.index
+      .search(query)
+      .filter((r) => !exclude.has(r.id as string))
+      .slice(0, limit)
+      .map((r) => r.id as string);
+  }
+}

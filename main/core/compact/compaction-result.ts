@@ -1,0 +1,25 @@
+import type { CompactBoundaryRecord, MessageRecord, TranscriptRecord } from '../transcripts/records.js';
+
+/** Why session-memory compaction did not run (DESIGN.md, `strata compact`), in SPEC §3 order. */
+export const fallbackReasons = ['no-notes', 'template', 'boundary-not-found', 'over-threshold', 'error'] as const;
+export type FallbackReason = (typeof fallbackReasons)[number];
+
+/**
+ * A compacted conversation (reference §4.5): the records to append to the transcript, in order —
+ * boundary, summary, the kept records verbatim, then attachments (legacy: restored files). Later API
+ * calls use only what follows the boundary.
+ */
+export interface CompactionResult {
+  boundary: CompactBoundaryRecord;
+  summary: MessageRecord;
+  /** The transcript's own records kept verbatim, in order (session-memory path; empty for legacy). */
+  kept: TranscriptRecord[];
+  attachments: MessageRecord[];
+  /** Context size before (SPEC §1) and the estimate of what follows the boundary after. */
+  tokensBefore: number;
+  tokensAfter: number;
+}
+
+export function resultRecords(result: CompactionResult): TranscriptRecord[] {
+  return [result.boundary, result.summary, ...result.kept, ...result.attachments];
+}

@@ -1,0 +1,10 @@
+export {
+  loadInstructions,
+  type InstructionFile,
+  type InstructionKind,
+  type LoadInstructionsOptions,
+  type LoadedInstructions,
+  type PendingApproval,
+} from './claude-md-loader.js';
+export { buildReminderBlock, type ReminderFile, type ReminderInput } from './reminder-block.js';
+export { cleanInstructionText, findIncludes, stripFrontmatter, stripHtmlComments } from './markdown-text.js';

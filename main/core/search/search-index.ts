@@ -1,0 +1,122 @@
+import MiniSearch, { type Options, type SearchResult } from 'minisearch';
+import type { SearchHit, VaultFileMeta, VaultScope } from '../../../common/domain/vault.js';
+import { bestLine } from './snippet.js';
+
+/**
+ * One listed file: its metadata, what the search shows, and the text it was indexed from. The index's
+ * documents double as the vault's catalog, so the cache restores both at once.
+ */
+export interface IndexedDoc {
+  meta: VaultFileMeta;
+  /** sha256 of the file's bytes when read; null when it could not be read. */
+  hash: string | null;
+  ino: number | null;
+  path: string;
+  scope: VaultScope;
+  projectSlug: string | null;
+  type: string | null;
+  title: string;
+  /** The indexed text: the file's text, or a transcript's user/assistant lines ('' when not loaded). */
+  text: string;
+  /** For transcripts: the file line of each text line (see transcript-text.ts). */
+  lineMap?: number[];
+  /** The file's identity when indexed, to tell a stale cache entry (index-cache.ts). */
+  mtimeMs: number;
+  size: number;
+}
+
+/** Filters of `search` (contract `vault:search`, CLI `strata search`). */
+export interface SearchQuery {
+  scope?: VaultScope;
+  type?: string;
+  /** Project slugs to keep; the user's CLAUDE.md (no project) is kept too. */
+  projects?: string[];
+  limit?: number;
+}
+
+export const SEARCH_OPTIONS: Options<IndexedDoc> = {
+  idField: 'path',
+  fields: ['title', 'text'],
+  storeFields: [],
+  searchOptions: {
+    boost: { title: 3 },
+    // Prefix search on every term of three letters or more makes the search usable as one types.
+    prefix: (term: string) => term.length >= 3,
+    combineWith: 'AND',
+  },
+};
+
+/**
+ * The full-text index over the vault (issue 4 item 1), in memory. Updated one file at a time from
+ * watcher events; persisted by index-cache.ts as a cache that can always be rebuilt from the files.
+ */
+export class SearchIndex {
+  readonly docs = new Map<string, IndexedDoc>();
+  private mini: MiniSearch<IndexedDoc>;
+
+  constructor(mini?: MiniSearch<IndexedDoc>, docs?: Iterable<IndexedDoc>) {
+    this.mini = mini ?? new MiniSearch<IndexedDoc>(SEARCH_OPTIONS);
+    for (const d of docs ?? []) this.docs.set(d.path, d);
+  }
+
+  get size(): number {
+    return this.docs.size;
+  }
+
+  /** The MiniSearch state, for the cache. */
+  toJSON(): unknown {
+    return this.mini.toJSON();
+  }
+
+  upsert(doc: IndexedDoc): void {
+    if (this.docs.has(doc.path)) this.mini.discard(doc.path);
+    this.docs.set(doc.path, doc);
+    this.mini.add(doc);
+  }
+
+  /** Adds many fresh documents at once (cold build); none may be indexed already. */
+  addAll(docs: IndexedDoc[]): void {
+    for (const d of docs) this.docs.set(d.path, d);
+    this.mini.addAll(docs);
+  }
+
+  remove(path: string): void {
+    if (!this.docs.has(path)) return;
+    this.mini.discard(path);
+    this.docs.delete(path);
+  }
+
+  search(query: string, options: SearchQuery = {}): SearchHit[] {
+    const limit = options.limit ?? 20;
+    if (!query.trim()) return [];
+    const projects = options.projects ? new Set(options.projects) : null;
+    const filter = (result: SearchResult) => {
+      const doc = this.docs.get(result.id as string);
+      if (!doc) return false;
+      if (options.scope && doc.scope !== options.scope) return false;
+      if (options.type && doc.type !== options.type) return false;
+      if (projects && doc.projectSlug !== null && !projects.has(doc.projectSlug)) return false;
+      return true;
+    };
+    let results = this.mini.search(query, { filter });
+    // Nothing has every word: show what has some of them rather than nothing.
+    if (results.length === 0) results = this.mini.search(query, { filter, combineWith: 'OR' });
+    return results.slice(0, limit).map((r) => this.hit(r));
+  }
+
+  private hit(result: SearchResult): SearchHit {
+    const doc = this.docs.get(result.id as string)!;
+    const best = bestLine(doc.text, result.terms, result.queryTerms);
+    const line = doc.lineMap ? (doc.lineMap[best.index] ?? 1) : best.index + 1;
+    return {
+      path: doc.path,
+      scope: doc.scope,
+      type: doc.type,
+      title: doc.title,
+      line,
+      snippet: best.snippet,
+      ranges: best.ranges,
+      score: Math.round(result.score * 1000) / 1000,
+    };
+  }
+}

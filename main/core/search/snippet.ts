@@ -1,0 +1,47 @@
+/** Where a hit is in its text: the best line (0-based), a short snippet and its highlight ranges. */
+export interface BestLine {
+  index: number;
+  snippet: string;
+  ranges: [number, number][];
+}
+
+const SNIPPET_CHARS = 160;
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Picks the line matching the most distinct terms (the first such line), then cuts a snippet around
+ * its first match. `terms` are the document terms MiniSearch matched (prefix expansions included);
+ * `queryTerms` the terms as typed, used when a term's form in the text differs only by case.
+ */
+export function bestLine(text: string, terms: string[], queryTerms: string[]): BestLine {
+  const words = [...new Set([...terms, ...queryTerms].map((t) => t.toLowerCase()).filter(Boolean))].sort(
+    (a, b) => b.length - a.length,
+  );
+  if (words.length === 0) return { index: 0, snippet: text.slice(0, SNIPPET_CHARS), ranges: [] };
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:${words.map(escapeRegExp).join('|')})`, 'giu');
+  const lines = text.split('\n');
+  let best = { index: 0, count: 0 };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line.length === 0) continue;
+    pattern.lastIndex = 0;
+    const seen = new Set<string>();
+    for (let m = pattern.exec(line); m; m = pattern.exec(line)) seen.add(m[0].toLowerCase());
+    if (seen.size > best.count) {
+      best = { index: i, count: seen.size };
+      if (seen.size === words.length) break;
+    }
+  }
+  const line = lines[best.index] ?? '';
+  pattern.lastIndex = 0;
+  const first = pattern.exec(line);
+  let start = 0;
+  if (first && line.length > SNIPPET_CHARS) start = Math.max(0, Math.min(first.index - 40, line.length - SNIPPET_CHARS));
+  const raw = line.slice(start, start + SNIPPET_CHARS);
+  const lead = start > 0 ? '…' : '';
+  const snippet = `${lead}${raw.trim() === raw ? raw : raw.trimEnd()}${start + SNIPPET_CHARS < line.length ? '…' : ''}`;
+  const ranges: [number, number][] = [];
+  pattern.lastIndex = 0;
+  for (let m = pattern.exec(snippet); m; m = pattern.exec(snippet)) ranges.push([m.index, m.index + m[0].length]);
+  return { index: best.index, snippet, ranges };
+}

@@ -1,0 +1,80 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomic } from '../fs/atomic-write.js';
+import { hashText, isValidTeamKey } from './team-key.js';
+
+/** One file of the team folder as read now: its hash is what the decision table compares. */
+export interface LocalFile {
+  key: string;
+  text: string;
+  hash: string;
+  bytes: number;
+}
+
+/** The file a key names; null for a key that would leave the folder (sync-reliability §5 test 12). */
+export function keyToPath(teamDir: string, key: string): string | null {
+  if (!isValidTeamKey(key)) return null;
+  const file = path.resolve(teamDir, ...key.split('/'));
+  return file.startsWith(path.resolve(teamDir) + path.sep) ? file : null;
+}
+
+/**
+ * Every regular file under the team folder. Dot-files (our own temp files among them) and symlinks are
+ * not team memory; keys the server would refuse are left out (and never synced).
+ */
+export async function readLocalTree(teamDir: string): Promise<Map<string, LocalFile>> {
+  const out = new Map<string, LocalFile>();
+  const walk = async (dir: string, prefix: string): Promise<void> => {
+    const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
+    await Promise.all(
+      entries.map(async (entry) => {
+        if (entry.name.startsWith('.')) return;
+        const key = prefix + entry.name.normalize('NFC');
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) return walk(full, `${key}/`);
+        if (!entry.isFile() || !isValidTeamKey(key)) return;
+        const file = await readLocalFile(teamDir, key, full);
+        if (file) out.set(key, file);
+      }),
+    );
+  };
+  await walk(teamDir, '');
+  return out;
+}
+
+/** One file, or null when it does not exist (or stopped existing while being read). */
+export async function readLocalFile(teamDir: string, key: string, known?: string): Promise<LocalFile | null> {
+  const file = known ?? keyToPath(teamDir, key);
+  if (!file) return null;
+  try {
+    const stat = await fs.lstat(file);
+    if (!stat.isFile()) return null;
+    const text = await fs.readFile(file, 'utf8');
+    return { key, text, hash: hashText(text), bytes: Buffer.byteLength(text, 'utf8') };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+/**
+ * Writes a pulled file atomically and stamps the server's `lastModified` as its mtime (issue 8: recall's
+ * "saved N days ago" stays true). Refuses a path whose folders include a symlink leaving the team folder.
+ */
+export async function writeLocalFile(teamDir: string, key: string, text: string, mtime: Date | null): Promise<void> {
+  const file = keyToPath(teamDir, key);
+  if (!file) throw new Error(`refusing to write the unsafe key ${JSON.stringify(key)}`);
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  const realTeam = await fs.realpath(teamDir);
+  const realParent = await fs.realpath(path.dirname(file));
+  if (realParent !== realTeam && !realParent.startsWith(realTeam + path.sep)) {
+    throw new Error(`refusing to write ${JSON.stringify(key)}: its folder leaves the team folder`);
+  }
+  await writeFileAtomic(file, text);
+  if (mtime && !Number.isNaN(mtime.getTime())) await fs.utimes(file, mtime, mtime);
+}
+
+export async function removeLocalFile(teamDir: string, key: string): Promise<void> {
+  const file = keyToPath(teamDir, key);
+  if (file) await fs.rm(file, { force: true });
+}

@@ -1,0 +1,201 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { err, ok, type Result } from '../../../common/result.js';
+import type { Clock, CredentialStore, Logger } from '../ports.js';
+import { startLoopbackListener } from './loopback-listener.js';
+
+/** RFC 8414 metadata, the fields the desktop client uses. */
+export interface AuthServerMetadata {
+  issuer: string;
+  authorization_endpoint: string;
+  token_endpoint: string;
+  revocation_endpoint?: string;
+  code_challenge_methods_supported?: string[];
+}
+
+/** What the credential store keeps per server; never written to files or logs. */
+interface StoredTokens {
+  accessToken: string;
+  refreshToken: string | null;
+  /** Epoch ms. */
+  expiresAt: number;
+}
+
+export interface TeamAuthOptions {
+  serverUrl: string;
+  credentials: CredentialStore;
+  clock: Clock;
+  logger: Logger;
+  /** Opens the system browser (Electron `shell.openExternal`; in host mode a new tab). */
+  openBrowser: (url: string) => void | Promise<void>;
+  fetch?: typeof fetch;
+  /** DESIGN.md "The team server": the public client `strata-desktop`. */
+  clientId?: string;
+  /** Issue 8: refresh at least 60 s before expiry. */
+  refreshLeadMs?: number;
+}
+
+const base64url = (bytes: Buffer) => bytes.toString('base64url');
+
+/**
+ * The engine half of team sign-in (issue 8 item 1): authorization code + PKCE S256 through the system
+ * browser and a loopback redirect (RFC 8252 §7.3), tokens in the credential store, refresh before
+ * expiry with rotating refresh tokens, sign-out by revocation (RFC 7009).
+ */
+export class TeamAuth {
+  private readonly fetchImpl: typeof fetch;
+  private readonly account: string;
+  private refreshing: Promise<string | null> | null = null;
+
+  constructor(private readonly o: TeamAuthOptions) {
+    this.fetchImpl = o.fetch ?? fetch;
+    this.account = `team-server:${new URL(o.serverUrl).origin}`;
+  }
+
+  /** RFC 8414 §3: `<server>/.well-known/oauth-authorization-server`. */
+  async discover(): Promise<Result<AuthServerMetadata>> {
+    const url = `${new URL(this.o.serverUrl).origin}/.well-known/oauth-authorization-server`;
+    try {
+      const response = await this.fetchImpl(url);
+      if (!response.ok) return err('unsupported', `${this.o.serverUrl} publishes no OAuth metadata (${response.status})`);
+      const meta = (await response.json()) as AuthServerMetadata;
+      if (!meta.authorization_endpoint || !meta.token_endpoint) return err('unsupported', 'the team server metadata has no authorization or token endpoint');
+      if (meta.code_challenge_methods_supported && !meta.code_challenge_methods_supported.includes('S256')) {
+        return err('unsupported', 'the team server does not support PKCE S256');
+      }
+      return ok(meta);
+    } catch (error) {
+      return err('io_error', `the team server cannot be reached: ${(error as Error).message}`);
+    }
+  }
+
+  async isSignedIn(): Promise<boolean> {
+    return (await this.load()) !== null;
+  }
+
+  /** Runs the browser flow; resolves once the tokens are stored. */
+  async signIn(options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<Result<void>> {
+    const meta = await this.discover();
+    if (!meta.ok) return meta;
+    const verifier = base64url(randomBytes(32));
+    const challenge = base64url(createHash('sha256').update(verifier).digest());
+    const state = base64url(randomBytes(16));
+    const listener = await startLoopbackListener(state);
+    try {
+      const authorize = new URL(meta.value.authorization_endpoint);
+      authorize.search = new URLSearchParams({
+        response_type: 'code',
+        client_id: this.clientId,
+        redirect_uri: listener.redirectUri,
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+        state,
+      }).toString();
+      await this.o.openBrowser(authorize.toString());
+      const code = await listener.waitForCode(options.timeoutMs ?? 5 * 60_000, options.signal);
+      if (!code.ok) return code;
+      const tokens = await this.tokenRequest(meta.value, {
+        grant_type: 'authorization_code',
+        code: code.value,
+        redirect_uri: listener.redirectUri,
+        code_verifier: verifier,
+      });
+      if (!tokens.ok) return tokens;
+      await this.save(tokens.value);
+      this.o.logger.info('signed in to the team server', { server: new URL(this.o.serverUrl).origin });
+      return ok(undefined);
+    } finally {
+      await listener.close();
+    }
+  }
+
+  /** A valid access token, refreshed when it expires within the lead time; null = signed out. */
+  async getAccessToken(): Promise<string | null> {
+    const tokens = await this.load();
+    if (!tokens) return null;
+    if (tokens.expiresAt - this.o.clock.now() > (this.o.refreshLeadMs ?? 60_000)) return tokens.accessToken;
+    // One refresh at a time: with rotating refresh tokens, a second use of the old one revokes the family.
+    this.refreshing ??= this.refresh(tokens).finally(() => {
+      this.refreshing = null;
+    });
+    return this.refreshing;
+  }
+
+  /** Revokes (RFC 7009) and forgets; forgetting happens even when the server cannot be reached. */
+  async signOut(): Promise<void> {
+    const tokens = await this.load();
+    await this.o.credentials.delete(this.account);
+    if (!tokens) return;
+    const meta = await this.discover();
+    if (!meta.ok || !meta.value.revocation_endpoint) return;
+    for (const [token, hint] of [
+      [tokens.refreshToken, 'refresh_token'],
+      [tokens.accessToken, 'access_token'],
+    ] as const) {
+      if (!token) continue;
+      await this.fetchImpl(meta.value.revocation_endpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ token, token_type_hint: hint, client_id: this.clientId }).toString(),
+      }).catch((error: Error) => this.o.logger.warn('token revocation failed', { message: error.message }));
+    }
+  }
+
+  private async refresh(tokens: StoredTokens): Promise<string | null> {
+    if (!tokens.refreshToken) return tokens.expiresAt > this.o.clock.now() ? tokens.accessToken : null;
+    const meta = await this.discover();
+    if (!meta.ok) return tokens.expiresAt > this.o.clock.now() ? tokens.accessToken : null;
+    const next = await this.tokenRequest(meta.value, { grant_type: 'refresh_token', refresh_token: tokens.refreshToken });
+    if (!next.ok) {
+      if (next.error.code === 'permission_denied') {
+        // invalid_grant: the refresh token is dead (expired, revoked, reused); sign in again.
+        await this.o.credentials.delete(this.account);
+        return null;
+      }
+      return tokens.expiresAt > this.o.clock.now() ? tokens.accessToken : null;
+    }
+    await this.save({ ...next.value, refreshToken: next.value.refreshToken ?? tokens.refreshToken });
+    return next.value.accessToken;
+  }
+
+  private async tokenRequest(meta: AuthServerMetadata, form: Record<string, string>): Promise<Result<StoredTokens>> {
+    let response: Response;
+    try {
+      response = await this.fetchImpl(meta.token_endpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+        body: new URLSearchParams({ ...form, client_id: this.clientId }).toString(),
+      });
+    } catch (error) {
+      return err('io_error', `the team server cannot be reached: ${(error as Error).message}`);
+    }
+    const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+    if (!response.ok || typeof body.access_token !== 'string') {
+      const code = typeof body.error === 'string' ? body.error : `http_${response.status}`;
+      return err(code === 'invalid_grant' ? 'permission_denied' : 'io_error', `the team server refused the sign-in (${code})`);
+    }
+    const expiresIn = typeof body.expires_in === 'number' ? body.expires_in : 900;
+    return ok({
+      accessToken: body.access_token,
+      refreshToken: typeof body.refresh_token === 'string' ? body.refresh_token : null,
+      expiresAt: this.o.clock.now() + expiresIn * 1000,
+    });
+  }
+
+  private get clientId(): string {
+    return this.o.clientId ?? 'strata-desktop';
+  }
+
+  private async load(): Promise<StoredTokens | null> {
+    const raw = await this.o.credentials.get(this.account);
+    if (!raw) return null;
+    try {
+      return JSON.parse(raw) as StoredTokens;
+    } catch {
+      return null;
+    }
+  }
+
+  private save(tokens: StoredTokens): Promise<void> {
+    return this.o.credentials.set(this.account, JSON.stringify(tokens));
+  }
+}

@@ -1,0 +1,62 @@
+import { defaultMemoryConfig, type MemoryConfig } from '../../../common/config.js';
+import { err, ok, type Result } from '../../../common/result.js';
+import { ProjectPaths } from '../paths/index.js';
+import { scanText } from '../secrets/index.js';
+import type { Clock, Logger } from '../ports.js';
+import { detectTeamRepo } from './repo-detect.js';
+import { TeamApi } from './team-api.js';
+import { TeamSyncEngine } from './team-sync-engine.js';
+import { teamSyncStateDir } from './team-sync-paths.js';
+import type { FaultSeam } from './fault-seam.js';
+import type { SecretScan, TeamSyncStatus } from './sync-types.js';
+
+export interface OpenTeamSyncInput {
+  vaultRoot: string;
+  /** The opened folder; memory is keyed by its git root (SPEC §0). */
+  projectDir: string;
+  serverUrl: string;
+  /** The `teamRepo` setting (project), used when set. */
+  teamRepo?: string | null;
+  /** `TeamAuth.getAccessToken`, or a fixed token (`STRATA_TEAM_TOKEN`). */
+  getToken: () => Promise<string | null>;
+  config?: MemoryConfig['teamSync'];
+  clock: Clock;
+  logger: Logger;
+  fetch?: typeof fetch;
+  scan?: SecretScan;
+  fault?: FaultSeam;
+  onStatus?: (status: TeamSyncStatus) => void;
+}
+
+export interface OpenedTeamSync {
+  engine: TeamSyncEngine;
+  repo: string;
+  teamDir: string;
+  stateDir: string;
+}
+
+/**
+ * Builds the sync engine of one project: repository from the `teamRepo` setting or the git remote,
+ * folders from the vault layout (DESIGN.md "Data on disk"), the shared secret scanner. The composition
+ * root, the CLI and the tests call this; `no_repo` comes back as a value saying how to set it.
+ */
+export async function openTeamSync(input: OpenTeamSyncInput): Promise<Result<OpenedTeamSync>> {
+  const paths = await ProjectPaths.resolve(input.vaultRoot, input.projectDir);
+  const detected = await detectTeamRepo(paths.gitRoot ?? paths.projectDir, input.teamRepo);
+  if (!detected.ok) return err('not_found', detected.error.message);
+  const repo = detected.repo;
+  const stateDir = teamSyncStateDir(input.vaultRoot, repo);
+  const engine = new TeamSyncEngine({
+    repo,
+    teamDir: paths.teamMemoryDir,
+    stateDir,
+    api: new TeamApi({ serverUrl: input.serverUrl, repo, fetch: input.fetch, getToken: input.getToken }),
+    scan: input.scan ?? ((text) => scanText(text)),
+    config: input.config ?? defaultMemoryConfig.teamSync,
+    clock: input.clock,
+    logger: input.logger,
+    fault: input.fault,
+    onStatus: input.onStatus,
+  });
+  return ok({ engine, repo, teamDir: paths.teamMemoryDir, stateDir });
+}

@@ -1,0 +1,126 @@
+import { readLocalFile, readLocalTree, removeLocalFile, writeLocalFile } from './local-tree.js';
+import { hashText, isValidTeamKey } from './team-key.js';
+import type { Snapshot } from './team-api.js';
+import type { SyncState, SyncStateStore } from './sync-state.js';
+import type { FaultSeam } from './fault-seam.js';
+import type { Clock, Logger } from '../ports.js';
+import type { SyncReport } from './sync-types.js';
+
+/** What applying a pull needs: the engine passes its own parts. */
+export interface PullContext {
+  teamDir: string;
+  store: SyncStateStore;
+  state: SyncState;
+  report: SyncReport;
+  fault: FaultSeam;
+  clock: Clock;
+  logger: Logger;
+  progress(done: number, total: number): void;
+}
+
+/**
+ * Applies a server snapshot with the decision table of sync-reliability §1, per key, against the
+ * base: server wins only for files unchanged locally (SPEC §5). `snapshot` null = the server has no
+ * memory (404). A `rollback` (version went back, or memory vanished) never deletes or overwrites
+ * local files: their content is re-uploaded instead (sync-reliability §5 test 7).
+ */
+export async function applySnapshot(ctx: PullContext, snapshot: Snapshot | null, rollback: boolean): Promise<void> {
+  const { state, store, report, teamDir } = ctx;
+  const entries = snapshot?.entries ?? {};
+  const sums = snapshot?.entryChecksums ?? {};
+  const tombstones = snapshot?.tombstones ?? {};
+  const mtime = snapshot?.lastModified ? new Date(snapshot.lastModified) : null;
+  const local = await readLocalTree(teamDir);
+  const keys = [...new Set([...Object.keys(sums), ...Object.keys(tombstones), ...Object.keys(state.bases), ...Object.keys(state.conflicts)])].sort();
+  if (rollback) {
+    report.warnings.push('the team server went back to an older state; local files are kept and uploaded again');
+    ctx.logger.warn('team server rolled back', { version: snapshot?.version ?? null, known: state.serverVersion });
+  }
+  let done = 0;
+  for (const key of keys) {
+    ctx.progress(done++, keys.length);
+    if (!isValidTeamKey(key)) {
+      report.warnings.push(`ignored a server key that is not a safe path: ${JSON.stringify(key)}`);
+      continue;
+    }
+    const base = state.bases[key] ?? null;
+    const remote = sums[key] ?? null;
+    const mine = local.get(key)?.hash ?? null;
+    const conflict = state.conflicts[key];
+
+    if (remote === null) {
+      if (key in tombstones && !rollback) await applyRemoteDeletion(ctx, key, base, mine);
+      else if (base !== null) delete state.bases[key]; // The server forgot it: local-only again, so the push re-uploads it.
+      continue;
+    }
+    const text = entries[key];
+    if (text === undefined || hashText(text) !== remote) {
+      report.warnings.push(`the server's copy of ${key} did not match its checksum; kept the local file`);
+      continue;
+    }
+    if (conflict) {
+      if (mine === remote) {
+        state.bases[key] = await store.putBase(text);
+        delete state.conflicts[key];
+        await store.removeConflict(key);
+      } else if (conflict.theirsHash !== remote) {
+        await store.writeConflict(key, text);
+        conflict.theirsHash = remote;
+      }
+      continue;
+    }
+    if (remote === base) continue;
+    if (mine === remote) {
+      state.bases[key] = await store.putBase(text);
+      continue;
+    }
+    if (rollback && mine !== null && mine === base) {
+      // The server's copy is older than what we agreed on: treat it as the base, so ours uploads.
+      state.bases[key] = await store.putBase(text);
+      continue;
+    }
+    // Unchanged locally (or deleted locally while a teammate edited: the edit wins): take theirs.
+    if (mine === base || mine === null) {
+      if (await download(ctx, key, text, mine, mtime)) continue;
+    }
+    await recordConflict(ctx, key, text, base);
+  }
+  ctx.progress(keys.length, keys.length);
+}
+
+/** Downloads one file unless it changed since it was hashed (Syncthing's re-check before replacing, issue #3742). */
+async function download(ctx: PullContext, key: string, text: string, expected: string | null, mtime: Date | null): Promise<boolean> {
+  const now = (await readLocalFile(ctx.teamDir, key))?.hash ?? null;
+  if (now !== expected) return false;
+  const hash = await ctx.store.putBase(text);
+  await writeLocalFile(ctx.teamDir, key, text, mtime);
+  ctx.fault.hit('after-pull-rename');
+  ctx.state.bases[key] = hash;
+  delete ctx.state.deleted[key];
+  ctx.report.pulled.push(key);
+  return true;
+}
+
+/** Both sides changed (sync-reliability §1 "real conflict"): mine stays in place, theirs waits aside. */
+async function recordConflict(ctx: PullContext, key: string, theirs: string, base: string | null): Promise<void> {
+  await ctx.store.writeConflict(key, theirs);
+  ctx.state.conflicts[key] = { baseHash: base, theirsHash: hashText(theirs), detectedAt: new Date(ctx.clock.now()).toISOString() };
+  ctx.logger.info('team memory conflict kept both versions', { key });
+}
+
+/** A tombstone: delete only a file unchanged since the base, and keep its text restorable (SPEC §5). */
+async function applyRemoteDeletion(ctx: PullContext, key: string, base: string | null, mine: string | null): Promise<void> {
+  const { state } = ctx;
+  if (base === null) return; // Never had it, or a new local file under a deleted name: the push uploads it.
+  if (mine === base) {
+    const now = (await readLocalFile(ctx.teamDir, key))?.hash ?? null;
+    if (now !== base) return; // Edited a moment ago: the edit wins at the next run.
+    state.deleted[key] = { hash: base, deletedAt: new Date(ctx.clock.now()).toISOString(), by: 'remote' };
+    await removeLocalFile(ctx.teamDir, key);
+    ctx.report.pulled.push(key);
+  } else if (mine === null) {
+    state.deleted[key] ??= { hash: base, deletedAt: new Date(ctx.clock.now()).toISOString(), by: 'remote' };
+  }
+  // Edited locally while a teammate deleted it: the edit wins and uploads as a new file.
+  delete state.bases[key];
+}

@@ -1,0 +1,77 @@
+import type { LocalFile } from './local-tree.js';
+import type { SyncState } from './sync-state.js';
+import type { BlockedKey, SecretScan } from './sync-types.js';
+
+/** One push attempt's delta, from the local tree, the bases and the server hashes as last seen. */
+export interface PushPlan {
+  /** Key → text to upload, or null to delete (SPEC §5 PUT body). */
+  upload: Record<string, string | null>;
+  /** Both sides already agree: record the base, transfer nothing (sync-reliability §1). */
+  agreed: Record<string, string | null>;
+  blocked: BlockedKey[];
+  tooLarge: string[];
+  /** Keys held back by the learned entry limit. */
+  overLimit: string[];
+  /** The server changed a key we changed too (or deleted/edited it): pull before pushing. */
+  needsPull: boolean;
+}
+
+/**
+ * The decision table's push half (sync-reliability §1, §4): only keys changed locally since their base
+ * and different from the server's hash; never a conflicted key; never over the size limit; never a
+ * file with a secret finding (SPEC §5). A key whose server copy also moved since the base is not
+ * uploaded — that would be the reference's "local wins" loss — but sent to the pull to decide.
+ */
+export function planPush(state: SyncState, local: Map<string, LocalFile>, scan: SecretScan, maxFileBytes: number): PushPlan {
+  const plan: PushPlan = { upload: {}, agreed: {}, blocked: [], tooLarge: [], overLimit: [], needsPull: false };
+  const keys = [...new Set([...local.keys(), ...Object.keys(state.bases)])].sort();
+  for (const key of keys) {
+    if (state.conflicts[key]) continue;
+    const file = local.get(key);
+    const mine = file?.hash ?? null;
+    const base = state.bases[key] ?? null;
+    const remote = state.remote[key] ?? null;
+    if (mine === base) continue;
+    if (file) {
+      if (file.bytes > maxFileBytes) {
+        plan.tooLarge.push(key);
+        continue;
+      }
+      const finding = scan(file.text)[0];
+      if (finding) {
+        plan.blocked.push({ key, rule: finding.rule, line: finding.line });
+        continue;
+      }
+      if (mine === remote) plan.agreed[key] = file.text;
+      else if (remote !== base) plan.needsPull = true;
+      else plan.upload[key] = file.text;
+    } else if (remote === base) {
+      plan.upload[key] = null;
+    } else if (remote === null) {
+      plan.agreed[key] = null;
+    } else {
+      plan.needsPull = true;
+    }
+  }
+  return plan;
+}
+
+/**
+ * Holds back new keys the server would refuse (a 413 taught `maxEntries`): the count after the PUT is
+ * what the server checks. Held-back keys stay pending and are reported, never dropped silently.
+ */
+export function applyEntryLimit(plan: PushPlan, state: SyncState): void {
+  if (state.maxEntries === null) return;
+  let count = Object.keys(state.remote).length;
+  for (const [key, value] of Object.entries(plan.upload)) {
+    if (value === null && key in state.remote) count--;
+  }
+  for (const key of Object.keys(plan.upload).sort()) {
+    if (plan.upload[key] === null || key in state.remote) continue;
+    if (count < state.maxEntries) count++;
+    else {
+      plan.overLimit.push(key);
+      delete plan.upload[key];
+    }
+  }
+}

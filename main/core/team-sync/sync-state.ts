@@ -1,0 +1,136 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { readJsonFile, writeFileAtomic, writeJsonAtomic } from '../fs/atomic-write.js';
+import { hashText } from './team-key.js';
+import type { FaultSeam } from './fault-seam.js';
+
+/**
+ * What this device knows, persisted in `<vault>/.strata/team-sync/<owner>__<name>/` (sync-reliability §1,
+ * §4): per key the **base** (hash of the last version both sides agreed on; its text is kept
+ * content-addressed in `bases/`), the server's hashes as last seen, the ETag, conflicts and deletions.
+ * The outbox is derived, not listed: a key is pending whenever its file's hash differs from its base,
+ * so it survives restarts, crashes and exhausted retries by construction.
+ */
+const stateSchema = z.object({
+  format: z.literal(1),
+  etag: z.string().nullable(),
+  serverVersion: z.number().int().nullable(),
+  maxEntries: z.number().int().positive().nullable(),
+  bases: z.record(z.string(), z.string()),
+  remote: z.record(z.string(), z.string()),
+  conflicts: z.record(
+    z.string(),
+    z.object({ baseHash: z.string().nullable(), theirsHash: z.string(), detectedAt: z.string() }),
+  ),
+  deleted: z.record(z.string(), z.object({ hash: z.string(), deletedAt: z.string(), by: z.enum(['local', 'remote']) })),
+  blocked: z.record(z.string(), z.object({ hash: z.string(), rule: z.string(), line: z.number().int() })),
+  lastSyncAt: z.string().nullable(),
+});
+
+export type SyncState = z.infer<typeof stateSchema>;
+
+export const emptyState = (): SyncState => ({
+  format: 1,
+  etag: null,
+  serverVersion: null,
+  maxEntries: null,
+  bases: {},
+  remote: {},
+  conflicts: {},
+  deleted: {},
+  blocked: {},
+  lastSyncAt: null,
+});
+
+/** `owner/name` → `owner__name`, the folder of one repository's sync state. */
+export function repoFolderName(repo: string): string {
+  return repo.replace('/', '__');
+}
+
+/** The state file, the base texts and the conflict copies ("theirs") of one repository. */
+export class SyncStateStore {
+  readonly stateFile: string;
+  readonly basesDir: string;
+  readonly conflictsDir: string;
+
+  constructor(
+    readonly dir: string,
+    private readonly fault: FaultSeam,
+  ) {
+    this.stateFile = path.join(dir, 'state.json');
+    this.basesDir = path.join(dir, 'bases');
+    this.conflictsDir = path.join(dir, 'conflicts');
+  }
+
+  /** A state file that cannot be read is kept aside, never silently reset (a fresh base means conflicts, not loss). */
+  async load(): Promise<SyncState> {
+    let raw: unknown;
+    try {
+      raw = await readJsonFile(this.stateFile);
+    } catch {
+      await fs.rename(this.stateFile, `${this.stateFile}.unreadable-${Date.now()}`).catch(() => undefined);
+      return emptyState();
+    }
+    if (raw === undefined) return emptyState();
+    const parsed = stateSchema.safeParse(raw);
+    return parsed.success ? parsed.data : emptyState();
+  }
+
+  /** Named fault points around every state write (issue 8: crash tests). */
+  async save(state: SyncState): Promise<void> {
+    this.fault.hit('before-state-write');
+    await writeJsonAtomic(this.stateFile, state);
+    this.fault.hit('after-state-write');
+  }
+
+  /** Keeps a text by its hash; written before any state that references it. */
+  async putBase(text: string): Promise<string> {
+    const hash = hashText(text);
+    const file = this.baseFile(hash);
+    const exists = await fs.stat(file).then(
+      () => true,
+      () => false,
+    );
+    if (!exists) await writeFileAtomic(file, text);
+    return hash;
+  }
+
+  async getBase(hash: string | null | undefined): Promise<string | null> {
+    if (!hash) return null;
+    return fs.readFile(this.baseFile(hash), 'utf8').catch(() => null);
+  }
+
+  conflictFile(key: string): string {
+    return path.join(this.conflictsDir, ...key.split('/'));
+  }
+
+  async writeConflict(key: string, theirs: string): Promise<void> {
+    await writeFileAtomic(this.conflictFile(key), theirs);
+  }
+
+  async readConflict(key: string): Promise<string | null> {
+    return fs.readFile(this.conflictFile(key), 'utf8').catch(() => null);
+  }
+
+  async removeConflict(key: string): Promise<void> {
+    await fs.rm(this.conflictFile(key), { force: true });
+  }
+
+  /** Drops base texts no longer referenced by a base, a conflict or a restorable deletion. */
+  async collectGarbage(state: SyncState): Promise<void> {
+    const live = new Set<string>([
+      ...Object.values(state.bases),
+      ...Object.values(state.conflicts).flatMap((c) => (c.baseHash ? [c.baseHash] : [])),
+      ...Object.values(state.deleted).map((d) => d.hash),
+    ]);
+    const names = await fs.readdir(this.basesDir).catch(() => [] as string[]);
+    await Promise.all(
+      names.filter((n) => !n.startsWith('.') && !live.has(`sha256:${n}`)).map((n) => fs.rm(path.join(this.basesDir, n), { force: true })),
+    );
+  }
+
+  private baseFile(hash: string): string {
+    return path.join(this.basesDir, hash.replace(/^sha256:/, ''));
+  }
+}

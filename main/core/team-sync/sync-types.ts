@@ -1,0 +1,96 @@
+import type { MemoryConfig } from '../../../common/config.js';
+import type { Clock, Logger } from '../ports.js';
+import type { GetResult, PutResult } from './team-api.js';
+import type { FaultSeam } from './fault-seam.js';
+
+/** What the scanner reports (main/core/secrets `scanText`): a rule and a line, never the value. */
+export type SecretScan = (text: string) => { rule: string; line: number }[];
+
+/** The protocol calls the engine makes; `TeamApi` implements them, tests may wrap it to drop answers. */
+export interface TeamMemoryPort {
+  get(ifNoneMatch: string | null): Promise<GetResult>;
+  hashes(): Promise<GetResult>;
+  put(entries: Record<string, string | null>, ifMatch: string | null): Promise<PutResult>;
+}
+
+/** Numbers beyond SPEC §5's own: network backoff (issue 8: 500 ms × 2^(n−1), cap 32 s, ≤25 % jitter). */
+export interface BackoffConfig {
+  baseMs: number;
+  capMs: number;
+  maxRetries: number;
+}
+
+export const defaultBackoff: BackoffConfig = { baseMs: 500, capMs: 32_000, maxRetries: 5 };
+
+export interface TeamSyncEngineOptions {
+  repo: string;
+  /** `<vault>/projects/<slug>/memory/team`. */
+  teamDir: string;
+  /** `<vault>/.strata/team-sync/<owner>__<name>` (see `teamSyncStateDir`). */
+  stateDir: string;
+  api: TeamMemoryPort;
+  scan: SecretScan;
+  config: MemoryConfig['teamSync'];
+  clock: Clock;
+  logger: Logger;
+  backoff?: BackoffConfig;
+  /** Injectable so tests never wait for real backoff. */
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  fault?: FaultSeam;
+  onStatus?: (status: TeamSyncStatus) => void;
+}
+
+/** Per-file state shown as a badge (SPEC §5 **Beyond**). */
+export type FileSyncState = 'synced' | 'pending' | 'conflict' | 'blocked' | 'too-large';
+
+export interface BlockedKey {
+  key: string;
+  rule: string;
+  line: number;
+}
+
+export type SyncErrorCode = 'offline' | 'auth' | 'forbidden' | 'contention' | 'too_many_entries' | 'server' | 'local_io';
+
+export interface SyncError {
+  code: SyncErrorCode;
+  message: string;
+}
+
+/** One sync run (what `strata sync --json` prints, keyed). */
+export interface SyncReport {
+  /** Keys written or deleted locally by the pull. */
+  pulled: string[];
+  /** Keys uploaded (or deleted) on the server. */
+  pushed: string[];
+  conflicts: string[];
+  blocked: BlockedKey[];
+  tooLarge: string[];
+  /** Keys changed locally and not on the server yet (conflicts, blocked and too-large excluded). */
+  pending: string[];
+  warnings: string[];
+  error: SyncError | null;
+}
+
+/** The sync indicator (issue 8 item 5): maps onto `TeamStatus` of common/domain/team.ts. */
+export interface TeamSyncStatus {
+  phase: 'synced' | 'syncing' | 'offline' | 'error';
+  progress: { done: number; total: number } | null;
+  pending: number;
+  conflicts: string[];
+  blocked: BlockedKey[];
+  tooLarge: string[];
+  lastSyncAt: string | null;
+  error: SyncError | null;
+}
+
+export const emptyReport = (): SyncReport => ({
+  pulled: [],
+  pushed: [],
+  conflicts: [],
+  blocked: [],
+  tooLarge: [],
+  pending: [],
+  warnings: [],
+  error: null,
+});

@@ -1,0 +1,22 @@
+import { createHash } from 'node:crypto';
+import { entryChecksum, isValidRepo, utf8Length, validateTeamMemoryKey } from '../../../common/team-memory/index.js';
+
+/** Keys, repository names and hashes exactly as the server checks them (common/team-memory, SPEC §5). */
+
+const sha256Hex = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
+
+/** `"sha256:<hex>"` of the exact UTF-8 bytes, comparable to the server's `entryChecksums`. */
+export function hashText(text: string): string {
+  return entryChecksum(text, sha256Hex);
+}
+
+/** UTF-8 byte length, the unit of every size limit in SPEC §5. */
+export const utf8Bytes = utf8Length;
+
+/** A key both sides accept (SPEC §5): the shared validator. */
+export function isValidTeamKey(key: string): boolean {
+  return validateTeamMemoryKey(key).ok;
+}
+
+/** `owner/name` as the server accepts it. */
+export { isValidRepo };

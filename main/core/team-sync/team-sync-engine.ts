@@ -1,0 +1,291 @@
+import { applySnapshot } from './pull-apply.js';
+import { applyEntryLimit, planPush } from './push-plan.js';
+import { backoffDelay, batchEntries } from './batching.js';
+import { readLocalTree } from './local-tree.js';
+import { SyncStateStore, type SyncState } from './sync-state.js';
+import { InjectedCrash, noFaults, type FaultSeam } from './fault-seam.js';
+import { failureToError, isRetriable } from './sync-errors.js';
+import { ConflictDesk } from './conflict-desk.js';
+import type { ApiFailure, GetResult } from './team-api.js';
+import {
+  defaultBackoff,
+  emptyReport,
+  type FileSyncState,
+  type SyncReport,
+  type TeamSyncEngineOptions,
+  type TeamSyncStatus,
+} from './sync-types.js';
+
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Offline-first team-memory sync for one project and repository (SPEC §5 with **Beyond**; issue 8
+ * item 2). Every run loads the state from disk, so a crash or restart loses nothing but the run.
+ * Runs are serialised: a sync, a conflict resolution and a restore never interleave.
+ */
+export class TeamSyncEngine extends ConflictDesk {
+  private readonly fault: FaultSeam;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly random: () => number;
+  private current: TeamSyncStatus = { phase: 'synced', progress: null, pending: 0, conflicts: [], blocked: [], tooLarge: [], lastSyncAt: null, error: null };
+
+  constructor(private readonly o: TeamSyncEngineOptions) {
+    const fault = o.fault ?? noFaults;
+    super(o, new SyncStateStore(o.stateDir, fault));
+    this.fault = fault;
+    this.sleep = o.sleep ?? realSleep;
+    this.random = o.random ?? Math.random;
+  }
+
+  /** The last status, as the sync indicator shows it. */
+  status(): TeamSyncStatus {
+    return this.current;
+  }
+
+  /** One pull and one push (`strata sync`, "sync now", the start-up and 5-minute runs). */
+  sync(): Promise<SyncReport> {
+    return this.exclusive(() => this.run(true, true));
+  }
+
+  pull(): Promise<SyncReport> {
+    return this.exclusive(() => this.run(true, false));
+  }
+
+  push(): Promise<SyncReport> {
+    return this.exclusive(() => this.run(false, true));
+  }
+
+  /** Every team file's badge (SPEC §5: synced, pending, conflict, blocked by a secret, too large). */
+  fileStates(): Promise<Map<string, FileSyncState>> {
+    return this.exclusive(async () => {
+      const state = await this.store.load();
+      const local = await readLocalTree(this.o.teamDir);
+      const plan = planPush(state, local, this.o.scan, this.o.config.maxFileBytes);
+      const out = new Map<string, FileSyncState>();
+      for (const key of local.keys()) out.set(key, local.get(key)!.hash === state.bases[key] ? 'synced' : 'pending');
+      for (const key of Object.keys(state.bases)) if (!local.has(key)) out.set(key, 'pending');
+      for (const b of plan.blocked) out.set(b.key, 'blocked');
+      for (const key of plan.tooLarge) out.set(key, 'too-large');
+      for (const key of Object.keys(state.conflicts)) out.set(key, 'conflict');
+      return out;
+    });
+  }
+
+  private async run(pull: boolean, push: boolean): Promise<SyncReport> {
+    const report = emptyReport();
+    const state = await this.store.load();
+    this.emit({ ...this.current, phase: 'syncing', progress: { done: 0, total: 0 } });
+    try {
+      this.expireDeleted(state);
+      if (pull) await this.pullStep(state, report, false);
+      if (push && !report.error) await this.pushStep(state, report);
+      await this.finish(state, report);
+    } catch (error) {
+      if (error instanceof InjectedCrash) throw error;
+      this.o.logger.error('team sync failed', { message: (error as Error).message });
+      report.error = { code: 'local_io', message: (error as Error).message };
+    }
+    this.emit({
+      phase: report.error ? (report.error.code === 'offline' ? 'offline' : 'error') : 'synced',
+      progress: null,
+      pending: report.pending.length,
+      conflicts: report.conflicts,
+      blocked: report.blocked,
+      tooLarge: report.tooLarge,
+      lastSyncAt: state.lastSyncAt,
+      error: report.error,
+    });
+    return report;
+  }
+
+  /** A pull: If-None-Match unless some server change is known but not downloaded yet. */
+  private async pullStep(state: SyncState, report: SyncReport, force: boolean): Promise<boolean> {
+    const ifNoneMatch = force || this.missingRemoteContent(state) ? null : state.etag;
+    const result = await this.withRetry(() => this.o.api.get(ifNoneMatch));
+    if (result.kind === 'not-modified') return true;
+    if (result.kind !== 'snapshot' && result.kind !== 'not-found') {
+      report.error = failureToError(result);
+      return false;
+    }
+    const snapshot = result.kind === 'snapshot' ? result.snapshot : null;
+    const hadMemory = state.serverVersion !== null;
+    const rollback = hadMemory && (snapshot === null || snapshot.version < state.serverVersion!);
+    await applySnapshot(
+      { teamDir: this.o.teamDir, store: this.store, state, report, fault: this.fault, clock: this.o.clock, logger: this.o.logger, progress: (d, t) => this.progress(d, t) },
+      snapshot,
+      rollback,
+    );
+    state.remote = { ...(snapshot?.entryChecksums ?? {}) };
+    state.etag = snapshot?.checksum ?? null;
+    state.serverVersion = snapshot?.version ?? null;
+    await this.store.save(state);
+    return true;
+  }
+
+  /**
+   * The push loop (SPEC §5): delta by hash, batches, on 412/428 a hash probe and a fresh delta, at most
+   * `max412Retries` retries. A key that changed on both sides goes through the pull's decision table
+   * instead of overwriting the teammate's edit (the reference's loss, sync-reliability §4.2).
+   */
+  private async pushStep(state: SyncState, report: SyncReport): Promise<void> {
+    let learnedLimit = false;
+    for (let attempt = 0; ; attempt++) {
+      let plan = planPush(state, await readLocalTree(this.o.teamDir), this.o.scan, this.o.config.maxFileBytes);
+      if (plan.needsPull) {
+        if (!(await this.pullStep(state, report, true))) return;
+        plan = planPush(state, await readLocalTree(this.o.teamDir), this.o.scan, this.o.config.maxFileBytes);
+      }
+      await this.recordAgreed(state, plan.agreed);
+      applyEntryLimit(plan, state);
+      if (plan.overLimit.length > 0) {
+        report.warnings.push(`the team server takes at most ${state.maxEntries} files; ${plan.overLimit.length} new files wait: ${plan.overLimit.join(', ')}`);
+      }
+      if (Object.keys(plan.upload).length === 0) return;
+
+      const outcome = await this.putBatches(state, report, plan.upload);
+      if (outcome === 'done') return;
+      if (outcome === 'too-many' && !learnedLimit) {
+        learnedLimit = true;
+        continue;
+      }
+      if (outcome !== 'stale') return;
+      if (attempt >= this.o.config.max412Retries) {
+        report.error = { code: 'contention', message: 'the team memory kept changing on the server; local changes stay pending and are retried at the next sync' };
+        return;
+      }
+      await this.sleep(backoffDelay(attempt + 1, this.backoff.baseMs, this.backoff.capMs, this.random));
+      const probe = await this.withRetry(() => this.o.api.hashes());
+      if (probe.kind !== 'snapshot' && probe.kind !== 'not-found') {
+        report.error = failureToError(probe);
+        return;
+      }
+      if (!(await this.adoptProbe(state, report, probe))) return;
+    }
+  }
+
+  /** Takes a hash probe as the server's view; when it shows content we lack, a full pull decides. */
+  private async adoptProbe(state: SyncState, report: SyncReport, probe: GetResult): Promise<boolean> {
+    const snapshot = probe.kind === 'snapshot' ? probe.snapshot : null;
+    const sums = snapshot?.entryChecksums ?? {};
+    const local = await readLocalTree(this.o.teamDir);
+    const keys = new Set([...Object.keys(sums), ...Object.keys(state.bases)]);
+    const needsContent = [...keys].some((key) => {
+      const remote = sums[key] ?? null;
+      return remote !== (state.bases[key] ?? null) && remote !== (local.get(key)?.hash ?? null) && state.conflicts[key]?.theirsHash !== remote;
+    });
+    if (needsContent || (snapshot !== null && state.serverVersion !== null && snapshot.version < state.serverVersion)) {
+      return this.pullStep(state, report, true);
+    }
+    state.remote = { ...sums };
+    state.etag = snapshot?.checksum ?? null;
+    state.serverVersion = snapshot?.version ?? null;
+    return true;
+  }
+
+  /** PUTs batch after batch, threading the ETag; the base of each key becomes what was *sent*. */
+  private async putBatches(state: SyncState, report: SyncReport, upload: Record<string, string | null>): Promise<'done' | 'stale' | 'too-many' | 'failed'> {
+    const batches = batchEntries(upload, this.o.config.maxBatchBytes);
+    const total = Object.keys(upload).length;
+    let done = 0;
+    for (const batch of batches) {
+      this.progress(done, total);
+      const result = await this.withRetry(() => this.o.api.put(batch, state.etag));
+      if (result.kind !== 'ok') {
+        if (result.kind === 'http' && (result.status === 412 || result.status === 428)) return 'stale';
+        report.error = failureToError(result);
+        if (result.kind === 'http' && result.maxEntries) {
+          state.maxEntries = result.maxEntries;
+          await this.store.save(state);
+          return 'too-many';
+        }
+        return 'failed';
+      }
+      for (const [key, text] of Object.entries(batch)) {
+        if (text === null) {
+          this.forgetDeleted(state, key);
+        } else {
+          const hash = await this.store.putBase(text);
+          state.bases[key] = hash;
+          state.remote[key] = hash;
+        }
+      }
+      state.etag = result.checksum;
+      if (result.version !== null) state.serverVersion = result.version;
+      report.pushed.push(...Object.keys(batch));
+      done += Object.keys(batch).length;
+      this.fault.hit('after-batch-put');
+      await this.store.save(state);
+    }
+    report.error = null;
+    return 'done';
+  }
+
+  private async recordAgreed(state: SyncState, agreed: Record<string, string | null>): Promise<void> {
+    for (const [key, text] of Object.entries(agreed)) {
+      if (text === null) this.forgetDeleted(state, key);
+      else state.bases[key] = await this.store.putBase(text);
+    }
+  }
+
+  private forgetDeleted(state: SyncState, key: string): void {
+    const base = state.bases[key];
+    if (base) state.deleted[key] = { hash: base, deletedAt: new Date(this.o.clock.now()).toISOString(), by: 'local' };
+    delete state.bases[key];
+    delete state.remote[key];
+  }
+
+  /** Closes the run: the report's lists, the persisted blocked list, base texts no longer needed. */
+  private async finish(state: SyncState, report: SyncReport): Promise<void> {
+    const local = await readLocalTree(this.o.teamDir);
+    const plan = planPush(state, local, this.o.scan, this.o.config.maxFileBytes);
+    const held = new Set([...plan.blocked.map((b) => b.key), ...plan.tooLarge, ...Object.keys(state.conflicts)]);
+    const changed = [...new Set([...local.keys(), ...Object.keys(state.bases)])].filter((k) => (local.get(k)?.hash ?? null) !== (state.bases[k] ?? null));
+    report.pending = changed.filter((k) => !held.has(k)).sort();
+    report.conflicts = Object.keys(state.conflicts).sort();
+    report.blocked = plan.blocked;
+    report.tooLarge = plan.tooLarge;
+    report.pulled = [...new Set(report.pulled)].sort();
+    report.pushed = [...new Set(report.pushed)].sort();
+    state.blocked = Object.fromEntries(plan.blocked.map((b) => [b.key, { hash: local.get(b.key)!.hash, rule: b.rule, line: b.line }]));
+    if (!report.error) state.lastSyncAt = new Date(this.o.clock.now()).toISOString();
+    await this.store.save(state);
+    await this.store.collectGarbage(state);
+  }
+
+  /** True when the server's hashes show a change whose text we never fetched (after a hash probe). */
+  private missingRemoteContent(state: SyncState): boolean {
+    return Object.keys(state.remote).some((key) => state.remote[key] !== state.bases[key] && state.conflicts[key]?.theirsHash !== state.remote[key]);
+  }
+
+  private expireDeleted(state: SyncState): void {
+    const limit = this.o.clock.now() - this.o.config.tombstoneDays * 86_400_000;
+    for (const [key, record] of Object.entries(state.deleted)) {
+      if (Date.parse(record.deletedAt) < limit) delete state.deleted[key];
+    }
+  }
+
+  private get backoff() {
+    return this.o.backoff ?? defaultBackoff;
+  }
+
+  /** Network errors, 429 and 5xx: wait (Retry-After, else backoff with jitter) and try again. */
+  private async withRetry<T extends { kind: string }>(call: () => Promise<T | ApiFailure>): Promise<T | ApiFailure> {
+    for (let attempt = 1; ; attempt++) {
+      const result = await call();
+      if (!isRetriable(result) || attempt > this.backoff.maxRetries) return result;
+      const retryAfter = 'retryAfterMs' in result ? result.retryAfterMs : undefined;
+      await this.sleep(Math.min(retryAfter ?? backoffDelay(attempt, this.backoff.baseMs, this.backoff.capMs, this.random), this.backoff.capMs));
+    }
+  }
+
+  private progress(done: number, total: number): void {
+    // Every 100 files is enough for a progress bar and keeps a 5,000-file pull from flooding the UI.
+    if (done !== 0 && done !== total && done % 100 !== 0) return;
+    this.emit({ ...this.current, phase: 'syncing', progress: { done, total } });
+  }
+
+  private emit(status: TeamSyncStatus): void {
+    this.current = status;
+    this.o.onStatus?.(status);
+  }
+}

@@ -1,0 +1,135 @@
+import { promises as fs } from 'node:fs';
+import { parseCompleteLines } from './jsonl.js';
+import { isMessageRecord, type MessageRecord, type OtherRecord, type TranscriptRecord } from './records.js';
+
+/** One line of the sessions list. */
+export interface SessionSummary {
+  sessionId: string;
+  /** Absolute path of the transcript. */
+  file: string;
+  /** A custom title (rename), else a `summary` record, else the first user prompt; null if none found. */
+  title: string | null;
+  titleSource: 'custom' | 'summary' | 'prompt' | null;
+  /** Epoch ms of the first record's timestamp, else the file's birth/modification time. */
+  createdAt: number;
+  /** Epoch ms of the last record's timestamp, else the file's modification time. */
+  updatedAt: number;
+  /** user + assistant records. */
+  messageCount: number;
+  /** True when the file is larger than the head and tail windows and the middle was estimated. */
+  messageCountApproximate: boolean;
+  sizeBytes: number;
+}
+
+/** Bytes read from each end of a transcript when listing: titles and times live there. */
+export const SUMMARY_WINDOW_BYTES = 64 * 1024;
+const MAX_TITLE_CHARS = 120;
+
+/** Claude Code's rename record: `{type: "custom-title", customTitle, sessionId}`. */
+export interface CustomTitleRecord extends OtherRecord {
+  type: 'custom-title';
+  customTitle: string;
+  sessionId: string;
+}
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > MAX_TITLE_CHARS ? `${flat.slice(0, MAX_TITLE_CHARS - 1)}…` : flat;
+}
+
+/** The text the user typed in a record, or null for meta records, tool results and injected reminders. */
+export function promptText(record: MessageRecord): string | null {
+  if (record.type !== 'user' || record.isMeta || record.isCompactSummary) return null;
+  const content = record.message.content;
+  const texts = typeof content === 'string' ? [content] : content.flatMap((b) => (b.type === 'text' ? [b.text] : []));
+  for (const text of texts) {
+    const trimmed = text.trim();
+    if (trimmed === '' || /^<(system-reminder|command-|local-command-)/.test(trimmed)) continue;
+    return trimmed;
+  }
+  return null;
+}
+
+function timestampOf(record: TranscriptRecord): number | null {
+  const ts = (record as { timestamp?: unknown }).timestamp;
+  if (typeof ts !== 'string') return null;
+  const ms = Date.parse(ts);
+  return Number.isNaN(ms) ? null : ms;
+}
+
+function findTitle(head: TranscriptRecord[], tail: TranscriptRecord[]): Pick<SessionSummary, 'title' | 'titleSource'> {
+  const lastOf = (records: TranscriptRecord[], pick: (r: TranscriptRecord) => string | null) => {
+    for (let i = records.length - 1; i >= 0; i--) {
+      const value = pick(records[i]!);
+      if (value) return value;
+    }
+    return null;
+  };
+  const custom = (r: TranscriptRecord) =>
+    r.type === 'custom-title' && typeof r.customTitle === 'string' && r.customTitle.trim() ? r.customTitle : null;
+  const summary = (r: TranscriptRecord) => (r.type === 'summary' && typeof r.summary === 'string' && r.summary.trim() ? r.summary : null);
+  const customTitle = lastOf(tail, custom) ?? lastOf(head, custom);
+  if (customTitle) return { title: oneLine(customTitle), titleSource: 'custom' };
+  const summaryTitle = lastOf(tail, summary) ?? lastOf(head, summary);
+  if (summaryTitle) return { title: oneLine(summaryTitle), titleSource: 'summary' };
+  for (const r of head) {
+    const text = isMessageRecord(r) ? promptText(r) : null;
+    if (text) return { title: oneLine(text), titleSource: 'prompt' };
+  }
+  return { title: null, titleSource: null };
+}
+
+const countMessages = (records: TranscriptRecord[]) => records.filter(isMessageRecord).length;
+
+/**
+ * Summarizes a transcript from its first and last `window` bytes only, so listing hundreds of long
+ * sessions stays fast; the message count of the unread middle is estimated from the read lines.
+ */
+export async function summarizeTranscript(file: string, sessionId: string, window = SUMMARY_WINDOW_BYTES): Promise<SessionSummary> {
+  const handle = await fs.open(file, 'r');
+  try {
+    const stat = await handle.stat();
+    const size = stat.size;
+    const read = async (position: number, length: number) => {
+      const buffer = Buffer.alloc(length);
+      const { bytesRead } = await handle.read(buffer, 0, length, position);
+      return buffer.subarray(0, bytesRead).toString('utf8');
+    };
+    let head: TranscriptRecord[];
+    let tail: TranscriptRecord[];
+    let messageCount: number;
+    let approximate = false;
+    if (size <= 2 * window) {
+      const lines = (await read(0, size)).split('\n');
+      head = parseCompleteLines(lines);
+      tail = head;
+      messageCount = countMessages(head);
+    } else {
+      const headLines = (await read(0, window)).split('\n');
+      headLines.pop();
+      const tailLines = (await read(size - window, window)).split('\n');
+      tailLines.shift();
+      head = parseCompleteLines(headLines);
+      tail = parseCompleteLines(tailLines);
+      const readBytes = Buffer.byteLength(headLines.join('\n')) + Buffer.byteLength(tailLines.join('\n'));
+      const seen = countMessages(head) + countMessages(tail);
+      const middleBytes = Math.max(0, size - readBytes);
+      messageCount = seen + Math.round(readBytes > 0 ? (middleBytes * seen) / readBytes : 0);
+      approximate = true;
+    }
+    const firstTs = head.map(timestampOf).find((t) => t !== null) ?? null;
+    const lastTs = [...tail].reverse().map(timestampOf).find((t) => t !== null) ?? null;
+    return {
+      sessionId,
+      file,
+      ...findTitle(head, tail),
+      createdAt: firstTs ?? (stat.birthtimeMs || stat.mtimeMs),
+      updatedAt: lastTs ?? stat.mtimeMs,
+      messageCount,
+      messageCountApproximate: approximate,
+      sizeBytes: size,
+    };
+  } finally {
+    await handle.close();
+  }
+}

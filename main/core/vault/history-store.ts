@@ -1,0 +1,210 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { createTwoFilesPatch } from 'diff';
+import { AppFailure } from '../../../common/result.js';
+import type { HistoryVersion } from '../../../common/domain/vault.js';
+import type { Clock, Logger } from '../ports.js';
+import { readJsonFile, writeFileAtomic, writeJsonAtomic } from '../fs/atomic-write.js';
+import { sha256 } from './file-scan.js';
+import { STATE_DIR } from './vault-paths.js';
+
+/** One file's history: its versions oldest first, and the deletion if the file was deleted. */
+interface FileHistory {
+  path: string;
+  versions: HistoryVersion[];
+  deleted: { at: string; hash: string } | null;
+}
+
+export interface HistoryRetention {
+  days: number;
+  maxBytes: number;
+}
+
+const DAY_MS = 86_400_000;
+const HEX64 = /^[a-f0-9]{64}$/;
+
+/**
+ * Local snapshots of memory files (issue 4 item 4): blobs named by their sha256 (never `.md`, so no
+ * tool mistakes a snapshot for a memory) under `.strata/history/blobs/`, one index JSON per file path
+ * under `.strata/history/files/`. Kept `days` days and `maxBytes` in all, oldest out first.
+ */
+export class HistoryStore {
+  private readonly dir: string;
+  private files: Map<string, FileHistory> | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    root: string,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    private readonly retention: HistoryRetention,
+  ) {
+    this.dir = path.join(root, STATE_DIR, 'history');
+  }
+
+  /**
+   * Saves `content` as a version of `rel` unless it already is the newest one; returns the version.
+   * Runs retention afterwards, so the store never grows past its limits.
+   */
+  snapshot(rel: string, content: string | Uint8Array, reason: string): Promise<HistoryVersion> {
+    return this.serial(async () => {
+      const files = await this.load();
+      const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : Buffer.from(content);
+      const hash = sha256(bytes);
+      const history = files.get(rel) ?? { path: rel, versions: [], deleted: null };
+      const newest = history.versions.at(-1);
+      if (newest?.hash === hash) return newest;
+      const blob = this.blobPath(hash);
+      if (!(await exists(blob))) await writeFileAtomic(blob, bytes, { mode: 0o600, dirMode: 0o700 });
+      const version: HistoryVersion = { hash, savedAt: new Date(this.clock.now()).toISOString(), size: bytes.length, reason };
+      history.versions.push(version);
+      files.set(rel, history);
+      await this.saveIndex(history);
+      await this.pruneLocked();
+      return version;
+    });
+  }
+
+  /** Versions of one file, newest first. */
+  async timeline(rel: string): Promise<HistoryVersion[]> {
+    const files = await this.load();
+    return [...(files.get(rel)?.versions ?? [])].reverse();
+  }
+
+  /** The text of one saved version; `not_found` if it is not (or no longer) kept. */
+  async readVersion(rel: string, hash: string): Promise<string> {
+    const files = await this.load();
+    if (!HEX64.test(hash) || !files.get(rel)?.versions.some((v) => v.hash === hash)) {
+      throw new AppFailure('not_found', `No saved version ${hash.slice(0, 12)} of ${rel}`);
+    }
+    try {
+      return await fs.readFile(this.blobPath(hash), 'utf8');
+    } catch {
+      throw new AppFailure('not_found', `The saved version ${hash.slice(0, 12)} of ${rel} is missing from the history folder`);
+    }
+  }
+
+  /** A unified diff from `before` to `after` (the `diff` package), labelled with the file's path. */
+  diff(rel: string, before: string, after: string, labels: [string, string] = ['saved', 'current']): string {
+    return createTwoFilesPatch(`a/${rel}`, `b/${rel}`, before, after, labels[0], labels[1]);
+  }
+
+  /** Records that `rel` was deleted; `hash` is its last content's version (already snapshotted). */
+  markDeleted(rel: string, hash: string): Promise<void> {
+    return this.serial(async () => {
+      const files = await this.load();
+      const history = files.get(rel);
+      if (!history) return;
+      history.deleted = { at: new Date(this.clock.now()).toISOString(), hash };
+      await this.saveIndex(history);
+    });
+  }
+
+  /** Clears the deletion mark once the file exists again (restored, undone, re-created). */
+  markPresent(rel: string): Promise<void> {
+    return this.serial(async () => {
+      const history = (await this.load()).get(rel);
+      if (!history?.deleted) return;
+      history.deleted = null;
+      await this.saveIndex(history);
+    });
+  }
+
+  /** Deleted files whose last version is still kept, newest deletion first. */
+  async listDeleted(): Promise<{ path: string; deletedAt: string; hash: string }[]> {
+    const files = await this.load();
+    return [...files.values()]
+      .filter((h) => h.deleted && h.versions.some((v) => v.hash === h.deleted!.hash))
+      .map((h) => ({ path: h.path, deletedAt: h.deleted!.at, hash: h.deleted!.hash }))
+      .sort((a, b) => b.deletedAt.localeCompare(a.deletedAt));
+  }
+
+  /** Bytes the kept blobs take (each distinct content once). */
+  async totalBytes(): Promise<number> {
+    return blobBytes(await this.load());
+  }
+
+  /** Applies retention now (also done after every snapshot). */
+  prune(): Promise<void> {
+    return this.serial(() => this.pruneLocked());
+  }
+
+  private async pruneLocked(): Promise<void> {
+    const files = await this.load();
+    const cutoff = this.clock.now() - this.retention.days * DAY_MS;
+    const touched = new Set<FileHistory>();
+    for (const h of files.values()) {
+      const kept = h.versions.filter((v) => Date.parse(v.savedAt) >= cutoff);
+      if (kept.length !== h.versions.length) {
+        h.versions = kept;
+        touched.add(h);
+      }
+    }
+    let total = blobBytes(files);
+    if (total > this.retention.maxBytes) {
+      const all = [...files.values()].flatMap((h) => h.versions.map((v) => ({ h, v }))).sort((a, b) => a.v.savedAt.localeCompare(b.v.savedAt));
+      for (const { h, v } of all) {
+        if (total <= this.retention.maxBytes) break;
+        h.versions = h.versions.filter((x) => x !== v);
+        touched.add(h);
+        total = blobBytes(files);
+      }
+    }
+    if (touched.size === 0) return;
+    const live = new Set([...files.values()].flatMap((h) => h.versions.map((v) => v.hash)));
+    for (const h of touched) {
+      if (h.versions.length === 0) files.delete(h.path);
+      await this.saveIndex(h);
+    }
+    const blobs = await fs.readdir(path.join(this.dir, 'blobs')).catch(() => [] as string[]);
+    await Promise.all(blobs.filter((b) => HEX64.test(b) && !live.has(b)).map((b) => fs.rm(this.blobPath(b), { force: true })));
+  }
+
+  private async load(): Promise<Map<string, FileHistory>> {
+    if (this.files) return this.files;
+    const files = new Map<string, FileHistory>();
+    const indexDir = path.join(this.dir, 'files');
+    const names = await fs.readdir(indexDir).catch(() => [] as string[]);
+    for (const name of names.filter((n) => n.endsWith('.json'))) {
+      try {
+        const raw = (await readJsonFile(path.join(indexDir, name))) as FileHistory | undefined;
+        if (raw && typeof raw.path === 'string' && Array.isArray(raw.versions)) files.set(raw.path, { ...raw, deleted: raw.deleted ?? null });
+      } catch (error) {
+        // A damaged index loses that file's timeline, never the vault's files.
+        this.logger.warn('history: unreadable index file skipped', { name, error: String(error) });
+      }
+    }
+    this.files = files;
+    return files;
+  }
+
+  private async saveIndex(history: FileHistory): Promise<void> {
+    const file = path.join(this.dir, 'files', `${sha256(history.path)}.json`);
+    if (history.versions.length === 0) await fs.rm(file, { force: true });
+    else await writeJsonAtomic(file, history, { mode: 0o600, dirMode: 0o700 });
+  }
+
+  private blobPath(hash: string): string {
+    return path.join(this.dir, 'blobs', hash);
+  }
+
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn, fn);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+}
+
+function blobBytes(files: Map<string, FileHistory>): number {
+  const sizes = new Map<string, number>();
+  for (const h of files.values()) for (const v of h.versions) sizes.set(v.hash, v.size);
+  let total = 0;
+  for (const s of sizes.values()) total += s;
+  return total;
+}
+
+const exists = (file: string) =>
+  fs.access(file).then(
+    () => true,
+    () => false,
+  );

@@ -1,0 +1,9 @@
+/** The vault engine's public face (issue 4): one `Vault` per root, built by the composition root. */
+export { Vault, type VaultOptions, type VaultState } from './vault.js';
+export { classifyVaultPath, isMemoryScope, memoryDir, type VaultLocation } from './vault-paths.js';
+export { chokidarFactory, type FileWatcher, type WatcherFactory } from './vault-watcher.js';
+export { HistoryStore } from './history-store.js';
+export { computeHealth } from './health.js';
+export { parseIndex, buildIndexView } from './memory-index.js';
+export { parseMarkdown, memoryTypeOf } from './frontmatter.js';
+export type { SearchQuery } from '../search/search-index.js';

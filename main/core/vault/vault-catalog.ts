@@ -1,0 +1,103 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { Logger } from '../ports.js';
+import { SearchIndex, type IndexedDoc } from '../search/search-index.js';
+import { loadSearchCache } from '../search/index-cache.js';
+import { transcriptText } from '../search/transcript-text.js';
+import { mapLimit, scanFile, walkVault, type ScannedFile } from './file-scan.js';
+
+/** The search document (and catalog entry) of a scanned file. */
+export function docOf(scan: ScannedFile, mtimeMs: number): IndexedDoc {
+  const { meta } = scan;
+  let text = scan.text ?? '';
+  let lineMap: number[] | undefined;
+  if (meta.scope === 'transcript' && scan.text !== null) ({ text, lineMap } = transcriptText(scan.text));
+  return {
+    meta,
+    hash: scan.hash,
+    ino: scan.ino,
+    path: meta.path,
+    scope: meta.scope,
+    projectSlug: meta.projectSlug,
+    type: meta.type,
+    title: meta.title,
+    text,
+    ...(lineMap ? { lineMap } : {}),
+    mtimeMs,
+    size: meta.size,
+  };
+}
+
+/** Scans one file into a document; null when it is gone or not a vault file. */
+export async function scanDoc(root: string, rel: string, maxBytes: number): Promise<IndexedDoc | null> {
+  const scan = await scanFile(root, rel, maxBytes);
+  return scan ? docOf(scan, Date.parse(scan.meta.mtime)) : null;
+}
+
+/** The on-disk identity a cached document is checked against. */
+async function identity(root: string, rel: string): Promise<{ mtimeMs: number; size: number; ino: number } | null> {
+  try {
+    const s = await fs.lstat(path.join(root, ...rel.split('/')));
+    return { mtimeMs: s.mtimeMs, size: s.size, ino: s.ino };
+  } catch {
+    return null;
+  }
+}
+
+const sameFile = (doc: IndexedDoc, id: { mtimeMs: number; size: number; ino: number } | null) =>
+  id !== null && Math.floor(doc.mtimeMs) === Math.floor(id.mtimeMs) && doc.meta.size === id.size && doc.ino === id.ino;
+
+export interface LoadResult {
+  index: SearchIndex;
+  /** Whether anything differed from the cache (so the cache should be written again). */
+  dirty: boolean;
+  fromCache: boolean;
+}
+
+/**
+ * Builds the catalog and search index for a root: from the cache when there is a usable one, with
+ * every file whose size, mtime or inode differs rescanned; else from the files.
+ */
+export async function loadCatalog(root: string, maxBytes: number, logger: Logger, useCache: boolean): Promise<LoadResult> {
+  const [rels, cached] = await Promise.all([walkVault(root), useCache ? loadSearchCache(root, logger) : Promise.resolve(null)]);
+  if (!cached) {
+    const docs = (await mapLimit(rels, 32, (rel) => scanDoc(root, rel, maxBytes))).filter((d): d is IndexedDoc => d !== null);
+    const index = new SearchIndex();
+    index.addAll(docs);
+    return { index, dirty: true, fromCache: false };
+  }
+  const changed = await reconcile(root, cached, maxBytes, rels);
+  return { index: cached, dirty: changed.length > 0, fromCache: true };
+}
+
+/** What reconcile found different between the catalog and the disk. */
+export interface Difference {
+  path: string;
+  before: IndexedDoc | null;
+  after: IndexedDoc | null;
+}
+
+/**
+ * Brings the catalog in line with the disk (after a cache load, after the watcher became ready, after
+ * the root came back), returning what differed. `rels` may be given when the walk is already done.
+ */
+export async function reconcile(root: string, index: SearchIndex, maxBytes: number, rels?: string[]): Promise<Difference[]> {
+  const onDisk = rels ?? (await walkVault(root));
+  const present = new Set(onDisk);
+  const out: Difference[] = [];
+  for (const [rel, doc] of [...index.docs]) {
+    if (!present.has(rel)) {
+      index.remove(rel);
+      out.push({ path: rel, before: doc, after: null });
+    }
+  }
+  await mapLimit(onDisk, 32, async (rel) => {
+    const before = index.docs.get(rel) ?? null;
+    if (before && sameFile(before, await identity(root, rel))) return;
+    const after = await scanDoc(root, rel, maxBytes);
+    if (after) index.upsert(after);
+    else index.remove(rel);
+    if (before?.hash !== after?.hash || (before === null) !== (after === null)) out.push({ path: rel, before, after });
+  });
+  return out;
+}

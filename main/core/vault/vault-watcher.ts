@@ -1,0 +1,151 @@
+import { promises as fs, type Stats } from 'node:fs';
+import path from 'node:path';
+import { watch, type ChokidarOptions } from 'chokidar';
+import type { Logger } from '../ports.js';
+import { isIgnoredRelative, toVaultPath } from './vault-paths.js';
+
+/** The part of a chokidar `FSWatcher` the vault uses, so a test can hand in a watcher that fails. */
+export interface FileWatcher {
+  on(event: 'add' | 'change' | 'unlink', listener: (file: string, stats?: Stats) => void): unknown;
+  on(event: 'unlinkDir', listener: (dir: string) => void): unknown;
+  on(event: 'ready', listener: () => void): unknown;
+  on(event: 'error', listener: (error: unknown) => void): unknown;
+  close(): Promise<void>;
+}
+
+/** Builds a watcher over one root (DESIGN.md: engines take a watcher factory). */
+export type WatcherFactory = (root: string, options: ChokidarOptions) => FileWatcher;
+
+export const chokidarFactory: WatcherFactory = (root, options) => watch(root, options);
+
+/** A file event, relative to the root with `/`. */
+export interface RawFileEvent {
+  type: 'add' | 'change' | 'unlink';
+  path: string;
+  stats?: Stats;
+}
+
+/** `watching` once ready (again), `root-missing` when the root folder disappeared. */
+export type WatcherState = 'watching' | 'root-missing';
+
+export interface VaultWatcherOptions {
+  root: string;
+  writeFinishMs: number;
+  logger: Logger;
+  factory?: WatcherFactory;
+  onEvent: (event: RawFileEvent) => void;
+  onState: (state: WatcherState) => void;
+  /** How often a missing root is looked for again; 1 s by default. */
+  rootCheckMs?: number;
+}
+
+const POLLING_CODES = new Set(['ENOSPC', 'EMFILE']);
+
+/**
+ * chokidar over one vault root with the discipline of Bruno's collection watcher (STYLE.md):
+ * awaitWriteFinish, an `ignored` function, a polling fallback when the OS runs out of inotify watches
+ * or file handles, a try/catch per event, and a root that vanishes reported as a state, not a crash.
+ */
+export class VaultWatcher {
+  private watcher: FileWatcher | null = null;
+  private polling = false;
+  private state: WatcherState = 'watching';
+  private rootTimer: NodeJS.Timeout | null = null;
+  private closed = false;
+  private readonly factory: WatcherFactory;
+
+  constructor(private readonly options: VaultWatcherOptions) {
+    this.factory = options.factory ?? chokidarFactory;
+  }
+
+  /** Starts watching; resolves once the initial scan is done (chokidar `ready`). */
+  async start(): Promise<void> {
+    await this.open();
+    this.rootTimer = setInterval(() => void this.checkRoot(), this.options.rootCheckMs ?? 1_000);
+    this.rootTimer.unref();
+  }
+
+  get usingPolling(): boolean {
+    return this.polling;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.rootTimer) clearInterval(this.rootTimer);
+    await this.watcher?.close();
+    this.watcher = null;
+  }
+
+  private open(): Promise<void> {
+    const { root, writeFinishMs } = this.options;
+    const ignored = (file: string) => isIgnoredRelative(path.relative(root, file));
+    const watcher = this.factory(root, {
+      ignored,
+      ignoreInitial: true,
+      // Never follow a link: a loop or a link out of the vault must not be walked (issue 4).
+      followSymlinks: false,
+      alwaysStat: true,
+      usePolling: this.polling,
+      interval: 500,
+      binaryInterval: 1_000,
+      awaitWriteFinish: { stabilityThreshold: writeFinishMs, pollInterval: Math.max(10, Math.round(writeFinishMs / 8)) },
+      ignorePermissionErrors: true,
+    });
+    this.watcher = watcher;
+    const forward = (type: RawFileEvent['type']) => (file: string, stats?: Stats) => {
+      try {
+        const rel = toVaultPath(path.relative(root, file));
+        if (!rel || rel.startsWith('..')) return;
+        this.options.onEvent({ type, path: rel, stats });
+      } catch (error) {
+        // One bad file never stops the watcher (STYLE.md).
+        this.options.logger.warn('vault watcher: event failed', { file, error: String(error) });
+      }
+    };
+    watcher.on('add', forward('add'));
+    watcher.on('change', forward('change'));
+    watcher.on('unlink', forward('unlink'));
+    watcher.on('unlinkDir', (dir) => {
+      if (path.resolve(dir) === root) void this.checkRoot();
+    });
+    return new Promise<void>((resolve) => {
+      watcher.on('ready', () => resolve());
+      watcher.on('error', (error) => void this.onError(error, resolve));
+    });
+  }
+
+  private async onError(error: unknown, resolveReady: () => void): Promise<void> {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code && POLLING_CODES.has(code) && !this.polling && !this.closed) {
+      this.options.logger.warn('vault watcher: out of watches or handles; falling back to polling', { code });
+      this.polling = true;
+      const old = this.watcher;
+      this.watcher = null;
+      await old?.close().catch(() => undefined);
+      await this.open();
+      resolveReady();
+      return;
+    }
+    this.options.logger.warn('vault watcher: error', { code, error: String(error) });
+    void this.checkRoot();
+  }
+
+  private async checkRoot(): Promise<void> {
+    if (this.closed) return;
+    const exists = await fs
+      .stat(this.options.root)
+      .then((s) => s.isDirectory())
+      .catch(() => false);
+    if (!exists && this.state === 'watching') {
+      this.state = 'root-missing';
+      const old = this.watcher;
+      this.watcher = null;
+      await old?.close().catch(() => undefined);
+      this.options.onState('root-missing');
+    } else if (exists && this.state === 'root-missing') {
+      this.state = 'watching';
+      await this.open();
+      if (!this.closed) this.options.onState('watching');
+    }
+  }
+}

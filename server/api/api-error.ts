@@ -1,0 +1,24 @@
+import type { FastifyReply } from 'fastify';
+import type { TeamErrorCode } from '../../common/team-memory/index.js';
+
+/** A 4xx answer in SPEC §5's shape: `{error:{message, details:{error_code, …}}}`. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly errorCode: TeamErrorCode,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** Sends an ApiError; `no-store` because errors depend on who asked. */
+export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply {
+  return reply
+    .code(error.status)
+    .headers({ 'cache-control': 'no-store', ...error.headers })
+    .send({ error: { message: error.message, details: { error_code: error.errorCode, ...error.details } } });
+}

@@ -1,0 +1,160 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  formatEtag,
+  isValidRepo,
+  parseEtagList,
+  putBodySchema,
+  utf8Length,
+  validateTeamMemoryKey,
+  weakMatch,
+} from '../../common/team-memory/index.js';
+import type { Clock } from '../../main/core/ports.js';
+import { authenticateBearer, bearerToken, type Caller } from '../auth/bearer-auth.js';
+import type { AuthStore } from '../storage/auth-store.js';
+import type { MemoryStore, RepoSnapshot } from '../storage/memory-store.js';
+import { hashSecret } from '../server-crypto.js';
+import type { ServerLimits } from '../server-options.js';
+import { ApiError, sendApiError } from './api-error.js';
+import type { RateLimiter } from './rate-limiter.js';
+import { describePutOutcome } from './put-outcome.js';
+
+/** What the team-memory routes need. */
+export interface TeamMemoryDeps {
+  auth: AuthStore;
+  memory: MemoryStore;
+  clock: Clock;
+  limits: ServerLimits;
+  limiter: RateLimiter;
+}
+
+const unauthorizedMessages = {
+  missing: 'sign in: this request has no bearer token',
+  invalid: 'the bearer token is not valid',
+  expired: 'the bearer token has expired; refresh it or sign in again',
+  revoked: 'the bearer token was revoked; sign in again',
+} as const;
+
+/** Auth, rate limit, repo name and membership, in that order (401, 429, 400, 403). */
+async function admit(deps: TeamMemoryDeps, request: FastifyRequest): Promise<{ caller: Caller; repo: string }> {
+  const token = bearerToken(request.headers.authorization);
+  if (token) {
+    const wait = deps.limiter.take(hashSecret(token));
+    if (wait !== null) {
+      throw new ApiError(429, 'rate_limited', `too many requests; retry in ${wait} s`, { retry_after_seconds: wait }, { 'retry-after': String(wait) });
+    }
+  }
+  const auth = await authenticateBearer(deps.auth, deps.clock, token);
+  if (!auth.ok) {
+    throw new ApiError(401, 'unauthorized', unauthorizedMessages[auth.reason], {}, {
+      'www-authenticate': auth.reason === 'missing' ? 'Bearer realm="strata"' : 'Bearer realm="strata", error="invalid_token"',
+    });
+  }
+  (request as FastifyRequest & { caller?: Caller }).caller = auth.caller;
+  const repo = (request.query as Record<string, unknown>).repo;
+  if (typeof repo !== 'string' || !isValidRepo(repo)) {
+    throw new ApiError(400, 'invalid_repo', 'the repo query parameter must be owner/name (letters, digits, . _ -)');
+  }
+  // 403 before any lookup of the repository, so a non-member cannot learn whether it exists.
+  if (!(await deps.auth.isMember(auth.caller.userId, repo))) {
+    throw new ApiError(403, 'forbidden', `you are not a member of ${repo}`);
+  }
+  return { caller: auth.caller, repo };
+}
+
+function body(repo: string, snapshot: RepoSnapshot, withEntries: boolean) {
+  const entryChecksums = Object.fromEntries([...snapshot.entries].map(([k, e]) => [k, e.checksum]));
+  const tombstones = Object.fromEntries(
+    [...snapshot.tombstones].map(([k, t]) => [k, { deletedAt: new Date(t.deletedAt).toISOString(), checksum: t.checksum }]),
+  );
+  const content = withEntries
+    ? { entries: Object.fromEntries([...snapshot.entries].map(([k, e]) => [k, e.content ?? ''])), entryChecksums, tombstones }
+    : { entryChecksums, tombstones };
+  return { repo, version: snapshot.version, lastModified: new Date(snapshot.lastModified).toISOString(), checksum: snapshot.checksum, content };
+}
+
+async function handleGet(deps: TeamMemoryDeps, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  const { repo } = await admit(deps, request);
+  const view = (request.query as Record<string, unknown>).view;
+  if (view !== undefined && view !== 'hashes') throw new ApiError(400, 'invalid_request', 'view must be hashes or absent');
+  const head = await deps.memory.head(repo);
+  if (!head) throw new ApiError(404, 'not_found', `${repo} has no team memory yet`);
+  reply.header('cache-control', 'private, no-cache');
+  // RFC 9110 §13.1.2: weak comparison; a match is 304 with the validator and no body.
+  const inm = parseEtagList(request.headers['if-none-match']);
+  if (inm !== null && weakMatch(inm, head.checksum)) {
+    return reply.code(304).header('etag', formatEtag(head.checksum)).send();
+  }
+  const snapshot = await deps.memory.snapshot(repo, view !== 'hashes', deps.clock.now(), deps.limits.tombstoneMs);
+  if (!snapshot) throw new ApiError(404, 'not_found', `${repo} has no team memory yet`);
+  return reply.header('etag', formatEtag(snapshot.checksum)).send(body(repo, snapshot, view !== 'hashes'));
+}
+
+function parsePutBody(raw: unknown, limits: ServerLimits): [string, string | null][] {
+  let json: unknown;
+  try {
+    json = JSON.parse(typeof raw === 'string' ? raw : '');
+  } catch (error) {
+    throw new ApiError(400, 'invalid_json', `the body is not valid JSON: ${(error as Error).message}`);
+  }
+  const parsed = putBodySchema.safeParse(json);
+  if (!parsed.success) {
+    const unknown = parsed.error.issues.flatMap((i) => (i.code === 'unrecognized_keys' ? i.keys : []));
+    if (unknown.length > 0) {
+      throw new ApiError(400, 'invalid_request', `unknown field(s): ${unknown.join(', ')}`, { unknown_fields: unknown });
+    }
+    throw new ApiError(400, 'invalid_request', 'the body must be {"entries": {key: text or null}}');
+  }
+  const changes = Object.entries(parsed.data.entries);
+  for (const [key, text] of changes) {
+    const check = validateTeamMemoryKey(key);
+    if (!check.ok) throw new ApiError(400, 'invalid_key', `invalid key ${JSON.stringify(key)}: ${check.reason}`, { key, reason: check.reason });
+    if (text === null) continue;
+    const bytes = utf8Length(text);
+    if (bytes > limits.maxFileBytes) {
+      throw new ApiError(413, 'team_memory_file_too_large', `${key} is ${bytes} bytes; the limit is ${limits.maxFileBytes}`, {
+        key,
+        max_file_bytes: limits.maxFileBytes,
+        received_bytes: bytes,
+      });
+    }
+    // PostgreSQL text cannot hold U+0000; refuse it on every back end so both behave the same.
+    if (text.includes('\0')) throw new ApiError(400, 'invalid_request', `${key} contains a NUL character`, { key });
+  }
+  return changes;
+}
+
+async function handlePut(deps: TeamMemoryDeps, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  const { repo } = await admit(deps, request);
+  const changes = parsePutBody(request.body, deps.limits);
+  const ifNoneMatch = parseEtagList(request.headers['if-none-match']);
+  const outcome = await deps.memory.put(repo, {
+    changes,
+    ifMatch: parseEtagList(request.headers['if-match']),
+    createOnly: ifNoneMatch === '*',
+    now: deps.clock.now(),
+    maxEntries: deps.limits.maxEntries,
+    tombstoneMs: deps.limits.tombstoneMs,
+  });
+  if (outcome.kind !== 'ok') throw describePutOutcome(repo, outcome);
+  return reply.header('etag', formatEtag(outcome.checksum)).header('cache-control', 'no-store').send({ checksum: outcome.checksum, version: outcome.version });
+}
+
+/** `GET`/`PUT /api/team_memory` exactly as SPEC §5; other methods are 405. */
+export function registerTeamMemoryRoutes(app: FastifyInstance, deps: TeamMemoryDeps): void {
+  const guard = (handler: typeof handleGet) => async (request: FastifyRequest, reply: FastifyReply) => {
+    try {
+      return await handler(deps, request, reply);
+    } catch (error) {
+      if (error instanceof ApiError) return sendApiError(reply, error);
+      throw error;
+    }
+  };
+  app.get('/api/team_memory', guard(handleGet));
+  app.put('/api/team_memory', guard(handlePut));
+  app.route({
+    method: ['POST', 'DELETE', 'PATCH'],
+    url: '/api/team_memory',
+    handler: async (_request, reply) =>
+      sendApiError(reply, new ApiError(405, 'method_not_allowed', 'use GET or PUT', {}, { allow: 'GET, HEAD, PUT' })),
+  });
+}

@@ -1,0 +1,175 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import OAuth2Server from '@node-oauth/oauth2-server';
+import type { Clock, Logger } from '../../main/core/ports.js';
+import type { AuthStore } from '../storage/auth-store.js';
+import { hashSecret, verifyPassword } from '../server-crypto.js';
+import { desktopClientId, type AuthLifetimes } from '../server-options.js';
+import { createOAuthModel, type OAuthUser } from './oauth-model.js';
+import { isLoopbackRedirect } from './redirect-uri.js';
+import { authorizeParams, renderErrorPage, renderSignInPage, signInPageCsp } from './sign-in-page.js';
+import { csrfCookie, csrfCookieName, csrfMatches, newCsrfToken, readCookie } from './csrf.js';
+
+/** What the OAuth routes need. */
+export interface OAuthDeps {
+  auth: AuthStore;
+  clock: Clock;
+  logger: Logger;
+  lifetimes: AuthLifetimes;
+  /** The issuer, e.g. `https://strata.example.com` (no trailing slash). */
+  publicUrl: string;
+}
+
+type Params = Record<string, string>;
+
+const challengePattern = /^[A-Za-z0-9\-._~]{43,128}$/;
+
+function pickParams(source: unknown): Params {
+  const record = (source ?? {}) as Record<string, unknown>;
+  return Object.fromEntries(authorizeParams.map((name) => [name, typeof record[name] === 'string' ? (record[name] as string) : '']));
+}
+
+/**
+ * Checks an authorization request before any sign-in. Unknown clients and redirect URIs get a page
+ * (never a redirect, RFC 6749 §4.1.2.1); anything else redirects back with `error` (§4.1.2.1 too).
+ */
+function checkAuthorize(params: Params): { page: string } | { redirect: string } | null {
+  if (params.client_id !== desktopClientId) return { page: 'Unknown client: only the Strata app can sign in here.' };
+  if (!isLoopbackRedirect(params.redirect_uri!)) {
+    return { page: 'The redirect address must be http://127.0.0.1:<port>/callback.' };
+  }
+  const fail = (error: string, description: string) => {
+    const url = new URL(params.redirect_uri!);
+    url.searchParams.set('error', error);
+    url.searchParams.set('error_description', description);
+    if (params.state) url.searchParams.set('state', params.state);
+    return { redirect: url.toString() };
+  };
+  if (params.response_type !== 'code') return fail('unsupported_response_type', 'response_type must be code');
+  if (!params.state) return fail('invalid_request', 'state is required');
+  // PKCE S256 is mandatory (DESIGN.md; RFC 9700 §2.1.1): no challenge, or plain, is refused.
+  if (params.code_challenge_method !== 'S256') return fail('invalid_request', 'code_challenge_method must be S256');
+  if (!challengePattern.test(params.code_challenge!)) return fail('invalid_request', 'code_challenge is missing or malformed');
+  return null;
+}
+
+function sendPage(reply: FastifyReply, status: number, html: string, csrf?: string, secure = false): FastifyReply {
+  reply.code(status).type('text/html; charset=utf-8').headers({
+    'content-security-policy': signInPageCsp,
+    'x-frame-options': 'DENY',
+    'cache-control': 'no-store',
+    'referrer-policy': 'no-referrer',
+  });
+  if (csrf) reply.header('set-cookie', csrfCookie(csrf, secure));
+  return reply.send(html);
+}
+
+function oauthRequest(request: FastifyRequest): OAuth2Server.Request {
+  return new OAuth2Server.Request({
+    method: request.method,
+    query: { ...(request.query as object) },
+    body: { ...((request.body as object | undefined) ?? {}) },
+    headers: request.headers as Record<string, string>,
+  });
+}
+
+/** RFC 8414 metadata, the authorization endpoint with its sign-in page, the token and revocation endpoints. */
+export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthDeps): void {
+  const model = createOAuthModel(deps.auth, deps.clock, deps.lifetimes);
+  const oauth = new OAuth2Server({ model });
+  const secure = deps.publicUrl.startsWith('https:');
+
+  app.get('/.well-known/oauth-authorization-server', async (_request, reply) =>
+    reply.header('cache-control', 'public, max-age=300').send({
+      issuer: deps.publicUrl,
+      authorization_endpoint: `${deps.publicUrl}/oauth/authorize`,
+      token_endpoint: `${deps.publicUrl}/oauth/token`,
+      revocation_endpoint: `${deps.publicUrl}/oauth/revoke`,
+      response_types_supported: ['code'],
+      grant_types_supported: ['authorization_code', 'refresh_token'],
+      code_challenge_methods_supported: ['S256'],
+      token_endpoint_auth_methods_supported: ['none'],
+      revocation_endpoint_auth_methods_supported: ['none'],
+    }),
+  );
+
+  app.get('/oauth/authorize', async (request, reply) => {
+    const params = pickParams(request.query);
+    const problem = checkAuthorize(params);
+    if (problem && 'page' in problem) return sendPage(reply, 400, renderErrorPage(problem.page));
+    if (problem) return reply.redirect(problem.redirect, 302);
+    const csrf = newCsrfToken();
+    return sendPage(reply, 200, renderSignInPage({ params, csrf }), csrf, secure);
+  });
+
+  app.post('/oauth/authorize', async (request, reply) => {
+    const form = (request.body ?? {}) as Record<string, unknown>;
+    const params = pickParams(form);
+    const problem = checkAuthorize(params);
+    if (problem && 'page' in problem) return sendPage(reply, 400, renderErrorPage(problem.page));
+    if (problem) return reply.redirect(problem.redirect, 302);
+    if (!csrfMatches(readCookie(request.headers.cookie, csrfCookieName), form.csrf)) {
+      return sendPage(reply, 403, renderErrorPage('This sign-in form expired or did not come from this server. Start the sign-in again from the app.'));
+    }
+    const username = typeof form.username === 'string' ? form.username : '';
+    const password = typeof form.password === 'string' ? form.password : '';
+    const user = await deps.auth.findUser(username);
+    if (!(await verifyPassword(password, user?.passwordHash ?? null)) || !user) {
+      deps.logger.warn('sign-in refused', { reqId: request.id });
+      const csrf = newCsrfToken();
+      return sendPage(reply, 401, renderSignInPage({ params, csrf, username, error: 'Wrong username or password.' }), csrf, secure);
+    }
+    const response = new OAuth2Server.Response();
+    const oauthUser: OAuthUser = { id: user.id, username: user.username };
+    try {
+      await oauth.authorize(oauthRequest(request), response, {
+        authenticateHandler: { handle: async () => oauthUser },
+        authorizationCodeLifetime: Math.ceil(deps.lifetimes.authCodeMs / 1000),
+        allowEmptyState: false,
+      });
+    } catch (error) {
+      if (!(error instanceof OAuth2Server.OAuthError)) throw error;
+    }
+    deps.logger.info('signed in', { reqId: request.id, user: user.username });
+    const location = response.get('location') as string | undefined;
+    if (!location) return sendPage(reply, 500, renderErrorPage('The sign-in could not be completed.'));
+    return reply.redirect(location, 302);
+  });
+
+  app.post('/oauth/token', async (request, reply) => {
+    const response = new OAuth2Server.Response();
+    try {
+      await oauth.token(oauthRequest(request), response, {
+        accessTokenLifetime: Math.floor(deps.lifetimes.accessTokenMs / 1000),
+        refreshTokenLifetime: Math.floor(deps.lifetimes.refreshTokenMs / 1000),
+        requireClientAuthentication: { authorization_code: false, refresh_token: false },
+        alwaysIssueNewRefreshToken: true,
+      });
+    } catch (error) {
+      if (!(error instanceof OAuth2Server.OAuthError)) throw error;
+    }
+    return reply
+      .code(response.status ?? 200)
+      .headers({ ...(response.headers as Record<string, string>), 'cache-control': 'no-store' })
+      .send(response.body);
+  });
+
+  // RFC 7009: 200 whether or not the token was known; revoking either kind ends the whole sign-in.
+  app.post('/oauth/revoke', async (request, reply) => {
+    const form = (request.body ?? {}) as Record<string, unknown>;
+    if (form.client_id !== undefined && form.client_id !== desktopClientId) {
+      return reply.code(401).send({ error: 'invalid_client', error_description: 'unknown client' });
+    }
+    if (typeof form.token !== 'string' || form.token === '') {
+      return reply.code(400).send({ error: 'invalid_request', error_description: 'token is required' });
+    }
+    const hash = hashSecret(form.token);
+    const now = deps.clock.now();
+    const refresh = await deps.auth.findRefreshToken(hash);
+    if (refresh) await deps.auth.revokeFamily(refresh.familyId, now);
+    else {
+      const access = await deps.auth.findAccessToken(hash);
+      if (access?.kind === 'oauth' && access.familyId) await deps.auth.revokeFamily(access.familyId, now);
+    }
+    return reply.code(200).header('cache-control', 'no-store').send();
+  });
+}

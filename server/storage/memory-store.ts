@@ -1,0 +1,162 @@
+import { repositoryChecksum, strongMatch, type EntityTag, type Sha256Hex, entryChecksum } from '../../common/team-memory/index.js';
+import type { SqlDb } from './sql-db.js';
+
+/** A repository's current version; `version` 0 is never returned (it means "no memory yet"). */
+export interface RepoHead {
+  version: number;
+  checksum: string;
+  lastModified: number;
+}
+
+/** Everything `GET` answers, read in one statement so head and entries agree. */
+export interface RepoSnapshot extends RepoHead {
+  entries: Map<string, { content: string | null; checksum: string }>;
+  tombstones: Map<string, { deletedAt: number; checksum: string }>;
+}
+
+/** A `PUT` as the store applies it (already validated: keys, sizes, JSON shape). */
+export interface PutRequest {
+  changes: [string, string | null][];
+  /** Parsed If-Match, or null when absent. */
+  ifMatch: '*' | EntityTag[] | null;
+  /** `If-None-Match: *`: create only (RFC 9110 §13.1.2). */
+  createOnly: boolean;
+  now: number;
+  maxEntries: number;
+  tombstoneMs: number;
+}
+
+export type PutOutcome =
+  | { kind: 'ok'; checksum: string; version: number }
+  | { kind: 'precondition_failed'; current: string | null }
+  | { kind: 'precondition_required'; current: string }
+  | { kind: 'too_many_entries'; maxEntries: number; receivedEntries: number };
+
+type EntryRow = {
+  key: string;
+  checksum: string;
+  deleted_at: number | null;
+};
+
+/**
+ * Team memory rows: `team_repos` (version, checksum) and `team_entries` (one row a key; a tombstone is
+ * a row with `deleted_at`). The ETag check and the write are one transaction (SPEC §5, issue 7).
+ */
+export class MemoryStore {
+  constructor(
+    private readonly db: SqlDb,
+    private readonly sha256: Sha256Hex,
+  ) {}
+
+  /** The cheap read behind `If-None-Match` → 304. */
+  async head(repo: string): Promise<RepoHead | null> {
+    const rows = await this.db.query<{ version: number; checksum: string; last_modified: number }>(
+      'SELECT version, checksum, last_modified FROM team_repos WHERE repo = ? AND version > 0',
+      [repo],
+    );
+    const row = rows[0];
+    return row ? { version: Number(row.version), checksum: row.checksum, lastModified: Number(row.last_modified) } : null;
+  }
+
+  /** The whole repository; tombstones older than `tombstoneMs` are left out. */
+  async snapshot(repo: string, withContent: boolean, now: number, tombstoneMs: number): Promise<RepoSnapshot | null> {
+    const rows = await this.db.query<{
+      version: number;
+      repo_checksum: string;
+      last_modified: number;
+      key: string | null;
+      content: string | null;
+      checksum: string | null;
+      deleted_at: number | null;
+    }>(
+      `SELECT r.version, r.checksum AS repo_checksum, r.last_modified, e.key, ${withContent ? 'e.content' : 'NULL AS content'},
+              e.checksum, e.deleted_at
+         FROM team_repos r LEFT JOIN team_entries e ON e.repo = r.repo
+        WHERE r.repo = ? AND r.version > 0`,
+      [repo],
+    );
+    const first = rows[0];
+    if (!first) return null;
+    const snapshot: RepoSnapshot = {
+      version: Number(first.version),
+      checksum: first.repo_checksum,
+      lastModified: Number(first.last_modified),
+      entries: new Map(),
+      tombstones: new Map(),
+    };
+    for (const row of rows) {
+      if (row.key === null || row.checksum === null) continue;
+      if (row.deleted_at === null) snapshot.entries.set(row.key, { content: row.content, checksum: row.checksum });
+      else if (now - Number(row.deleted_at) <= tombstoneMs) {
+        snapshot.tombstones.set(row.key, { deletedAt: Number(row.deleted_at), checksum: row.checksum });
+      }
+    }
+    return snapshot;
+  }
+
+  /** Applies an upsert under the repository's row lock; nothing is written unless the outcome is ok. */
+  async put(repo: string, request: PutRequest): Promise<PutOutcome> {
+    return this.db.transaction(async (tx) => {
+      // The row must exist to be locked: two first PUTs then queue on it instead of racing an INSERT.
+      await tx.run(
+        'INSERT INTO team_repos (repo, version, checksum, last_modified, entry_count) VALUES (?, 0, ?, 0, 0) ON CONFLICT (repo) DO NOTHING',
+        [repo, ''],
+      );
+      const [head] = await tx.query<{ version: number; checksum: string }>(
+        `SELECT version, checksum FROM team_repos WHERE repo = ?${this.db.lockClause}`,
+        [repo],
+      );
+      const version = Number(head?.version ?? 0);
+      const current = version > 0 ? head!.checksum : null;
+      // RFC 9110 §13.1.1: a false If-Match means the method is not performed.
+      if (request.ifMatch !== null) {
+        if (current === null || !strongMatch(request.ifMatch, current)) return { kind: 'precondition_failed', current };
+      } else if (request.createOnly) {
+        if (current !== null) return { kind: 'precondition_failed', current };
+      } else if (current !== null) {
+        // RFC 6585 §3: an unconditional write to existing memory would risk a lost update.
+        return { kind: 'precondition_required', current };
+      }
+      const rows = await tx.query<EntryRow>('SELECT key, checksum, deleted_at FROM team_entries WHERE repo = ?', [repo]);
+      const live = new Map<string, string>();
+      for (const row of rows) if (row.deleted_at === null) live.set(row.key, row.checksum);
+      const upserts: [string, string, string][] = [];
+      const deletes: string[] = [];
+      for (const [key, text] of request.changes) {
+        if (text === null) {
+          if (live.delete(key)) deletes.push(key);
+        } else {
+          const sum = entryChecksum(text, this.sha256);
+          live.set(key, sum);
+          upserts.push([key, text, sum]);
+        }
+      }
+      if (live.size > request.maxEntries) {
+        return { kind: 'too_many_entries', maxEntries: request.maxEntries, receivedEntries: live.size };
+      }
+      for (const [key, text, sum] of upserts) {
+        await tx.run(
+          `INSERT INTO team_entries (repo, key, content, checksum, deleted_at) VALUES (?, ?, ?, ?, NULL)
+           ON CONFLICT (repo, key) DO UPDATE SET content = excluded.content, checksum = excluded.checksum, deleted_at = NULL`,
+          [repo, key, text, sum],
+        );
+      }
+      for (const key of deletes) {
+        await tx.run('UPDATE team_entries SET content = NULL, deleted_at = ? WHERE repo = ? AND key = ?', [request.now, repo, key]);
+      }
+      await tx.run('DELETE FROM team_entries WHERE repo = ? AND deleted_at IS NOT NULL AND deleted_at < ?', [
+        repo,
+        request.now - request.tombstoneMs,
+      ]);
+      const checksum = repositoryChecksum(live, this.sha256);
+      await tx.run('UPDATE team_repos SET version = ?, checksum = ?, last_modified = ?, entry_count = ? WHERE repo = ?', [
+        version + 1,
+        checksum,
+        request.now,
+        live.size,
+        repo,
+      ]);
+      return { kind: 'ok', checksum, version: version + 1 };
+    });
+  }
+}

@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import formbody from '@fastify/formbody';
+import { systemClock, type Clock, type Logger } from '../main/core/ports.js';
+import { ApiError, sendApiError } from './api/api-error.js';
+import { RateLimiter } from './api/rate-limiter.js';
+import { registerTeamMemoryRoutes } from './api/team-memory-routes.js';
+import { registerOAuthRoutes } from './auth/oauth-routes.js';
+import { AuthStore } from './storage/auth-store.js';
+import { MemoryStore } from './storage/memory-store.js';
+import { openDatabase } from './storage/open-db.js';
+import type { SqlDb } from './storage/sql-db.js';
+import { sha256Hex } from './server-crypto.js';
+import { defaultLifetimes, defaultLimits, type AuthLifetimes, type ServerLimits } from './server-options.js';
+
+/** How to start a team server; everything but `db` has a default. */
+export interface TeamServerOptions {
+  /** `sqlite:<file>` or `postgres://…`. */
+  db: string;
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** The URL clients use (issuer in the OAuth metadata); default `http://<host>:<port>`. */
+  publicUrl?: string;
+  limits?: Partial<ServerLimits>;
+  lifetimes?: Partial<AuthLifetimes>;
+  clock?: Clock;
+  logger: Logger;
+}
+
+/** A running server. `close()` stops accepting, finishes in-flight requests, then closes the database. */
+export interface TeamServer {
+  url: string;
+  port: number;
+  publicUrl: string;
+  close(): Promise<void>;
+}
+
+function statusError(error: FastifyError): ApiError | null {
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError(413, 'body_too_large', 'the request body is larger than this server accepts');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError(415, 'unsupported_media_type', 'send the body as application/json');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ApiError(400, 'invalid_json', 'the body is empty');
+    default:
+      return error.statusCode && error.statusCode >= 400 && error.statusCode < 500
+        ? new ApiError(error.statusCode, 'invalid_request', error.message)
+        : null;
+  }
+}
+
+function buildApp(db: SqlDb, options: TeamServerOptions, publicUrl: () => string): FastifyInstance {
+  const clock = options.clock ?? systemClock;
+  const limits: ServerLimits = { ...defaultLimits, ...options.limits };
+  const lifetimes: AuthLifetimes = { ...defaultLifetimes, ...options.lifetimes };
+  const logger = options.logger;
+  const app = Fastify({
+    logger: false,
+    bodyLimit: limits.maxBodyBytes,
+    genReqId: () => randomUUID(),
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+  });
+  const auth = new AuthStore(db);
+  const memory = new MemoryStore(db, sha256Hex);
+
+  // The PUT body is parsed in the route, so malformed JSON gets SPEC §5's `invalid_json` body.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  app.register(formbody, { bodyLimit: 64 * 1024 });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  // One structured line a request: no bodies, no query strings (they may carry OAuth state), no tokens.
+  app.addHook('onResponse', async (request, reply) => {
+    const caller = (request as { caller?: { username: string } }).caller;
+    const repo = (request.query as Record<string, unknown> | undefined)?.repo;
+    logger.info('request', {
+      reqId: request.id,
+      method: request.method,
+      route: request.routeOptions.url ?? request.url.split('?')[0],
+      ...(typeof repo === 'string' && request.url.startsWith('/api/') ? { repo } : {}),
+      ...(caller ? { user: caller.username } : {}),
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime),
+    });
+  });
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const known = statusError(error);
+    if (known) return sendApiError(reply, known);
+    logger.error('request failed', { reqId: request.id, error: error.message });
+    return reply.code(500).send({ error: { message: 'internal server error', details: { error_code: 'internal', request_id: request.id } } });
+  });
+  app.setNotFoundHandler((_request, reply) => sendApiError(reply, new ApiError(404, 'not_found', 'no such endpoint')));
+
+  app.get('/healthz', async (_request, reply) => {
+    await db.query('SELECT 1 AS ok');
+    return reply.header('cache-control', 'no-store').send({ ok: true });
+  });
+  registerTeamMemoryRoutes(app, { auth, memory, clock, limits, limiter: new RateLimiter(limits.rateLimitPerMinute, clock) });
+  app.register(async (scope) => {
+    registerOAuthRoutes(scope, { auth, clock, logger, lifetimes, get publicUrl() { return publicUrl(); } });
+  });
+  return app;
+}
+
+/** Opens (and migrates) the database, then listens. */
+export async function startTeamServer(options: TeamServerOptions): Promise<TeamServer> {
+  const db = await openDatabase(options.db);
+  const host = options.host ?? '127.0.0.1';
+  let publicUrl = options.publicUrl?.replace(/\/+$/, '') ?? '';
+  const app = buildApp(db, options, () => publicUrl);
+  try {
+    await app.listen({ host, port: options.port ?? 0 });
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  const port = (app.server.address() as AddressInfo).port;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  if (!publicUrl) publicUrl = url;
+  options.logger.info('team server listening', { url, publicUrl });
+  let closing: Promise<void> | null = null;
+  return {
+    url,
+    port,
+    publicUrl,
+    close() {
+      closing ??= (async () => {
+        await app.close();
+        await db.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,81 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { CliIo } from '../../../../main/cli/cli-io.js';
+import { runCli } from '../../../../main/cli/index.js';
+import { githubToken, SeededRandom } from '../../../fixtures/secrets/seeded-random.js';
+import { tempDir } from '../../../support/temp-dir.js';
+
+const rng = new SeededRandom(11);
+
+function fakeIo(): CliIo & { out: string[]; err: string[] } {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { out, err, stdout: (l) => out.push(l), stderr: (l) => err.push(l), env: {}, stopped: new Promise(() => undefined) };
+}
+
+async function vaultWithOneSecret(): Promise<{ dir: string; token: string }> {
+  const dir = await tempDir();
+  const token = githubToken(rng, 'ghp');
+  await fs.mkdir(path.join(dir, 'notes'));
+  await fs.writeFile(path.join(dir, 'notes', 'a.md'), '# clean\n');
+  await fs.writeFile(path.join(dir, 'notes', 'b.md'), `# deploy\n\nuse ${token}\n`);
+  return { dir, token };
+}
+
+describe('strata scan-secrets', () => {
+  it('prints every scanned file with rule and line as JSON and exits 1 on a finding', async () => {
+    const { dir, token } = await vaultWithOneSecret();
+    const io = fakeIo();
+    const given = path.join(dir, 'notes');
+    const code = await runCli(['scan-secrets', '--json', given], io);
+    expect(code).toBe(1);
+    expect(io.out).toHaveLength(1);
+    expect(JSON.parse(io.out[0]!)).toEqual({
+      files: [
+        { path: path.join(given, 'a.md'), findings: [] },
+        { path: path.join(given, 'b.md'), findings: [{ rule: 'github-pat', line: 3 }] },
+      ],
+    });
+    expect(io.out.join('\n')).not.toContain(token);
+  });
+
+  it('prints file:line rule in human output, never the value', async () => {
+    const { dir, token } = await vaultWithOneSecret();
+    const io = fakeIo();
+    const file = path.join(dir, 'notes', 'b.md');
+    expect(await runCli(['scan-secrets', file], io)).toBe(1);
+    expect(io.out[0]).toBe(`${file}:3 github-pat`);
+    expect(io.out.join('\n')).not.toContain(token);
+  });
+
+  it('exits 0 when nothing is found', async () => {
+    const dir = await tempDir();
+    await fs.writeFile(path.join(dir, 'a.md'), 'password: changeme\n');
+    const io = fakeIo();
+    expect(await runCli(['scan-secrets', '--json', dir], io)).toBe(0);
+    expect(JSON.parse(io.out[0]!)).toEqual({ files: [{ path: path.join(dir, 'a.md'), findings: [] }] });
+  });
+
+  it('exits 2 with one stderr line when no path is given', async () => {
+    const io = fakeIo();
+    expect(await runCli(['scan-secrets', '--json'], io)).toBe(2);
+    expect(io.err).toHaveLength(1);
+    expect(io.out).toEqual([]);
+  });
+
+  it('exits 2 with one stderr line naming a missing path', async () => {
+    const dir = await tempDir();
+    const io = fakeIo();
+    const missing = path.join(dir, 'nope.md');
+    expect(await runCli(['scan-secrets', dir, missing], io)).toBe(2);
+    expect(io.err).toEqual([`strata scan-secrets: no such file or folder: ${missing}`]);
+    expect(io.out).toEqual([]);
+  });
+
+  it('exits 2 on an unknown flag', async () => {
+    const io = fakeIo();
+    expect(await runCli(['scan-secrets', '--deep', '.'], io)).toBe(2);
+    expect(io.err).toHaveLength(1);
+  });
+});

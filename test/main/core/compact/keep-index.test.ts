@@ -1,0 +1,197 @@
+import { describe, expect, it } from 'vitest';
+import { defaultMemoryConfig } from '../../../../common/config.js';
+import { adjustForApiInvariants, calculateKeepIndex, hasTextBlocks, recordTokens } from '../../../../main/core/compact/index.js';
+import type { TranscriptRecord } from '../../../../main/core/transcripts/records.js';
+import { TranscriptBuilder, textOfTokens } from '../../../fixtures/transcripts/transcript-builder.js';
+
+const config = defaultMemoryConfig.compaction;
+const indexOf = (t: TranscriptBuilder, uuid: string) => t.records.findIndex((r) => r.uuid === uuid);
+const tokensFrom = (records: TranscriptRecord[], start: number) => records.slice(start).reduce((n, r) => n + recordTokens(r), 0);
+
+describe('calculateKeepIndex (SPEC §3)', () => {
+  it('keeps just what follows the cursor when it already meets both floors', () => {
+    const t = new TranscriptBuilder();
+    t.user(textOfTokens(5_000));
+    const cursor = t.assistant(textOfTokens(5_000));
+    for (let i = 0; i < 3; i++) {
+      t.user(textOfTokens(1_000));
+      t.assistant(textOfTokens(3_000));
+    }
+    expect(calculateKeepIndex(t.records, indexOf(t, cursor), config)).toBe(indexOf(t, cursor) + 1);
+  });
+
+  it('extends backwards until 10,000 tokens and 5 messages with text are kept', () => {
+    const t = new TranscriptBuilder();
+    for (let i = 0; i < 10; i++) {
+      t.user(textOfTokens(1_000));
+      t.assistant(textOfTokens(1_000));
+    }
+    const cursor = t.records[t.records.length - 3]!.uuid!;
+    const start = calculateKeepIndex(t.records, indexOf(t, cursor), config);
+    expect(start).toBe(t.records.length - 10);
+    expect(tokensFrom(t.records, start)).toBe(10_000);
+  });
+
+  it('keeps extending for text messages past 10,000 tokens', () => {
+    const t = new TranscriptBuilder();
+    for (let i = 0; i < 6; i++) t.user(textOfTokens(100));
+    t.assistant(textOfTokens(12_000));
+    const start = calculateKeepIndex(t.records, t.records.length - 1, config);
+    expect(t.records.slice(start).filter(hasTextBlocks)).toHaveLength(5);
+    expect(start).toBe(2);
+  });
+
+  it('stops extending at 40,000 tokens even with fewer than 5 text messages', () => {
+    const t = new TranscriptBuilder();
+    for (let i = 0; i < 6; i++) t.assistant(textOfTokens(15_000));
+    const start = calculateKeepIndex(t.records, t.records.length - 1, config);
+    expect(start).toBe(t.records.length - 3);
+    expect(tokensFrom(t.records, start)).toBe(45_000);
+  });
+
+  it('keeps everything after the cursor even when it is over 40,000 tokens', () => {
+    const t = new TranscriptBuilder();
+    const cursor = t.user('start');
+    for (let i = 0; i < 4; i++) t.assistant(textOfTokens(15_000));
+    expect(calculateKeepIndex(t.records, indexOf(t, cursor), config)).toBe(1);
+  });
+
+  it('starts from the end without a cursor', () => {
+    const t = new TranscriptBuilder();
+    for (let i = 0; i < 20; i++) t.user(textOfTokens(1_000));
+    expect(calculateKeepIndex(t.records, -1, config)).toBe(10);
+  });
+
+  it('never crosses an earlier compact boundary', () => {
+    const t = new TranscriptBuilder();
+    for (let i = 0; i < 10; i++) t.user(textOfTokens(1_000));
+    const boundary = t.boundary();
+    t.user('summary', { isCompactSummary: true });
+    t.assistant('ok');
+    t.user('more');
+    expect(calculateKeepIndex(t.records, -1, config)).toBe(indexOf(t, boundary) + 1);
+  });
+
+  it('pulls in the tool_use of a kept tool_result split at the start', () => {
+    const t = new TranscriptBuilder();
+    t.user('go');
+    const round = t.toolRound('Read', { file_path: '/big' }, textOfTokens(10_500));
+    t.assistant('read it');
+    t.user('thanks');
+    t.assistant('welcome');
+    t.user('bye');
+    // The floors are met at the tool_result; its tool_use comes along.
+    expect(calculateKeepIndex(t.records, -1, { ...config, keepMinTextMessages: 4 })).toBe(indexOf(t, round.use));
+  });
+
+  it('keeps the records of one API response together (thinking + tool_use, parallel calls)', () => {
+    const t = new TranscriptBuilder();
+    t.user(textOfTokens(20_000));
+    const thinking = t.assistant([{ type: 'thinking', thinking: 'plan', signature: 's' }], { id: 'msg_X' });
+    const a = t.toolUse('Read', { file_path: '/a' });
+    const b = t.toolUse('Read', { file_path: '/b' });
+    t.assistant([a], { id: 'msg_X' });
+    t.assistant([b], { id: 'msg_X' });
+    t.toolResult(a.id, 'A');
+    t.toolResult(b.id, textOfTokens(12_000));
+    for (let i = 0; i < 5; i++) t.user(`msg ${i}`);
+    // Without the adjustment the start would be b's tool_result; its tool_use then its response's other records follow.
+    expect(calculateKeepIndex(t.records, -1, config)).toBe(indexOf(t, thinking));
+  });
+
+  it('handles tool results interleaved between records of one response', () => {
+    const t = new TranscriptBuilder();
+    t.user('go');
+    const a = t.toolUse('Read', { file_path: '/a' });
+    const b = t.toolUse('Read', { file_path: '/b' });
+    const first = t.assistant([a], { id: 'msg_Y' });
+    t.toolResult(a.id, 'A');
+    t.assistant([b], { id: 'msg_Y' });
+    const resB = t.toolResult(b.id, 'B');
+    expect(adjustForApiInvariants(t.records, indexOf(t, resB))).toBe(indexOf(t, first));
+  });
+});
+
+/** A seeded generator of transcripts with every shape the adjustment must survive. */
+function randomTranscript(seed: number): TranscriptBuilder {
+  let s = seed;
+  const rand = () => ((s = (Math.imul(s, 1_103_515_245) + 12_345) >>> 0) / 2 ** 32);
+  const pick = (n: number) => Math.floor(rand() * n);
+  const t = new TranscriptBuilder();
+  t.user('start');
+  const steps = 20 + pick(80);
+  for (let i = 0; i < steps; i++) {
+    const size = 50 + pick(4_000);
+    switch (pick(6)) {
+      case 0:
+        t.user(rand() < 0.5 ? textOfTokens(size) : [{ type: 'text', text: textOfTokens(size) }]);
+        break;
+      case 1: {
+        const id = `msg_r${i}`;
+        if (rand() < 0.5) t.assistant([{ type: 'thinking', thinking: textOfTokens(pick(500)), signature: 's' }], { id });
+        t.assistant([{ type: 'text', text: textOfTokens(size) }], { id });
+        break;
+      }
+      case 2:
+        t.toolRound('Read', { file_path: `/f${i}` }, textOfTokens(size));
+        break;
+      default: {
+        // Parallel calls stored as one record per block sharing the response id, results after or interleaved.
+        const id = `msg_p${i}`;
+        const uses = Array.from({ length: 1 + pick(3) }, () => t.toolUse('Grep', { pattern: `p${i}` }));
+        if (rand() < 0.3) t.assistant([{ type: 'thinking', thinking: 'think', signature: 's' }], { id });
+        if (rand() < 0.5) {
+          for (const u of uses) t.assistant([u], { id });
+          for (const u of uses) t.toolResult(u.id, textOfTokens(size));
+        } else {
+          for (const u of uses) {
+            t.assistant([u], { id });
+            t.toolResult(u.id, textOfTokens(size));
+          }
+        }
+      }
+    }
+    if (rand() < 0.03) {
+      t.boundary();
+      t.user('summary of before', { isCompactSummary: true });
+    }
+  }
+  return t;
+}
+
+describe('calculateKeepIndex over generated transcripts', () => {
+  it('never starts with an orphan tool_result, never splits a response, and meets the floors when it can', () => {
+    for (let seed = 1; seed <= 300; seed++) {
+      const t = randomTranscript(seed);
+      const records = t.records;
+      let floor = 0;
+      records.forEach((r, i) => {
+        if (r.type === 'system') floor = i + 1;
+      });
+      for (const cursor of [-1, floor + Math.floor((records.length - floor) / 2), records.length - 1]) {
+        const start = calculateKeepIndex(records, cursor, config);
+        const kept = records.slice(start);
+        expect(start).toBeGreaterThanOrEqual(floor);
+        if (cursor >= 0) expect(start).toBeLessThanOrEqual(cursor + 1);
+        const seenUses = new Set<string>();
+        for (const r of kept) {
+          if (r.type === 'system') continue;
+          const content = (r as { message: { content: unknown } }).message.content;
+          if (!Array.isArray(content)) continue;
+          for (const b of content as { type: string; id?: string; tool_use_id?: string }[]) {
+            if (b.type === 'tool_use') seenUses.add(b.id!);
+            if (b.type === 'tool_result') expect(seenUses.has(b.tool_use_id!), `seed ${seed}: orphan result`).toBe(true);
+          }
+        }
+        const keptIds = new Set(kept.map((r) => (r as { message?: { id?: string } }).message?.id).filter(Boolean));
+        for (const r of records.slice(floor, start)) {
+          const id = (r as { message?: { id?: string; role?: string } }).message;
+          if (id?.role === 'assistant') expect(keptIds.has(id.id), `seed ${seed}: split response`).toBe(false);
+        }
+        const tokens = tokensFrom(records, start);
+        const texts = kept.filter(hasTextBlocks).length;
+        if (start > floor) expect(tokens >= config.keepMaxTokens || (tokens >= config.keepMinTokens && texts >= config.keepMinTextMessages)).toBe(true);
+      }
+    }
+  });
+});

@@ -1,0 +1,89 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../../support/temp-dir.js';
+import { openVault, memoryText } from '../vault/vault-helpers.js';
+import { searchCacheFile } from '../../../../main/core/search/index-cache.js';
+import { transcriptText } from '../../../../main/core/search/transcript-text.js';
+
+const P = 'projects/-home-me-app';
+
+async function vaultWithContent(): Promise<string> {
+  const r = await tempDir('strata-search-');
+  await fs.mkdir(path.join(r, P, 'memory', 'team'), { recursive: true });
+  await fs.mkdir(path.join(r, P, 's1', 'session-memory'), { recursive: true });
+  await fs.mkdir(path.join(r, 'projects', 'other', 'memory'), { recursive: true });
+  await fs.writeFile(path.join(r, 'CLAUDE.md'), '# Me\n\nAlways answer in British English.\n');
+  await fs.writeFile(path.join(r, P, 'memory', 'db.md'), memoryText('Database', 'which database we use', 'We use PostgreSQL 15.\n\n**Why:** replication.', 'project'));
+  await fs.writeFile(path.join(r, P, 'memory', 'team', 'deploy.md'), memoryText('Deploys', 'how deploys run', 'Deploys go through the blue pipeline.', 'reference'));
+  await fs.writeFile(path.join(r, 'projects', 'other', 'memory', 'db.md'), memoryText('Other DB', 'other project', 'PostgreSQL too.', 'project'));
+  await fs.writeFile(path.join(r, P, 's1', 'session-memory', 'summary.md'), '# Session Title\n_title_\nFixing the flaky PostgreSQL test\n');
+  const records = [
+    { type: 'user', uuid: 'u1', message: { role: 'user', content: 'Why is the pipeline red?' } },
+    { type: 'assistant', uuid: 'a1', message: { role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'Read', input: { file_path: 'secretword.txt' } }] } },
+    { type: 'user', uuid: 'u2', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: 'secretword inside a tool result' }] } },
+    { type: 'assistant', uuid: 'a2', message: { role: 'assistant', content: [{ type: 'text', text: 'The pipeline is red because\nthe migration failed.' }] } },
+  ];
+  await fs.writeFile(path.join(r, P, 's1.jsonl'), `${records.map((x) => JSON.stringify(x)).join('\n')}\n{"torn`);
+  return r;
+}
+
+describe('Vault search', () => {
+  it('finds memories, notes, instructions and transcripts with line, snippet and highlight ranges', async () => {
+    const { vault } = await openVault(await vaultWithContent());
+    const hits = vault.search('postgresql');
+    expect(hits.map((h) => h.path).sort()).toEqual([`${P}/memory/db.md`, `${P}/s1/session-memory/summary.md`, 'projects/other/memory/db.md']);
+    const db = hits.find((h) => h.path === `${P}/memory/db.md`)!;
+    expect(db).toMatchObject({ scope: 'project-memory', type: 'project', title: 'Database', line: 7 });
+    expect(db.snippet).toBe('We use PostgreSQL 15.');
+    expect(db.ranges.map(([a, b]) => db.snippet.slice(a, b))).toEqual(['PostgreSQL']);
+    expect(vault.search('british')[0]).toMatchObject({ path: 'CLAUDE.md', scope: 'instructions', line: 3 });
+  });
+
+  it('indexes only user and assistant text of transcripts, pointing at the JSONL line', async () => {
+    const { vault } = await openVault(await vaultWithContent());
+    const [hit] = vault.search('migration');
+    expect(hit).toMatchObject({ path: `${P}/s1.jsonl`, scope: 'transcript', line: 4 });
+    expect(vault.search('secretword')).toEqual([]);
+    expect(transcriptText('{"type":"user","isMeta":true,"message":{"role":"user","content":"reminder"}}').text).toBe('');
+  });
+
+  it('filters by scope, type and project', async () => {
+    const { vault } = await openVault(await vaultWithContent());
+    expect(vault.search('postgresql', { scope: 'session-notes' }).map((h) => h.path)).toEqual([`${P}/s1/session-memory/summary.md`]);
+    expect(vault.search('deploys', { type: 'reference' }).map((h) => h.scope)).toEqual(['team-memory']);
+    expect(vault.search('postgresql', { projects: ['other'] }).map((h) => h.path)).toEqual(['projects/other/memory/db.md']);
+    expect(vault.search('postgresql', { limit: 1 })).toHaveLength(1);
+  });
+
+  it('discards a corrupt cache and rebuilds the index from the files', async () => {
+    const root = await vaultWithContent();
+    const first = await openVault(root);
+    await first.vault.close();
+    expect((await fs.stat(searchCacheFile(root))).size).toBeGreaterThan(0);
+    await fs.writeFile(searchCacheFile(root), '{"version":1,"docs":[{"path":"x"}]}\n{not json');
+    const { vault, log } = await openVault(root);
+    expect(log.entries.some((e) => e.level === 'warn' && /cache discarded/.test(e.message))).toBe(true);
+    expect(vault.search('british').map((h) => h.path)).toEqual(['CLAUDE.md']);
+  });
+
+  it('uses the cache but re-reads files changed, added or removed while closed', async () => {
+    const root = await vaultWithContent();
+    const first = await openVault(root);
+    await first.vault.close();
+    await fs.writeFile(path.join(root, 'CLAUDE.md'), '# Me\n\nAnswer like a pirate.\n');
+    await fs.rm(path.join(root, 'projects', 'other'), { recursive: true });
+    await fs.writeFile(path.join(root, P, 'memory', 'fresh.md'), memoryText('Fresh', 'new while closed', 'kumquat'));
+    const { vault } = await openVault(root);
+    expect(vault.search('british')).toEqual([]);
+    expect(vault.search('pirate').map((h) => h.path)).toEqual(['CLAUDE.md']);
+    expect(vault.search('kumquat').map((h) => h.path)).toEqual([`${P}/memory/fresh.md`]);
+    expect(vault.list().some((m) => m.path.startsWith('projects/other/'))).toBe(false);
+  });
+
+  it('falls back to any-word matches when no file has every word', async () => {
+    const { vault } = await openVault(await vaultWithContent());
+    expect(vault.search('pirate postgresql').length).toBeGreaterThan(0);
+    expect(vault.search('   ')).toEqual([]);
+  });
+});

@@ -1,0 +1,222 @@
+import { createHash } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
+import { repositoryChecksum } from '../../../../common/team-memory/index.js';
+import { TeamApi } from '../../../../main/core/team-sync/team-api.js';
+import { describeOnBackends } from '../../../server/helpers/backends.js';
+import { canarySecret, freshRepo, makeDevice, SaveLedger, type Device } from './sync-harness.js';
+import { startSyncServer, type SyncServer } from './sync-server.js';
+
+/**
+ * The fault tests of sync-reliability §5 (crashes are in sync-crash.test.ts): two devices, each with its
+ * own temp vault, and the real team server on loopback, on SQLite and on PostgreSQL.
+ */
+describeOnBackends('team sync under faults (sync-reliability §5)', (backend) => {
+let server: SyncServer;
+let a: Device;
+let b: Device;
+let REPO = '';
+let tokenB = '';
+let tokenAdmin = '';
+const ledger = () => new SaveLedger();
+
+async function serverEntries(): Promise<Record<string, string>> {
+  const api = new TeamApi({ serverUrl: server.url, repo: REPO, getToken: async () => tokenAdmin });
+  const got = await api.get(null);
+  return got.kind === 'snapshot' ? (got.snapshot.entries ?? {}) : {};
+}
+
+beforeAll(async () => {
+  server = await startSyncServer(backend.url());
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+beforeEach(async () => {
+  REPO = freshRepo();
+  tokenB = await server.member([REPO]);
+  tokenAdmin = await server.member([REPO]);
+  a = await makeDevice('a', server.url, await server.member([REPO]), REPO);
+  b = await makeDevice('b', server.url, tokenB, REPO);
+});
+
+afterEach(() => {
+  a.log.assertNoErrors();
+  b.log.assertNoErrors();
+});
+
+  it('keeps an offline edit through the start-up pull and uploads it (test 1)', async () => {
+    const l = ledger();
+    await l.save(a, 'notes.md', 'v1\n');
+    expect((await a.engine.sync()).pushed).toEqual(['notes.md']);
+    a.net.offline = true;
+    await l.save(a, 'notes.md', 'v2 typed offline\n');
+    const offline = await a.engine.sync();
+    expect(offline.error?.code).toBe('offline');
+    expect(offline.pending).toEqual(['notes.md']);
+    a.net.offline = false;
+
+    const report = await a.engine.sync();
+    expect(report.pulled).toEqual([]);
+    expect(report.pushed).toEqual(['notes.md']);
+    expect(await a.read('notes.md')).toBe('v2 typed offline\n');
+    expect((await serverEntries())['notes.md']).toBe('v2 typed offline\n');
+    await l.assertNothingLost([a, b], await serverEntries());
+  });
+
+  it('keeps both versions when both sides edited a file, on the pull path (test 2)', async () => {
+    const l = ledger();
+    await l.save(a, 'team.md', 'base\n');
+    await a.engine.sync();
+    await b.engine.sync();
+    await l.save(b, 'team.md', 'theirs from b\n');
+    await b.engine.sync();
+    await l.save(a, 'team.md', 'mine from a\n');
+
+    const report = await a.engine.sync();
+    expect(report.conflicts).toEqual(['team.md']);
+    expect(report.pushed).toEqual([]);
+    expect(await a.read('team.md')).toBe('mine from a\n');
+    expect(await a.engine.readConflict('team.md')).toEqual({ key: 'team.md', base: 'base\n', mine: 'mine from a\n', theirs: 'theirs from b\n' });
+    expect((await serverEntries())['team.md']).toBe('theirs from b\n');
+    expect((await a.engine.fileStates()).get('team.md')).toBe('conflict');
+    await l.assertNothingLost([a, b], await serverEntries());
+
+    // A second sync keeps the key held back until the user decides.
+    expect((await a.engine.sync()).pushed).toEqual([]);
+    await a.engine.resolveConflict('team.md', { keep: 'both' });
+    const after = await a.engine.sync();
+    expect(after.conflicts).toEqual([]);
+    const entries = await serverEntries();
+    expect(entries['team.md']).toBe('mine from a\n');
+    expect(Object.values(entries)).toContain('theirs from b\n');
+    await b.engine.sync();
+    await l.assertNothingLost([a, b], await serverEntries());
+    expect(await b.read('team.md')).toBe('mine from a\n');
+  });
+
+  it('keeps both versions when a teammate pushed between my pull and my push (412 path, test 2)', async () => {
+    await a.write('team.md', 'base\n');
+    await a.engine.sync();
+    await b.engine.sync();
+    await b.write('team.md', 'theirs\n');
+    await b.engine.sync();
+    await a.write('team.md', 'mine\n');
+
+    const report = await a.engine.push();
+    expect(a.requests.some((r) => r.method === 'PUT')).toBe(true);
+    expect(report.conflicts).toEqual(['team.md']);
+    expect((await serverEntries())['team.md']).toBe('theirs\n');
+    expect(await a.read('team.md')).toBe('mine\n');
+
+    await a.engine.resolveConflict('team.md', { keep: 'merged', text: 'mine and theirs\n' });
+    await a.engine.sync();
+    expect((await serverEntries())['team.md']).toBe('mine and theirs\n');
+  });
+
+  it('treats a lost PUT answer as applied after a hash probe, without conflict or duplicate (test 4)', async () => {
+    await a.write('x.md', 'one\n');
+    await a.engine.sync();
+    await a.write('x.md', 'two\n');
+    a.net.dropPutAnswers = 1;
+    const report = await a.engine.sync();
+    expect(report.error).toBeNull();
+    expect(report.conflicts).toEqual([]);
+    expect(report.pending).toEqual([]);
+    expect((await serverEntries())['x.md']).toBe('two\n');
+    expect((await a.engine.fileStates()).get('x.md')).toBe('synced');
+    expect(await server.version(REPO)).toBe(2);
+  });
+
+  it('applies a PUT exactly once when the connection resets before the server saw it (test 4)', async () => {
+    await a.write('x.md', 'one\n');
+    a.net.resetPutsBeforeApply = 2;
+    const report = await a.engine.sync();
+    expect(report.pushed).toEqual(['x.md']);
+    expect(await server.version(REPO)).toBe(1);
+    expect(a.sleeps.length).toBe(2);
+  });
+
+  it('gives up after two 412 retries with the change still pending, then succeeds once contention stops (test 5)', async () => {
+    await a.write('mine.md', 'mine\n');
+    await b.write('seed.md', 'seed\n');
+    await b.engine.sync();
+    let n = 0;
+    const teammate = new TeamApi({ serverUrl: server.url, repo: REPO, getToken: async () => tokenB });
+    a.net.before = async (method) => {
+      if (method !== 'PUT') return;
+      const hashes = await teammate.hashes();
+      if (hashes.kind === 'snapshot') await teammate.put({ [`storm-${n++}.md`]: `storm ${n}\n` }, hashes.snapshot.checksum);
+    };
+    const report = await a.engine.sync();
+    expect(report.error?.code).toBe('contention');
+    expect(report.pending).toEqual(['mine.md']);
+    expect(a.requests.filter((r) => r.method === 'PUT')).toHaveLength(3);
+    expect(a.sleeps.length).toBeGreaterThanOrEqual(2);
+    expect((await a.engine.fileStates()).get('mine.md')).toBe('pending');
+
+    a.net.before = undefined;
+    const calm = await a.engine.sync();
+    expect(calm.error).toBeNull();
+    expect((await serverEntries())['mine.md']).toBe('mine\n');
+    expect(await a.read('storm-0.md')).toBe('storm 1\n');
+  });
+
+  it('never deletes or reverts local files when the server answers 404, empty, or an older snapshot (test 7)', async () => {
+    const l = ledger();
+    await l.save(a, 'a.md', 'a1\n');
+    await l.save(a, 'b.md', 'b1\n');
+    await a.engine.sync();
+    const backup = await server.backup(REPO);
+    await l.save(a, 'a.md', 'a2 newer\n');
+    await a.engine.sync();
+
+    await server.restore(REPO, backup);
+    const rolled = await a.engine.sync();
+    expect(rolled.warnings.join(' ')).toMatch(/older state/);
+    expect(await a.read('a.md')).toBe('a2 newer\n');
+    expect((await serverEntries())['a.md']).toBe('a2 newer\n');
+
+    await server.restore(REPO, null);
+    const gone = await a.engine.sync();
+    expect(gone.error).toBeNull();
+    expect(await a.read('b.md')).toBe('b1\n');
+    expect(await serverEntries()).toEqual({ 'a.md': 'a2 newer\n', 'b.md': 'b1\n' });
+
+    const sha = (d: Uint8Array) => createHash('sha256').update(d).digest('hex');
+    const emptied = await server.backup(REPO);
+    await server.restore(REPO, { repo: emptied.repo.map((r) => ({ ...r, version: 1, entry_count: 0, checksum: repositoryChecksum([], sha) })), entries: [] });
+    await a.engine.sync();
+    expect(await a.read('a.md')).toBe('a2 newer\n');
+    expect(await serverEntries()).toEqual({ 'a.md': 'a2 newer\n', 'b.md': 'b1\n' });
+    await l.assertNothingLost([a, b], await serverEntries());
+  });
+
+  it('never uploads or reverts a file with a secret, and syncs it once the secret is gone (test 8)', async () => {
+    const secret = canarySecret();
+    await a.write('deploy.md', 'clean\n');
+    await a.engine.sync();
+    await b.engine.sync();
+    await a.write('deploy.md', `clean\ntoken ${secret}\n`);
+    const blocked = await a.engine.sync();
+    expect(blocked.blocked).toEqual([{ key: 'deploy.md', rule: 'github-pat', line: 2 }]);
+    expect((await a.engine.fileStates()).get('deploy.md')).toBe('blocked');
+
+    await a.write('deploy.md', `clean\ntoken ${secret}\nmore notes\n`);
+    await b.write('deploy.md', 'teammate edit\n');
+    await b.engine.sync();
+    const pulled = await a.engine.sync();
+    expect(await a.read('deploy.md')).toBe(`clean\ntoken ${secret}\nmore notes\n`);
+    expect(pulled.conflicts).toEqual(['deploy.md']);
+    await a.engine.resolveConflict('deploy.md', { keep: 'mine' });
+    expect((await a.engine.sync()).blocked.map((x) => x.key)).toEqual(['deploy.md']);
+
+    await a.write('deploy.md', 'clean\nmore notes\n');
+    const clean = await a.engine.sync();
+    expect(clean.pushed).toEqual(['deploy.md']);
+    expect((await serverEntries())['deploy.md']).toBe('clean\nmore notes\n');
+    expect(a.requests.filter((r) => r.body.includes(secret))).toEqual([]);
+    expect(a.log.entries.filter((e) => JSON.stringify(e).includes(secret))).toEqual([]);
+  });
+});

@@ -1,0 +1,75 @@
+import { startTeamServer, TeamAdmin, type ServerLimits, type TeamServer } from '../../../server/index.js';
+import type { Clock } from '../../../main/core/ports.js';
+import { testLogger } from '../../support/test-logger.js';
+
+/** A clock tests can move forward. */
+export class TestClock implements Clock {
+  offset = 0;
+  now(): number {
+    return Date.now() + this.offset;
+  }
+  advance(ms: number): void {
+    this.offset += ms;
+  }
+}
+
+/** A running server on loopback plus direct admin access to its database. */
+export interface ServerFixture {
+  server: TeamServer;
+  admin: TeamAdmin;
+  clock: TestClock;
+  logs: ReturnType<typeof testLogger>;
+  /** A new user (no password) who is a member of `repos`, and a personal token for them. */
+  member(repos: string[], password?: string): Promise<{ username: string; token: string }>;
+  api(repo: string, extra?: string): string;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+export async function startFixture(dbUrl: string, limits: Partial<ServerLimits> = {}): Promise<ServerFixture> {
+  const clock = new TestClock();
+  const logs = testLogger();
+  const admin = await TeamAdmin.open(dbUrl, clock);
+  const server = await startTeamServer({ db: dbUrl, port: 0, logger: logs.logger, clock, limits: { rateLimitPerMinute: 0, ...limits } });
+  return {
+    server,
+    admin,
+    clock,
+    logs,
+    async member(repos, password) {
+      const username = `user${++counter}_${process.pid}`;
+      await admin.addUser(username, password ?? null);
+      for (const repo of repos) await admin.grant(username, repo);
+      const { token } = await admin.createToken(username, null);
+      return { username, token };
+    },
+    api(repo, extra = '') {
+      return `${server.url}/api/team_memory?repo=${encodeURIComponent(repo)}${extra}`;
+    },
+    async close() {
+      await server.close();
+      await admin.close();
+    },
+  };
+}
+
+/** Fetch helpers for the team-memory API. */
+export function client(token: string) {
+  const auth = { authorization: `Bearer ${token}` };
+  return {
+    get: (url: string, headers: Record<string, string> = {}) => fetch(url, { headers: { ...auth, ...headers } }),
+    put: (url: string, body: unknown, headers: Record<string, string> = {}) =>
+      fetch(url, {
+        method: 'PUT',
+        headers: { ...auth, 'content-type': 'application/json', ...headers },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      }),
+  };
+}
+
+let repoCounter = 0;
+/** A repository name no other test uses. */
+export function freshRepo(): string {
+  return `acme/repo-${++repoCounter}-${process.pid}`;
+}
