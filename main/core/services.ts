@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { resolveMemoryConfig, type MemoryConfig } from '../../common/config.js';
 import { EventHub } from './events.js';
 import { systemClock, silentLogger, type Clock, type CredentialStore, type Logger } from './ports.js';
@@ -8,6 +9,7 @@ import { SettingsStore } from './settings/settings-store.js';
 import { ProjectRegistry } from './projects/project-registry.js';
 import { VaultRootPointer } from './vault/vault-root.js';
 import { MemoryCredentialStore } from './auth/credential-store.js';
+import { Vault } from './vault/index.js';
 
 /** Everything the composition root needs from its caller (Electron entry, host, CLI, tests). */
 export interface ServicesConfig {
@@ -21,6 +23,8 @@ export interface ServicesConfig {
   logger?: Logger;
   env?: NodeJS.ProcessEnv;
   homeDir?: string;
+  /** Watch the vault for changes (the app does; one-shot CLI commands need not). Default: true. */
+  watch?: boolean;
 }
 
 /** The engines bound to one vault root; rebuilt when the user points the vault elsewhere. */
@@ -30,6 +34,10 @@ export interface VaultServices {
   settings: SettingsStore;
   projects: ProjectRegistry;
   memoryConfig(): MemoryConfig;
+  /** The vault's files, index, watcher and history. Await `ready` before reading its catalog. */
+  files: Vault;
+  ready: Promise<void>;
+  close(): Promise<void>;
 }
 
 export interface Services {
@@ -52,16 +60,36 @@ const packageVersion = (() => {
   }
 })();
 
-async function openVault(root: string, isDefault: boolean, clock: Clock, logger: Logger): Promise<VaultServices> {
+async function openVault(
+  root: string,
+  isDefault: boolean,
+  options: { clock: Clock; logger: Logger; watch: boolean; events: EventHub },
+): Promise<VaultServices> {
+  const { clock, logger } = options;
+  await mkdir(root, { recursive: true });
   const settings = SettingsStore.forVault(root, logger);
   const projects = new ProjectRegistry(root, clock);
   await Promise.all([settings.load(), projects.load()]);
+  const memoryConfig = () => resolveMemoryConfig(settings.get().memory);
+  const files = new Vault({ root, clock, logger, config: memoryConfig, watch: options.watch });
+  const offChanges = files.onChanges((changes) => options.events.emit('vault:did-change-files', changes));
+  // Opening scans the whole vault: start it now, let callers that need the catalog await `ready`.
+  const ready = files.open().catch((error: unknown) => {
+    logger.warn('the vault could not be opened', { root, error: (error as Error).message });
+  });
   return {
     root,
     isDefault,
     settings,
     projects,
-    memoryConfig: () => resolveMemoryConfig(settings.get().memory),
+    memoryConfig,
+    files,
+    ready,
+    async close() {
+      offChanges();
+      await ready;
+      await files.close();
+    },
   };
 }
 
@@ -74,13 +102,15 @@ export async function createServices(input: ServicesConfig): Promise<Services> {
     logger: input.logger ?? silentLogger,
     env: input.env ?? process.env,
     homeDir: input.homeDir ?? os.homedir(),
+    watch: input.watch ?? input.shell !== 'cli',
   };
   const pointer = new VaultRootPointer(config.appDataDir);
   const initial = config.vaultRoot
     ? { root: path.resolve(config.vaultRoot), isDefault: false }
     : await pointer.read();
-  let current = await openVault(initial.root, initial.isDefault, config.clock, config.logger);
   const events = new EventHub();
+  const vaultOptions = { clock: config.clock, logger: config.logger, watch: config.watch, events };
+  let current = await openVault(initial.root, initial.isDefault, vaultOptions);
 
   return {
     config,
@@ -90,12 +120,16 @@ export async function createServices(input: ServicesConfig): Promise<Services> {
     vault: () => current,
     async switchVault(root) {
       const next = await pointer.write(root);
-      current = await openVault(next.root, next.isDefault, config.clock, config.logger);
+      const previous = current;
+      current = await openVault(next.root, next.isDefault, vaultOptions);
+      await previous.close();
       events.emit('vault:did-change-root', { root: current.root, isDefault: current.isDefault });
       events.emit('settings:did-change', current.settings.get());
       events.emit('project:did-change-list', current.projects.list());
       return current;
     },
-    async close() {},
+    async close() {
+      await current.close();
+    },
   };
 }

@@ -2,11 +2,13 @@ import type { Services } from '../services.js';
 import { createAppHandlers } from './app-handlers.js';
 import type { Handlers } from './dispatcher.js';
 import { createPendingHandlers } from './pending-handlers.js';
+import { createVaultHandlers } from './vault-handlers.js';
 
 /** The handler of every invoke channel, bound to the composition root; the type makes a gap a compile error. */
 export function createHandlers(services: Services, shell: 'electron' | 'host'): Handlers {
   return {
     ...createAppHandlers(services, shell),
+    ...createVaultHandlers(services),
     ...createPendingHandlers(),
   };
 }

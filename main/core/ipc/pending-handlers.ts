@@ -26,21 +26,6 @@ const pendingChannels = [
   'team:sync-now',
   'team:read-conflict',
   'team:resolve-conflict',
-  'vault:list-files',
-  'vault:read-file',
-  'vault:write-file',
-  'vault:create-memory',
-  'vault:rename',
-  'vault:delete',
-  'vault:undo',
-  'vault:search',
-  'vault:memory-index',
-  'vault:fix-index',
-  'vault:history',
-  'vault:read-version',
-  'vault:restore',
-  'vault:list-deleted',
-  'vault:health',
 ] as const;
 
 export type PendingChannel = (typeof pendingChannels)[number];

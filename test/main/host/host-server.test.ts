@@ -4,16 +4,19 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startHost, type RunningHost } from '../../../main/host/host-server.js';
-import { createServices } from '../../../main/core/services.js';
+import { createServices, type Services } from '../../../main/core/services.js';
 import { createDispatcher } from '../../../main/core/ipc/dispatcher.js';
 import { createHandlers } from '../../../main/core/ipc/handlers.js';
 import { tempDir } from '../../support/temp-dir.js';
 import { testLogger } from '../../support/test-logger.js';
 
 let host: RunningHost | null = null;
+let services: Services | null = null;
 afterEach(async () => {
   await host?.close();
+  await services?.close();
   host = null;
+  services = null;
 });
 
 async function start() {
@@ -25,7 +28,7 @@ async function start() {
   await fs.writeFile(path.join(outside, 'private.txt'), 'private');
   await fs.symlink(path.join(outside, 'private.txt'), path.join(rendererDir, 'assets', 'link.txt'));
   const log = testLogger();
-  const services = await createServices({ appDataDir: await tempDir(), shell: 'host', logger: log.logger });
+  services = await createServices({ appDataDir: await tempDir(), shell: 'host', logger: log.logger });
   host = await startHost({
     rendererDir,
     dispatch: createDispatcher(createHandlers(services, 'host'), log.logger),

@@ -1,0 +1,45 @@
+import type { Services } from '../services.js';
+import type { Handlers } from './dispatcher.js';
+
+type VaultChannel =
+  | 'vault:list-files'
+  | 'vault:read-file'
+  | 'vault:write-file'
+  | 'vault:create-memory'
+  | 'vault:rename'
+  | 'vault:delete'
+  | 'vault:undo'
+  | 'vault:search'
+  | 'vault:memory-index'
+  | 'vault:fix-index'
+  | 'vault:history'
+  | 'vault:read-version'
+  | 'vault:restore'
+  | 'vault:list-deleted'
+  | 'vault:health';
+
+/** The vault browser's channels, over the vault engine of the current root. */
+export function createVaultHandlers(services: Services): Pick<Handlers, VaultChannel> {
+  const files = async () => {
+    const vault = services.vault();
+    await vault.ready;
+    return vault.files;
+  };
+  return {
+    'vault:list-files': async () => (await files()).list(),
+    'vault:read-file': async ({ path }) => (await files()).read(path),
+    'vault:write-file': async ({ path, text, baseHash }) => (await files()).write(path, text, { baseHash, reason: 'edit' }),
+    'vault:create-memory': async (input) => (await files()).createMemory(input),
+    'vault:rename': async ({ path, newFileName }) => (await files()).rename(path, newFileName),
+    'vault:delete': async ({ path }) => (await files()).delete(path),
+    'vault:undo': async ({ undoToken }) => (await files()).undoDelete(undoToken),
+    'vault:search': async ({ query, scope, type, limit }) => (await files()).search(query, { scope, type, limit }),
+    'vault:memory-index': async ({ projectSlug, team }) => (await files()).memoryIndex(projectSlug, team),
+    'vault:fix-index': async ({ projectSlug, team, fix, target }) => (await files()).fixIndex(projectSlug, team, fix, target),
+    'vault:history': async ({ path }) => (await files()).timeline(path),
+    'vault:read-version': async ({ path, hash }) => (await files()).readVersion(path, hash),
+    'vault:restore': async ({ path, hash }) => (await files()).restore(path, hash),
+    'vault:list-deleted': async () => (await files()).listDeleted(),
+    'vault:health': async () => (await files()).health(),
+  };
+}

@@ -1,0 +1,141 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../support/temp-dir.js';
+import { startApp, type TestApp } from './support/app.js';
+import { expectAccessible, hasChromium, openPage, useBrowser } from './support/browser.js';
+
+const SLUG = '-work-site';
+
+async function seedVault(root: string) {
+  const memory = path.join(root, 'projects', SLUG, 'memory');
+  await fs.mkdir(memory, { recursive: true });
+  await fs.writeFile(path.join(root, 'CLAUDE.md'), '# My instructions\n\nAnswer briefly.\n');
+  await fs.writeFile(
+    path.join(memory, 'MEMORY.md'),
+    '- [Prefers tabs](prefers-tabs.md) — indentation style\n- [Gone](gone.md) — this file was deleted\n',
+  );
+  await fs.writeFile(
+    path.join(memory, 'prefers-tabs.md'),
+    '---\nname: Prefers tabs\ndescription: The user indents with tabs, never spaces\ntype: user\n---\nUse tabs for indentation.\n',
+  );
+  await fs.writeFile(
+    path.join(memory, 'deploy-friday.md'),
+    '---\nname: No Friday deploys\ndescription: Deploys are frozen on Fridays\ntype: project\n---\nNever deploy on a Friday.\n\n**Why:** on-call is thin.\n',
+  );
+  await fs.writeFile(path.join(memory, 'broken.md'), '---\nname: [unclosed\n---\nbody\n');
+  return memory;
+}
+
+if (!hasChromium) console.warn('e2e: Chromium is not installed (scripts/install-system-deps.sh installs it); skipping');
+
+describe.skipIf(!hasChromium)('the vault browser in Chromium', () => {
+  const browser = useBrowser();
+  let app: TestApp | null = null;
+  afterEach(async () => {
+    await app?.close();
+    app = null;
+  });
+
+  async function open(name: string) {
+    const appData = await tempDir();
+    const memory = await seedVault(appData);
+    app = await startApp(appData);
+    await app.services.vault().ready;
+    const { page, errors } = await openPage(browser(), app.host.url, name);
+    await page.getByRole('button', { name: /^Vault/ }).click();
+    await page.getByRole('navigation', { name: 'Vault files' }).waitFor();
+    return { page, errors, memory };
+  }
+
+  it('lists files by scope with type and error badges, previews a memory, and is accessible', async () => {
+    const { page, errors } = await open('vault-browse');
+    const tree = page.getByRole('navigation', { name: 'Vault files' });
+    await tree.getByRole('button', { name: /Prefers tabs/ }).waitFor();
+    expect(await tree.getByRole('button', { name: /My instructions|CLAUDE/ }).count()).toBeGreaterThan(0);
+    expect(await tree.getByRole('button', { name: /broken/ }).textContent()).toContain('error');
+    await tree.getByRole('button', { name: /No Friday deploys/ }).click();
+    await page.getByRole('heading', { name: 'No Friday deploys', level: 1 }).waitFor();
+    await page.getByText('Never deploy on a Friday.').waitFor();
+    await expectAccessible(page);
+    expect(errors).toEqual([]);
+  });
+
+  it('edits and saves a memory through the editor, and the file on disk changes', async () => {
+    const { page, memory } = await open('vault-edit');
+    await page.getByRole('button', { name: /Prefers tabs/ }).click();
+    await page.getByRole('button', { name: 'Edit', exact: true }).click();
+    const editor = page.getByLabel('Text of Prefers tabs');
+    await editor.click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('\nAlso in YAML files.');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(() => fs.readFile(path.join(memory, 'prefers-tabs.md'), 'utf8')).toContain('Also in YAML files.');
+  });
+
+  it('shows an edit made by another editor in the open file by itself', async () => {
+    const { page, memory } = await open('vault-external');
+    await page.getByRole('button', { name: /No Friday deploys/ }).click();
+    await page.getByText('Never deploy on a Friday.').waitFor();
+    await fs.writeFile(
+      path.join(memory, 'deploy-friday.md'),
+      '---\nname: No Friday deploys\ndescription: Deploys are frozen on Fridays\ntype: project\n---\nNever deploy on a Friday or a holiday.\n',
+    );
+    await page.getByText('Never deploy on a Friday or a holiday.').waitFor({ timeout: 15_000 });
+  });
+
+  it('deletes a memory and brings it back with Undo', async () => {
+    const { page, memory } = await open('vault-delete');
+    await page.getByRole('button', { name: /No Friday deploys/ }).click();
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    await expect.poll(() => fs.access(path.join(memory, 'deploy-friday.md')).then(() => true, () => false)).toBe(false);
+    await page.getByRole('status').getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => fs.access(path.join(memory, 'deploy-friday.md')).then(() => true, () => false)).toBe(true);
+  });
+
+  it('finds a memory by search and opens it from the quick switcher', async () => {
+    const { page } = await open('vault-search');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByLabel('Search text').fill('friday');
+    const result = page.locator('.results .result').first();
+    await result.waitFor();
+    expect(await result.locator('mark').first().textContent()).toMatch(/friday/i);
+    await page.keyboard.press('Control+p');
+    await page.getByRole('combobox', { name: 'Open a vault file' }).fill('tabs');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Prefers tabs', level: 1 }).waitFor();
+  });
+
+  it('restores an earlier version from the history, and the restore is itself undoable', async () => {
+    const { page, memory } = await open('vault-history');
+    const file = path.join(memory, 'prefers-tabs.md');
+    await page.getByRole('button', { name: /Prefers tabs/ }).click();
+    await page.getByRole('button', { name: 'Edit', exact: true }).click();
+    await page.getByLabel('Text of Prefers tabs').click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('\nSECOND VERSION');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(() => fs.readFile(file, 'utf8')).toContain('SECOND VERSION');
+    await page.getByRole('button', { name: 'History', exact: true }).click();
+    await page.locator('.timeline button').first().click();
+    await page.getByRole('button', { name: 'Restore this version' }).click();
+    await expect.poll(() => fs.readFile(file, 'utf8')).not.toContain('SECOND VERSION');
+    const versions = await app!.services.vault().files.timeline(`projects/${SLUG}/memory/prefers-tabs.md`);
+    expect(versions.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('shows the MEMORY.md index with its broken pointer and the file left out, and fixes them', async () => {
+    const { page, memory } = await open('vault-index');
+    await page.keyboard.press('Control+k');
+    await page.getByRole('combobox', { name: 'Commands' }).fill('health');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Vault health' }).waitFor();
+    await page.getByRole('button', { name: 'Fix in the index' }).first().click();
+    await page.getByText('(missing)').waitFor();
+    await page.getByRole('button', { name: 'Remove line' }).click();
+    await page.locator('li', { hasText: 'deploy-friday.md' }).getByRole('button', { name: 'Add to index' }).click();
+    await expect.poll(() => fs.readFile(path.join(memory, 'MEMORY.md'), 'utf8')).not.toContain('gone.md');
+    expect(await fs.readFile(path.join(memory, 'MEMORY.md'), 'utf8')).toContain('deploy-friday.md');
+    await expectAccessible(page);
+  });
+});
