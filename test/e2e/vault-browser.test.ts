@@ -135,7 +135,7 @@ describe.skipIf(!hasChromium)('the vault browser in Chromium', () => {
     await page.getByRole('button', { name: 'Remove line' }).click();
     await page.locator('li', { hasText: 'deploy-friday.md' }).getByRole('button', { name: 'Add to index' }).click();
     await expect.poll(() => fs.readFile(path.join(memory, 'MEMORY.md'), 'utf8')).not.toContain('gone.md');
-    expect(await fs.readFile(path.join(memory, 'MEMORY.md'), 'utf8')).toContain('deploy-friday.md');
+    await expect.poll(() => fs.readFile(path.join(memory, 'MEMORY.md'), 'utf8')).toContain('deploy-friday.md');
     await expectAccessible(page);
   });
 });
