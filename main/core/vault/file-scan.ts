@@ -116,7 +116,9 @@ export async function scanFile(root: string, rel: string, maxBytes: number): Pro
   }
   let parsed: ParsedMarkdown | null = null;
   if (rel.endsWith('.md')) {
-    parsed = parseMarkdown(text, isMemoryScope(location.scope));
+    // MEMORY.md is the index, not a memory: it has no frontmatter to require.
+    const isIndex = rel.endsWith('/MEMORY.md');
+    parsed = parseMarkdown(text, isMemoryScope(location.scope) && !isIndex);
     meta.error = parsed.frontmatterError;
     if (parsed.frontmatter) {
       if (parsed.frontmatter.name.trim()) meta.title = parsed.frontmatter.name.trim();

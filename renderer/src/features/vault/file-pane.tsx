@@ -105,6 +105,18 @@ export function FilePane() {
               Save
             </button>
           )}
+          {meta.path.endsWith('/MEMORY.md') && meta.projectSlug && (
+            <button
+              type="button"
+              className="button ghost"
+              onClick={() => {
+                s.setIndexTarget({ projectSlug: meta.projectSlug!, team: meta.scope === 'team-memory' });
+                s.setPanel('index');
+              }}
+            >
+              Check the index
+            </button>
+          )}
           <button type="button" className="button ghost" onClick={() => s.setPanel('history')}>
             History
           </button>
