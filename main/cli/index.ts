@@ -1,14 +1,16 @@
+import { compactCommand } from './commands/compact.js';
 import { extractCommand } from './commands/extract.js';
 import { hostCommand } from './commands/host.js';
 import { importCommand } from './commands/import.js';
 import { scanSecretsCommand } from './commands/scan-secrets.js';
 import { searchCommand } from './commands/search.js';
 import { serverCommand } from './commands/server.js';
+import { sessionMemoryCommand } from './commands/session-memory.js';
 import { syncCommand } from './commands/sync.js';
 import { UsageError, type CliIo, type Command } from './cli-io.js';
 
 /** Subcommands of `strata`; each issue adds its own (DESIGN.md "The `strata` command"). */
-const commands: Command[] = [hostCommand, scanSecretsCommand, importCommand, serverCommand, searchCommand, syncCommand, extractCommand];
+const commands: Command[] = [hostCommand, scanSecretsCommand, importCommand, serverCommand, searchCommand, syncCommand, extractCommand, compactCommand, sessionMemoryCommand];
 
 function helpText(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

@@ -8,7 +8,7 @@ import type { RuleMatch } from './secret-rule.js';
 
 // The identifier ends in a word that says the value is about a secret, not the secret itself.
 const nonSecretKey =
-  /(?:^|[_.-])(?:url|uri|endpoint|host|file|path|dir|name|type|length|len|size|expiry|expires?|expires?_?(?:at|in)|ttl|hash|hashed|sha\d*|md5|digest|checksum|policy|format|field|header|count|id|ids|prompt|label|hint|rotation|reset|min|max|limit|enabled|required|strength|version|prefix|env|var|ref|arn|location|provider|store|manager|mode|source|usage|cache|index|timeout|interval|pattern|regex|rule|fingerprint|algorithm|alg|kind|scope|scopes|method|mount|binding|ref|exchange|endpoint|issuer|audience|lifetime|refresh_?after)$/;
+  /(?:^|[_.-])(?:url|uri|endpoint|host|file|path|dir|name|type|length|len|size|expiry|expires?|expires?_?(?:at|in)|ttl|hash|hashed|sha\d*|md5|digest|checksum|policy|format|field|header|count|id|ids|prompt|label|hint|rotation|reset|min|max|limit|enabled|required|strength|version|prefix|env|var|ref|arn|location|provider|store|manager|mode|source|usage|cache|index|timeout|interval|pattern|regex|rule|fingerprint|algorithm|alg|kind|scope|scopes|method|mount|binding|exchange|issuer|audience|lifetime|refresh_?after)$/;
 const publicKeyName = /^(?:public|pub|publishable|tokenizer)/;
 // The identifier's last word: the credential word itself, or a qualifier that still names its value
 // (`SECRET_KEY_BASE`, `token_rw`, `password2`). `roughTokenCountEstimation` names a number.
@@ -30,8 +30,10 @@ const fileName = /\.(?:pem|key|json|txt|env|ya?ml|p12|pfx|crt|cer|jks|keystore|g
 
 /** The whole identifier the keyword sits in (`DB_PASSWORD`, `stripeApiKey`), read back from the match. */
 function identifierAround(match: RuleMatch): { before: string; id: string } {
+  // Bounded so a hostile line of one endless identifier stays linear.
+  const floor = Math.max(0, match.index - 128);
   let start = match.index;
-  while (start > 0 && /[\w.-]/.test(match.text[start - 1] ?? '')) start--;
+  while (start > floor && /[\w.-]/.test(match.text[start - 1] ?? '')) start--;
   const before = match.text.slice(start, match.index);
   const key = match.groups.key ?? '';
   const suffix = match.groups.suffix ?? '';
@@ -56,11 +58,12 @@ function keyNamesASecret(match: RuleMatch): boolean {
 }
 
 // `tokenCountFromLastAPIResponse`: camelCase words, each with a vowel, are code, not a random token.
+// Only letters-only values: `Summer2024` is a (weak) password, not code.
 function looksLikeIdentifierWords(value: string): boolean {
-  const words = value.match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+/g) ?? [];
+  if (!/^[A-Za-z]+$/.test(value)) return false;
+  const words = value.match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])/g) ?? [];
   if (words.length < 2 || words.join('') !== value) return false;
-  const letters = words.filter((w) => !/^\d+$/.test(w));
-  return letters.every((w) => w.length < 2 || /[aeiouy]/i.test(w)) && value.length / words.length >= 3;
+  return words.every((w) => w.length < 2 || /[aeiouy]/i.test(w)) && value.length / words.length >= 3;
 }
 
 // Sentence punctuation after a value (`token: see credentials?`) is not part of it.

@@ -165,7 +165,7 @@ const rows: Row[] = [
     entropy: 4,
     reportMatchStart: true,
   },
-  { id: 'jwt', family: 'jwt', description: 'JSON Web Token', regex: /\b(?<secret>ey[A-Za-z0-9_-]{15,600}\.ey[A-Za-z0-9_-]{15,4000}\.[A-Za-z0-9_-]{0,1000})/g, keywords: ['ey'], check: checkJwt },
+  { id: 'jwt', family: 'jwt', description: 'JSON Web Token', regex: /\b(?<secret>ey[A-Za-z0-9_-]{15,600}\.ey[A-Za-z0-9_-]{15,4000}\.[A-Za-z0-9_-]{0,1000})/g, keywords: ['eyj', 'eya'], check: checkJwt },
   { id: 'database-connection-string', family: 'connection-string', description: 'database URL with a password', regex: urlWithPassword, keywords: ['://'], check: checkDatabaseUrl },
   { id: 'url-with-password', family: 'connection-string', description: 'URL with a password', regex: new RegExp(urlWithPassword.source, 'g'), keywords: ['://'], check: checkOtherUrl },
 
