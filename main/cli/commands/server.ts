@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { AppFailure } from '../../../common/result.js';
-import { stderrLogger } from '../../core/ports.js';
+import { stderrLogger, type Logger } from '../../core/ports.js';
 import { defaultAppDataDir } from '../../core/vault/vault-root.js';
 import { UsageError, type CliIo, type Command } from '../cli-io.js';
 
@@ -19,6 +19,14 @@ const numberFlags = {
 } as const;
 
 type NumberFlag = keyof typeof numberFlags;
+
+/** `--db` (or STRATA_SERVER_DB, or the default), checked before anything opens it. */
+async function dbOption(values: Record<string, unknown>, io: CliIo): Promise<string> {
+  const db = flagOrEnv(values, io, 'db') ?? defaultServerDb(io.env);
+  const { parseDbUrl } = await import('../../../server/storage/sql-db.js');
+  if (!parseDbUrl(db)) throw new UsageError('--db must be sqlite:<file> or postgres://…');
+  return db;
+}
 
 /** A flag's value, else its STRATA_SERVER_<NAME> variable, else undefined. */
 function flagOrEnv(values: Record<string, unknown>, io: CliIo, name: string): string | undefined {
@@ -59,7 +67,7 @@ async function runAdmin(argv: string[], io: CliIo, readStdin: () => Promise<stri
     allowPositionals: true,
     strict: true,
   });
-  const db = flagOrEnv(values, io, 'db') ?? defaultServerDb(io.env);
+  const db = await dbOption(values, io);
   const [verb, ...args] = positionals;
   const shape = `${verb} ${args[0] === 'add' || args[0] === 'revoke' ? args[0] : '_'}`;
   const want = (n: number) => {
@@ -102,7 +110,7 @@ async function runAdmin(argv: string[], io: CliIo, readStdin: () => Promise<stri
   }
 }
 
-async function runServer(argv: string[], io: CliIo): Promise<number> {
+async function runServer(argv: string[], io: CliIo, logger: Logger): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     options: {
@@ -133,12 +141,12 @@ async function runServer(argv: string[], io: CliIo): Promise<number> {
   );
   const { startTeamServer, defaultPort } = await import('../../../server/index.js');
   const server = await startTeamServer({
-    db: flagOrEnv(values, io, 'db') ?? defaultServerDb(io.env),
+    db: await dbOption(values, io),
     host: flagOrEnv(values, io, 'host') ?? '127.0.0.1',
     port: numberOption(values, io, 'port') ?? defaultPort,
     publicUrl,
     limits,
-    logger: stderrLogger(),
+    logger,
   });
   io.stdout(server.url);
   await io.stopped;
@@ -146,8 +154,11 @@ async function runServer(argv: string[], io: CliIo): Promise<number> {
   return 0;
 }
 
-/** `strata server …`; `readStdin` is injectable so tests can feed `--password-stdin`. */
-export function createServerCommand(readStdin: () => Promise<string> = () => readAll(process.stdin)): Command {
+/** `strata server …`; stdin and the log sink are injectable so tests can feed `--password-stdin` and keep logs. */
+export function createServerCommand(
+  readStdin: () => Promise<string> = () => readAll(process.stdin),
+  logger: Logger = stderrLogger(),
+): Command {
   return {
     name: 'server',
     summary: 'run the team memory sync server, or administer its users and tokens',
@@ -155,7 +166,7 @@ export function createServerCommand(readStdin: () => Promise<string> = () => rea
     async run(argv, io) {
       const first = argv[0];
       if (first === 'user' || first === 'grant' || first === 'token') return runAdmin(argv, io, readStdin);
-      return runServer(argv, io);
+      return runServer(argv, io, logger);
     },
   };
 }

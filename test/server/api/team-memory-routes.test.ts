@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getResponseSchema, hashesResponseSchema } from '../../../common/team-memory/index.js';
 import { describeOnBackends } from '../helpers/backends.js';
-import { client, freshRepo, startFixture, type ServerFixture } from '../helpers/server-fixture.js';
+import { client, json, freshRepo, startFixture, type ServerFixture } from '../helpers/server-fixture.js';
 
 const sha = (text: string) => `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
 const day = 24 * 60 * 60 * 1000;
@@ -32,7 +32,7 @@ describeOnBackends('team memory API', (backend) => {
     const unknown = await client('spat_nope').get(f.api(repo));
     expect(unknown.status).toBe(401);
     expect(unknown.headers.get('www-authenticate')).toContain('Bearer');
-    expect((await unknown.json()).error.details.error_code).toBe('unauthorized');
+    expect((await json(unknown)).error.details.error_code).toBe('unauthorized');
 
     const { username } = await f.member([repo]);
     const short = await f.admin.createToken(username, 1);
@@ -45,7 +45,7 @@ describeOnBackends('team memory API', (backend) => {
     await f.admin.revokeToken(revoked.id);
     const res = await client(revoked.token).get(f.api(repo));
     expect(res.status).toBe(401);
-    expect((await res.json()).error.message).toMatch(/revoked/);
+    expect((await json(res)).error.message).toMatch(/revoked/);
   });
 
   it('answers 403 to a non-member whether or not the repository has memory, and 404 to a member before the first PUT', async () => {
@@ -53,7 +53,7 @@ describeOnBackends('team memory API', (backend) => {
     const outsider = await f.member([]);
     const onExisting = await client(outsider.token).get(f.api(repo));
     expect(onExisting.status).toBe(403);
-    expect((await onExisting.json()).error.details.error_code).toBe('forbidden');
+    expect((await json(onExisting)).error.details.error_code).toBe('forbidden');
     expect((await client(outsider.token).get(f.api('nobody/nothing'))).status).toBe(403);
     expect((await client(outsider.token).put(f.api(repo), { entries: { 'b.md': 'y' } })).status).toBe(403);
 
@@ -61,7 +61,7 @@ describeOnBackends('team memory API', (backend) => {
     const member = await f.member([empty]);
     const res = await client(member.token).get(f.api(empty));
     expect(res.status).toBe(404);
-    expect((await res.json()).error.details.error_code).toBe('not_found');
+    expect((await json(res)).error.details.error_code).toBe('not_found');
   });
 
   it('stores a first PUT without If-Match and serves it with SPEC checksums and a strong quoted ETag', async () => {
@@ -71,7 +71,7 @@ describeOnBackends('team memory API', (backend) => {
     const res = await c.get(f.api(repo));
     expect(res.status).toBe(200);
     expect(res.headers.get('etag')).toBe(etag);
-    const body = getResponseSchema.parse(await res.json());
+    const body = getResponseSchema.parse(await json(res));
     expect(body.repo).toBe(repo);
     expect(body.version).toBe(1);
     expect(body.content.entries).toEqual(entries);
@@ -96,10 +96,22 @@ describeOnBackends('team memory API', (backend) => {
     expect((await c.get(f.api(repo), { 'if-none-match': '"sha256:stale"' })).status).toBe(200);
   });
 
+  it('answers HEAD like GET without a body, and If-None-Match: * on PUT creates only', async () => {
+    const { repo, c, etag, token: member } = await seeded({ 'a.md': 'one' });
+    const head = await fetch(f.api(repo), { method: 'HEAD', headers: { authorization: `Bearer ${member}` } });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('etag')).toBe(etag);
+    expect(await head.text()).toBe('');
+    expect((await c.put(f.api(repo), { entries: { 'b.md': 'x' } }, { 'if-none-match': '*' })).status).toBe(412);
+    const fresh = freshRepo();
+    const { token } = await f.member([fresh]);
+    expect((await client(token).put(f.api(fresh), { entries: { 'b.md': 'x' } }, { 'if-none-match': '*' })).status).toBe(200);
+  });
+
   it('serves ?view=hashes without entries', async () => {
     const { repo, c } = await seeded({ 'a.md': 'one', 'b.md': 'two' });
     const res = await c.get(f.api(repo, '&view=hashes'));
-    const body = hashesResponseSchema.parse(await res.json());
+    const body = hashesResponseSchema.parse(await json(res));
     expect(body.content.entryChecksums).toEqual({ 'a.md': sha('one'), 'b.md': sha('two') });
     expect('entries' in body.content).toBe(false);
   });
@@ -108,19 +120,19 @@ describeOnBackends('team memory API', (backend) => {
     const { repo, c, etag } = await seeded({ 'a.md': 'one' });
     const without = await c.put(f.api(repo), { entries: { 'a.md': 'two' } });
     expect(without.status).toBe(428);
-    expect((await without.json()).error.details.error_code).toBe('precondition_required');
+    expect((await json(without)).error.details.error_code).toBe('precondition_required');
     const stale = await c.put(f.api(repo), { entries: { 'a.md': 'two' } }, { 'if-match': '"sha256:0000"' });
     expect(stale.status).toBe(412);
-    expect((await stale.json()).error.details.error_code).toBe('precondition_failed');
+    expect((await json(stale)).error.details.error_code).toBe('precondition_failed');
     expect((await c.put(f.api(repo), { entries: { 'a.md': 'two' } }, { 'if-match': `W/${etag}` })).status).toBe(412);
     const ok = await c.put(f.api(repo), { entries: { 'a.md': 'two' } }, { 'if-match': etag });
     expect(ok.status).toBe(200);
-    const body = await ok.json();
+    const body = await json(ok);
     expect(body.version).toBe(2);
     expect(ok.headers.get('etag')).toBe(`"${body.checksum}"`);
     // The old ETag is now stale: nothing is written by a replay.
     expect((await c.put(f.api(repo), { entries: { 'a.md': 'three' } }, { 'if-match': etag })).status).toBe(412);
-    const current = await (await c.get(f.api(repo))).json();
+    const current = await json(await c.get(f.api(repo)));
     expect(current.content.entries['a.md']).toBe('two');
   });
 
@@ -134,22 +146,22 @@ describeOnBackends('team memory API', (backend) => {
     const { repo, c, etag } = await seeded({ 'a.md': 'one', 'b.md': 'two' });
     const put = await c.put(f.api(repo), { entries: { 'a.md': null, 'c.md': 'three', 'never.md': null } }, { 'if-match': etag });
     expect(put.status).toBe(200);
-    const body = await (await c.get(f.api(repo))).json();
+    const body = await json(await c.get(f.api(repo)));
     expect(body.version).toBe(2);
     expect(body.content.entries).toEqual({ 'b.md': 'two', 'c.md': 'three' });
     expect(Object.keys(body.content.tombstones)).toEqual(['a.md']);
-    expect(body.content.tombstones['a.md'].checksum).toBe(sha('one'));
+    expect(body.content.tombstones['a.md']?.checksum).toBe(sha('one'));
 
     f.clock.advance(29 * day);
-    expect(Object.keys((await (await c.get(f.api(repo))).json()).content.tombstones)).toEqual(['a.md']);
+    expect(Object.keys((await json(await c.get(f.api(repo)))).content.tombstones)).toEqual(['a.md']);
     f.clock.advance(2 * day);
-    expect((await (await c.get(f.api(repo))).json()).content.tombstones).toEqual({});
+    expect((await json(await c.get(f.api(repo)))).content.tombstones).toEqual({});
     f.clock.advance(-31 * day);
 
     // Writing a deleted key again brings it back and drops its tombstone.
     const again = await c.put(f.api(repo), { entries: { 'a.md': 'back' } }, { 'if-match': put.headers.get('etag')! });
     expect(again.status).toBe(200);
-    const after = await (await c.get(f.api(repo))).json();
+    const after = await json(await c.get(f.api(repo)));
     expect(after.content.entries['a.md']).toBe('back');
     expect(after.content.tombstones).toEqual({});
   });
@@ -158,7 +170,7 @@ describeOnBackends('team memory API', (backend) => {
     const { repo, c, etag } = await seeded({ 'a.md': '1', 'b.md': '2', 'c.md': '3' });
     const res = await c.put(f.api(repo), { entries: { 'd.md': '4', 'e.md': '5', 'f.md': '6' } }, { 'if-match': etag });
     expect(res.status).toBe(413);
-    expect((await res.json()).error.details).toEqual({ error_code: 'team_memory_too_many_entries', max_entries: 5, received_entries: 6 });
+    expect((await json(res)).error.details).toEqual({ error_code: 'team_memory_too_many_entries', max_entries: 5, received_entries: 6 });
     // Deleting one in the same PUT keeps it within the limit.
     const ok = await c.put(f.api(repo), { entries: { 'a.md': null, 'd.md': '4', 'e.md': '5', 'f.md': '6' } }, { 'if-match': etag });
     expect(ok.status).toBe(200);
@@ -168,11 +180,11 @@ describeOnBackends('team memory API', (backend) => {
     const { repo, c, etag } = await seeded({ 'a.md': 'x' });
     const big = await c.put(f.api(repo), { entries: { 'big.md': 'é'.repeat(501) } }, { 'if-match': etag });
     expect(big.status).toBe(413);
-    expect((await big.json()).error.details).toMatchObject({ error_code: 'team_memory_file_too_large', key: 'big.md', max_file_bytes: 1000, received_bytes: 1002 });
+    expect((await json(big)).error.details).toMatchObject({ error_code: 'team_memory_file_too_large', key: 'big.md', max_file_bytes: 1000, received_bytes: 1002 });
     const huge = await c.put(f.api(repo), { entries: Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`k${i}.md`, 'y'.repeat(900)])) }, { 'if-match': etag });
     expect(huge.status).toBe(413);
-    expect((await huge.json()).error.details.error_code).toBe('body_too_large');
-    expect((await (await c.get(f.api(repo))).json()).version).toBe(1);
+    expect((await json(huge)).error.details.error_code).toBe('body_too_large');
+    expect((await json(await c.get(f.api(repo)))).version).toBe(1);
   });
 
   it('refuses malformed JSON, unknown fields and wrong shapes with 400 and loses nothing', async () => {
@@ -188,16 +200,16 @@ describeOnBackends('team memory API', (backend) => {
     for (const [raw, code] of cases) {
       const res = await c.put(f.api(repo), raw, { 'if-match': etag });
       expect(res.status, raw).toBe(400);
-      const body = await res.json();
+      const body = await json(res);
       expect(body.error.details.error_code, raw).toBe(code);
       expect(typeof body.error.message).toBe('string');
     }
-    const unknown = await (await c.put(f.api(repo), '{"entries": {}, "force": 1}', { 'if-match': etag })).json();
+    const unknown = await json((await c.put(f.api(repo), '{"entries": {}, "force": 1}', { 'if-match': etag })));
     expect(unknown.error.details.unknown_fields).toEqual(['force']);
     const wrongType = await c.put(f.api(repo), '<entries/>', { 'if-match': etag, 'content-type': 'application/xml' });
     expect(wrongType.status).toBe(415);
-    expect((await wrongType.json()).error.details.error_code).toBe('unsupported_media_type');
-    expect((await (await c.get(f.api(repo))).json()).content.entries).toEqual({ 'a.md': 'x' });
+    expect((await json(wrongType)).error.details.error_code).toBe('unsupported_media_type');
+    expect((await json(await c.get(f.api(repo)))).content.entries).toEqual({ 'a.md': 'x' });
   });
 
   it('refuses traversal keys, plain or disguised, with 400 invalid_key and the reason', async () => {
@@ -206,11 +218,11 @@ describeOnBackends('team memory API', (backend) => {
     for (const key of bad) {
       const res = await c.put(f.api(repo), { entries: { [key]: 'evil' } }, { 'if-match': etag });
       expect(res.status, JSON.stringify(key)).toBe(400);
-      const body = await res.json();
+      const body = await json(res);
       expect(body.error.details.error_code).toBe('invalid_key');
       expect(body.error.details.reason.length).toBeGreaterThan(0);
     }
-    expect((await (await c.get(f.api(repo))).json()).version).toBe(1);
+    expect((await json(await c.get(f.api(repo)))).version).toBe(1);
   });
 
   it('refuses a malformed repo parameter with 400 and other methods with 405', async () => {
@@ -219,11 +231,11 @@ describeOnBackends('team memory API', (backend) => {
     for (const r of ['noslash', 'a/b/c', '../x', 'a/..', 'a%20b/c']) {
       const res = await client(token).get(`${f.server.url}/api/team_memory?repo=${r}`);
       expect(res.status, r).toBe(400);
-      expect((await res.json()).error.details.error_code).toBe('invalid_repo');
+      expect((await json(res)).error.details.error_code).toBe('invalid_repo');
     }
     const del = await fetch(f.api(repo), { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
     expect(del.status).toBe(405);
-    expect((await del.json()).error.details.error_code).toBe('method_not_allowed');
+    expect((await json(del)).error.details.error_code).toBe('method_not_allowed');
   });
 
   it('answers /healthz, gives every response a request id and logs neither content nor tokens', async () => {
@@ -251,7 +263,7 @@ describe('rate limiting', () => {
       const limited = await client(a.token).get(f.api(repo));
       expect(limited.status).toBe(429);
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-      expect((await limited.json()).error.details.error_code).toBe('rate_limited');
+      expect((await json(limited)).error.details.error_code).toBe('rate_limited');
       expect((await client(b.token).get(f.api(repo))).status).toBe(404);
       f.clock.advance(61_000);
       expect((await client(a.token).get(f.api(repo))).status).toBe(404);

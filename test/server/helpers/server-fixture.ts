@@ -73,3 +73,22 @@ let repoCounter = 0;
 export function freshRepo(): string {
   return `acme/repo-${++repoCounter}-${process.pid}`;
 }
+
+/** The shapes tests read from JSON answers (API bodies, errors, OAuth metadata), loosely typed. */
+export interface TestBody {
+  error: { message: string; details: Record<string, unknown> & { error_code: string; reason: string; unknown_fields: string[] } };
+  repo: string;
+  version: number;
+  checksum: string;
+  content: {
+    entries: Record<string, string>;
+    entryChecksums: Record<string, string>;
+    tombstones: Record<string, { deletedAt: string; checksum: string }>;
+  };
+  issuer: string;
+}
+
+/** A response's JSON body as a TestBody. */
+export function json(res: Response): Promise<TestBody> {
+  return res.json() as Promise<TestBody>;
+}

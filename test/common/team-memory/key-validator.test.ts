@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { isValidRepo, validateTeamMemoryKey } from '../../../common/team-memory/index.js';
+
+describe('validateTeamMemoryKey', () => {
+  it('accepts relative paths with / separators, including non-ASCII names and a literal %', () => {
+    for (const key of ['MEMORY.md', 'notes/deploy.md', 'a/b/c/d.md', 'résumé.md', '100%.md', 'a%20b.md', '.hidden.md', 'a..b.md'.replace('..', '.')]) {
+      expect(validateTeamMemoryKey(key), key).toEqual({ ok: true });
+    }
+  });
+
+  it.each([
+    ['..', 'a .. path segment'],
+    ['../x.md', '..'],
+    ['a/../b.md', '..'],
+    ['a\\b.md', 'backslash'],
+    ['/etc/passwd', 'starts with /'],
+    ['a\0b', 'NUL'],
+    ['%2e%2e/x.md', 'URL-decoded'],
+    ['%2E%2E%2Fx', 'URL-decoded'],
+    ['%252e%252e/x', 'URL-decoded'],
+    ['%5c', 'backslash'],
+    ['%00', 'NUL'],
+    ['%2Fetc', 'URL-decoded'],
+    ['a%2Fb.md', 'another /'],
+    ['．．/x.md', 'NFKC'],
+    ['a／．．／b', 'NFKC'],
+    ['／etc', 'NFKC'],
+    ['＼x', 'NFKC'],
+    ['％2e％2e/x', 'URL-decoded'],
+    ['', 'empty'],
+    ['a//b.md', 'empty'],
+    ['./a.md', '. path segment'],
+    ['dir/', 'ends with /'],
+  ])('refuses %j and says why', (key, reason) => {
+    const check = validateTeamMemoryKey(key);
+    expect(check.ok).toBe(false);
+    if (!check.ok) expect(check.reason).toContain(reason);
+  });
+
+  it('refuses over-long keys without heavy work', () => {
+    expect(validateTeamMemoryKey('a'.repeat(5000)).ok).toBe(false);
+  });
+});
+
+describe('isValidRepo', () => {
+  it('accepts owner/name and refuses anything else', () => {
+    expect(isValidRepo('acme/web-app.v2_x')).toBe(true);
+    for (const repo of ['acme', 'a/b/c', '../x', 'a/..', './b', 'a b/c', 'a/b%2F', '']) expect(isValidRepo(repo), repo).toBe(false);
+  });
+});

@@ -1,0 +1,115 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { UsageError, type CliIo } from '../../../../main/cli/cli-io.js';
+import { silentLogger } from '../../../../main/core/ports.js';
+import { runCli } from '../../../../main/cli/index.js';
+import { createServerCommand } from '../../../../main/cli/commands/server.js';
+import { tempDir } from '../../../support/temp-dir.js';
+import { json } from '../../../server/helpers/server-fixture.js';
+
+function testIo(env: NodeJS.ProcessEnv = {}) {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  let stop!: () => void;
+  const stopped = new Promise<void>((r) => (stop = r));
+  const io: CliIo = { stdout: (l) => stdout.push(l), stderr: (l) => stderr.push(l), env, stopped };
+  return { io, stdout, stderr, stop };
+}
+
+async function run(argv: string[], env: NodeJS.ProcessEnv = {}, stdin = '') {
+  const t = testIo(env);
+  const command = createServerCommand(async () => stdin, silentLogger);
+  let code: number;
+  try {
+    code = await command.run(argv, t.io);
+  } catch (error) {
+    t.stderr.push((error as Error).message);
+    code = error instanceof UsageError ? 2 : 1;
+  }
+  return { code, ...t };
+}
+
+/** Starts `strata server` through the command; resolves once it printed its URL. */
+async function startViaCli(argv: string[], env: NodeJS.ProcessEnv = {}) {
+  const t = testIo(env);
+  const done = createServerCommand(async () => '', silentLogger).run(argv, t.io);
+  for (let i = 0; i < 500 && t.stdout.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+  return { url: t.stdout[0]!, stop: async () => (t.stop(), done) };
+}
+
+describe('strata server administration', () => {
+  it('adds a user from stdin, grants a repository and prints a working token as the last stdout line', async () => {
+    const db = `sqlite:${await tempDir()}/team.db`;
+    expect((await run(['user', 'add', 'alice', '--password-stdin', '--db', db], {}, 'a long password\n')).code).toBe(0);
+    expect((await run(['grant', 'alice', 'acme/web', '--db', db])).code).toBe(0);
+    const token = await run(['token', 'alice', '--expires-days', '7', '--db', db]);
+    expect(token.code).toBe(0);
+    const secret = token.stdout.at(-1)!;
+    expect(secret).toMatch(/^spat_[A-Za-z0-9_-]{43}$/);
+    const tokenId = /token (pat_\S+)/.exec(token.stdout[0]!)![1]!;
+
+    const server = await startViaCli(['--db', db, '--port', '0']);
+    try {
+      expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const api = `${server.url}/api/team_memory?repo=acme%2Fweb`;
+      expect((await fetch(api, { headers: { authorization: `Bearer ${secret}` } })).status).toBe(404);
+      expect((await run(['token', 'revoke', tokenId, '--db', db])).code).toBe(0);
+      expect((await fetch(api, { headers: { authorization: `Bearer ${secret}` } })).status).toBe(401);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
+
+  it('takes every server flag from STRATA_SERVER_* variables', async () => {
+    const dir = await tempDir();
+    const db = `sqlite:${dir}/env.db`;
+    await run(['user', 'add', 'bob'], { STRATA_SERVER_DB: db });
+    await run(['grant', 'bob', 'acme/web'], { STRATA_SERVER_DB: db });
+    const secret = (await run(['token', 'bob'], { STRATA_SERVER_DB: db })).stdout.at(-1)!;
+    const server = await startViaCli([], { STRATA_SERVER_DB: db, STRATA_SERVER_PORT: '0', STRATA_SERVER_RATE_LIMIT: '1', STRATA_SERVER_PUBLIC_URL: 'https://team.example' });
+    try {
+      const api = `${server.url}/api/team_memory?repo=acme%2Fweb`;
+      expect((await fetch(api, { headers: { authorization: `Bearer ${secret}` } })).status).toBe(404);
+      expect((await fetch(api, { headers: { authorization: `Bearer ${secret}` } })).status).toBe(429);
+      const meta = await json((await fetch(`${server.url}/.well-known/oauth-authorization-server`)));
+      expect(meta.issuer).toBe('https://team.example');
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('creates the default database under the app data folder', async () => {
+    const appData = await tempDir();
+    expect((await run(['user', 'add', 'carol'], { STRATA_APP_DATA: appData })).code).toBe(0);
+    expect(existsSync(path.join(appData, 'server', 'team.db'))).toBe(true);
+  });
+
+  it('exits 2 with one stderr line on bad usage and bad input, changing nothing', async () => {
+    const dir = await tempDir();
+    const env = { STRATA_APP_DATA: dir };
+    const cases: string[][] = [
+      ['server', 'grant', 'nobody', 'acme/web'],
+      ['server', 'grant', 'x'],
+      ['server', 'user', 'add', 'bad name'],
+      ['server', 'token', 'nobody'],
+      ['server', 'token', 'revoke', 'pat_missing'],
+      ['server', 'frobnicate'],
+      ['server', '--port', 'abc'],
+      ['server', '--rate-limit', '-1'],
+      ['server', '--db', 'mysql://x'],
+      ['server', '--unknown-flag'],
+    ];
+    await runCli(['server', 'user', 'add', 'dave'], { ...testIo(env).io });
+    for (const argv of cases) {
+      const t = testIo(env);
+      const code = await runCli(argv, t.io);
+      expect(code, argv.join(' ')).toBe(2);
+      expect(t.stderr, argv.join(' ')).toHaveLength(1);
+    }
+    const again = testIo(env);
+    expect(await runCli(['server', 'user', 'add', 'dave'], again.io)).toBe(2);
+    expect(again.stderr[0]).toMatch(/already exists/);
+    expect((await run(['grant', 'dave', 'acme/web'], env)).code).toBe(0);
+  });
+});
