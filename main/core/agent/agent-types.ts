@@ -1,0 +1,79 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import type { LlmClient, LlmError, LlmResponse, LlmStreamEvent } from '../llm/index.js';
+import type { CanUseTool } from '../session-memory/fork-types.js';
+import type { Clock, Logger } from '../ports.js';
+import type { Tool, ToolContext } from '../tools/index.js';
+import type { MessageRecord, TranscriptRecord } from '../transcripts/records.js';
+
+/** What the memory engines see after a model response or a complete turn (issue 3 item 2). */
+export interface HookContext {
+  /** The whole conversation so far: history plus this run's records. */
+  records: TranscriptRecord[];
+  /** Only the records this run produced. */
+  newRecords: MessageRecord[];
+  /** false on the main thread; forks never trigger the memory engines (SPEC §2). */
+  isFork: boolean;
+  /** The newest response (afterModelResponse) or the turn's last response (afterTurn). */
+  response: LlmResponse | null;
+}
+
+export interface AgentHooks {
+  afterModelResponse?: (ctx: HookContext) => void | Promise<void>;
+  afterTurn?: (ctx: HookContext) => void | Promise<void>;
+}
+
+/** Usage summed over every response of a run. */
+export interface SummedUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_input_tokens: number;
+  cache_creation_input_tokens: number;
+}
+
+/** Events the UI streams: the model's deltas plus tool progress. */
+export type AgentEvent =
+  | LlmStreamEvent
+  | { type: 'tool_start'; id: string; name: string; input: unknown }
+  | { type: 'tool_end'; id: string; name: string; content: string; isError: boolean };
+
+export interface QueryLoopOptions {
+  llm: LlmClient;
+  system: Anthropic.TextBlockParam[];
+  /** Passed unchanged to every request (prompt-cache key). */
+  tools: Tool[];
+  toolContext: Omit<ToolContext, 'signal'>;
+  /** The transcript so far (any record types; normalized by `toApiMessages`). */
+  history: TranscriptRecord[];
+  /** A new user prompt for this turn; omitted to continue (e.g. Retry after an error). */
+  prompt?: string | Anthropic.ContentBlockParam[];
+  /** Messages sent before the history's (a fork's parent prefix), byte-for-byte. */
+  prefix?: Anthropic.MessageParam[];
+  session: { sessionId: string; cwd: string };
+  /** Every new record as soon as it is final; the caller appends it to the transcript. */
+  onRecord?: (record: MessageRecord) => void | Promise<void>;
+  onEvent?: (event: AgentEvent) => void;
+  /** Checked before every tool call; a denial's message becomes the tool_result. */
+  canUseTool?: CanUseTool;
+  hooks?: AgentHooks;
+  isFork?: boolean;
+  maxTurns: number;
+  maxTokens?: number;
+  signal?: AbortSignal;
+  clock?: Clock;
+  /** Receives hook failures (never secrets or file contents). */
+  logger?: Logger;
+  /** Marks records as a fork's (Claude Code's `isSidechain`). */
+  sidechain?: boolean;
+}
+
+export type QueryStatus = 'completed' | 'max_turns' | 'aborted' | 'error';
+
+export interface QueryResult {
+  status: QueryStatus;
+  /** Set when status is `error` (or `aborted`, kind `aborted`). */
+  error: LlmError | null;
+  newRecords: MessageRecord[];
+  usage: SummedUsage;
+  /** The final assistant text of the run. */
+  text: string;
+}

@@ -1,0 +1,43 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import type { LlmClient } from '../llm/index.js';
+import type { ForkRunner, SummarizerFork } from '../session-memory/fork-types.js';
+import type { Tool, ToolContext } from '../tools/index.js';
+import { runForkedAgent } from './forked-agent.js';
+
+/** The parent conversation of the moment: exactly what its last request sent (the cache key). */
+export interface ParentPrefix {
+  system: Anthropic.TextBlockParam[];
+  tools: Tool[];
+  messages: Anthropic.MessageParam[];
+}
+
+/**
+ * Binds `runForkedAgent` to a parent conversation as the `ForkRunner` / `SummarizerFork` ports of
+ * session-memory and compaction (fork-types.ts). `getParent` is read at call time, so each fork
+ * shares the prompt cache of the conversation as it is then.
+ */
+export function createForkRunner(deps: {
+  llm: LlmClient;
+  getParent: () => ParentPrefix;
+  toolContext: Omit<ToolContext, 'signal'>;
+  session: { sessionId: string; cwd: string };
+  maxTurns: number;
+}): ForkRunner & SummarizerFork {
+  const run = async (args: Parameters<ForkRunner>[0] & { maxTurns?: number }) => {
+    const parent = deps.getParent();
+    const r = await runForkedAgent({
+      llm: deps.llm,
+      system: parent.system,
+      tools: parent.tools,
+      messages: parent.messages,
+      promptMessages: args.promptMessages.map((m) => ({ role: m.role === 'assistant' ? 'assistant' : 'user', content: m.content }) as Anthropic.MessageParam),
+      toolContext: deps.toolContext,
+      canUseTool: args.canUseTool,
+      maxTurns: args.maxTurns ?? deps.maxTurns,
+      signal: args.signal,
+      session: deps.session,
+    });
+    return { usage: r.usage, cacheHitRatio: r.cacheHitRatio, text: r.text };
+  };
+  return run as ForkRunner & SummarizerFork;
+}

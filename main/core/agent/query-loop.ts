@@ -1,0 +1,94 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import { systemClock } from '../ports.js';
+import { toApiTools } from '../tools/index.js';
+import type { MessageRecord, TranscriptRecord } from '../transcripts/records.js';
+import type { LlmResponse } from '../llm/index.js';
+import { mergeSameRole, toApiMessages } from './api-messages.js';
+import type { QueryLoopOptions, QueryResult, SummedUsage } from './agent-types.js';
+import { RecordBuilder } from './record-builder.js';
+import { runToolCalls } from './run-tool-calls.js';
+
+/**
+ * One turn of the agent (issue 3 item 2): stream a response → run the tools it asks for → send the
+ * results → repeat until the model ends its turn or `maxTurns` responses. Never throws for API
+ * errors: they come back as `status: 'error'` with an `LlmError`. On Stop, every record emitted
+ * leaves a conversation the API accepts (`toApiMessages` repairs what Stop cut short).
+ */
+export async function runQueryLoop(o: QueryLoopOptions): Promise<QueryResult> {
+  const builder = new RecordBuilder(o.history, o.session, o.clock ?? systemClock, o.sidechain ?? false);
+  const records: TranscriptRecord[] = [...o.history];
+  const newRecords: MessageRecord[] = [];
+  const usage: SummedUsage = { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
+  const apiTools = toApiTools(o.tools);
+  const isFork = o.isFork ?? false;
+  let last: LlmResponse | null = null;
+  let text = '';
+
+  const emit = async (record: MessageRecord) => {
+    records.push(record);
+    newRecords.push(record);
+    await o.onRecord?.(record);
+  };
+  const done = (status: QueryResult['status'], error: QueryResult['error'] = null): QueryResult => ({ status, error, newRecords, usage, text });
+  const ctx = () => ({ records, newRecords, isFork, response: last });
+  // A memory engine's failure must never break the chat: hook errors are logged, not thrown.
+  const hook = async (name: 'afterModelResponse' | 'afterTurn') => {
+    try {
+      await o.hooks?.[name]?.(ctx());
+    } catch (e) {
+      o.logger?.warn(`agent hook ${name} failed`, { error: (e as Error).message });
+    }
+  };
+
+  if (o.prompt !== undefined) await emit(builder.make('user', { role: 'user', content: o.prompt }));
+
+  for (let turn = 0; turn < o.maxTurns; turn++) {
+    if (o.signal?.aborted) return done('aborted', { kind: 'aborted', message: 'Stopped.' });
+    const messages = mergeSameRole([...(o.prefix ?? []), ...toApiMessages(records)]);
+    const r = await o.llm.stream({ system: o.system, tools: apiTools, messages, maxTokens: o.maxTokens }, { signal: o.signal, onEvent: o.onEvent });
+    if (!r.ok) {
+      if (r.error.kind === 'aborted' && r.partialText.trim() !== '') {
+        // Keep what the user already saw; the cut-off tool_use JSON and thinking are dropped.
+        await emit(builder.make('assistant', { role: 'assistant', content: [{ type: 'text', text: r.partialText }], model: o.llm.model, stop_reason: null }));
+      }
+      return done(r.error.kind === 'aborted' ? 'aborted' : 'error', r.error);
+    }
+    const response = r.response;
+    last = response;
+    usage.input_tokens += response.usage.input_tokens;
+    usage.output_tokens += response.usage.output_tokens;
+    usage.cache_read_input_tokens += response.usage.cache_read_input_tokens ?? 0;
+    usage.cache_creation_input_tokens += response.usage.cache_creation_input_tokens ?? 0;
+    const blocks = response.content;
+    const responseText = blocks.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
+    if (responseText) text = responseText;
+    if (blocks.length > 0) {
+      await emit(
+        builder.make('assistant', {
+          role: 'assistant',
+          id: response.id,
+          model: response.model,
+          content: blocks,
+          usage: response.usage,
+          stop_reason: response.stopReason,
+        }),
+      );
+    }
+    await hook('afterModelResponse');
+    const calls = blocks.filter((b): b is Anthropic.ToolUseBlockParam => b.type === 'tool_use');
+    if (calls.length === 0) {
+      await hook('afterTurn');
+      return done('completed');
+    }
+    const results = await runToolCalls(calls, {
+      tools: o.tools,
+      ctx: { ...o.toolContext, signal: o.signal },
+      canUseTool: o.canUseTool,
+      onEvent: o.onEvent,
+      signal: o.signal,
+    });
+    await emit(builder.make('user', { role: 'user', content: results }));
+    if (o.signal?.aborted) return done('aborted', { kind: 'aborted', message: 'Stopped.' });
+  }
+  return done('max_turns');
+}

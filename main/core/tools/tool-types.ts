@@ -1,0 +1,46 @@
+import type { z } from 'zod';
+import type { MemoryConfig } from '../../../common/config.js';
+import type { PathScope } from './path-scope.js';
+import type { ReadState } from './read-state.js';
+
+/** What a tool returns; `isError` results reach the model as `tool_result` with `is_error: true`. */
+export interface ToolOutput {
+  content: string;
+  isError?: boolean;
+}
+
+/** The user's answer to a write outside the memory folders (issue 3 item 3). */
+export type PermissionAnswer = 'allow_once' | 'allow_always' | 'deny';
+
+/**
+ * Asks the user about a write outside the memory folders; the prompt shows the path and a diff.
+ * "Always" is remembered per project by the caller, which then answers without asking.
+ */
+export interface PermissionGate {
+  requestPermission(request: { tool: string; path: string; diff: string }): Promise<PermissionAnswer>;
+}
+
+/** A hook before any memory-folder write; returning a string refuses the write with that message. */
+export type BeforeMemoryWrite = (path: string, content: string) => Promise<string | null>;
+
+/** Everything a tool call may touch; built once per session by the caller. */
+export interface ToolContext {
+  scope: PathScope;
+  readState: ReadState;
+  limits: MemoryConfig['agent'];
+  permissionGate?: PermissionGate;
+  beforeMemoryWrite?: BeforeMemoryWrite;
+  signal?: AbortSignal;
+}
+
+/** One tool, with Claude Code's name and input shape. */
+export interface Tool<I = unknown> {
+  name: string;
+  description: string;
+  inputSchema: z.ZodType<I>;
+  /** Read-only tools may run concurrently with each other (issue 3 item 2). */
+  readOnly: boolean;
+  run(input: I, ctx: ToolContext): Promise<ToolOutput>;
+}
+
+export const toolError = (content: string): ToolOutput => ({ content, isError: true });

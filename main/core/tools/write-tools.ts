@@ -1,0 +1,110 @@
+import { promises as fs } from 'node:fs';
+import { createTwoFilesPatch } from 'diff';
+import { z } from 'zod';
+import { writeFileAtomic } from '../fs/atomic-write.js';
+import { resolveInScope, type Resolved } from './path-scope.js';
+import { statOrNull } from './file-kind.js';
+import { toolError, type Tool, type ToolContext, type ToolOutput } from './tool-types.js';
+
+type InScope = Extract<Resolved, { ok: true }>;
+
+/** Memory writes pass the write hook; project writes ask the user with a diff (issue 3 item 3). */
+async function authorizeWrite(tool: string, target: InScope, before: string, after: string, ctx: ToolContext): Promise<string | null> {
+  if (target.kind === 'readonly') return `${target.path} is read-only for the agent.`;
+  if (target.kind === 'memory') return ctx.beforeMemoryWrite ? ctx.beforeMemoryWrite(target.path, after) : null;
+  if (!ctx.permissionGate) return 'The user has not allowed writes outside the memory folders in this session.';
+  const diff = createTwoFilesPatch(target.path, target.path, before, after);
+  const answer = await ctx.permissionGate.requestPermission({ tool, path: target.path, diff });
+  return answer === 'deny'
+    ? `The user declined this ${tool} of ${target.path}. Do not retry it; ask the user what to do instead.`
+    : null;
+}
+
+async function commit(tool: string, target: InScope, before: string, after: string, ctx: ToolContext): Promise<ToolOutput | null> {
+  const refusal = await authorizeWrite(tool, target, before, after, ctx);
+  if (refusal) return toolError(refusal);
+  await writeFileAtomic(target.path, after);
+  await ctx.readState.record(target.path, after);
+  return null;
+}
+
+const writeInput = z.object({
+  file_path: z.string().describe('The absolute path to the file to write (must be absolute, not relative)'),
+  content: z.string().describe('The content to write to the file'),
+});
+
+export const writeTool: Tool<z.infer<typeof writeInput>> = {
+  name: 'Write',
+  readOnly: false,
+  inputSchema: writeInput,
+  description:
+    'Writes a file to the local filesystem.\n\nUsage:\n- This tool will overwrite the existing file if there is one at the provided path.\n- If this is an existing file, you MUST use the Read tool first to read the file\'s contents. This tool will fail if you did not read the file first.\n- ALWAYS prefer editing existing files. NEVER write new files unless explicitly required.',
+  async run({ file_path, content }, ctx) {
+    const r = await resolveInScope(file_path, ctx.scope);
+    if (!r.ok) return toolError(r.message);
+    const st = await statOrNull(r.path);
+    if (st?.isDirectory()) return toolError(`${file_path} is a directory.`);
+    const before = st ? await fs.readFile(r.path, 'utf8') : '';
+    if (st) {
+      const stale = await ctx.readState.check(r.path, before);
+      if (stale) return toolError(stale);
+    }
+    const failed = await commit('Write', r, before, content, ctx);
+    return failed ?? { content: st ? `The file ${file_path} has been updated.` : `File created successfully at: ${file_path}` };
+  },
+};
+
+const editInput = z.object({
+  file_path: z.string().describe('The absolute path to the file to modify'),
+  old_string: z.string().describe('The text to replace'),
+  new_string: z.string().describe('The text to replace it with (must be different from old_string)'),
+  replace_all: z.boolean().optional().describe('Replace all occurences of old_string (default false)'),
+});
+
+export const editTool: Tool<z.infer<typeof editInput>> = {
+  name: 'Edit',
+  readOnly: false,
+  inputSchema: editInput,
+  description:
+    'Performs exact string replacements in files.\n\nUsage:\n- You must use your `Read` tool at least once in the conversation before editing. This tool will error if you attempt an edit without reading the file.\n- The edit will FAIL if `old_string` is not unique in the file. Either provide a larger string with more surrounding context to make it unique or use `replace_all` to change every instance of `old_string`.',
+  async run({ file_path, old_string, new_string, replace_all }, ctx) {
+    const r = await resolveInScope(file_path, ctx.scope);
+    if (!r.ok) return toolError(r.message);
+    if (old_string === new_string) return toolError('No changes to make: old_string and new_string are exactly the same.');
+    const st = await statOrNull(r.path);
+    if (!st || !st.isFile()) return toolError(`File does not exist: ${file_path}`);
+    const before = await fs.readFile(r.path, 'utf8');
+    const stale = await ctx.readState.check(r.path, before);
+    if (stale) return toolError(stale);
+    if (old_string === '') return toolError('old_string must not be empty for an existing file.');
+    const count = before.split(old_string).length - 1;
+    if (count === 0) return toolError(`String to replace not found in file.\nString: ${old_string}`);
+    if (count > 1 && !replace_all) {
+      return toolError(
+        `Found ${count} matches of the string to replace, but replace_all is false. To replace all occurrences, set replace_all to true. To replace only one occurrence, please provide more context to uniquely identify the instance.\nString: ${old_string}`,
+      );
+    }
+    const after = replace_all ? before.split(old_string).join(new_string) : before.replace(old_string, () => new_string);
+    const failed = await commit('Edit', r, before, after, ctx);
+    return failed ?? { content: `The file ${file_path} has been updated.` };
+  },
+};
+
+const deleteInput = z.object({ file_path: z.string().describe('The absolute path of the memory file to delete') });
+
+export const deleteTool: Tool<z.infer<typeof deleteInput>> = {
+  name: 'Delete',
+  readOnly: false,
+  inputSchema: deleteInput,
+  description: 'Deletes a file inside the memory folders (memory/ and memory/team/). Files anywhere else cannot be deleted.',
+  async run({ file_path }, ctx) {
+    const r = await resolveInScope(file_path, ctx.scope);
+    if (!r.ok) return toolError(r.message);
+    if (r.kind !== 'memory') return toolError(`Delete only works inside the memory folders; ${file_path} is not in one.`);
+    const st = await statOrNull(r.path);
+    if (!st || !st.isFile()) return toolError(`File does not exist: ${file_path}`);
+    await fs.unlink(r.path);
+    ctx.readState.forget(r.path);
+    return { content: `Deleted ${file_path}.` };
+  },
+};
