@@ -88,7 +88,13 @@ export class Compactor {
     try {
       const outcome = await this.run(req);
       this.guard.recordSuccess(req.sessionId);
-      await this.deps.stateStore.update(req.sessionId, (s) => ({ ...s, lastSummarizedMessageId: null }));
+      await this.deps.stateStore.update(req.sessionId, (s) => ({
+        ...s,
+        lastSummarizedMessageId: null,
+        // Growth (SPEC §2) is measured in the compacted context from now on; otherwise the notes would
+        // stay frozen until the context grew back past its pre-compaction size.
+        tokensAtLastUpdate: Math.min(s.tokensAtLastUpdate, outcome.result.tokensAfter),
+      }));
       await req.rebuildContext();
       return outcome;
     } catch (error) {

@@ -59,7 +59,7 @@ export async function legacyCompact(input: LegacyCompactInput): Promise<Compacti
       // A manual compaction may be followed by the user's own question (reference §4.6).
       suppressFollowUp: input.trigger === 'auto',
     }),
-    { isCompactSummary: true, isVisibleInTranscriptOnly: true },
+    { isCompactSummary: true },
   );
   const attachments = [];
   let parent = summary.uuid;

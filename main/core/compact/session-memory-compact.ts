@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MemoryConfig } from '../../../common/config.js';
 import { contextTokens, estimateMessagesTokens } from '../llm/tokens.js';
-import { isStillTemplate, liveMessages } from '../session-memory/index.js';
+import { conversationView, isStillTemplate, liveMessages } from '../session-memory/index.js';
 import { isCompactBoundary, isMessageRecord, type TranscriptRecord } from '../transcripts/records.js';
 import type { CompactionResult, FallbackReason } from './compaction-result.js';
 import { calculateKeepIndex, keepFloor } from './keep-index.js';
@@ -42,7 +42,7 @@ export function sessionMemoryCompact(input: SessionMemoryCompactInput): SessionM
     if (input.notes === null) return { ok: false, reason: 'no-notes', tokensBefore };
     if (isStillTemplate(input.notes, input.template)) return { ok: false, reason: 'template', tokensBefore };
 
-    const records = input.records.filter((r) => isCompactBoundary(r) || (isMessageRecord(r) && r.isSidechain !== true));
+    const records = conversationView(input.records);
     const floor = keepFloor(records);
     let lastSummarizedIndex = -1;
     if (input.lastSummarizedMessageId !== null) {
@@ -74,7 +74,7 @@ export function sessionMemoryCompact(input: SessionMemoryCompactInput): SessionM
         recentKept: kept.length > 0,
         suppressFollowUp: true,
       }),
-      { isCompactSummary: true, isVisibleInTranscriptOnly: true },
+      { isCompactSummary: true },
     );
     const boundary = boundaryRecord(
       { ...identity, newUuid: () => boundaryUuid },

@@ -98,12 +98,16 @@ export function boundaryRecord(
   };
 }
 
-/** A user message record following `parentUuid`; `flags` mark it as the summary or a meta attachment. */
+/**
+ * A user message record following `parentUuid`; `flags` mark it as the summary or a meta attachment.
+ * The summary is not `isVisibleInTranscriptOnly`: the agent's `toApiMessages` leaves such records out,
+ * and the summary must reach the model.
+ */
 export function userRecord(
   id: RecordIdentity,
   parentUuid: string,
   text: string,
-  flags: { isCompactSummary?: true; isVisibleInTranscriptOnly?: true; isMeta?: true },
+  flags: { isCompactSummary?: true; isMeta?: true },
 ): MessageRecord {
   return {
     type: 'user',

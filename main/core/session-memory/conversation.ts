@@ -1,5 +1,6 @@
 import {
   isCompactBoundary,
+  type CompactBoundaryRecord,
   isMessageRecord,
   type MessageRecord,
   type TranscriptRecord,
@@ -40,7 +41,40 @@ export function lastBoundaryIndex(records: readonly TranscriptRecord[]): number 
   return -1;
 }
 
-/** The message records the model currently sees: those after the last compact boundary. */
+/**
+ * What the model currently sees, as records: the last compact boundary (when there is one) followed by
+ * the main-thread message records after it. A boundary written by Claude Code's session-memory
+ * compaction does not repeat the kept records after it but names them (`preservedSegment`, head to
+ * tail, placed after the summary `anchorUuid`); those are spliced back in from before the boundary.
+ */
+export function conversationView(records: readonly TranscriptRecord[]): TranscriptRecord[] {
+  const at = lastBoundaryIndex(records);
+  const isMain = (r: TranscriptRecord): r is MessageRecord => isMessageRecord(r) && r.isSidechain !== true;
+  const after: TranscriptRecord[] = records.slice(at + 1).filter(isMain);
+  if (at === -1) return after;
+  const boundary = records[at]!;
+  const segment = preservedSegment(records, at, after);
+  if (segment.length > 0) {
+    const anchor = (boundary as CompactBoundaryRecord).compactMetadata.preservedSegment as { anchorUuid?: string };
+    const anchorAt = after.findIndex((r) => r.uuid === anchor.anchorUuid);
+    after.splice(anchorAt + 1, 0, ...segment);
+  }
+  return [boundary, ...after];
+}
+
+function preservedSegment(records: readonly TranscriptRecord[], boundaryAt: number, after: readonly TranscriptRecord[]): MessageRecord[] {
+  const meta = (records[boundaryAt] as CompactBoundaryRecord).compactMetadata;
+  const seg = meta?.preservedSegment as { headUuid?: unknown; tailUuid?: unknown } | undefined;
+  if (!seg || typeof seg.headUuid !== 'string' || typeof seg.tailUuid !== 'string') return [];
+  // Our own compactions append the kept records after the boundary: nothing to splice then.
+  if (after.some((r) => r.uuid === seg.headUuid)) return [];
+  const head = records.findIndex((r, i) => i < boundaryAt && r.uuid === seg.headUuid);
+  const tail = records.findIndex((r, i) => i < boundaryAt && r.uuid === seg.tailUuid);
+  if (head === -1 || tail < head) return [];
+  return records.slice(head, tail + 1).filter((r): r is MessageRecord => isMessageRecord(r) && r.isSidechain !== true);
+}
+
+/** The message records the model currently sees (`conversationView` without the boundary). */
 export function liveMessages(records: readonly TranscriptRecord[]): MessageRecord[] {
-  return records.slice(lastBoundaryIndex(records) + 1).filter(isMessageRecord);
+  return conversationView(records).filter(isMessageRecord);
 }

@@ -147,6 +147,11 @@ export class SessionNotesUpdater {
     }
   }
 
+  /** Runs `task` between this session's updates, never during one (the user's own edits of the notes). */
+  runExclusive<T>(sessionId: string, task: () => Promise<T>): Promise<T> {
+    return this.serialize(sessionId, task);
+  }
+
   private serialize<T>(sessionId: string, task: () => Promise<T>): Promise<T> {
     const previous = this.chains.get(sessionId) ?? Promise.resolve();
     const result = previous.then(task, task);

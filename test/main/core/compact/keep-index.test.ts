@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultMemoryConfig } from '../../../../common/config.js';
 import { adjustForApiInvariants, calculateKeepIndex, hasTextBlocks, recordTokens } from '../../../../main/core/compact/index.js';
 import type { TranscriptRecord } from '../../../../main/core/transcripts/records.js';
+import { randomTranscript } from '../../../fixtures/transcripts/random-transcript.js';
 import { TranscriptBuilder, textOfTokens } from '../../../fixtures/transcripts/transcript-builder.js';
 
 const config = defaultMemoryConfig.compaction;
@@ -111,53 +112,6 @@ describe('calculateKeepIndex (SPEC §3)', () => {
     expect(adjustForApiInvariants(t.records, indexOf(t, resB))).toBe(indexOf(t, first));
   });
 });
-
-/** A seeded generator of transcripts with every shape the adjustment must survive. */
-function randomTranscript(seed: number): TranscriptBuilder {
-  let s = seed;
-  const rand = () => ((s = (Math.imul(s, 1_103_515_245) + 12_345) >>> 0) / 2 ** 32);
-  const pick = (n: number) => Math.floor(rand() * n);
-  const t = new TranscriptBuilder();
-  t.user('start');
-  const steps = 20 + pick(80);
-  for (let i = 0; i < steps; i++) {
-    const size = 50 + pick(4_000);
-    switch (pick(6)) {
-      case 0:
-        t.user(rand() < 0.5 ? textOfTokens(size) : [{ type: 'text', text: textOfTokens(size) }]);
-        break;
-      case 1: {
-        const id = `msg_r${i}`;
-        if (rand() < 0.5) t.assistant([{ type: 'thinking', thinking: textOfTokens(pick(500)), signature: 's' }], { id });
-        t.assistant([{ type: 'text', text: textOfTokens(size) }], { id });
-        break;
-      }
-      case 2:
-        t.toolRound('Read', { file_path: `/f${i}` }, textOfTokens(size));
-        break;
-      default: {
-        // Parallel calls stored as one record per block sharing the response id, results after or interleaved.
-        const id = `msg_p${i}`;
-        const uses = Array.from({ length: 1 + pick(3) }, () => t.toolUse('Grep', { pattern: `p${i}` }));
-        if (rand() < 0.3) t.assistant([{ type: 'thinking', thinking: 'think', signature: 's' }], { id });
-        if (rand() < 0.5) {
-          for (const u of uses) t.assistant([u], { id });
-          for (const u of uses) t.toolResult(u.id, textOfTokens(size));
-        } else {
-          for (const u of uses) {
-            t.assistant([u], { id });
-            t.toolResult(u.id, textOfTokens(size));
-          }
-        }
-      }
-    }
-    if (rand() < 0.03) {
-      t.boundary();
-      t.user('summary of before', { isCompactSummary: true });
-    }
-  }
-  return t;
-}
 
 describe('calculateKeepIndex over generated transcripts', () => {
   it('never starts with an orphan tool_result, never splits a response, and meets the floors when it can', () => {

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { defaultMemoryConfig } from '../../../../common/config.js';
-import { TRUNCATION_MARKER, sessionMemoryCompact, truncateNotesForCompact, type SessionMemoryCompactInput } from '../../../../main/core/compact/index.js';
+import { TRUNCATION_MARKER, resultRecords, sessionMemoryCompact, truncateNotesForCompact, type SessionMemoryCompactInput } from '../../../../main/core/compact/index.js';
 import { DEFAULT_NOTES_TEMPLATE, parseSections } from '../../../../main/core/session-memory/index.js';
+import { toApiMessages } from '../../../../main/core/agent/api-messages.js';
 import type { MessageRecord } from '../../../../main/core/transcripts/records.js';
+import { validateRequest, type WireRequest } from '../../../fakes/anthropic-server/validate.js';
+import { apiProblems, randomTranscript } from '../../../fixtures/transcripts/random-transcript.js';
 import { TranscriptBuilder, textOfTokens } from '../../../fixtures/transcripts/transcript-builder.js';
 
 const config = defaultMemoryConfig.compaction;
@@ -141,5 +144,27 @@ describe('truncateNotesForCompact', () => {
 
   it('leaves notes within the limit untouched', () => {
     expect(truncateNotesForCompact(DEFAULT_NOTES_TEMPLATE, 8_000)).toEqual({ text: DEFAULT_NOTES_TEMPLATE, truncated: false });
+  });
+});
+
+describe('sessionMemoryCompact over generated transcripts', () => {
+  it('produces conversations the strict API accepts', () => {
+    for (let seed = 1; seed <= 150; seed++) {
+      const t = randomTranscript(seed);
+      const live = t.records.filter((r) => r.type !== 'system');
+      for (const cursor of [null, live[Math.floor(live.length / 2)]!.uuid!, live[live.length - 1]!.uuid!]) {
+        const out = sessionMemoryCompact(input(t, { lastSummarizedMessageId: cursor }));
+        if (!out.ok) {
+          // A cursor before the newest boundary is "compacted away".
+          expect(out.reason, `seed ${seed}`).toBe('boundary-not-found');
+          continue;
+        }
+        const messages = [out.result.summary, ...out.result.kept].map((r) => (r as MessageRecord).message);
+        expect(apiProblems(messages), `seed ${seed}`).toEqual([]);
+        // The agent's own conversion, judged by the strict fake API.
+        const wire = toApiMessages(resultRecords(out.result)) as WireRequest['messages'];
+        expect(validateRequest({ model: 'claude-test', max_tokens: 1024, messages: wire }, true), `seed ${seed}`).toBeNull();
+      }
+    }
   });
 });

@@ -1,0 +1,114 @@
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { resolveMemoryConfig, type MemoryConfig } from '../../../common/config.js';
+import { settingsSchema } from '../../../common/domain/settings.js';
+import { readJsonFile } from '../../core/fs/atomic-write.js';
+import { readTranscriptFile, sessionMemoryCompact } from '../../core/compact/index.js';
+import { loadCustomization, readNotes } from '../../core/session-memory/index.js';
+import type { TranscriptRecord } from '../../core/transcripts/records.js';
+import { defaultAppDataDir, VaultRootPointer } from '../../core/vault/vault-root.js';
+import { UsageError, type CliIo, type Command } from '../cli-io.js';
+
+/** `--vault DIR`, else the app's vault root (the pointer in the app data folder, or that folder). */
+export async function resolveVault(vault: string | undefined, io: CliIo): Promise<string> {
+  if (vault) return path.resolve(vault);
+  return (await new VaultRootPointer(defaultAppDataDir(io.env)).read()).root;
+}
+
+/**
+ * The vault's memory numbers (settings `memory` overrides over the defaults), read without the
+ * settings store, which may move a bad file aside: these commands write nothing.
+ */
+export async function vaultMemoryConfig(vaultRoot: string): Promise<MemoryConfig> {
+  const raw = await readJsonFile(path.join(vaultRoot, '.strata', 'settings.json')).catch(() => undefined);
+  const parsed = settingsSchema.safeParse(raw ?? {});
+  return resolveMemoryConfig(parsed.success ? parsed.data.memory : undefined);
+}
+
+export async function readTranscriptArg(file: string | undefined): Promise<{ path: string; records: TranscriptRecord[] }> {
+  if (!file) throw new UsageError('--transcript FILE is required');
+  const resolved = path.resolve(file);
+  try {
+    return { path: resolved, records: await readTranscriptFile(resolved) };
+  } catch (error) {
+    throw new UsageError(`cannot read the transcript ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}
+
+function positiveInt(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${flag} must be a positive integer, not ${value}`);
+  return n;
+}
+
+/**
+ * `strata compact` (DESIGN.md): session-memory compaction of a transcript, no model call, read-only.
+ * A fallback is a result, not a failure: `fallback` names it, nothing is kept, exit 0.
+ */
+export const compactCommand: Command = {
+  name: 'compact',
+  summary: 'session-memory compaction of a transcript (no model call, read-only)',
+  usage: 'strata compact --transcript FILE --session-memory FILE [--last-summarized UUID] [--threshold N] [--vault DIR] [--json]',
+  async run(argv, io) {
+    const { values } = parseArgs({
+      args: argv,
+      options: {
+        transcript: { type: 'string' },
+        'session-memory': { type: 'string' },
+        'last-summarized': { type: 'string' },
+        threshold: { type: 'string' },
+        vault: { type: 'string' },
+        json: { type: 'boolean', default: false },
+      },
+      strict: true,
+    });
+    if (!values['session-memory']) throw new UsageError('--session-memory FILE is required');
+    const threshold = positiveInt('--threshold', values.threshold);
+    const transcript = await readTranscriptArg(values.transcript);
+    const notesPath = path.resolve(values['session-memory']);
+    let notes: string | null;
+    let unreadable = false;
+    try {
+      notes = await readNotes(notesPath);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EISDIR') throw new UsageError(`--session-memory is a folder: ${values['session-memory']}`);
+      // Unreadable notes are SPEC §3's "any error": the summarizer would run instead.
+      notes = null;
+      unreadable = true;
+    }
+    // A custom template in the vault counts for the "still the template" test (DESIGN.md).
+    const vaultRoot = await resolveVault(values.vault, io);
+    const { template } = await loadCustomization(vaultRoot);
+    const config = await vaultMemoryConfig(vaultRoot);
+    const compacted = sessionMemoryCompact({
+      records: transcript.records,
+      notes,
+      template,
+      lastSummarizedMessageId: values['last-summarized'] ?? null,
+      ...(threshold !== undefined ? { threshold } : {}),
+      notesPath,
+      transcriptPath: transcript.path,
+      trigger: 'manual',
+      config: config.compaction,
+    });
+    const outcome = unreadable && compacted.ok === false ? { ...compacted, reason: 'error' as const } : compacted;
+    const report = outcome.ok
+      ? {
+          keptUuids: outcome.result.kept.map((r) => r.uuid!),
+          tokensBefore: outcome.result.tokensBefore,
+          tokensAfter: outcome.result.tokensAfter,
+          fallback: null,
+        }
+      : { keptUuids: [] as string[], tokensBefore: outcome.tokensBefore, tokensAfter: outcome.tokensBefore, fallback: outcome.reason };
+    if (values.json) {
+      io.stdout(JSON.stringify(report));
+    } else if (report.fallback) {
+      io.stdout(`fallback: ${report.fallback} (the summarizer would run; nothing kept)`);
+    } else {
+      io.stdout(`kept ${report.keptUuids.length} records verbatim; ${report.tokensBefore} → ${report.tokensAfter} tokens`);
+    }
+    return 0;
+  },
+};
+

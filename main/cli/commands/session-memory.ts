@@ -1,0 +1,75 @@
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { stderrLogger, systemClock } from '../../core/ports.js';
+import { SessionNotesUpdater, type ForkRunner } from '../../core/session-memory/index.js';
+import { isMessageRecord, type TranscriptRecord } from '../../core/transcripts/records.js';
+import { UsageError, type CliIo, type Command } from '../cli-io.js';
+import { readTranscriptArg, resolveVault, vaultMemoryConfig } from './compact.js';
+
+/** What the command needs to fork the agent over a transcript's conversation (the agent engine provides it). */
+export interface ForkRunnerRequest {
+  vaultRoot: string;
+  projectDir: string;
+  sessionId: string;
+  /** The transcript's records: the fork's prefix is their conversation after the last compact boundary. */
+  records: readonly TranscriptRecord[];
+  io: CliIo;
+}
+
+export type MakeForkRunner = (request: ForkRunnerRequest) => Promise<ForkRunner>;
+
+/** Until the agent engine's fork runner is wired in, the command says so in one line (exit 1). */
+export const forkRunnerMissing: MakeForkRunner = async () => {
+  throw new Error('no model runner is available yet: the forked agent (main/core/agent) is not wired into the CLI');
+};
+
+/** The session id: the records' own, else the transcript's file name (`<sessionId>.jsonl`). */
+export function sessionIdOf(records: readonly TranscriptRecord[], transcriptPath: string): string {
+  const fromRecords = records.find(isMessageRecord)?.sessionId;
+  return fromRecords ?? path.basename(transcriptPath).replace(/\.jsonl$/, '');
+}
+
+/**
+ * `strata session-memory --transcript FILE --project DIR` (DESIGN.md): one notes update through the
+ * model, whatever the thresholds. Built with the fork runner factory so the composition root (and
+ * tests) choose the model side.
+ */
+export function makeSessionMemoryCommand(makeFork: MakeForkRunner): Command {
+  return {
+    name: 'session-memory',
+    summary: 'one session-notes update of a transcript through the model',
+    usage: 'strata session-memory --transcript FILE --project DIR [--vault DIR] [--json]',
+    async run(argv, io) {
+      const { values } = parseArgs({
+        args: argv,
+        options: {
+          transcript: { type: 'string' },
+          project: { type: 'string' },
+          vault: { type: 'string' },
+          json: { type: 'boolean', default: false },
+        },
+        strict: true,
+      });
+      if (!values.project) throw new UsageError('--project DIR is required');
+      const transcript = await readTranscriptArg(values.transcript);
+      if (!transcript.records.some(isMessageRecord)) throw new UsageError(`the transcript has no messages: ${values.transcript}`);
+      const vaultRoot = await resolveVault(values.vault, io);
+      const projectDir = path.resolve(values.project);
+      const sessionId = sessionIdOf(transcript.records, transcript.path);
+      const fork = await makeFork({ vaultRoot, projectDir, sessionId, records: transcript.records, io });
+      const updater = new SessionNotesUpdater({
+        vaultRoot,
+        config: (await vaultMemoryConfig(vaultRoot)).sessionMemory,
+        clock: systemClock,
+        logger: stderrLogger(),
+      });
+      const outcome = await updater.updateNow({ sessionId, projectDir, records: transcript.records, fork });
+      const report = { path: outcome.path, updated: outcome.updated, usage: outcome.usage, cacheHitRatio: outcome.cacheHitRatio };
+      if (values.json) io.stdout(JSON.stringify(report));
+      else io.stdout(`${outcome.updated ? 'updated' : 'unchanged'}: ${outcome.path} (cache hit ${Math.round(outcome.cacheHitRatio * 100)}%)`);
+      return 0;
+    },
+  };
+}
+
+export const sessionMemoryCommand: Command = makeSessionMemoryCommand(forkRunnerMissing);

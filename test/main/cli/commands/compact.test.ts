@@ -1,0 +1,113 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { CliIo } from '../../../../main/cli/cli-io.js';
+import { runCli } from '../../../../main/cli/index.js';
+import { DEFAULT_NOTES_TEMPLATE } from '../../../../main/core/session-memory/index.js';
+import { TranscriptBuilder, textOfTokens } from '../../../fixtures/transcripts/transcript-builder.js';
+import { tempDir } from '../../../support/temp-dir.js';
+
+const fixture = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../../fixtures/transcripts/claude-code-small.jsonl');
+const notes = DEFAULT_NOTES_TEMPLATE.replace('# Current State\n', '# Current State\nFixing the lexer loop.\n');
+
+function fakeIo(env: NodeJS.ProcessEnv = {}): CliIo & { out: string[]; err: string[] } {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { out, err, stdout: (l) => out.push(l), stderr: (l) => err.push(l), env, stopped: new Promise(() => undefined) };
+}
+
+async function files(notesText: string | null = notes) {
+  const dir = await tempDir();
+  const vault = path.join(dir, 'vault');
+  await fs.mkdir(vault);
+  const t = new TranscriptBuilder();
+  for (let i = 0; i < 30; i++) {
+    t.user(`q${i} ${textOfTokens(1_000)}`);
+    t.assistant(textOfTokens(2_000), i === 29 ? { usage: { input_tokens: 90_000 } } : {});
+  }
+  const transcript = path.join(dir, 'session-1.jsonl');
+  await fs.writeFile(transcript, t.jsonl());
+  const notesPath = path.join(dir, 'summary.md');
+  if (notesText !== null) await fs.writeFile(notesPath, notesText);
+  return { dir, vault, t, transcript, notesPath, args: ['--transcript', transcript, '--session-memory', notesPath, '--vault', vault, '--json'] };
+}
+
+async function run(args: string[], io = fakeIo()) {
+  const code = await runCli(['compact', ...args], io);
+  return { code, io, json: args.includes('--json') && io.out.length ? JSON.parse(io.out[0]!) : null };
+}
+
+describe('strata compact', () => {
+  it('prints the kept uuids in file order and the token figures, and changes no file', async () => {
+    const f = await files();
+    const before = await fs.readFile(f.transcript);
+    const { code, json } = await run([...f.args, '--last-summarized', 'u50']);
+    expect(code).toBe(0);
+    expect(Object.keys(json)).toEqual(['keptUuids', 'tokensBefore', 'tokensAfter', 'fallback']);
+    expect(json.keptUuids).toEqual(f.t.records.slice(50).map((r) => r.uuid));
+    expect(json.tokensBefore).toBe(90_000);
+    expect(json.tokensAfter).toBeGreaterThan(10_000);
+    expect(json.fallback).toBeNull();
+    expect(await fs.readFile(f.transcript)).toEqual(before);
+    expect(await fs.readdir(f.dir)).toEqual(['session-1.jsonl', 'summary.md', 'vault']);
+  });
+
+  it('reports each fallback with nothing kept and exit 0', async () => {
+    const missing = await files(null);
+    expect((await run(missing.args)).json).toMatchObject({ keptUuids: [], fallback: 'no-notes', tokensBefore: 90_000 });
+    const template = await files(DEFAULT_NOTES_TEMPLATE);
+    expect((await run(template.args)).json).toMatchObject({ keptUuids: [], fallback: 'template' });
+    const f = await files();
+    const lost = await run([...f.args, '--last-summarized', 'not-there']);
+    expect(lost.code).toBe(0);
+    expect(lost.json).toMatchObject({ keptUuids: [], fallback: 'boundary-not-found' });
+    expect((await run([...f.args, '--last-summarized', 'u2', '--threshold', '50000'])).json).toMatchObject({ fallback: 'over-threshold' });
+    expect((await run([...f.args, '--last-summarized', 'u2'])).json).toMatchObject({ fallback: null });
+  });
+
+  it('counts the vault’s custom template for the "still the template" test', async () => {
+    const f = await files('# Mine\n_only mine_\n');
+    expect((await run(f.args)).json.fallback).toBeNull();
+    await fs.mkdir(path.join(f.vault, 'session-memory', 'config'), { recursive: true });
+    await fs.writeFile(path.join(f.vault, 'session-memory', 'config', 'template.md'), '# Mine\n_only mine_');
+    expect((await run(f.args)).json.fallback).toBe('template');
+  });
+
+  it('uses the vault’s memory settings for the keep floors', async () => {
+    const f = await files();
+    await fs.mkdir(path.join(f.vault, '.strata'));
+    await fs.writeFile(path.join(f.vault, '.strata', 'settings.json'), JSON.stringify({ memory: { compaction: { keepMinTokens: 1, keepMinTextMessages: 1 } } }));
+    expect((await run(f.args)).json.keptUuids).toEqual(['u60']);
+  });
+
+  it('reads a Claude Code transcript, skipping sidechains, foreign records and a torn last line', async () => {
+    const f = await files();
+    const { code, json } = await run(['--transcript', fixture, '--session-memory', f.notesPath, '--vault', f.vault, '--json']);
+    expect(code).toBe(0);
+    expect(json.keptUuids).toEqual([1, 2, 3, 4, 5].map((n) => `0b5e6a2c-1111-4a4a-8a8a-00000000000${n}`));
+    expect(json.tokensBefore).toBe(8 + 120 + 4000 + 30);
+  });
+
+  it('prints one human line without --json', async () => {
+    const f = await files();
+    const { io, code } = await run(f.args.filter((a) => a !== '--json'));
+    expect(code).toBe(0);
+    expect(io.out).toEqual([expect.stringMatching(/^kept \d+ records verbatim; 90000 → \d+ tokens$/)]);
+  });
+
+  it('exits 2 with one line on bad usage or an unreadable transcript', async () => {
+    const f = await files();
+    for (const args of [
+      ['--session-memory', f.notesPath],
+      ['--transcript', f.transcript],
+      ['--transcript', path.join(f.dir, 'none.jsonl'), '--session-memory', f.notesPath],
+      [...f.args, '--threshold', '-3'],
+      [...f.args, '--bogus'],
+    ]) {
+      const { code, io } = await run(args);
+      expect(code).toBe(2);
+      expect(io.err).toHaveLength(1);
+    }
+  });
+});

@@ -1,0 +1,62 @@
+import { promises as fs } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { defaultMemoryConfig } from '../../../../common/config.js';
+import { SessionNotesService, SessionNotesUpdater, type ForkRunner } from '../../../../main/core/session-memory/index.js';
+import { TranscriptBuilder } from '../../../fixtures/transcripts/transcript-builder.js';
+import { tempDir } from '../../../support/temp-dir.js';
+import { testLogger } from '../../../support/test-logger.js';
+
+const usage = { input_tokens: 1, output_tokens: 1, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
+
+async function setup() {
+  const vault = await tempDir();
+  const project = await tempDir();
+  const updater = new SessionNotesUpdater({ vaultRoot: vault, config: defaultMemoryConfig.sessionMemory, clock: { now: () => 0 }, logger: testLogger().logger });
+  return { vault, project, updater, service: new SessionNotesService(vault, updater) };
+}
+
+describe('SessionNotesService', () => {
+  it('reads missing notes as not existing, then saves the user’s text', async () => {
+    const { project, service } = await setup();
+    const empty = await service.read(project, 's1');
+    expect(empty).toMatchObject({ sessionId: 's1', exists: false, text: '', hash: null, updating: false });
+    expect(empty.path).toMatch(/^projects\/.+\/s1\/session-memory\/summary\.md$/);
+    const saved = await service.write(project, 's1', '# Mine\n', null);
+    expect(saved.ok && saved.value).toMatchObject({ exists: true, text: '# Mine\n', hash: expect.stringMatching(/^sha256:/) });
+  });
+
+  it('refuses a save based on an older version', async () => {
+    const { project, service } = await setup();
+    const first = await service.write(project, 's1', 'one', null);
+    if (!first.ok) throw new Error('first save failed');
+    expect((await service.write(project, 's1', 'two', first.value.hash)).ok).toBe(true);
+    expect(await service.write(project, 's1', 'three', first.value.hash)).toMatchObject({ ok: false, error: { code: 'conflict' } });
+  });
+
+  it('waits for a running update and then refuses to overwrite what it wrote', async () => {
+    const { project, updater, service } = await setup();
+    const loaded = await service.write(project, 's1', '# Worklog\n', null);
+    if (!loaded.ok) throw new Error('save failed');
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const fork: ForkRunner = async () => {
+      started();
+      await gate;
+      const file = await updater.notesPath(project, 's1');
+      await fs.writeFile(file, '# Worklog\n- by the updater\n');
+      return { usage, cacheHitRatio: 0 };
+    };
+    const t = new TranscriptBuilder();
+    t.user('x');
+    const update = updater.updateNow({ sessionId: 's1', projectDir: project, records: t.records, fork });
+    await running;
+    expect((await service.read(project, 's1')).updating).toBe(true);
+    const save = service.write(project, 's1', 'user text', loaded.value.hash);
+    release();
+    await update;
+    expect(await save).toMatchObject({ ok: false, error: { code: 'conflict' } });
+    expect((await service.read(project, 's1')).text).toContain('- by the updater');
+  });
+});
