@@ -59,6 +59,7 @@ export const syncCommand: Command = {
       throw new UsageError(`--server must be a URL, not ${serverUrl}`);
     }
 
+    const config = resolveMemoryConfig(settings.memory).teamSync;
     const envToken = io.env.STRATA_TEAM_TOKEN;
     const auth = envToken
       ? null
@@ -68,6 +69,7 @@ export const syncCommand: Command = {
           clock: systemClock,
           logger,
           openBrowser: () => undefined,
+          refreshLeadMs: config.tokenRefreshLeadMs,
         });
     const getToken = envToken ? async () => envToken : () => auth!.getAccessToken();
     if (!(await getToken())) throw new UsageError(`not signed in to ${serverUrl}: sign in from Strata's settings, or set STRATA_TEAM_TOKEN`);
@@ -78,7 +80,7 @@ export const syncCommand: Command = {
       serverUrl,
       teamRepo: projectSettings?.teamRepo ?? null,
       getToken,
-      config: resolveMemoryConfig(settings.memory).teamSync,
+      config,
       clock: systemClock,
       logger,
       fault: faultSeamFrom(io.env.STRATA_FAULT),

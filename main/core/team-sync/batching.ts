@@ -13,16 +13,16 @@ export function batchEntries(entries: Record<string, string | null>, maxBatchByt
   let count = 0;
   for (const key of Object.keys(entries).sort()) {
     const value = entries[key]!;
-    // key, colon, value, comma.
-    const entryBytes = utf8Bytes(JSON.stringify(key)) + utf8Bytes(JSON.stringify(value)) + 2;
-    if (count > 0 && size + entryBytes > maxBatchBytes) {
+    // `"key":value`, plus a comma when it is not the first: the body's exact byte count.
+    const entryBytes = utf8Bytes(JSON.stringify(key)) + utf8Bytes(JSON.stringify(value)) + 1;
+    if (count > 0 && size + 1 + entryBytes > maxBatchBytes) {
       batches.push(current);
       current = {};
       size = overhead;
       count = 0;
     }
     current[key] = value;
-    size += entryBytes;
+    size += entryBytes + (count > 0 ? 1 : 0);
     count++;
   }
   if (count > 0) batches.push(current);

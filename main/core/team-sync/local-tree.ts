@@ -29,7 +29,7 @@ export async function readLocalTree(teamDir: string): Promise<Map<string, LocalF
     await Promise.all(
       entries.map(async (entry) => {
         if (entry.name.startsWith('.')) return;
-        const key = prefix + entry.name.normalize('NFC');
+        const key = prefix + entry.name;
         const full = path.join(dir, entry.name);
         if (entry.isDirectory()) return walk(full, `${key}/`);
         if (!entry.isFile() || !isValidTeamKey(key)) return;
@@ -61,17 +61,34 @@ export async function readLocalFile(teamDir: string, key: string, known?: string
  * Writes a pulled file atomically and stamps the server's `lastModified` as its mtime (issue 8: recall's
  * "saved N days ago" stays true). Refuses a path whose folders include a symlink leaving the team folder.
  */
-export async function writeLocalFile(teamDir: string, key: string, text: string, mtime: Date | null): Promise<void> {
+export async function writeLocalFile(
+  teamDir: string,
+  key: string,
+  text: string,
+  mtime: Date | null,
+  /** Folders already checked during this run (a pull writes thousands of files into a few folders). */
+  checked?: Map<string, Promise<void>>,
+): Promise<void> {
   const file = keyToPath(teamDir, key);
   if (!file) throw new Error(`refusing to write the unsafe key ${JSON.stringify(key)}`);
-  await fs.mkdir(path.dirname(file), { recursive: true });
+  const dir = path.dirname(file);
+  let check = checked?.get(dir);
+  if (!check) {
+    check = checkFolder(teamDir, dir, key);
+    checked?.set(dir, check);
+  }
+  await check;
+  await writeFileAtomic(file, text);
+  if (mtime && !Number.isNaN(mtime.getTime())) await fs.utimes(file, mtime, mtime);
+}
+
+async function checkFolder(teamDir: string, dir: string, key: string): Promise<void> {
+  await fs.mkdir(dir, { recursive: true });
   const realTeam = await fs.realpath(teamDir);
-  const realParent = await fs.realpath(path.dirname(file));
+  const realParent = await fs.realpath(dir);
   if (realParent !== realTeam && !realParent.startsWith(realTeam + path.sep)) {
     throw new Error(`refusing to write ${JSON.stringify(key)}: its folder leaves the team folder`);
   }
-  await writeFileAtomic(file, text);
-  if (mtime && !Number.isNaN(mtime.getTime())) await fs.utimes(file, mtime, mtime);
 }
 
 export async function removeLocalFile(teamDir: string, key: string): Promise<void> {

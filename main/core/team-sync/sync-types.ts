@@ -13,15 +13,6 @@ export interface TeamMemoryPort {
   put(entries: Record<string, string | null>, ifMatch: string | null): Promise<PutResult>;
 }
 
-/** Numbers beyond SPEC §5's own: network backoff (issue 8: 500 ms × 2^(n−1), cap 32 s, ≤25 % jitter). */
-export interface BackoffConfig {
-  baseMs: number;
-  capMs: number;
-  maxRetries: number;
-}
-
-export const defaultBackoff: BackoffConfig = { baseMs: 500, capMs: 32_000, maxRetries: 5 };
-
 export interface TeamSyncEngineOptions {
   repo: string;
   /** `<vault>/projects/<slug>/memory/team`. */
@@ -33,7 +24,6 @@ export interface TeamSyncEngineOptions {
   config: MemoryConfig['teamSync'];
   clock: Clock;
   logger: Logger;
-  backoff?: BackoffConfig;
   /** Injectable so tests never wait for real backoff. */
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;

@@ -2,13 +2,13 @@ import { applySnapshot } from './pull-apply.js';
 import { applyEntryLimit, planPush } from './push-plan.js';
 import { backoffDelay, batchEntries } from './batching.js';
 import { readLocalTree } from './local-tree.js';
-import { SyncStateStore, type SyncState } from './sync-state.js';
+import { expireDeleted, missingRemoteContent, SyncStateStore, type SyncState } from './sync-state.js';
 import { InjectedCrash, noFaults, type FaultSeam } from './fault-seam.js';
-import { failureToError, isRetriable } from './sync-errors.js';
+import { failureToError } from './sync-errors.js';
+import { withRetry } from './retry.js';
 import { ConflictDesk } from './conflict-desk.js';
 import type { ApiFailure, GetResult } from './team-api.js';
 import {
-  defaultBackoff,
   emptyReport,
   type FileSyncState,
   type SyncReport,
@@ -76,7 +76,7 @@ export class TeamSyncEngine extends ConflictDesk {
     const state = await this.store.load();
     this.emit({ ...this.current, phase: 'syncing', progress: { done: 0, total: 0 } });
     try {
-      this.expireDeleted(state);
+      expireDeleted(state, this.o.clock.now() - this.o.config.tombstoneDays * 86_400_000);
       if (pull) await this.pullStep(state, report, false);
       if (push && !report.error) await this.pushStep(state, report);
       await this.finish(state, report);
@@ -100,7 +100,7 @@ export class TeamSyncEngine extends ConflictDesk {
 
   /** A pull: If-None-Match unless some server change is known but not downloaded yet. */
   private async pullStep(state: SyncState, report: SyncReport, force: boolean): Promise<boolean> {
-    const ifNoneMatch = force || this.missingRemoteContent(state) ? null : state.etag;
+    const ifNoneMatch = force || missingRemoteContent(state) ? null : state.etag;
     const result = await this.withRetry(() => this.o.api.get(ifNoneMatch));
     if (result.kind === 'not-modified') return true;
     if (result.kind !== 'snapshot' && result.kind !== 'not-found') {
@@ -153,7 +153,7 @@ export class TeamSyncEngine extends ConflictDesk {
         report.error = { code: 'contention', message: 'the team memory kept changing on the server; local changes stay pending and are retried at the next sync' };
         return;
       }
-      await this.sleep(backoffDelay(attempt + 1, this.backoff.baseMs, this.backoff.capMs, this.random));
+      await this.sleep(backoffDelay(attempt + 1, this.o.config.backoffBaseMs, this.o.config.backoffCapMs, this.random));
       const probe = await this.withRetry(() => this.o.api.hashes());
       if (probe.kind !== 'snapshot' && probe.kind !== 'not-found') {
         report.error = failureToError(probe);
@@ -252,30 +252,10 @@ export class TeamSyncEngine extends ConflictDesk {
     await this.store.collectGarbage(state);
   }
 
-  /** True when the server's hashes show a change whose text we never fetched (after a hash probe). */
-  private missingRemoteContent(state: SyncState): boolean {
-    return Object.keys(state.remote).some((key) => state.remote[key] !== state.bases[key] && state.conflicts[key]?.theirsHash !== state.remote[key]);
-  }
-
-  private expireDeleted(state: SyncState): void {
-    const limit = this.o.clock.now() - this.o.config.tombstoneDays * 86_400_000;
-    for (const [key, record] of Object.entries(state.deleted)) {
-      if (Date.parse(record.deletedAt) < limit) delete state.deleted[key];
-    }
-  }
-
-  private get backoff() {
-    return this.o.backoff ?? defaultBackoff;
-  }
-
-  /** Network errors, 429 and 5xx: wait (Retry-After, else backoff with jitter) and try again. */
-  private async withRetry<T extends { kind: string }>(call: () => Promise<T | ApiFailure>): Promise<T | ApiFailure> {
-    for (let attempt = 1; ; attempt++) {
-      const result = await call();
-      if (!isRetriable(result) || attempt > this.backoff.maxRetries) return result;
-      const retryAfter = 'retryAfterMs' in result ? result.retryAfterMs : undefined;
-      await this.sleep(Math.min(retryAfter ?? backoffDelay(attempt, this.backoff.baseMs, this.backoff.capMs, this.random), this.backoff.capMs));
-    }
+  /** See retry.ts: network errors, 429 and 5xx are retried with backoff and jitter. */
+  private withRetry<T extends { kind: string }>(call: () => Promise<T | ApiFailure>): Promise<T | ApiFailure> {
+    const c = this.o.config;
+    return withRetry({ baseMs: c.backoffBaseMs, capMs: c.backoffCapMs, maxRetries: c.networkRetries, sleep: this.sleep, random: this.random }, call);
   }
 
   private progress(done: number, total: number): void {

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { repositoryChecksum } from '../../../../common/team-memory/index.js';
 import { TeamApi } from '../../../../main/core/team-sync/team-api.js';
@@ -11,40 +13,40 @@ import { startSyncServer, type SyncServer } from './sync-server.js';
  * own temp vault, and the real team server on loopback, on SQLite and on PostgreSQL.
  */
 describeOnBackends('team sync under faults (sync-reliability §5)', (backend) => {
-let server: SyncServer;
-let a: Device;
-let b: Device;
-let REPO = '';
-let tokenB = '';
-let tokenAdmin = '';
-const ledger = () => new SaveLedger();
+  let server: SyncServer;
+  let a: Device;
+  let b: Device;
+  let REPO = '';
+  let tokenB = '';
+  let tokenAdmin = '';
+  const ledger = () => new SaveLedger();
 
-async function serverEntries(): Promise<Record<string, string>> {
-  const api = new TeamApi({ serverUrl: server.url, repo: REPO, getToken: async () => tokenAdmin });
-  const got = await api.get(null);
-  return got.kind === 'snapshot' ? (got.snapshot.entries ?? {}) : {};
-}
+  async function serverEntries(): Promise<Record<string, string>> {
+    const api = new TeamApi({ serverUrl: server.url, repo: REPO, getToken: async () => tokenAdmin });
+    const got = await api.get(null);
+    return got.kind === 'snapshot' ? (got.snapshot.entries ?? {}) : {};
+  }
 
-beforeAll(async () => {
-  server = await startSyncServer(backend.url());
-});
+  beforeAll(async () => {
+    server = await startSyncServer(backend.url());
+  });
 
-afterAll(async () => {
-  await server.close();
-});
+  afterAll(async () => {
+    await server.close();
+  });
 
-beforeEach(async () => {
-  REPO = freshRepo();
-  tokenB = await server.member([REPO]);
-  tokenAdmin = await server.member([REPO]);
-  a = await makeDevice('a', server.url, await server.member([REPO]), REPO);
-  b = await makeDevice('b', server.url, tokenB, REPO);
-});
+  beforeEach(async () => {
+    REPO = freshRepo();
+    tokenB = await server.member([REPO]);
+    tokenAdmin = await server.member([REPO]);
+    a = await makeDevice('a', server.url, await server.member([REPO]), REPO);
+    b = await makeDevice('b', server.url, tokenB, REPO);
+  });
 
-afterEach(() => {
-  a.log.assertNoErrors();
-  b.log.assertNoErrors();
-});
+  afterEach(() => {
+    a.log.assertNoErrors();
+    b.log.assertNoErrors();
+  });
 
   it('keeps an offline edit through the start-up pull and uploads it (test 1)', async () => {
     const l = ledger();
@@ -113,6 +115,34 @@ afterEach(() => {
     await a.engine.resolveConflict('team.md', { keep: 'merged', text: 'mine and theirs\n' });
     await a.engine.sync();
     expect((await serverEntries())['team.md']).toBe('mine and theirs\n');
+  });
+
+  it('keeps an edit made during the sync window and pushes it next time (test 3)', async () => {
+    const l = ledger();
+    await l.save(a, 'w.md', 'v1\n');
+    await a.engine.sync();
+    await l.save(a, 'w.md', 'v2\n');
+    a.net.before = async (method) => {
+      if (method === 'PUT') await l.save(a, 'w.md', 'v3 typed while uploading\n');
+    };
+    const during = await a.engine.sync();
+    a.net.before = undefined;
+    expect((await serverEntries())['w.md']).toBe('v2\n');
+    expect(during.pending).toEqual(['w.md']);
+    await a.engine.sync();
+    expect((await serverEntries())['w.md']).toBe('v3 typed while uploading\n');
+
+    await b.engine.sync();
+    await l.save(b, 'w.md', 'v4 from b\n');
+    await b.engine.sync();
+    a.net.before = async (method) => {
+      if (method === 'GET') await l.save(a, 'w.md', 'v5 typed while pulling\n');
+    };
+    const pulling = await a.engine.sync();
+    a.net.before = undefined;
+    expect(await a.read('w.md')).toBe('v5 typed while pulling\n');
+    expect(pulling.conflicts).toEqual(['w.md']);
+    await l.assertNothingLost([a, b], await serverEntries());
   });
 
   it('treats a lost PUT answer as applied after a hash probe, without conflict or duplicate (test 4)', async () => {
@@ -218,5 +248,9 @@ afterEach(() => {
     expect((await serverEntries())['deploy.md']).toBe('clean\nmore notes\n');
     expect(a.requests.filter((r) => r.body.includes(secret))).toEqual([]);
     expect(a.log.entries.filter((e) => JSON.stringify(e).includes(secret))).toEqual([]);
+    const stateFiles = await fs.readdir(a.stateDir, { recursive: true, withFileTypes: true });
+    for (const f of stateFiles.filter((e) => e.isFile())) {
+      expect(await fs.readFile(path.join(f.parentPath, f.name), 'utf8')).not.toContain(secret);
+    }
   });
 });

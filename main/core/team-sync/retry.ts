@@ -1,0 +1,24 @@
+import { backoffDelay } from './batching.js';
+import { isRetriable } from './sync-errors.js';
+import type { ApiFailure } from './team-api.js';
+
+export interface RetryPolicy {
+  baseMs: number;
+  capMs: number;
+  maxRetries: number;
+  sleep: (ms: number) => Promise<void>;
+  random: () => number;
+}
+
+/**
+ * Network errors, 429 and 5xx: wait (the server's Retry-After, else 500 ms × 2^(n−1) capped, with
+ * jitter; issue 8) and try again, at most `maxRetries` times. Anything else is returned at once.
+ */
+export async function withRetry<T extends { kind: string }>(policy: RetryPolicy, call: () => Promise<T | ApiFailure>): Promise<T | ApiFailure> {
+  for (let attempt = 1; ; attempt++) {
+    const result = await call();
+    if (!isRetriable(result) || attempt > policy.maxRetries) return result;
+    const retryAfter = 'retryAfterMs' in result ? (result.retryAfterMs as number | undefined) : undefined;
+    await policy.sleep(Math.min(retryAfter ?? backoffDelay(attempt, policy.baseMs, policy.capMs, policy.random), policy.capMs));
+  }
+}

@@ -1,0 +1,106 @@
+import type { Logger } from '../ports.js';
+import type { SyncReport } from './sync-types.js';
+
+/** The timer functions, injectable so tests drive time themselves. */
+export interface Timers {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const realTimers: Timers = {
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+export interface SyncSchedulerOptions {
+  /** `engine.sync()` (or a wrapper that also refreshes the UI). */
+  sync: () => Promise<SyncReport>;
+  /** SPEC §5: 5 minutes. */
+  pullIntervalMs: number;
+  /** SPEC §5: 2 s after the last local change. */
+  pushDebounceMs: number;
+  logger: Logger;
+  timers?: Timers;
+}
+
+/**
+ * When sync runs while the app is open (SPEC §5): at start, every `pullIntervalMs`, on demand, and
+ * `pushDebounceMs` after the last local change (the vault watcher calls `notifyLocalChange`). Runs
+ * never overlap; a change during a run schedules one more.
+ */
+export class SyncScheduler {
+  private readonly timers: Timers;
+  private pullTimer: unknown = null;
+  private pushTimer: unknown = null;
+  private running: Promise<SyncReport> | null = null;
+  private again = false;
+  private stopped = true;
+
+  constructor(private readonly o: SyncSchedulerOptions) {
+    this.timers = o.timers ?? realTimers;
+  }
+
+  /** Starts with a pull + push, then keeps the 5-minute cadence. */
+  start(): Promise<SyncReport> {
+    this.stopped = false;
+    return this.runNow();
+  }
+
+  /** "Sync now" from the UI; also what the periodic timer calls. */
+  runNow(): Promise<SyncReport> {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.clear();
+    this.running = this.o
+      .sync()
+      .catch((error: Error) => {
+        this.o.logger.error('scheduled team sync failed', { message: error.message });
+        throw error;
+      })
+      .finally(() => {
+        this.running = null;
+        if (this.stopped) return;
+        if (this.again) {
+          this.again = false;
+          this.pushTimer = this.timers.setTimeout(() => void this.runNow().catch(() => undefined), this.o.pushDebounceMs);
+        }
+        this.pullTimer = this.timers.setTimeout(() => void this.runNow().catch(() => undefined), this.o.pullIntervalMs);
+      });
+    return this.running;
+  }
+
+  /** A team file changed locally: push after the debounce. */
+  notifyLocalChange(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    if (this.pushTimer !== null) this.timers.clearTimeout(this.pushTimer);
+    this.pushTimer = this.timers.setTimeout(() => {
+      this.pushTimer = null;
+      void this.runNow().catch(() => undefined);
+    }, this.o.pushDebounceMs);
+  }
+
+  /** Resolves when no run is in progress (tests, and shutdown before a final push). */
+  async idle(): Promise<void> {
+    while (this.running) await this.running.catch(() => undefined);
+  }
+
+  /** Stops the timers and waits for a run in progress; one last push is the caller's choice. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.clear();
+    await this.running?.catch(() => undefined);
+  }
+
+  private clear(): void {
+    if (this.pullTimer !== null) this.timers.clearTimeout(this.pullTimer);
+    if (this.pushTimer !== null) this.timers.clearTimeout(this.pushTimer);
+    this.pullTimer = null;
+    this.pushTimer = null;
+  }
+}

@@ -1,0 +1,78 @@
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../../../main/cli/index.js';
+import type { CliIo } from '../../../../main/cli/cli-io.js';
+import { ProjectPaths } from '../../../../main/core/paths/index.js';
+import { tempDir } from '../../../support/temp-dir.js';
+import { canarySecret, freshRepo } from './sync-harness.js';
+import { startSyncServer, type SyncServer } from './sync-server.js';
+
+/** `strata sync` (DESIGN.md): one pull + push, JSON report, exit 1 on a conflict or a blocked file. */
+let server: SyncServer;
+let dbDir = '';
+
+beforeAll(async () => {
+  dbDir = await fs.mkdtemp(path.join(os.tmpdir(), 'strata-cli-db-'));
+  server = await startSyncServer(`sqlite:${path.join(dbDir, 'team.db')}`);
+});
+
+afterAll(async () => {
+  await server.close();
+  await fs.rm(dbDir, { recursive: true, force: true });
+});
+
+function io(env: Record<string, string>) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const cli: CliIo = { stdout: (l) => out.push(l), stderr: (l) => err.push(l), env, stopped: new Promise(() => undefined) };
+  return { cli, out, err };
+}
+
+async function project(remote: string | null): Promise<string> {
+  const dir = await tempDir('strata-cli-project-');
+  if (remote) {
+    await fs.mkdir(path.join(dir, '.git'));
+    await fs.writeFile(path.join(dir, '.git', 'config'), `[remote "origin"]\n\turl = ${remote}\n`);
+  }
+  return dir;
+}
+
+describe('strata sync', () => {
+  it('pushes, prints the JSON report, and exits 1 with the rule and line of a blocked file', async () => {
+    const repo = freshRepo();
+    const token = await server.member([repo]);
+    const dir = await project(`https://github.com/${repo}.git`);
+    const vault = await tempDir('strata-cli-vault-');
+    const teamDir = (await ProjectPaths.resolve(vault, dir)).teamMemoryDir;
+    await fs.mkdir(teamDir, { recursive: true });
+    await fs.writeFile(path.join(teamDir, 'ok.md'), 'fine\n');
+    const args = ['sync', '--project', dir, '--server', server.url, '--vault', vault, '--json'];
+
+    const first = io({ STRATA_TEAM_TOKEN: token });
+    expect(await runCli(args, first.cli)).toBe(0);
+    expect(JSON.parse(first.out[0]!)).toMatchObject({ repo, pulled: 0, pushed: 1, conflicts: [], blocked: [], tooLarge: [], pending: [] });
+
+    const secret = canarySecret();
+    await fs.writeFile(path.join(teamDir, 'keys.md'), `# keys\n\n${secret}\n`);
+    const second = io({ STRATA_TEAM_TOKEN: token });
+    expect(await runCli(args, second.cli)).toBe(1);
+    const report = JSON.parse(second.out[0]!) as { blocked: unknown[] };
+    expect(report.blocked).toEqual([{ path: path.join(teamDir, 'keys.md'), rule: 'github-pat', line: 3 }]);
+    expect([...second.out, ...second.err].join('\n')).not.toContain(secret);
+  });
+
+  it('says how to set the repository when the project has no remote (exit 2)', async () => {
+    const dir = await project(null);
+    const run = io({ STRATA_TEAM_TOKEN: 'whatever' });
+    expect(await runCli(['sync', '--project', dir, '--server', server.url, '--vault', await tempDir()], run.cli)).toBe(2);
+    expect(run.err.join('\n')).toMatch(/not in a git repository: add a git remote .*\(teamRepo/);
+  });
+
+  it('asks for a server when none is given or set (exit 2)', async () => {
+    const run = io({ STRATA_TEAM_TOKEN: 'whatever' });
+    expect(await runCli(['sync', '--project', await project(null), '--vault', await tempDir()], run.cli)).toBe(2);
+    expect(run.err.join('\n')).toMatch(/pass --server URL or set teamServerUrl/);
+  });
+});
