@@ -8,3 +8,4 @@ export {
 } from './claude-md-loader.js';
 export { buildReminderBlock, type ReminderFile, type ReminderInput } from './reminder-block.js';
 export { cleanInstructionText, findIncludes, stripFrontmatter, stripHtmlComments } from './markdown-text.js';
+export { buildSessionContext, type SessionContext, type SessionContextInput } from './session-context.js';

@@ -5,3 +5,5 @@ export { summarizeTranscript, promptText, type SessionSummary, type CustomTitleR
 export { VaultTrash, type TrashEntry } from './trash.js';
 export { SessionStateStore, type SessionStateSlot } from './session-state-store.js';
 export { importClaudeCode, type ImportCounts, type ImportOptions } from './claude-code-import.js';
+export { conversationChain, type ConversationChain } from './conversation-chain.js';
+export { appendRecords, readTranscriptFile } from './transcript-file.js';

@@ -24,6 +24,8 @@ export interface SessionSummary {
 /** Bytes read from each end of a transcript when listing: titles and times live there. */
 export const SUMMARY_WINDOW_BYTES = 64 * 1024;
 const MAX_TITLE_CHARS = 120;
+/** How far a title search reads when the head window holds no complete prompt. */
+const LONG_HEAD_BYTES = 4 * 1024 * 1024;
 
 /** Claude Code's rename record: `{type: "custom-title", customTitle, sessionId}`. */
 export interface CustomTitleRecord extends OtherRecord {
@@ -117,12 +119,19 @@ export async function summarizeTranscript(file: string, sessionId: string, windo
       messageCount = seen + Math.round(readBytes > 0 ? (middleBytes * seen) / readBytes : 0);
       approximate = true;
     }
+    let title = findTitle(head, tail);
+    if (title.title === null && size > 2 * window) {
+      // A first message with a large attachment can fill the head window: look further for the prompt.
+      const longer = (await read(0, Math.min(size, LONG_HEAD_BYTES))).split('\n');
+      longer.pop();
+      title = findTitle(parseCompleteLines(longer), []);
+    }
     const firstTs = head.map(timestampOf).find((t) => t !== null) ?? null;
     const lastTs = [...tail].reverse().map(timestampOf).find((t) => t !== null) ?? null;
     return {
       sessionId,
       file,
-      ...findTitle(head, tail),
+      ...title,
       createdAt: firstTs ?? (stat.birthtimeMs || stat.mtimeMs),
       updatedAt: lastTs ?? stat.mtimeMs,
       messageCount,

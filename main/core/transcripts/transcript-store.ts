@@ -3,7 +3,8 @@ import path from 'node:path';
 import { AppFailure } from '../../../common/result.js';
 import { assertSessionId, isValidSessionId } from '../paths/project-paths.js';
 import { silentLogger, systemClock, type Clock, type Logger } from '../ports.js';
-import { parseJsonl, serializeRecords, type ParsedTranscript } from './jsonl.js';
+import type { ParsedTranscript } from './jsonl.js';
+import { appendRecords, readTranscriptFile } from './transcript-file.js';
 import { KeyedQueue } from './keyed-queue.js';
 import type { TranscriptRecord } from './records.js';
 import { summarizeTranscript, type CustomTitleRecord, type SessionSummary } from './session-summary.js';
@@ -53,40 +54,21 @@ export class TranscriptStore {
   async append(projectSlug: string, sessionId: string, records: readonly TranscriptRecord[]): Promise<void> {
     const file = this.fileFor(projectSlug, sessionId);
     if (records.length === 0) return;
-    const text = serializeRecords(records);
-    return this.queue.run(file, async () => {
-      await fs.mkdir(path.dirname(file), { recursive: true });
-      const handle = await fs.open(file, 'a+', 0o600);
-      try {
-        const { size } = await handle.stat();
-        let prefix = '';
-        if (size > 0) {
-          const last = Buffer.alloc(1);
-          await handle.read(last, 0, 1, size - 1);
-          // A torn last line (crash mid-write) must not swallow the first new record.
-          if (last[0] !== 0x0a) prefix = '\n';
-        }
-        await handle.appendFile(prefix + text);
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-    });
+    return this.queue.run(file, () => appendRecords(file, records));
   }
 
   /** Loads a whole transcript (resume); malformed lines are reported and skipped. */
   async read(projectSlug: string, sessionId: string): Promise<ParsedTranscript> {
     const file = this.fileFor(projectSlug, sessionId);
-    let text: string;
+    let parsed: ParsedTranscript;
     try {
-      text = await fs.readFile(file, 'utf8');
+      parsed = await readTranscriptFile(file);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      if (error instanceof AppFailure && error.code === 'not_found') {
         throw new AppFailure('not_found', `No conversation ${sessionId} in this project`);
       }
       throw error;
     }
-    const parsed = parseJsonl(text);
     if (parsed.malformed.length > 0 || parsed.tornTail) {
       this.logger.warn('transcript has unreadable lines; they were skipped', {
         file,

@@ -218,3 +218,30 @@ describe('TranscriptStore: delete, undo, purge', () => {
     expect(read.records.every(isMessageRecord)).toBe(true);
   });
 });
+
+describe('transcript files by path', () => {
+  it('reads a transcript given by path and answers not_found for a missing one', async () => {
+    const { readTranscriptFile, appendRecords } = await import('../../../../main/core/transcripts/transcript-file.js');
+    const dir = await tempDir();
+    const file = path.join(dir, 'nested', 'x.jsonl');
+    const m = recordMaker('x');
+    await appendRecords(file, [m.user('one')]);
+    await appendRecords(file, []);
+    expect((await readTranscriptFile(file)).records).toHaveLength(1);
+    await expect(readTranscriptFile(path.join(dir, 'none.jsonl'))).rejects.toMatchObject({ code: 'not_found' });
+  });
+});
+
+describe('TranscriptStore: titles past a large first record', () => {
+  it('finds the first prompt even when a large attachment fills the head window', async () => {
+    const { store } = await setup();
+    const m = recordMaker('img');
+    const image = m.user('', { isMeta: true });
+    image.message.content = [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'A'.repeat(200_000) } }];
+    const records = [image, m.user('What is in this picture?')];
+    for (let i = 0; i < 2000; i++) records.push(m.assistant(`line ${i} ${'z'.repeat(60)}`));
+    await store.append(SLUG, 'img', records);
+    const [summary] = await store.list(SLUG);
+    expect(summary).toMatchObject({ title: 'What is in this picture?', titleSource: 'prompt', messageCountApproximate: true });
+  });
+});

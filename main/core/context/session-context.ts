@@ -1,0 +1,66 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { MemoryConfig } from '../../../common/config.js';
+import { truncateIndex, type IndexTruncation } from '../auto-memory/memory-index.js';
+import type { ProjectPaths } from '../paths/project-paths.js';
+import { loadInstructions, type LoadedInstructions } from './claude-md-loader.js';
+import { buildReminderBlock, type ReminderFile } from './reminder-block.js';
+
+export interface SessionContextInput {
+  paths: ProjectPaths;
+  config: Pick<MemoryConfig, 'instructions' | 'autoMemory'>;
+  today: Date | string;
+  /** Real paths outside the project this project's user approved (SPEC §6 one-time approval). */
+  approvedExternalIncludes?: Iterable<string>;
+  /** Per-project switches (DESIGN.md "The agent"): a switched-off layer is not injected. */
+  autoMemory?: boolean;
+  teamMemory?: boolean;
+  /** The session notes when resuming (SPEC §7); the session-memory engine decides whether they say anything. */
+  sessionNotes?: ReminderFile | null;
+  homeDir?: string;
+}
+
+/** Everything injected at session start and after a compaction, plus what the UI shows about it. */
+export interface SessionContext {
+  /** The text of the first user message's `<system-reminder>` block. */
+  reminder: string;
+  instructions: LoadedInstructions;
+  /** How each MEMORY.md was loaded (null when missing or switched off); `truncated` drives the warning. */
+  autoIndex: (IndexTruncation & { path: string }) | null;
+  teamIndex: (IndexTruncation & { path: string }) | null;
+}
+
+async function readIndex(file: string, config: SessionContextInput['config']) {
+  const raw = await fs.readFile(file, 'utf8').catch(() => null);
+  if (raw === null || raw.trim() === '') return null;
+  const caps = { maxLines: config.autoMemory.indexMaxLines, maxChars: config.autoMemory.indexMaxChars };
+  return { ...truncateIndex(raw, caps), path: file };
+}
+
+/**
+ * Reads CLAUDE.md files and both MEMORY.md indexes (cut to their caps, SPEC §4) and builds the reminder
+ * block (SPEC §6–7). Call at session start and again after every compaction: files are re-read each time.
+ */
+export async function buildSessionContext(input: SessionContextInput): Promise<SessionContext> {
+  const { paths, config } = input;
+  const [instructions, autoIndex, teamIndex] = await Promise.all([
+    loadInstructions({
+      vaultRoot: paths.vaultRoot,
+      projectDir: paths.projectDir,
+      homeDir: input.homeDir,
+      approvedExternalIncludes: input.approvedExternalIncludes,
+      maxIncludeDepth: config.instructions.maxIncludeDepth,
+      largeFileChars: config.instructions.largeFileChars,
+    }),
+    input.autoMemory === false ? null : readIndex(path.join(paths.memoryDir, 'MEMORY.md'), config),
+    input.teamMemory === false ? null : readIndex(path.join(paths.teamMemoryDir, 'MEMORY.md'), config),
+  ]);
+  const reminder = buildReminderBlock({
+    instructions: instructions.files,
+    autoMemoryIndex: autoIndex && { path: autoIndex.path, content: autoIndex.content },
+    teamMemoryIndex: teamIndex && { path: teamIndex.path, content: teamIndex.content },
+    sessionNotes: input.sessionNotes,
+    today: input.today,
+  });
+  return { reminder, instructions, autoIndex, teamIndex };
+}
