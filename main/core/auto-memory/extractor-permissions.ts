@@ -55,3 +55,18 @@ export function createExtractorCanUseTool(options: { projectDir: string; guard: 
     return { behavior: 'deny', message: `${toolName} is not available to the memory extractor` };
   };
 }
+
+/** The agent loop's decision shape (`main/core/session-memory/fork-types.ts` CanUseTool), structurally. */
+export type LoopToolDecision = { allow: true } | { allow: false; message: string };
+
+/**
+ * Adapts this module's check to the agent loop's `canUseTool`. The loop has no input rewrite, so an
+ * allowed write goes to the path the model gave, which the sandbox resolved inside the folder.
+ */
+export function toLoopCanUseTool(can: CanUseTool): (toolName: string, input: unknown) => Promise<LoopToolDecision> {
+  return async (toolName, input) => {
+    const record = input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+    const decision = await can(toolName, record);
+    return decision.behavior === 'allow' ? { allow: true } : { allow: false, message: decision.message };
+  };
+}

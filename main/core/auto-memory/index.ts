@@ -8,7 +8,7 @@ export { memoryPromptSection } from './memory-prompt.js';
 export { extractorPrompt } from './extractor-prompt.js';
 export { checkMemoryWrite, type SandboxResult } from './write-sandbox.js';
 export { memoryWriteGuard, type MemoryWriteGuard, type MemoryWriteRequest, type SecretScan } from './write-guard.js';
-export { createExtractorCanUseTool, type CanUseTool, type ToolDecision } from './extractor-permissions.js';
+export { createExtractorCanUseTool, toLoopCanUseTool, type CanUseTool, type ToolDecision, type LoopToolDecision } from './extractor-permissions.js';
 export { FileCursorStore, MemoryCursorStore, type CursorStore, type ExtractionCursor } from './extraction-cursor.js';
 export {
   MemoryExtractor,

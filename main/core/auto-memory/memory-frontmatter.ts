@@ -61,5 +61,5 @@ export function parseMemoryFile(text: string): ParsedMemory {
 /** Renders a memory file for the user's own "new memory" action in the vault. */
 export function renderMemoryFile(fields: { name: string; description: string; type: string }, body: string): string {
   const line = (key: string, value: string) => `${key}: ${JSON.stringify(value.replace(/\s*\n\s*/g, ' '))}`;
-  return `---\n${line('name', fields.name)}\n${line('description', fields.description)}\ntype: ${fields.type}\n---\n\n${body.trim()}\n`;
+  return `---\n${line('name', fields.name)}\n${line('description', fields.description)}\ntype: ${/^[a-z-]+$/.test(fields.type) ? fields.type : JSON.stringify(fields.type)}\n---\n\n${body.trim()}\n`;
 }

@@ -5,7 +5,7 @@ import { defaultMemoryConfig } from '../../../../common/config.js';
 import { FileCursorStore } from '../../../../main/core/auto-memory/extraction-cursor.js';
 import { MemoryExtractor, type ForkRunner } from '../../../../main/core/auto-memory/memory-extractor.js';
 import { memoryWriteGuard } from '../../../../main/core/auto-memory/write-guard.js';
-import { createExtractorCanUseTool } from '../../../../main/core/auto-memory/extractor-permissions.js';
+import { createExtractorCanUseTool, toLoopCanUseTool } from '../../../../main/core/auto-memory/extractor-permissions.js';
 import { sessionStateFile } from '../../../../main/core/auto-memory/memory-paths.js';
 import { tempDir } from '../../../support/temp-dir.js';
 import { testLogger } from '../../../support/test-logger.js';
@@ -179,6 +179,9 @@ describe('createExtractorCanUseTool', () => {
     expect((await can('Write', { file_path: path.join(project, 'src.ts'), content: 'x' })).behavior).toBe('deny');
     expect(await can('Delete', { file_path: path.join(memory, 'a.md') })).toEqual({ behavior: 'allow', updatedInput: { file_path: path.join(memory, 'a.md') } });
     for (const tool of ['Bash', 'Agent', 'WebFetch', 'mcp__x__y']) expect((await can(tool, {})).behavior).toBe('deny');
+    const loop = toLoopCanUseTool(can);
+    expect(await loop('Delete', { file_path: path.join(memory, 'a.md') })).toEqual({ allow: true });
+    expect(await loop('Bash', null)).toEqual({ allow: false, message: 'Bash is not available to the memory extractor' });
   });
 });
 
