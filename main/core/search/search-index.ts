@@ -98,9 +98,10 @@ export class SearchIndex {
       if (projects && doc.projectSlug !== null && !projects.has(doc.projectSlug)) return false;
       return true;
     };
-    let results = this.mini.search(query, { filter });
+    const filtered = options.scope || options.type || projects ? { filter } : {};
+    let results = this.mini.search(query, filtered);
     // Nothing has every word: show what has some of them rather than nothing.
-    if (results.length === 0) results = this.mini.search(query, { filter, combineWith: 'OR' });
+    if (results.length === 0) results = this.mini.search(query, { ...filtered, combineWith: 'OR' });
     return results.slice(0, limit).map((r) => this.hit(r));
   }
 

@@ -47,9 +47,9 @@ export function parseMarkdown(text: string, requireFrontmatter = false): ParsedM
   if (after[bodyStart] === '\n') bodyStart++;
   const body = after.slice(bodyStart);
   const bodyLine = 1 + countLines(text.slice(0, open[0].length + bodyStart));
-  let data: unknown;
+  let data: unknown = simpleMapping(yamlText);
   try {
-    data = parseYaml(yamlText, { prettyErrors: true, uniqueKeys: false });
+    data ??= parseYaml(yamlText, { prettyErrors: true, uniqueKeys: false });
   } catch (error) {
     return { frontmatter: null, frontmatterError: `Frontmatter is not valid YAML: ${firstLine(error)}`, body, bodyLine };
   }
@@ -76,6 +76,30 @@ export function renderMemory(frontmatter: Frontmatter, body: string): string {
     { lineWidth: 0 },
   );
   return `---\n${yamlText}---\n\n${body.replace(/^\n+/, '')}`;
+}
+
+const SIMPLE_LINE = /^([A-Za-z_][A-Za-z0-9_-]*):(?:[ \t]+(.*?))?[ \t]*$/;
+const PLAIN_VALUE = /^[^\s'"{}[\]|>&*!%@`#,?:-][^#]*$/;
+const TYPED_VALUE = /^(?:null|~|true|false|yes|no|on|off|[-+.]?\d.*|\..*)$/i;
+
+/**
+ * The common frontmatter — `key: plain words` lines only — read without the YAML parser, which is
+ * the bulk of a 10,000-note scan (issue 4 bench `vault-ready`). Anything else (quotes, colons,
+ * comments, lists, values YAML would type) returns null and goes to the real parser.
+ */
+function simpleMapping(yamlText: string): Record<string, string> | null {
+  const out: Record<string, string> = {};
+  for (const raw of yamlText.split('\n')) {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (line.trim() === '') continue;
+    const m = SIMPLE_LINE.exec(line);
+    if (!m) return null;
+    const value = m[2] ?? '';
+    if (value !== '' && (!PLAIN_VALUE.test(value) || TYPED_VALUE.test(value) || value.includes(': '))) return null;
+    if (value === '') return null;
+    out[m[1]!] = value;
+  }
+  return out;
 }
 
 function countLines(text: string): number {

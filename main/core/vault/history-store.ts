@@ -30,6 +30,7 @@ const HEX64 = /^[a-f0-9]{64}$/;
  */
 export class HistoryStore {
   private readonly dir: string;
+  private readonly root: string;
   private files: Map<string, FileHistory> | null = null;
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -39,6 +40,7 @@ export class HistoryStore {
     private readonly logger: Logger,
     private readonly retention: HistoryRetention,
   ) {
+    this.root = root;
     this.dir = path.join(root, STATE_DIR, 'history');
   }
 
@@ -48,6 +50,8 @@ export class HistoryStore {
    */
   snapshot(rel: string, content: string | Uint8Array, reason: string): Promise<HistoryVersion> {
     return this.serial(async () => {
+      // A vanished vault root must not be re-created by a snapshot (issue 4: root-missing state).
+      if (!(await exists(this.root))) throw new AppFailure('not_found', `The vault folder ${this.root} is gone`);
       const files = await this.load();
       const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : Buffer.from(content);
       const hash = sha256(bytes);
@@ -179,6 +183,7 @@ export class HistoryStore {
   }
 
   private async saveIndex(history: FileHistory): Promise<void> {
+    if (!(await exists(this.root))) return;
     const file = path.join(this.dir, 'files', `${sha256(history.path)}.json`);
     if (history.versions.length === 0) await fs.rm(file, { force: true });
     else await writeJsonAtomic(file, history, { mode: 0o600, dirMode: 0o700 });

@@ -93,7 +93,13 @@ export class Vault {
     const exists = await fs.stat(this.root).then((s) => s.isDirectory(), () => false);
     if (!exists) throw new AppFailure('not_found', `The vault folder ${this.root} does not exist`);
     const useCache = this.options.useCache ?? true;
+    const loaded = await loadCatalog(this.root, this.cfg().maxFileBytes, this.options.logger, useCache);
+    this.index = loaded.index;
+    this.setState('ready');
+    if (loaded.dirty && useCache) this.scheduleSave();
     if (this.options.watch ?? true) {
+      // The watcher starts once searchable (its own 10,000-file scan would slow the first one down);
+      // whatever changed in between is caught by one reconcile pass when it is ready.
       this.watcher = new VaultWatcher({
         root: this.root,
         writeFinishMs: this.cfg().writeFinishMs,
@@ -102,14 +108,10 @@ export class Vault {
         onEvent: (event) => this.enqueue(() => this.onRawEvent(event)),
         onState: (state) => this.enqueue(() => this.onWatcherState(state)),
       });
-      this.watching = this.watcher.start();
+      this.watching = this.watcher
+        .start()
+        .then(() => this.enqueue(async () => this.emitDifferences(await reconcile(this.root, this.index, this.cfg().maxFileBytes))));
     }
-    const loaded = await loadCatalog(this.root, this.cfg().maxFileBytes, this.options.logger, useCache);
-    this.index = loaded.index;
-    this.setState('ready');
-    if (loaded.dirty && useCache) this.scheduleSave();
-    // Whatever changed between the walk and the watcher's own scan is caught by one more pass.
-    this.watching = this.watching.then(() => this.enqueue(async () => this.emitDifferences(await reconcile(this.root, this.index, this.cfg().maxFileBytes))));
   }
 
   /** Resolves once the watcher has finished its initial scan (and the catch-up pass ran). */
@@ -432,7 +434,9 @@ export class Vault {
       this.index.remove(rel);
       this.scheduleSave();
       if (!own && doc && isMemoryScope(doc.scope) && doc.hash !== null && !doc.meta.binary) {
-        await this.history.snapshot(rel, doc.text, 'before-external-delete');
+        await this.history.snapshot(rel, doc.text, 'before-external-delete').catch((error: unknown) => {
+          this.options.logger.warn('vault: no snapshot before an external delete', { path: rel, error: String(error) });
+        });
       }
       const timer = setTimeout(() => this.enqueue(() => this.settleUnlink(rel)), this.cfg().renameWindowMs);
       this.pendingUnlinks.set(rel, { doc, own, timer });
