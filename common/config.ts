@@ -51,6 +51,10 @@ export const memoryConfigSchema = z.object({
     maxBatchBytes: z.number().int().positive(),
     max412Retries: z.number().int().nonnegative(),
     tombstoneDays: z.number().int().positive(),
+    backoffBaseMs: z.number().int().positive(),
+    backoffCapMs: z.number().int().positive(),
+    networkRetries: z.number().int().nonnegative(),
+    tokenRefreshLeadMs: z.number().int().nonnegative(),
   }),
   vault: z.object({
     maxFileBytes: z.number().int().positive(),
@@ -60,6 +64,14 @@ export const memoryConfigSchema = z.object({
     trashDays: z.number().int().positive(),
     historyMaxBytes: z.number().int().positive(),
     nearDuplicateJaccard: z.number().positive(),
+  }),
+  agent: z.object({
+    maxTurns: z.number().int().positive(),
+    readDefaultLines: z.number().int().positive(),
+    readMaxLineChars: z.number().int().positive(),
+    readMaxBytes: z.number().int().positive(),
+    grepMaxFileBytes: z.number().int().positive(),
+    globMaxResults: z.number().int().positive(),
   }),
 });
 
@@ -112,6 +124,11 @@ export const defaultMemoryConfig: MemoryConfig = {
     maxBatchBytes: 200_000,
     max412Retries: 2,
     tombstoneDays: 30,
+    // Issue 8: network backoff 500 ms × 2^(n−1), cap 32 s; refresh tokens at least 60 s before expiry.
+    backoffBaseMs: 500,
+    backoffCapMs: 32_000,
+    networkRetries: 5,
+    tokenRefreshLeadMs: 60_000,
   },
   vault: {
     // Issue 4 "Bad input": a file over this is listed, never loaded as text.
@@ -124,6 +141,15 @@ export const defaultMemoryConfig: MemoryConfig = {
     trashDays: 30,
     historyMaxBytes: 100 * 1024 * 1024,
     nearDuplicateJaccard: 0.8,
+  },
+  agent: {
+    // Issue 3: Claude Code's Read defaults (2,000 lines, lines cut at 2,000 chars, 256 KB whole-file cap).
+    maxTurns: 100,
+    readDefaultLines: 2_000,
+    readMaxLineChars: 2_000,
+    readMaxBytes: 256 * 1024,
+    grepMaxFileBytes: 5 * 1024 * 1024,
+    globMaxResults: 100,
   },
 };
 

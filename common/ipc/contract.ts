@@ -66,7 +66,9 @@ export const invokeChannels = {
     z.object({ project: absolutePath, sessionId, title: z.string().trim().min(1).max(200) }).strict(),
   ),
   'chat:delete-session': invoke<{ undoToken: string }>()(z.object({ project: absolutePath, sessionId }).strict()),
-  'chat:undo-delete': invoke<SessionSummary[]>()(z.object({ undoToken: z.string().min(1).max(256) }).strict()),
+  'chat:undo-delete': invoke<SessionSummary[]>()(
+    z.object({ project: absolutePath, undoToken: z.string().min(1).max(256) }).strict(),
+  ),
   'chat:undo-memory': invoke<{ undone: boolean }>()(z.object({ undoToken: z.string().min(1).max(256) }).strict()),
   'chat:dont-remember': invoke<{ saved: string }>()(
     z.object({ project: absolutePath, sessionId, itemId: z.string().min(1).max(128) }).strict(),

@@ -10,6 +10,8 @@ import { ProjectRegistry } from './projects/project-registry.js';
 import { VaultRootPointer } from './vault/vault-root.js';
 import { MemoryCredentialStore } from './auth/credential-store.js';
 import { Vault } from './vault/index.js';
+import { TranscriptStore } from './transcripts/index.js';
+import { SessionCatalog } from './chat/session-catalog.js';
 
 /** Everything the composition root needs from its caller (Electron entry, host, CLI, tests). */
 export interface ServicesConfig {
@@ -37,6 +39,8 @@ export interface VaultServices {
   /** The vault's files, index, watcher and history. Await `ready` before reading its catalog. */
   files: Vault;
   ready: Promise<void>;
+  transcripts: TranscriptStore;
+  sessions: SessionCatalog;
   close(): Promise<void>;
 }
 
@@ -72,6 +76,8 @@ async function openVault(
   await Promise.all([settings.load(), projects.load()]);
   const memoryConfig = () => resolveMemoryConfig(settings.get().memory);
   const files = new Vault({ root, clock, logger, config: memoryConfig, watch: options.watch });
+  const transcripts = new TranscriptStore({ vaultRoot: root, clock, logger, trashDays: memoryConfig().vault.trashDays });
+  const sessions = new SessionCatalog(root, transcripts, memoryConfig);
   const offChanges = files.onChanges((changes) => options.events.emit('vault:did-change-files', changes));
   // Opening scans the whole vault: start it now, let callers that need the catalog await `ready`.
   const ready = files.open().catch((error: unknown) => {
@@ -85,6 +91,8 @@ async function openVault(
     memoryConfig,
     files,
     ready,
+    transcripts,
+    sessions,
     async close() {
       offChanges();
       await ready;

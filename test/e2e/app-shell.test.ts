@@ -89,7 +89,8 @@ describe.skipIf(!hasChromium)('the app shell in Chromium via strata host', () =>
     await dialog.getByRole('button', { name: /my-project/ }).click();
     await expect.poll(() => dialog.getByLabel('Folder path').inputValue()).toBe(path.join(home, 'work', 'my-project'));
     await dialog.getByRole('button', { name: 'Open this folder' }).click();
-    await page.getByRole('heading', { name: 'my-project', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'New conversation', level: 1 }).waitFor();
+    expect(await page.locator('.session-titles p').textContent()).toBe('my-project');
     expect(await page.getByRole('navigation').count()).toBe(1);
     expect(await page.locator('.project-item', { hasText: 'my-project' }).getAttribute('aria-current')).toBe('true');
     expect(app.services.vault().projects.list().map((p) => p.path)).toEqual([path.join(home, 'work', 'my-project')]);

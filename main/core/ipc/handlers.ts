@@ -3,12 +3,14 @@ import { createAppHandlers } from './app-handlers.js';
 import type { Handlers } from './dispatcher.js';
 import { createPendingHandlers } from './pending-handlers.js';
 import { createVaultHandlers } from './vault-handlers.js';
+import { createSessionHandlers } from './chat-handlers.js';
 
 /** The handler of every invoke channel, bound to the composition root; the type makes a gap a compile error. */
 export function createHandlers(services: Services, shell: 'electron' | 'host'): Handlers {
   return {
     ...createAppHandlers(services, shell),
     ...createVaultHandlers(services),
+    ...createSessionHandlers(services),
     ...createPendingHandlers(),
   };
 }

@@ -6,20 +6,12 @@ import type { Handlers } from './dispatcher.js';
  * message the UI shows. Each entry leaves this list when its engine lands.
  */
 const pendingChannels = [
-  'chat:list-sessions',
-  'chat:new-session',
-  'chat:open-session',
   'chat:send',
   'chat:stop',
   'chat:retry',
   'chat:answer-permission',
-  'chat:rename-session',
-  'chat:delete-session',
-  'chat:undo-delete',
   'chat:undo-memory',
   'chat:dont-remember',
-  'notes:read',
-  'notes:write',
   'team:status',
   'team:sign-in',
   'team:sign-out',

@@ -80,7 +80,7 @@ export async function deleteSession(project: string, sessionId: string, title: s
     actionLabel: 'Undo',
     action: () => {
       void (async () => {
-        const sessions = take(await api.invoke['chat:undo-delete']({ undoToken: done.undoToken }));
+        const sessions = take(await api.invoke['chat:undo-delete']({ project, undoToken: done.undoToken }));
         if (sessions) useStore.getState().setSessions(project, sessions);
         useStore.getState().showToast(null);
       })();

@@ -46,7 +46,7 @@ describe('strata extract', () => {
         if (decision.behavior === 'deny') continue;
         const target = decision.updatedInput!.file_path as string;
         if (tool === 'Delete') await fs.rm(target);
-        else await fs.writeFile(target, (input as { content: string }).content);
+        else await fs.writeFile(target, String(decision.updatedInput!.content));
       }
       return { usage: null, cacheHitRatio: null };
     };

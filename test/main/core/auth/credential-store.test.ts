@@ -57,7 +57,10 @@ describe('KeytarCredentialStore errors', () => {
   it('never puts the secret in the error a failed store throws', async () => {
     const value = secret();
     const store = new KeytarCredentialStore(failing((p) => `Cannot create an item for password ${p ?? ''} (locked)`), 'strata-test');
-    const error = await store.set('anthropic-api-key', value).catch((e: unknown) => e as Error & { code: string });
+    const error = (await store.set('anthropic-api-key', value).then(
+      () => null,
+      (e: unknown) => e,
+    )) as Error & { code: string };
     expect(error.code).toBe('io_error');
     expect(error.message).toContain('could not store "anthropic-api-key"');
     expect(error.message).not.toContain(value);

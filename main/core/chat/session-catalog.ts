@@ -1,0 +1,139 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { ChatSessionView, SessionNotes, SessionSummary } from '../../../common/domain/chat.js';
+import { autoCompactThreshold, type MemoryConfig } from '../../../common/config.js';
+import { AppFailure } from '../../../common/result.js';
+import { writeFileAtomic } from '../fs/atomic-write.js';
+import { contextTokens } from '../llm/tokens.js';
+import { ProjectPaths } from '../paths/project-paths.js';
+import { conversationChain } from '../transcripts/conversation-chain.js';
+import { isMessageRecord, type TranscriptRecord } from '../transcripts/records.js';
+import type { TranscriptStore } from '../transcripts/transcript-store.js';
+import { recordsToItems } from './records-to-items.js';
+
+export const NEW_SESSION_TITLE = 'New conversation';
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** SPEC §3 figures for the context meter. */
+export function contextMeter(records: TranscriptRecord[], config: MemoryConfig) {
+  const threshold = autoCompactThreshold(config.compaction);
+  const used = contextTokens(records.filter(isMessageRecord));
+  return { used, threshold, warning: used >= threshold - config.compaction.warningBuffer };
+}
+
+/**
+ * The conversations of a project as the chat shows them: list, open (from the transcript), rename,
+ * delete with undo, and the session notes file. Running turns is the ChatRunner's job.
+ */
+export class SessionCatalog {
+  constructor(
+    private readonly vaultRoot: string,
+    private readonly transcripts: TranscriptStore,
+    private readonly config: () => MemoryConfig,
+  ) {}
+
+  paths(project: string): Promise<ProjectPaths> {
+    return ProjectPaths.resolve(this.vaultRoot, project);
+  }
+
+  async list(project: string): Promise<SessionSummary[]> {
+    const paths = await this.paths(project);
+    const sessions = await this.transcripts.list(paths.projectSlug);
+    return sessions.map((s) => ({
+      sessionId: s.sessionId,
+      title: s.title ?? NEW_SESSION_TITLE,
+      updatedAt: new Date(s.updatedAt).toISOString(),
+      messageCount: s.messageCount,
+    }));
+  }
+
+  /** A fresh session: nothing is written until its first message. */
+  create(project: string): ChatSessionView {
+    return {
+      projectPath: project,
+      sessionId: randomUUID(),
+      title: NEW_SESSION_TITLE,
+      items: [],
+      phase: 'idle',
+      error: null,
+      context: contextMeter([], this.config()),
+    };
+  }
+
+  /** The conversation the model sees and the chat shows: the chain from the last compact boundary. */
+  async records(project: string, sessionId: string): Promise<TranscriptRecord[]> {
+    const paths = await this.paths(project);
+    if (!(await this.transcripts.exists(paths.projectSlug, sessionId))) return [];
+    return conversationChain((await this.transcripts.read(paths.projectSlug, sessionId)).records).records;
+  }
+
+  async open(project: string, sessionId: string): Promise<ChatSessionView> {
+    const paths = await this.paths(project);
+    if (!(await this.transcripts.exists(paths.projectSlug, sessionId))) {
+      throw new AppFailure('not_found', 'That conversation no longer exists.');
+    }
+    const records = conversationChain((await this.transcripts.read(paths.projectSlug, sessionId)).records).records;
+    const summary = await this.transcripts.summarize(paths.projectSlug, sessionId);
+    return {
+      projectPath: project,
+      sessionId,
+      title: summary.title ?? NEW_SESSION_TITLE,
+      items: recordsToItems(records, project),
+      phase: 'idle',
+      error: null,
+      context: contextMeter(records, this.config()),
+    };
+  }
+
+  async rename(project: string, sessionId: string, title: string): Promise<SessionSummary[]> {
+    const paths = await this.paths(project);
+    await this.transcripts.rename(paths.projectSlug, sessionId, title);
+    return this.list(project);
+  }
+
+  /** Moves the transcript, the session folder (notes) and its state file to the trash. */
+  async delete(project: string, sessionId: string): Promise<{ undoToken: string }> {
+    const paths = await this.paths(project);
+    if (!(await this.transcripts.exists(paths.projectSlug, sessionId))) {
+      throw new AppFailure('not_found', 'That conversation no longer exists.');
+    }
+    const state = path.join(this.vaultRoot, '.strata', 'sessions', `${sessionId}.json`);
+    const extra = (await fs.stat(state).catch(() => null)) ? [state] : [];
+    const entry = await this.transcripts.delete(paths.projectSlug, sessionId, extra);
+    return { undoToken: entry.id };
+  }
+
+  async undoDelete(undoToken: string): Promise<void> {
+    await this.transcripts.restore(undoToken);
+  }
+
+  async readNotes(project: string, sessionId: string, updating = false): Promise<SessionNotes> {
+    const paths = await this.paths(project);
+    const file = paths.sessionNotesFile(sessionId);
+    const text = await fs.readFile(file, 'utf8').catch(() => null);
+    return {
+      sessionId,
+      path: path.relative(this.vaultRoot, file).split(path.sep).join('/'),
+      exists: text !== null,
+      text: text ?? '',
+      hash: text === null ? null : sha256(text),
+      updating,
+    };
+  }
+
+  /**
+   * The user's edit of the notes. Refused with `conflict` when the file changed since `baseHash`
+   * (the background updater got there first), so neither side's text is lost.
+   */
+  async writeNotes(project: string, sessionId: string, text: string, baseHash: string | null): Promise<SessionNotes> {
+    const current = await this.readNotes(project, sessionId);
+    if (current.hash !== baseHash) {
+      throw new AppFailure('conflict', 'The notes changed while you were editing. Your text was not saved; copy it and edit again.');
+    }
+    const paths = await this.paths(project);
+    await writeFileAtomic(paths.sessionNotesFile(sessionId), text, { mode: 0o600, dirMode: 0o700 });
+    return this.readNotes(project, sessionId);
+  }
+}

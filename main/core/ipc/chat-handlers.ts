@@ -1,0 +1,46 @@
+import type { Services } from '../services.js';
+import type { Handlers } from './dispatcher.js';
+
+type SessionChannel =
+  | 'chat:list-sessions'
+  | 'chat:new-session'
+  | 'chat:open-session'
+  | 'chat:rename-session'
+  | 'chat:delete-session'
+  | 'chat:undo-delete'
+  | 'notes:read'
+  | 'notes:write';
+
+/** Conversations as documents: list, open, rename, delete with undo, and their notes. */
+export function createSessionHandlers(services: Services): Pick<Handlers, SessionChannel> {
+  const sessions = () => services.vault().sessions;
+  const announce = async (project: string) =>
+    services.events.emit('chat:did-change-sessions', { project, sessions: await sessions().list(project) });
+  return {
+    'chat:list-sessions': ({ project }) => sessions().list(project),
+    'chat:new-session': ({ project }) => sessions().create(project),
+    'chat:open-session': ({ project, sessionId }) => sessions().open(project, sessionId),
+    'chat:rename-session': async ({ project, sessionId, title }) => {
+      const list = await sessions().rename(project, sessionId, title);
+      services.events.emit('chat:did-change-sessions', { project, sessions: list });
+      return list;
+    },
+    'chat:delete-session': async ({ project, sessionId }) => {
+      const done = await sessions().delete(project, sessionId);
+      await announce(project);
+      return done;
+    },
+    'chat:undo-delete': async ({ project, undoToken }) => {
+      await sessions().undoDelete(undoToken);
+      const list = await sessions().list(project);
+      services.events.emit('chat:did-change-sessions', { project, sessions: list });
+      return list;
+    },
+    'notes:read': ({ project, sessionId }) => sessions().readNotes(project, sessionId),
+    'notes:write': async ({ project, sessionId, text, baseHash }) => {
+      const notes = await sessions().writeNotes(project, sessionId, text, baseHash);
+      services.events.emit('notes:did-change', notes);
+      return notes;
+    },
+  };
+}
