@@ -28,6 +28,8 @@ export interface TeamStatus {
   tooLarge: string[];
   lastSyncAt: string | null;
   error: string | null;
+  /** While a sign-in waits for the browser: the server's authorization page (http/https), for the renderer to open. */
+  signInUrl?: string | null;
 }
 
 export interface ConflictView {

@@ -12,6 +12,7 @@ import { MemoryCredentialStore } from './auth/credential-store.js';
 import { Vault } from './vault/index.js';
 import { TranscriptStore } from './transcripts/index.js';
 import { SessionCatalog } from './chat/session-catalog.js';
+import { TeamService } from './team/team-service.js';
 
 /** Everything the composition root needs from its caller (Electron entry, host, CLI, tests). */
 export interface ServicesConfig {
@@ -49,6 +50,8 @@ export interface Services {
   readonly events: EventHub;
   readonly credentials: CredentialStore;
   readonly version: string;
+  /** Team memory sync of the open projects (issue 8). */
+  readonly team: TeamService;
   vault(): VaultServices;
   /** Points the vault at `root` (null = default) and rebuilds the vault-bound engines. */
   switchVault(root: string | null): Promise<VaultServices>;
@@ -119,12 +122,14 @@ export async function createServices(input: ServicesConfig): Promise<Services> {
   const events = new EventHub();
   const vaultOptions = { clock: config.clock, logger: config.logger, watch: config.watch, events };
   let current = await openVault(initial.root, initial.isDefault, vaultOptions);
+  const team = new TeamService({ vault: () => current, events, credentials: config.credentials, clock: config.clock, logger: config.logger });
 
   return {
     config,
     events,
     credentials: config.credentials,
     version: packageVersion,
+    team,
     vault: () => current,
     async switchVault(root) {
       const next = await pointer.write(root);
@@ -137,6 +142,7 @@ export async function createServices(input: ServicesConfig): Promise<Services> {
       return current;
     },
     async close() {
+      await team.close();
       await current.close();
     },
   };

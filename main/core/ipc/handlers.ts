@@ -4,6 +4,7 @@ import type { Handlers } from './dispatcher.js';
 import { createPendingHandlers } from './pending-handlers.js';
 import { createVaultHandlers } from './vault-handlers.js';
 import { createSessionHandlers } from './chat-handlers.js';
+import { createTeamHandlers } from './team-handlers.js';
 
 /** The handler of every invoke channel, bound to the composition root; the type makes a gap a compile error. */
 export function createHandlers(services: Services, shell: 'electron' | 'host'): Handlers {
@@ -11,6 +12,7 @@ export function createHandlers(services: Services, shell: 'electron' | 'host'): 
     ...createAppHandlers(services, shell),
     ...createVaultHandlers(services),
     ...createSessionHandlers(services),
+    ...createTeamHandlers(services),
     ...createPendingHandlers(),
   };
 }

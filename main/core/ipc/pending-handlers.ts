@@ -12,12 +12,6 @@ const pendingChannels = [
   'chat:answer-permission',
   'chat:undo-memory',
   'chat:dont-remember',
-  'team:status',
-  'team:sign-in',
-  'team:sign-out',
-  'team:sync-now',
-  'team:read-conflict',
-  'team:resolve-conflict',
 ] as const;
 
 export type PendingChannel = (typeof pendingChannels)[number];

@@ -26,7 +26,7 @@ export function createVaultHandlers(services: Services): Pick<Handlers, VaultCha
     return vault.files;
   };
   return {
-    'vault:list-files': async () => (await files()).list(),
+    'vault:list-files': async () => services.team.withBadges((await files()).list()),
     'vault:read-file': async ({ path }) => (await files()).read(path),
     'vault:write-file': async ({ path, text, baseHash }) => (await files()).write(path, text, { baseHash, reason: 'edit' }),
     'vault:create-memory': async (input) => (await files()).createMemory(input),

@@ -2,6 +2,7 @@ import type { ConflictChoice } from '../../../common/domain/team';
 import type { Result } from '../../../common/result';
 import { useStore } from '../store';
 import { api } from './index';
+import { loadFiles } from './vault-actions';
 
 function take<T>(result: Result<T>): T | null {
   if (result.ok) return result.value;
@@ -10,7 +11,25 @@ function take<T>(result: Result<T>): T | null {
 }
 
 export function wireTeamEvents(): () => void {
-  return api.on['team:did-change-status']((status) => useStore.getState().setTeamStatus(status));
+  return api.on['team:did-change-status']((status) => {
+    useStore.getState().setTeamStatus(status);
+    // Per-file badges change with a sync even when no file does: re-read the list once a run settles.
+    if (status.phase !== 'syncing' && useStore.getState().filesLoaded) void loadFiles();
+  });
+}
+
+/**
+ * The team server's authorization page: Electron's window-open handler sends it to the system browser,
+ * in host mode it opens in a new tab. Only http(s) pages, and without an opener.
+ */
+function openSignInPage(url: string): void {
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return;
+    window.open(parsed.toString(), '_blank', 'noopener,noreferrer');
+  } catch {
+    // Not a URL: nothing to open.
+  }
 }
 
 export async function loadTeamStatus(project: string): Promise<void> {
@@ -21,7 +40,9 @@ export async function loadTeamStatus(project: string): Promise<void> {
 
 export async function signIn(project: string): Promise<void> {
   const status = take(await api.invoke['team:sign-in']({ project }));
-  if (status) useStore.getState().setTeamStatus(status);
+  if (!status) return;
+  useStore.getState().setTeamStatus(status);
+  if (!status.signedIn && status.signInUrl) openSignInPage(status.signInUrl);
 }
 
 export async function signOut(project: string): Promise<void> {

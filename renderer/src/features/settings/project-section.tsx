@@ -79,6 +79,15 @@ export function ProjectSection({ settings, project }: { settings: Settings; proj
               </button>
             )}
           </div>
+          {!status.signedIn && status.signInUrl && (
+            <p className="small" role="status">
+              Finish signing in in your browser.{' '}
+              <a href={status.signInUrl} target="_blank" rel="noopener noreferrer">
+                Open the sign-in page again
+              </a>
+            </p>
+          )}
+          {status.error && <p className="error-text small">{status.error}</p>}
         </div>
       ) : (
         <p className="muted small">Reading the team memory state…</p>
