@@ -1,0 +1,266 @@
+import { execFileSync } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startTeamServer, TeamAdmin, type TeamServer } from '../../../../server/index.js';
+import type { TeamStatus } from '../../../../common/domain/team.js';
+import type { InvokeChannel, RequestOf, ResponseOf } from '../../../../common/ipc/contract.js';
+import { createServices, type Services } from '../../../../main/core/services.js';
+import { createDispatcher } from '../../../../main/core/ipc/dispatcher.js';
+import { createHandlers } from '../../../../main/core/ipc/handlers.js';
+import { ProjectPaths } from '../../../../main/core/paths/index.js';
+import { tempDir } from '../../../support/temp-dir.js';
+import { testLogger } from '../../../support/test-logger.js';
+import { signInAsBrowser } from './team-browser.js';
+
+/**
+ * Team memory through the app's own IPC handlers: two apps, each with its own vault and credential
+ * store, and the real team server (SQLite) on loopback. Sign-in plays the browser tab the app opens.
+ */
+const REPO = 'acme/notes';
+const PASSWORD = 'correct horse battery';
+let server: TeamServer;
+let admin: TeamAdmin;
+const serverLogs = testLogger();
+
+beforeAll(async () => {
+  const dir = await fs.mkdtemp(path.join((await import('node:os')).tmpdir(), 'strata-team-app-'));
+  const db = `sqlite:${path.join(dir, 'team.db')}`;
+  admin = await TeamAdmin.open(db);
+  for (const user of ['ana', 'ben']) {
+    await admin.addUser(user, PASSWORD);
+    await admin.grant(user, REPO);
+  }
+  server = await startTeamServer({ db, port: 0, logger: serverLogs.logger, limits: { rateLimitPerMinute: 0 } });
+});
+
+afterAll(async () => {
+  await server.close();
+  await admin.close();
+  serverLogs.assertNoErrors();
+});
+
+interface App {
+  services: Services;
+  log: ReturnType<typeof testLogger>;
+  statuses: TeamStatus[];
+  call<C extends InvokeChannel>(channel: C, payload: RequestOf<C>): Promise<ResponseOf<C>>;
+  fail<C extends InvokeChannel>(channel: C, payload: RequestOf<C>): Promise<{ code: string; message: string }>;
+}
+
+const apps: App[] = [];
+afterEach(async () => {
+  for (const app of apps.splice(0)) {
+    await app.services.close();
+    app.log.assertNoErrors();
+  }
+});
+
+async function startApp(name: string): Promise<App> {
+  const appData = await tempDir(`strata-team-${name}-`);
+  const log = testLogger();
+  const services = await createServices({ appDataDir: appData, vaultRoot: path.join(appData, 'vault'), shell: 'host', logger: log.logger, env: {} });
+  await services.vault().ready;
+  await services.vault().files.whenWatching();
+  const dispatch = createDispatcher(createHandlers(services, 'host'), log.logger);
+  const statuses: TeamStatus[] = [];
+  services.events.subscribe((channel, payload) => {
+    if (channel === 'team:did-change-status') statuses.push(payload as TeamStatus);
+  });
+  const app: App = {
+    services,
+    log,
+    statuses,
+    async call(channel, payload) {
+      const result = await dispatch(channel, payload);
+      if (!result.ok) throw new Error(`${channel}: ${result.error.code} ${result.error.message}`);
+      return result.value as never;
+    },
+    async fail(channel, payload) {
+      const result = await dispatch(channel, payload);
+      if (result.ok) throw new Error(`${channel} succeeded`);
+      return result.error;
+    },
+  };
+  apps.push(app);
+  return app;
+}
+
+/** A project folder whose repository comes from its git remote (ssh form, `.git` stripped). */
+async function gitProject(): Promise<string> {
+  const dir = await tempDir('strata-team-git-');
+  execFileSync('git', ['init', '-q', dir]);
+  execFileSync('git', ['-C', dir, 'remote', 'add', 'origin', `git@github.com:${REPO}.git`]);
+  return dir;
+}
+
+async function signIn(app: App, project: string, user: string): Promise<void> {
+  const started = await app.call('team:sign-in', { project });
+  expect(started.signedIn).toBe(false);
+  expect(started.signInUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/oauth\/authorize\?/);
+  const authorize = new URL(started.signInUrl!);
+  expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
+  expect(await signInAsBrowser(started.signInUrl!, user, PASSWORD)).toMatch(/close this tab/);
+  await expect.poll(async () => (await app.call('team:status', { project })).signedIn, { timeout: 10_000 }).toBe(true);
+}
+
+async function teamDir(app: App, project: string): Promise<string> {
+  return (await ProjectPaths.resolve(app.services.vault().root, project)).teamMemoryDir;
+}
+
+const rel = (app: App, file: string) => path.relative(app.services.vault().root, file).split(path.sep).join('/');
+
+describe('team memory in the app (IPC handlers, real server, two vaults)', () => {
+  it('signs in through the browser, keeps tokens in the credential store only, and a teammate memory arrives', async () => {
+    const ana = await startApp('ana');
+    const ben = await startApp('ben');
+    const projectA = await gitProject();
+    const projectB = await tempDir('strata-team-plain-');
+
+    // Ana: the vault's server URL and the git remote. Ben: a per-project server URL and `teamRepo`.
+    await ana.call('settings:set', { patch: { teamServerUrl: server.url } });
+    const before = await ana.call('team:status', { project: projectA });
+    expect(before).toMatchObject({ repo: REPO, repoProblem: null, serverUrl: server.url, signedIn: false, phase: 'disabled' });
+
+    const lost = await ben.call('team:status', { project: projectB });
+    expect(lost.repo).toBeNull();
+    expect(lost.repoProblem).toMatch(/git remote/);
+    expect(lost.serverUrl).toBeNull();
+    expect((await ben.fail('team:sign-in', { project: projectB })).message).toMatch(/team server URL/);
+    await ben.call('settings:set', {
+      patch: { projects: { [projectB]: { autoMemory: true, extraction: true, teamSync: true, reviewMode: false, teamServerUrl: server.url, teamRepo: REPO } } },
+    });
+    // The settings change rebuilds the session and says so.
+    await expect.poll(() => ben.statuses.at(-1)?.repo ?? null).toBe(REPO);
+
+    await signIn(ana, projectA, 'ana');
+    await signIn(ben, projectB, 'ben');
+
+    const account = `team-server:${new URL(server.url).origin}`;
+    const stored = JSON.parse((await ana.services.credentials.get(account))!) as { accessToken: string; refreshToken: string };
+    expect(stored.accessToken).toBeTruthy();
+    const settingsFile = await fs.readFile(path.join(ana.services.vault().root, '.strata', 'settings.json'), 'utf8');
+    expect(settingsFile).not.toContain(stored.accessToken);
+    expect(JSON.stringify(ana.log.entries)).not.toContain(stored.accessToken);
+    expect(JSON.stringify(ana.statuses)).not.toContain(stored.accessToken);
+
+    // Ana saves a team memory through the vault; the watcher schedules the push 2 s later by itself.
+    const dirA = await teamDir(ana, projectA);
+    const slugA = path.basename(path.dirname(path.dirname(dirA)));
+    await ana.call('vault:create-memory', {
+      projectSlug: slugA,
+      team: true,
+      fileName: 'deploys.md',
+      name: 'Deploy window',
+      description: 'When deploys may happen',
+      type: 'project',
+      body: 'Deploys only Tuesday to Thursday.\n',
+    });
+    const badge = async (app: App, file: string) =>
+      (await app.call('vault:list-files', {})).find((f) => f.path === rel(app, file))?.syncState;
+    await expect.poll(() => badge(ana, path.join(dirA, 'deploys.md')), { timeout: 10_000 }).toBe('synced');
+    expect(ana.statuses.some((s) => s.phase === 'syncing')).toBe(true);
+
+    // Ben syncs and sees it, badged as synced.
+    const dirB = await teamDir(ben, projectB);
+    const synced = await ben.call('team:sync-now', { project: projectB });
+    expect(synced).toMatchObject({ phase: 'synced', pending: 0, conflicts: [], error: null });
+    expect(await fs.readFile(path.join(dirB, 'deploys.md'), 'utf8')).toContain('Deploys only Tuesday to Thursday.');
+    await expect.poll(() => badge(ben, path.join(dirB, 'deploys.md'))).toBe('synced');
+
+    // Sign-out revokes and forgets: nothing left in the credential store, sync disabled.
+    const out = await ana.call('team:sign-out', { project: projectA });
+    expect(out).toMatchObject({ signedIn: false, phase: 'disabled' });
+    expect(await ana.services.credentials.get(account)).toBeNull();
+    const revoked = await fetch(`${server.url}/api/team_memory?repo=${encodeURIComponent(REPO)}`, {
+      headers: { authorization: `Bearer ${stored.accessToken}` },
+    });
+    expect(revoked.status).toBe(401);
+    expect((await ana.fail('team:sync-now', { project: projectA })).code).toBe('permission_denied');
+  }, 60_000);
+
+  it('keeps both edits of the same file as a conflict, shows the three texts, and pushes the merge', async () => {
+    const ana = await startApp('ana2');
+    const ben = await startApp('ben2');
+    const projectA = await gitProject();
+    const projectB = await gitProject();
+    for (const app of [ana, ben]) await app.call('settings:set', { patch: { teamServerUrl: server.url } });
+    await signIn(ana, projectA, 'ana');
+    await signIn(ben, projectB, 'ben');
+    const dirA = await teamDir(ana, projectA);
+    const dirB = await teamDir(ben, projectB);
+    const key = 'style/naming.md';
+
+    // A shared starting point.
+    await fs.mkdir(path.join(dirA, 'style'), { recursive: true });
+    await fs.writeFile(path.join(dirA, key), '# Naming\n\nUse camelCase.\n');
+    await ana.call('team:sync-now', { project: projectA });
+    await expect.poll(async () => {
+      await ben.call('team:sync-now', { project: projectB });
+      return fs.readFile(path.join(dirB, key), 'utf8').catch(() => null);
+    }, { timeout: 10_000 }).toBe('# Naming\n\nUse camelCase.\n');
+
+    // Both change it: Ana through the editor's save, Ben in another editor; Ana's reaches the server first.
+    const fileA = rel(ana, path.join(dirA, key));
+    const current = await ana.call('vault:read-file', { path: fileA });
+    await ana.call('vault:write-file', { path: fileA, text: '# Naming\n\nUse camelCase, even for acronyms.\n', baseHash: current.hash });
+    await expect.poll(async () => (await ana.call('team:sync-now', { project: projectA })).pending, { timeout: 10_000 }).toBe(0);
+    await fs.writeFile(path.join(dirB, key), '# Naming\n\nUse snake_case in SQL.\n');
+
+    await expect.poll(async () => (await ben.call('team:sync-now', { project: projectB })).conflicts, { timeout: 10_000 }).toEqual([key]);
+    // Nothing lost: Ben's text is still in place, the badge says conflict.
+    expect(await fs.readFile(path.join(dirB, key), 'utf8')).toBe('# Naming\n\nUse snake_case in SQL.\n');
+    const fileB = rel(ben, path.join(dirB, key));
+    await expect.poll(async () => (await ben.call('vault:list-files', {})).find((f) => f.path === fileB)?.syncState).toBe('conflict');
+
+    const view = await ben.call('team:read-conflict', { project: projectB, key });
+    expect(view).toEqual({
+      key,
+      path: fileB,
+      base: '# Naming\n\nUse camelCase.\n',
+      mine: '# Naming\n\nUse snake_case in SQL.\n',
+      theirs: '# Naming\n\nUse camelCase, even for acronyms.\n',
+    });
+    expect((await ben.fail('team:read-conflict', { project: projectB, key: 'nope.md' })).code).toBe('not_found');
+    expect((await ben.fail('team:resolve-conflict', { project: projectB, key, keep: 'merged' })).code).toBe('invalid_request');
+
+    const merged = '# Naming\n\nUse camelCase, even for acronyms; snake_case in SQL.\n';
+    const after = await ben.call('team:resolve-conflict', { project: projectB, key, keep: 'merged', text: merged });
+    expect(after.conflicts).toEqual([]);
+    expect(await fs.readFile(path.join(dirB, key), 'utf8')).toBe(merged);
+
+    // The resolution is pushed without another click; Ana's next sync brings it.
+    await expect.poll(async () => {
+      await ana.call('team:sync-now', { project: projectA });
+      return fs.readFile(path.join(dirA, key), 'utf8');
+    }, { timeout: 10_000 }).toBe(merged);
+    const final = await ben.call('team:status', { project: projectB });
+    expect(final).toMatchObject({ phase: 'synced', conflicts: [], pending: 0 });
+  }, 60_000);
+
+  it('rebuilds the session on a vault switch and stops a waiting sign-in at shutdown', async () => {
+    const ana = await startApp('ana3');
+    const project = await gitProject();
+    await ana.call('settings:set', { patch: { teamServerUrl: server.url } });
+    await signIn(ana, project, 'ana');
+    expect((await ana.call('team:sync-now', { project })).phase).toBe('synced');
+
+    // The new vault has no server URL and no stored sign-in for this project's session.
+    const other = await tempDir('strata-team-other-');
+    await ana.call('vault:set-root', { root: other });
+    const switched = await ana.call('team:status', { project });
+    expect(switched).toMatchObject({ serverUrl: null, phase: 'disabled' });
+    expect((await ana.fail('team:sync-now', { project })).code).toBe('unsupported');
+
+    // A sign-in waiting for the browser ends with the app: its loopback listener stops answering.
+    await ana.call('settings:set', { patch: { teamServerUrl: server.url } });
+    const second = await startApp('ana3b');
+    await second.call('settings:set', { patch: { teamServerUrl: server.url } });
+    const waiting = await second.call('team:sign-in', { project });
+    const redirect = new URL(waiting.signInUrl!).searchParams.get('redirect_uri')!;
+    expect((await fetch(`${redirect}?state=wrong&code=x`)).status).toBe(400);
+    await second.services.close();
+    apps.splice(apps.indexOf(second), 1);
+    await expect.poll(() => fetch(redirect).then(() => 'answering', () => 'closed')).toBe('closed');
+  }, 30_000);
+});
