@@ -1,0 +1,160 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startTeamServer, TeamAdmin, type TeamServer } from '../../server/index.js';
+import { openTeamSync, type OpenedTeamSync } from '../../main/core/team-sync/open-team-sync.js';
+import { systemClock } from '../../main/core/ports.js';
+import { tempDir } from '../support/temp-dir.js';
+import { testLogger } from '../support/test-logger.js';
+import { startApp, type TestApp } from './support/app.js';
+import { expectAccessible, hasChromium, openPage, useBrowser } from './support/browser.js';
+
+const REPO = 'acme/site';
+const PASSWORD = 'correct horse battery';
+const ORIGINAL = '---\nname: Release checklist\ndescription: Steps before tagging a release\ntype: project\n---\n- Run the tests.\n';
+const THEIRS = '---\nname: Release checklist\ndescription: Steps before tagging a release\ntype: project\n---\n- Run the tests.\n- Update the changelog.\n';
+
+if (!hasChromium) console.warn('e2e: Chromium is not installed (scripts/install-system-deps.sh installs it); skipping');
+
+/**
+ * Team memory in Chromium via `strata host` and a local team server (SQLite): Dana signs in in the new
+ * tab the app opens; Lee, a teammate, is a second client with its own vault (the sync engine, headless).
+ */
+describe.skipIf(!hasChromium)('team memory in Chromium', () => {
+  const browser = useBrowser();
+  let app: TestApp | null = null;
+  let server: TeamServer | null = null;
+  let admin: TeamAdmin | null = null;
+  const serverLogs = testLogger();
+  afterEach(async () => {
+    await app?.close();
+    await server?.close();
+    await admin?.close();
+    app = null;
+    server = null;
+    admin = null;
+    serverLogs.assertNoErrors();
+  });
+
+  async function teammate(serverUrl: string, token: string): Promise<OpenedTeamSync> {
+    const vault = await tempDir('strata-e2e-lee-');
+    const project = await tempDir('strata-e2e-lee-site-');
+    const log = testLogger();
+    const opened = await openTeamSync({
+      vaultRoot: vault,
+      projectDir: project,
+      serverUrl,
+      teamRepo: REPO,
+      getToken: async () => token,
+      clock: systemClock,
+      logger: log.logger,
+    });
+    if (!opened.ok) throw new Error(opened.error.message);
+    await fs.mkdir(opened.value.teamDir, { recursive: true });
+    return opened.value;
+  }
+
+  it('signs in in a new tab, receives a teammate memory, resolves a conflict in the three-pane view, and pushes it', async () => {
+    const dir = await tempDir('strata-e2e-team-server-');
+    const db = `sqlite:${path.join(dir, 'team.db')}`;
+    admin = await TeamAdmin.open(db);
+    await admin.addUser('dana', PASSWORD);
+    await admin.addUser('lee', null);
+    await admin.grant('dana', REPO);
+    await admin.grant('lee', REPO);
+    const leeToken = (await admin.createToken('lee', null)).token;
+    server = await startTeamServer({ db, port: 0, logger: serverLogs.logger, limits: { rateLimitPerMinute: 0 } });
+
+    // Lee shares a memory before Dana has signed in.
+    const lee = await teammate(server.url, leeToken);
+    const leeFile = path.join(lee.teamDir, 'release.md');
+    await fs.writeFile(leeFile, ORIGINAL);
+    expect((await lee.engine.sync()).pushed).toEqual(['release.md']);
+
+    const appData = await tempDir('strata-e2e-dana-');
+    const project = path.join(appData, 'site');
+    await fs.mkdir(project);
+    app = await startApp(appData);
+    await app.services.vault().ready;
+    await app.services.vault().projects.open(project);
+    const { page, errors } = await openPage(browser(), app.host.url, 'team-conflict');
+    await page.locator('.project-item', { hasText: 'site' }).click();
+
+    // Settings: the vault's team server, the project's repository (it has no git remote).
+    await page.locator('button.nav-item', { hasText: 'Settings' }).click();
+    await page.getByLabel('Team memory server URL (optional)').fill(server.url);
+    await page.getByRole('form', { name: 'Model and servers' }).getByRole('button', { name: 'Save', exact: true }).click();
+    const projectCard = page.getByRole('region', { name: 'This project' });
+    await projectCard.getByText(`Server: ${server.url}.`).waitFor();
+    await projectCard.getByLabel(/^Repository/).fill(REPO);
+    await projectCard.getByRole('button', { name: 'Save', exact: true }).click();
+    await projectCard.getByText(`Repository: ${REPO}.`).waitFor();
+
+    // Sign-in: the authorization page opens in a new tab; Dana signs in there.
+    const newTab = page.context().waitForEvent('page');
+    await projectCard.getByRole('button', { name: 'Sign in to the team server' }).click();
+    const tab = await newTab;
+    await tab.waitForLoadState();
+    expect(new URL(tab.url()).origin).toBe(new URL(server.url).origin);
+    await tab.getByLabel('Username').fill('dana');
+    await tab.getByLabel('Password').fill(PASSWORD);
+    await tab.getByRole('button', { name: 'Sign in' }).click();
+    await tab.getByRole('heading', { name: 'Signed in to Strata' }).waitFor();
+    expect(new URL(tab.url()).hostname).toBe('127.0.0.1');
+    await tab.close();
+    await projectCard.getByText('Signed in.').waitFor();
+    await page.getByRole('button', { name: 'Team memory synced' }).waitFor();
+    await expectAccessible(page);
+
+    // Lee's memory arrived in Dana's vault.
+    await page.locator('button.nav-item', { hasText: 'Vault' }).click();
+    const tree = page.getByRole('navigation', { name: 'Vault files' });
+    await tree.getByRole('button', { name: /Release checklist/ }).click();
+    await page.getByText('Run the tests.').waitFor();
+
+    // Both edit the same file: Lee's change reaches the server first, Dana saves hers in the editor.
+    await fs.writeFile(leeFile, THEIRS);
+    expect((await lee.engine.sync()).pushed).toEqual(['release.md']);
+    await page.getByRole('button', { name: 'Edit', exact: true }).click();
+    await page.getByLabel('Text of Release checklist').click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('Tag from main.');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+
+    // The push 2 s later finds Lee's version: a conflict, both kept; the status bar says so.
+    const indicator = page.getByRole('button', { name: /1 conflict/ });
+    await indicator.waitFor({ timeout: 20_000 });
+    await expect.poll(() => tree.getByRole('button', { name: /Release checklist/ }).textContent()).toContain('conflict');
+    await indicator.click();
+    await page.getByRole('heading', { name: /^Team memory/, level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'release.md', exact: true }).click();
+    await page.getByRole('heading', { name: 'release.md', level: 2 }).waitFor();
+
+    // Three panes: the base on demand, mine (the editable result) and theirs.
+    await page.getByRole('button', { name: /Show the last agreed version/ }).click();
+    expect(await page.getByLabel('Base version').textContent()).toBe(ORIGINAL);
+    const mine = page.getByLabel('My version (editable result)');
+    const theirs = page.getByLabel('Their version');
+    expect(await mine.textContent()).toContain('Tag from main.');
+    expect(await theirs.textContent()).toContain('Update the changelog.');
+    await expectAccessible(page);
+
+    // Dana merges by hand: she keeps her line and adds Lee's.
+    await mine.click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('\nUpdate the changelog.');
+    await page.getByRole('button', { name: 'Save merged' }).click();
+    await page.getByText('Resolved release.md').waitFor();
+    await page.getByRole('button', { name: 'Team memory synced' }).waitFor({ timeout: 20_000 });
+
+    // Pushed: Lee's next sync brings Dana's merge.
+    const merged = `${ORIGINAL}Tag from main.\nUpdate the changelog.`;
+    await expect
+      .poll(async () => {
+        await lee.engine.sync();
+        return fs.readFile(leeFile, 'utf8');
+      }, { timeout: 15_000 })
+      .toBe(merged);
+    expect(errors).toEqual([]);
+  });
+});
