@@ -7,6 +7,8 @@ export const projectSettingsSchema = z.object({
   extraction: z.boolean().default(true),
   teamSync: z.boolean().default(true),
   reviewMode: z.boolean().default(false),
+  /** "Always allow" answered to a write prompt: the agent writes project files without asking. */
+  alwaysAllowWrites: z.boolean().default(false),
   teamServerUrl: z.string().url().nullable().default(null),
   teamRepo: z.string().regex(/^[A-Za-z0-9._-]+\/[A-Za-z0-9._-]+$/).nullable().default(null),
 });

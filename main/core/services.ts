@@ -12,6 +12,7 @@ import { MemoryCredentialStore } from './auth/credential-store.js';
 import { Vault } from './vault/index.js';
 import { TranscriptStore } from './transcripts/index.js';
 import { SessionCatalog } from './chat/session-catalog.js';
+import { ChatRunner } from './chat/chat-runner.js';
 import { TeamService } from './team/team-service.js';
 
 /** Everything the composition root needs from its caller (Electron entry, host, CLI, tests). */
@@ -42,6 +43,8 @@ export interface VaultServices {
   ready: Promise<void>;
   transcripts: TranscriptStore;
   sessions: SessionCatalog;
+  /** Running conversations and the memory engines on their loop. */
+  chat: ChatRunner;
   close(): Promise<void>;
 }
 
@@ -70,7 +73,7 @@ const packageVersion = (() => {
 async function openVault(
   root: string,
   isDefault: boolean,
-  options: { clock: Clock; logger: Logger; watch: boolean; events: EventHub },
+  options: { clock: Clock; logger: Logger; watch: boolean; events: EventHub; credentials: CredentialStore; env: NodeJS.ProcessEnv },
 ): Promise<VaultServices> {
   const { clock, logger } = options;
   await mkdir(root, { recursive: true });
@@ -81,6 +84,17 @@ async function openVault(
   const files = new Vault({ root, clock, logger, config: memoryConfig, watch: options.watch });
   const transcripts = new TranscriptStore({ vaultRoot: root, clock, logger, trashDays: memoryConfig().vault.trashDays });
   const sessions = new SessionCatalog(root, transcripts, memoryConfig);
+  // Deleted conversations stay restorable for `trashDays`; older ones go at start-up.
+  void transcripts.purgeTrash().catch((error: unknown) => logger.warn('could not empty the conversation trash', { error: (error as Error).message }));
+  const chat = new ChatRunner({
+    env: { vaultRoot: root, settings: () => settings.get(), config: memoryConfig, credentials: options.credentials, env: options.env },
+    settings,
+    transcripts,
+    catalog: sessions,
+    events: options.events,
+    clock,
+    logger,
+  });
   const offChanges = files.onChanges((changes) => options.events.emit('vault:did-change-files', changes));
   // Opening scans the whole vault: start it now, let callers that need the catalog await `ready`.
   const ready = files.open().catch((error: unknown) => {
@@ -96,7 +110,9 @@ async function openVault(
     ready,
     transcripts,
     sessions,
+    chat,
     async close() {
+      await chat.close();
       offChanges();
       await ready;
       await files.close();
@@ -120,7 +136,7 @@ export async function createServices(input: ServicesConfig): Promise<Services> {
     ? { root: path.resolve(config.vaultRoot), isDefault: false }
     : await pointer.read();
   const events = new EventHub();
-  const vaultOptions = { clock: config.clock, logger: config.logger, watch: config.watch, events };
+  const vaultOptions = { clock: config.clock, logger: config.logger, watch: config.watch, events, credentials: config.credentials, env: config.env };
   let current = await openVault(initial.root, initial.isDefault, vaultOptions);
   const team = new TeamService({ vault: () => current, events, credentials: config.credentials, clock: config.clock, logger: config.logger });
 

@@ -45,11 +45,17 @@ export async function runQueryLoop(o: QueryLoopOptions): Promise<QueryResult> {
   for (let turn = 0; turn < o.maxTurns; turn++) {
     if (o.signal?.aborted) return done('aborted', { kind: 'aborted', message: 'Stopped.' });
     const messages = mergeSameRole([...(o.prefix ?? []), ...toApiMessages(records)]);
-    const r = await o.llm.stream({ system: o.system, tools: apiTools, messages, maxTokens: o.maxTokens }, { signal: o.signal, onEvent: o.onEvent });
+    let streamedId: string | undefined;
+    const onEvent = (e: Parameters<NonNullable<typeof o.onEvent>>[0]) => {
+      if (e.type === 'message_start') streamedId = e.id;
+      o.onEvent?.(e);
+    };
+    const r = await o.llm.stream({ system: o.system, tools: apiTools, messages, maxTokens: o.maxTokens }, { signal: o.signal, onEvent });
     if (!r.ok) {
       if (r.error.kind === 'aborted' && r.partialText.trim() !== '') {
-        // Keep what the user already saw; the cut-off tool_use JSON and thinking are dropped.
-        await emit(builder.make('assistant', { role: 'assistant', content: [{ type: 'text', text: r.partialText }], model: o.llm.model, stop_reason: null }));
+        // Keep what the user already saw (under the id it streamed with); the cut-off tool_use JSON and thinking are dropped.
+        const partial = { role: 'assistant' as const, content: [{ type: 'text' as const, text: r.partialText }], model: o.llm.model, stop_reason: null };
+        await emit(builder.make('assistant', streamedId ? { ...partial, id: streamedId } : partial));
       }
       return done(r.error.kind === 'aborted' ? 'aborted' : 'error', r.error);
     }

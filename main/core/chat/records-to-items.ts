@@ -8,6 +8,33 @@ import {
   type TranscriptRecord,
 } from '../transcripts/records.js';
 
+/**
+ * A chat item that is not a message (a memory card, the memories recalled for a question), kept in the
+ * transcript as a record of Strata's own type. It has no `uuid`, so it never joins the message chain
+ * that the model sees or that Claude Code resumes.
+ */
+export interface ItemRecord {
+  type: 'strata-item';
+  timestamp: string;
+  item: ChatItem;
+}
+
+export const isItemRecord = (r: TranscriptRecord): r is TranscriptRecord & ItemRecord =>
+  r.type === 'strata-item' && typeof (r as Partial<ItemRecord>).item === 'object';
+
+export const itemRecord = (item: ChatItem, now: number): ItemRecord & TranscriptRecord => ({ type: 'strata-item', timestamp: new Date(now).toISOString(), item });
+
+/**
+ * What a conversation shows: the message chain from the last compact boundary (`chain`), with the item
+ * records written since its first record, in file order.
+ */
+export function displayRecords(file: readonly TranscriptRecord[], chain: readonly TranscriptRecord[]): TranscriptRecord[] {
+  if (chain.length === 0) return file.filter(isItemRecord);
+  const onChain = new Set(chain);
+  const start = file.indexOf(chain[0]!);
+  return file.filter((r, i) => onChain.has(r) || (i > start && isItemRecord(r)));
+}
+
 /** A one-line summary of a tool call's input for its collapsed card. */
 export function summarizeToolInput(name: string, input: unknown, projectDir: string): string {
   const i = (input ?? {}) as Record<string, unknown>;
@@ -57,6 +84,10 @@ export function recordsToItems(
   const assistantByMessageId = new Map<string, Extract<ChatItem, { kind: 'assistant' }>>();
 
   for (const record of records) {
+    if (isItemRecord(record)) {
+      items.push(record.item);
+      continue;
+    }
     if (isCompactBoundary(record)) {
       const meta = record.compactMetadata;
       items.push({
@@ -97,7 +128,9 @@ export function recordsToItems(
         const key = record.message.id ?? record.uuid;
         let item = assistantByMessageId.get(key);
         if (!item || items[items.length - 1] !== item) {
-          item = { kind: 'assistant', id: record.uuid, text: '', timestamp: record.timestamp };
+          // The API message id is the id the answer streamed under, so the final record replaces it.
+          const id = item ? `${key}#${items.length}` : key;
+          item = { kind: 'assistant', id, text: '', timestamp: record.timestamp };
           items.push(item);
         }
         const next =

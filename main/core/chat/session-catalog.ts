@@ -10,7 +10,7 @@ import { ProjectPaths } from '../paths/project-paths.js';
 import { conversationChain } from '../transcripts/conversation-chain.js';
 import { isMessageRecord, type TranscriptRecord } from '../transcripts/records.js';
 import type { TranscriptStore } from '../transcripts/transcript-store.js';
-import { recordsToItems } from './records-to-items.js';
+import { displayRecords, recordsToItems } from './records-to-items.js';
 
 export const NEW_SESSION_TITLE = 'New conversation';
 
@@ -74,13 +74,14 @@ export class SessionCatalog {
     if (!(await this.transcripts.exists(paths.projectSlug, sessionId))) {
       throw new AppFailure('not_found', 'That conversation no longer exists.');
     }
-    const records = conversationChain((await this.transcripts.read(paths.projectSlug, sessionId)).records).records;
+    const file = (await this.transcripts.read(paths.projectSlug, sessionId)).records;
+    const records = conversationChain(file).records;
     const summary = await this.transcripts.summarize(paths.projectSlug, sessionId);
     return {
       projectPath: project,
       sessionId,
       title: summary.title ?? NEW_SESSION_TITLE,
-      items: recordsToItems(records, project),
+      items: recordsToItems(displayRecords(file, records), project),
       phase: 'idle',
       error: null,
       context: contextMeter(records, this.config()),

@@ -11,6 +11,8 @@ type SessionChannel =
   | 'notes:read'
   | 'notes:write';
 
+type TurnChannel = 'chat:send' | 'chat:stop' | 'chat:retry' | 'chat:answer-permission' | 'chat:undo-memory' | 'chat:dont-remember';
+
 /** Conversations as documents: list, open, rename, delete with undo, and their notes. */
 export function createSessionHandlers(services: Services): Pick<Handlers, SessionChannel> {
   const sessions = () => services.vault().sessions;
@@ -42,5 +44,24 @@ export function createSessionHandlers(services: Services): Pick<Handlers, Sessio
       services.events.emit('notes:did-change', notes);
       return notes;
     },
+  };
+}
+
+/** Turns of the agent: send, stop, retry, the permission answer, and the memory cards' actions. */
+export function createTurnHandlers(services: Services): Pick<Handlers, TurnChannel> {
+  const chat = () => services.vault().chat;
+  return {
+    'chat:send': async ({ project, sessionId, text }) => {
+      await chat().session(project, sessionId).send(text);
+      return { accepted: true as const };
+    },
+    'chat:stop': async ({ sessionId }) => ({ stopped: (await chat().find(sessionId)?.stop()) ?? false }),
+    'chat:retry': async ({ project, sessionId }) => {
+      await chat().session(project, sessionId).retry();
+      return { accepted: true as const };
+    },
+    'chat:answer-permission': ({ requestId, decision }) => ({ answered: chat().answerPermission(requestId, decision) }),
+    'chat:undo-memory': async ({ undoToken }) => ({ undone: await chat().undoMemory(undoToken) }),
+    'chat:dont-remember': ({ project, sessionId, itemId }) => chat().dontRemember(project, sessionId, itemId),
   };
 }

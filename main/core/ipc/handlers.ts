@@ -1,9 +1,8 @@
 import type { Services } from '../services.js';
 import { createAppHandlers } from './app-handlers.js';
 import type { Handlers } from './dispatcher.js';
-import { createPendingHandlers } from './pending-handlers.js';
 import { createVaultHandlers } from './vault-handlers.js';
-import { createSessionHandlers } from './chat-handlers.js';
+import { createSessionHandlers, createTurnHandlers } from './chat-handlers.js';
 import { createTeamHandlers } from './team-handlers.js';
 
 /** The handler of every invoke channel, bound to the composition root; the type makes a gap a compile error. */
@@ -12,7 +11,7 @@ export function createHandlers(services: Services, shell: 'electron' | 'host'): 
     ...createAppHandlers(services, shell),
     ...createVaultHandlers(services),
     ...createSessionHandlers(services),
+    ...createTurnHandlers(services),
     ...createTeamHandlers(services),
-    ...createPendingHandlers(),
   };
 }

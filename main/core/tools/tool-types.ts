@@ -20,8 +20,11 @@ export interface PermissionGate {
   requestPermission(request: { tool: string; path: string; diff: string }): Promise<PermissionAnswer>;
 }
 
-/** A hook before any memory-folder write; returning a string refuses the write with that message. */
-export type BeforeMemoryWrite = (path: string, content: string) => Promise<string | null>;
+/**
+ * A hook before any memory-folder write (`content` null for a Delete); returning a string refuses the
+ * change with that message.
+ */
+export type BeforeMemoryWrite = (path: string, content: string | null) => Promise<string | null>;
 
 /** Everything a tool call may touch; built once per session by the caller. */
 export interface ToolContext {

@@ -103,6 +103,8 @@ export const deleteTool: Tool<z.infer<typeof deleteInput>> = {
     if (r.kind !== 'memory') return toolError(`Delete only works inside the memory folders; ${file_path} is not in one.`);
     const st = await statOrNull(r.path);
     if (!st || !st.isFile()) return toolError(`File does not exist: ${file_path}`);
+    const refusal = ctx.beforeMemoryWrite ? await ctx.beforeMemoryWrite(r.path, null) : null;
+    if (refusal) return toolError(refusal);
     await fs.unlink(r.path);
     ctx.readState.forget(r.path);
     return { content: `Deleted ${file_path}.` };

@@ -20,7 +20,7 @@ async function setup(answer: PermissionAnswer = 'allow_once') {
     readState: new ReadState(),
     limits: { ...defaultMemoryConfig.agent, readMaxBytes: 64 * 1024 },
     permissionGate: { requestPermission: async (r) => (asked.push(r), answer) },
-    beforeMemoryWrite: async (p, c) => (memoryWrites.push(p), c.includes('SECRET') ? 'Refused: the content looks like a secret.' : null),
+    beforeMemoryWrite: async (p, c) => (memoryWrites.push(p), c?.includes('SECRET') ? 'Refused: the content looks like a secret.' : null),
   };
   return { project, memory, outside, ctx, asked, memoryWrites };
 }

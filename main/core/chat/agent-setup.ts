@@ -1,0 +1,178 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type Anthropic from '@anthropic-ai/sdk';
+import type { MemoryConfig } from '../../../common/config.js';
+import { projectSettingsSchema, type ProjectSettings, type Settings } from '../../../common/domain/settings.js';
+import { createForkRunner, mergeSameRole, runForkedAgent, toApiMessages } from '../agent/index.js';
+import { memoryWriteGuard, toLoopCanUseTool, type ForkRunner as ExtractorFork, type MemoryWriteGuard } from '../auto-memory/index.js';
+import type { SideQuery } from '../auto-memory/recall-select.js';
+import { API_KEY_ACCOUNT } from '../auth/credential-store.js';
+import { createLlmClient, type LlmClient } from '../llm/index.js';
+import type { CredentialStore } from '../ports.js';
+import { ProjectPaths } from '../paths/project-paths.js';
+import { scanText } from '../secrets/index.js';
+import type { ForkRunner as NotesFork } from '../session-memory/fork-types.js';
+import { defaultTools, ReadState, realScope, type PermissionGate, type Tool, type ToolContext } from '../tools/index.js';
+import type { TranscriptRecord } from '../transcripts/records.js';
+import type { MemoryChanges, MemoryItem } from './memory-changes.js';
+import { buildSystemPrompt } from './system-prompt.js';
+
+/** What a conversation needs from the app around it. */
+export interface AgentEnvironment {
+  vaultRoot: string;
+  settings: () => Settings;
+  config: () => MemoryConfig;
+  credentials: CredentialStore;
+  env: NodeJS.ProcessEnv;
+}
+
+export function projectSwitches(settings: Settings, project: string): ProjectSettings {
+  return settings.projects[project] ?? projectSettingsSchema.parse({});
+}
+
+/** The key from the keychain, else `ANTHROPIC_API_KEY`; null when neither is set. */
+export async function resolveApiKey(env: AgentEnvironment): Promise<string | null> {
+  const stored = await env.credentials.get(API_KEY_ACCOUNT).catch(() => null);
+  return stored ?? env.env.ANTHROPIC_API_KEY ?? null;
+}
+
+export function createClients(env: AgentEnvironment): { llm: LlmClient; small: LlmClient } {
+  const settings = env.settings();
+  const common = { getApiKey: () => resolveApiKey(env), ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}) };
+  return { llm: createLlmClient({ ...common, model: settings.model }), small: createLlmClient({ ...common, model: settings.smallModel, maxTokens: 1024 }) };
+}
+
+/** The recall selector's one-shot call on the small model; a failure makes recall rank locally. */
+export function sideQueryOf(small: LlmClient): SideQuery {
+  return async (system, user, { maxTokens, signal }) => {
+    const r = await small.stream({ system: [{ type: 'text', text: system }], tools: [], messages: [{ role: 'user', content: user }], maxTokens }, { ...(signal ? { signal } : {}) });
+    if (!r.ok) throw new Error(r.error.message);
+    return r.response.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
+  };
+}
+
+/**
+ * One conversation's agent: its system prompt and tools (fixed for the session: they are the prompt
+ * cache key), the scoped tool contexts of the main agent and of its forks, the memory write guard and
+ * the fork runners the memory engines call. Rebuilt per turn so model and base URL changes apply;
+ * `readState` and `changes` belong to the session and are passed in.
+ */
+export class ConversationAgent {
+  readonly system: Anthropic.TextBlockParam[];
+  readonly tools: Tool[] = defaultTools();
+  readonly memoryDirs: string[];
+  readonly guard: MemoryWriteGuard;
+  readonly llm: LlmClient;
+  readonly small: LlmClient;
+
+  private constructor(
+    readonly paths: ProjectPaths,
+    readonly sessionId: string,
+    readonly switches: ProjectSettings,
+    readonly mainContext: Omit<ToolContext, 'signal'>,
+    readonly forkContext: Omit<ToolContext, 'signal'>,
+    clients: { llm: LlmClient; small: LlmClient },
+    memoryDirs: string[],
+    guard: MemoryWriteGuard,
+  ) {
+    this.memoryDirs = memoryDirs;
+    this.system = buildSystemPrompt({ project: paths.projectDir, memoryDirs });
+    this.guard = guard;
+    this.llm = clients.llm;
+    this.small = clients.small;
+  }
+
+  static async create(input: {
+    env: AgentEnvironment;
+    project: string;
+    sessionId: string;
+    readState: ReadState;
+    changes: MemoryChanges;
+    permissionGate?: PermissionGate;
+  }): Promise<ConversationAgent> {
+    const { env, project, sessionId } = input;
+    const paths = await ProjectPaths.resolve(env.vaultRoot, project);
+    const switches = projectSwitches(env.settings(), project);
+    const memoryDirs = switches.autoMemory ? [paths.memoryDir, ...(switches.teamSync ? [paths.teamMemoryDir] : [])] : [];
+    const guard = memoryWriteGuard({ memoryDirs, scan: scanText });
+    const sessionDir = paths.sessionDir(sessionId);
+    const limits = env.config().agent;
+    const memoryHook = (by: 'agent' | 'extractor') => async (file: string, content: string | null) => {
+      const check = await guard.check({ path: file, ...(content === null ? {} : { content }) });
+      if (!check.ok) return `Refused: ${check.reason}.`;
+      await input.changes.capture(file, content, by);
+      return null;
+    };
+    const mainContext: Omit<ToolContext, 'signal'> = {
+      scope: await realScope({ project: paths.projectDir, memory: memoryDirs, readOnly: [sessionDir] }),
+      readState: input.readState,
+      limits,
+      ...(input.permissionGate ? { permissionGate: input.permissionGate } : {}),
+      beforeMemoryWrite: memoryHook('agent'),
+    };
+    // Forks write their notes in the session folder and memories through the guard; never project files.
+    const inSession = (file: string) => file.startsWith(sessionDir + path.sep);
+    const forkHook = memoryHook('extractor');
+    const forkContext: Omit<ToolContext, 'signal'> = {
+      scope: await realScope({ project: paths.projectDir, memory: [...memoryDirs, sessionDir], readOnly: [] }),
+      readState: new ReadState(),
+      limits,
+      beforeMemoryWrite: (file, content) => (inSession(file) ? Promise.resolve(null) : forkHook(file, content)),
+    };
+    return new ConversationAgent(paths, sessionId, switches, mainContext, forkContext, createClients(env), memoryDirs, guard);
+  }
+
+  /** Exactly what the main agent's next request sends: the forks' cache-safe prefix. */
+  prefixOf(records: readonly TranscriptRecord[]) {
+    return { system: this.system, tools: this.tools, messages: mergeSameRole(toApiMessages([...records])) };
+  }
+
+  private get session() {
+    return { sessionId: this.sessionId, cwd: this.paths.projectDir };
+  }
+
+  /** The session-notes fork (SPEC §2): the notes file counts as read, so its Edit needs no Read first. */
+  notesFork(getRecords: () => readonly TranscriptRecord[], notesPath: () => Promise<string>): NotesFork {
+    const runner = createForkRunner({
+      llm: this.llm,
+      getParent: () => this.prefixOf(getRecords()),
+      toolContext: this.forkContext,
+      session: this.session,
+      maxTurns: 5,
+    });
+    return async (args) => {
+      const file = await notesPath();
+      const text = await readFile(file, 'utf8').catch(() => null);
+      if (text !== null) await this.forkContext.readState.record(file, text);
+      return runner(args);
+    };
+  }
+
+  /** The legacy-compaction summarizer: one turn, no tool use allowed, same prefix. */
+  summarizer(getRecords: () => readonly TranscriptRecord[]) {
+    return createForkRunner({ llm: this.llm, getParent: () => this.prefixOf(getRecords()), toolContext: this.forkContext, session: this.session, maxTurns: 1 });
+  }
+
+  /** The background extractor's fork (SPEC §4): the parent's prefix up to the covered message. */
+  extractorFork(changes: MemoryChanges, onCards: (cards: MemoryItem[]) => void): ExtractorFork {
+    return async (request) => {
+      const r = await runForkedAgent({
+        llm: this.llm,
+        system: this.system,
+        tools: this.tools,
+        messages: mergeSameRole(toApiMessages(request.contextMessages)),
+        promptMessages: request.promptMessages,
+        toolContext: this.forkContext,
+        canUseTool: toLoopCanUseTool(request.canUseTool),
+        maxTurns: request.maxTurns,
+        session: this.session,
+        ...(request.signal ? { signal: request.signal } : {}),
+      });
+      if (r.status === 'error') throw new Error(r.error?.message ?? 'the extractor failed');
+      const cards = await changes.confirm();
+      onCards(cards);
+      const wrotePaths = cards.map((c) => path.join(this.paths.vaultRoot, c.path));
+      return { usage: r.usage, cacheHitRatio: r.cacheHitRatio, wrotePaths };
+    };
+  }
+}

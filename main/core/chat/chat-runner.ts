@@ -1,0 +1,117 @@
+import path from 'node:path';
+import type { PermissionDecision } from '../../../common/domain/chat.js';
+import { AppFailure } from '../../../common/result.js';
+import { MemoryStore } from '../auto-memory/index.js';
+import type { EventHub } from '../events.js';
+import type { Clock, Logger } from '../ports.js';
+import type { SettingsStore } from '../settings/settings-store.js';
+import type { TranscriptStore } from '../transcripts/transcript-store.js';
+import { projectSwitches, type AgentEnvironment } from './agent-setup.js';
+import { ChatSession } from './chat-session.js';
+import { MemoryEngines } from './memory-engines.js';
+import type { SessionCatalog } from './session-catalog.js';
+
+export interface ChatRunnerDeps {
+  env: AgentEnvironment;
+  settings: SettingsStore;
+  transcripts: TranscriptStore;
+  catalog: SessionCatalog;
+  events: EventHub;
+  clock: Clock;
+  logger: Logger;
+}
+
+const slugWords = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, 40) || 'memory';
+
+/** The conversations of one vault that have run a turn in this process, by session id. */
+export class ChatRunner {
+  readonly engines: MemoryEngines;
+  private readonly sessions = new Map<string, ChatSession>();
+  private readonly offNotes: () => void;
+
+  constructor(private readonly deps: ChatRunnerDeps) {
+    this.engines = new MemoryEngines({ vaultRoot: deps.env.vaultRoot, config: deps.env.config, clock: deps.clock, logger: deps.logger });
+    this.offNotes = this.engines.onNotesUpdating(({ sessionId, updating }) => void this.sessions.get(sessionId)?.emitNotes(updating));
+  }
+
+  session(project: string, sessionId: string): ChatSession {
+    let session = this.sessions.get(sessionId);
+    if (!session) {
+      session = new ChatSession({
+        env: this.deps.env,
+        project,
+        sessionId,
+        transcripts: this.deps.transcripts,
+        catalog: this.deps.catalog,
+        engines: this.engines,
+        events: this.deps.events,
+        clock: this.deps.clock,
+        logger: this.deps.logger,
+        allowWritesAlways: (p) => this.allowWritesAlways(p),
+      });
+      this.sessions.set(sessionId, session);
+    }
+    return session;
+  }
+
+  find(sessionId: string): ChatSession | null {
+    return this.sessions.get(sessionId) ?? null;
+  }
+
+  answerPermission(requestId: string, decision: PermissionDecision): boolean {
+    for (const session of this.sessions.values()) if (session.answerPermission(requestId, decision)) return true;
+    return false;
+  }
+
+  async undoMemory(undoToken: string): Promise<boolean> {
+    for (const session of this.sessions.values()) if (await session.changes.undo(undoToken)) return true;
+    throw new AppFailure('not_found', 'That change can no longer be undone here. Use the file’s history in the vault.');
+  }
+
+  /**
+   * "Don't remember things like this" on an extractor's card: the memory is undone when it still can be,
+   * and a feedback memory tells later extractions to skip this kind of thing (SPEC §4 feedback type).
+   */
+  async dontRemember(project: string, sessionId: string, itemId: string): Promise<{ saved: string }> {
+    const view = await this.deps.catalog.open(project, sessionId);
+    const item = view.items.find((i) => i.id === itemId);
+    if (item?.kind !== 'memory') throw new AppFailure('not_found', 'That memory card is gone.');
+    if (item.undoToken) await this.undoMemory(item.undoToken).catch(() => false);
+    const paths = await this.deps.catalog.paths(project);
+    const store = new MemoryStore(paths.memoryDir, this.deps.env.config().autoMemory);
+    await store.ensure();
+    const saved = await store.create({
+      file: `feedback_dont_remember_${slugWords(item.title)}.md`,
+      name: `Don't save memories like “${item.title}”`,
+      description: `The user asked not to remember things like “${item.title}”${item.type ? ` (${item.type})` : ''}`,
+      type: 'feedback',
+      body: [
+        `Do not save memories like “${item.title}”${item.type ? ` (a ${item.type} memory)` : ''}.`,
+        '',
+        '**Why:** the user removed one that was saved in the background and asked not to keep things like it.',
+        '',
+        '**How to apply:** when extracting memories, skip this kind of information.',
+      ].join('\n'),
+    });
+    return { saved: path.relative(this.deps.env.vaultRoot, saved).split(path.sep).join('/') };
+  }
+
+  private async allowWritesAlways(project: string): Promise<void> {
+    const settings = this.deps.settings.get();
+    const next = await this.deps.settings.update({
+      projects: { ...settings.projects, [project]: { ...projectSwitches(settings, project), alwaysAllowWrites: true } },
+    });
+    this.deps.events.emit('settings:did-change', next);
+  }
+
+  /** Stops every running turn and waits for the memory work they started. */
+  async close(): Promise<void> {
+    this.offNotes();
+    await Promise.all([...this.sessions.values()].map(async (s) => (await s.stop(), await s.idle())));
+  }
+}

@@ -1,0 +1,425 @@
+import { randomUUID } from 'node:crypto';
+import type { ChatError, ChatItem, PermissionDecision, RunPhase } from '../../../common/domain/chat.js';
+import { AppFailure } from '../../../common/result.js';
+import { runQueryLoop, type AgentEvent, type HookContext } from '../agent/index.js';
+import { RecordBuilder } from '../agent/record-builder.js';
+import { MemoryExtractor, FileCursorStore, MemoryRecall, renderRecalled } from '../auto-memory/index.js';
+import { buildSessionContext } from '../context/index.js';
+import type { EventHub } from '../events.js';
+import type { LlmError } from '../llm/index.js';
+import { contextTokens } from '../llm/tokens.js';
+import type { Clock, Logger } from '../ports.js';
+import { liveMessages } from '../session-memory/index.js';
+import { ReadState, type PermissionAnswer } from '../tools/index.js';
+import { conversationChain } from '../transcripts/conversation-chain.js';
+import { isMessageRecord, type TranscriptRecord } from '../transcripts/records.js';
+import type { TranscriptStore } from '../transcripts/transcript-store.js';
+import { ConversationAgent, projectSwitches, resolveApiKey, sideQueryOf, type AgentEnvironment } from './agent-setup.js';
+import { MemoryChanges } from './memory-changes.js';
+import type { MemoryEngines } from './memory-engines.js';
+import { itemRecord, recordsToItems } from './records-to-items.js';
+import { contextMeter, type SessionCatalog } from './session-catalog.js';
+
+export interface ChatSessionDeps {
+  env: AgentEnvironment;
+  project: string;
+  sessionId: string;
+  transcripts: TranscriptStore;
+  catalog: SessionCatalog;
+  engines: MemoryEngines;
+  events: EventHub;
+  clock: Clock;
+  logger: Logger;
+  /** Remembers "always allow writes" for the project (settings). */
+  allowWritesAlways(project: string): Promise<void>;
+}
+
+const WRITE_TOOLS = new Set(['Write', 'Edit', 'Delete']);
+
+function toChatError(error: LlmError): ChatError {
+  if (error.kind === 'rate_limited') {
+    return { kind: 'rate_limited', message: error.message, ...(error.retryAfterSeconds !== null ? { retryAfterSeconds: error.retryAfterSeconds } : {}) };
+  }
+  if (error.kind === 'aborted') return { kind: 'server_error', message: error.message };
+  return { kind: error.kind, message: error.message };
+}
+
+/**
+ * One open conversation (issue 3): runs its turns through the query loop, appends every record to the
+ * transcript as it becomes final, streams the display model to the UI, asks the user before writes
+ * outside the memory folders, and hangs the memory engines on the loop's hooks — session notes after
+ * each response, extraction at the end of each turn, recall before each question, compaction when the
+ * context passes the threshold (SPEC §2–4).
+ */
+export class ChatSession {
+  private records: TranscriptRecord[] | null = null;
+  private phase: RunPhase = 'idle';
+  private error: ChatError | null = null;
+  private run: { abort: AbortController; done: Promise<void> } | null = null;
+  private streamingId: string | null = null;
+  private turn: TranscriptRecord[] = [];
+  private readonly permissions = new Map<string, (answer: PermissionAnswer) => void>();
+  private readonly readState = new ReadState();
+  readonly changes: MemoryChanges;
+  private extractor: MemoryExtractor | null = null;
+  private agent: ConversationAgent | null = null;
+  private readonly recalled = new Set<string>();
+  private recallBytes = 0;
+  /** Extraction and notes work started by turns, awaited by `idle()` (the CLI waits for them). */
+  private readonly background = new Set<Promise<unknown>>();
+
+  constructor(private readonly deps: ChatSessionDeps) {
+    this.changes = new MemoryChanges(deps.env.vaultRoot);
+  }
+
+  get sessionId(): string {
+    return this.deps.sessionId;
+  }
+
+  get busy(): boolean {
+    return this.run !== null;
+  }
+
+  pendingPermissionIds(): string[] {
+    return [...this.permissions.keys()];
+  }
+
+  /** Starts a turn with the user's text; the outcome arrives as `chat:did-update` events. */
+  send(text: string): Promise<void> {
+    return this.start(async (signal) => this.turnWith(text, signal));
+  }
+
+  /** Continues after an error without a new prompt (the last record is the unanswered user message). */
+  retry(): Promise<void> {
+    return this.start(async (signal) => this.turnWith(undefined, signal));
+  }
+
+  /** Stops the running turn: the stream and any tool are aborted, a waiting permission is denied. */
+  async stop(): Promise<boolean> {
+    const run = this.run;
+    if (!run) return false;
+    run.abort.abort();
+    for (const answer of this.permissions.values()) answer('deny');
+    this.permissions.clear();
+    await run.done;
+    return true;
+  }
+
+  answerPermission(requestId: string, decision: PermissionDecision): boolean {
+    const answer = this.permissions.get(requestId);
+    if (!answer) return false;
+    this.permissions.delete(requestId);
+    answer(decision);
+    return true;
+  }
+
+  /** Resolves when the turn and the memory work it started are over. */
+  async idle(): Promise<void> {
+    await this.run?.done;
+    while (this.background.size > 0) await Promise.allSettled([...this.background]);
+  }
+
+  /** The model-visible records (the chain from the last compact boundary), read once from the transcript. */
+  async history(): Promise<TranscriptRecord[]> {
+    this.records ??= await this.deps.catalog.records(this.deps.project, this.deps.sessionId);
+    return this.records;
+  }
+
+  private start(work: (signal: AbortSignal) => Promise<void>): Promise<void> {
+    if (this.run) throw new AppFailure('conflict', 'Strata is still answering. Stop it or wait for the answer.');
+    const abort = new AbortController();
+    this.error = null;
+    this.turn = [];
+    this.setPhase('streaming');
+    const done = (async () => {
+      try {
+        await work(abort.signal);
+      } catch (error) {
+        this.deps.logger.error('chat turn failed', { sessionId: this.sessionId, error: (error as Error).message });
+        this.fail({ kind: 'server_error', message: `Something went wrong: ${(error as Error).message}. Retry.` });
+      } finally {
+        this.changes.forgetPending();
+        this.streamingId = null;
+        // Cleared before the last update, so a Retry sent on seeing it is accepted.
+        this.run = null;
+        this.setPhase(this.error ? 'error' : 'idle');
+      }
+    })();
+    this.run = { abort, done };
+    return Promise.resolve();
+  }
+
+  private async turnWith(text: string | undefined, signal: AbortSignal): Promise<void> {
+    if (!(await resolveApiKey(this.deps.env))) {
+      this.fail({ kind: 'no_api_key', message: 'Add your Anthropic API key in Settings to start chatting.' });
+      return;
+    }
+    const agent = await this.currentAgent();
+    const history = await this.history();
+    const freshSession = !history.some(isMessageRecord);
+    await this.maybeCompact(agent, signal);
+    if (freshSession) await this.injectContext(agent);
+    const recall = text !== undefined && agent.switches.autoMemory ? await this.recallFor(agent, text, signal) : null;
+    let recallPending = recall;
+    let announced = false;
+
+    const result = await runQueryLoop({
+      llm: agent.llm,
+      system: agent.system,
+      tools: agent.tools,
+      toolContext: agent.mainContext,
+      history: [...(await this.history())],
+      ...(text !== undefined ? { prompt: text } : {}),
+      session: { sessionId: this.sessionId, cwd: agent.paths.projectDir },
+      onRecord: async (record) => {
+        await this.append([record]);
+        if (recallPending) {
+          // The chips sit under the question they were attached to.
+          await this.append([itemRecord(recallPending, this.deps.clock.now())]);
+          recallPending = null;
+        }
+        this.publish();
+        if (freshSession && record.message.role === 'user' && !announced) {
+          announced = true;
+          void this.announceSessions();
+        }
+      },
+      onEvent: (event) => this.onAgentEvent(event),
+      hooks: {
+        afterModelResponse: (ctx) => this.afterModelResponse(agent, ctx),
+        afterTurn: (ctx) => this.afterTurn(agent, ctx),
+      },
+      maxTurns: this.deps.env.config().agent.maxTurns,
+      signal,
+      clock: this.deps.clock,
+      logger: this.deps.logger,
+    });
+    this.streamingId = null;
+    if (result.status === 'error' && result.error) this.fail(toChatError(result.error));
+    else if (result.status === 'max_turns') this.notice('Stopped after the maximum number of steps for one answer. Send a message to continue.');
+    this.publish(result.status !== 'completed');
+    void this.announceSessions();
+  }
+
+  private async currentAgent(): Promise<ConversationAgent> {
+    this.agent = await ConversationAgent.create({
+      env: this.deps.env,
+      project: this.deps.project,
+      sessionId: this.sessionId,
+      readState: this.readState,
+      changes: this.changes,
+      permissionGate: { requestPermission: (request) => this.askPermission(request) },
+    });
+    return this.agent;
+  }
+
+  private async askPermission(request: { tool: string; path: string; diff: string }): Promise<PermissionAnswer> {
+    if (projectSwitches(this.deps.env.settings(), this.deps.project).alwaysAllowWrites) return 'allow_always';
+    const requestId = randomUUID();
+    const answer = new Promise<PermissionAnswer>((resolve) => this.permissions.set(requestId, resolve));
+    this.setPhase('waiting-permission');
+    this.deps.events.emit('chat:did-request-permission', { requestId, sessionId: this.sessionId, ...request });
+    const decision = await answer;
+    if (decision === 'allow_always') await this.deps.allowWritesAlways(this.deps.project);
+    if (this.run) this.setPhase('running-tools');
+    return decision;
+  }
+
+  private onAgentEvent(event: AgentEvent): void {
+    switch (event.type) {
+      case 'message_start':
+        this.streamingId = event.id;
+        if (this.phase !== 'streaming') this.setPhase('streaming');
+        break;
+      case 'text':
+        if (this.streamingId) this.deps.events.emit('chat:did-stream', { sessionId: this.sessionId, itemId: this.streamingId, text: event.text });
+        break;
+      case 'tool_start':
+        if (this.phase !== 'running-tools') this.setPhase('running-tools');
+        break;
+      case 'tool_end': {
+        const item = recordsToItems(this.turn, this.deps.project, { live: true }).find((i) => i.id === event.id);
+        if (item?.kind === 'tool') this.emitUpserts([{ ...item, status: event.isError ? 'error' : 'done', result: event.content }]);
+        if (WRITE_TOOLS.has(event.name) && !event.isError) void this.confirmMemoryChanges();
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  private async confirmMemoryChanges(): Promise<void> {
+    const cards = await this.changes.confirm();
+    if (cards.length > 0) await this.addItems(cards);
+  }
+
+  /** Items that are not messages (memory cards, notices) go into the transcript and to the UI. */
+  private async addItems(items: ChatItem[]): Promise<void> {
+    await this.append(items.map((item) => itemRecord(item, this.deps.clock.now())));
+    this.emitUpserts(items);
+  }
+
+  private notice(text: string): void {
+    void this.addItems([{ kind: 'notice', id: `notice-${randomUUID()}`, text }]);
+  }
+
+  private async afterModelResponse(agent: ConversationAgent, ctx: HookContext): Promise<void> {
+    this.publish();
+    const notes = this.deps.engines.notes;
+    const work = notes
+      .afterModelResponse({
+        sessionId: this.sessionId,
+        projectDir: this.deps.project,
+        records: ctx.records,
+        fork: agent.notesFork(() => this.records ?? [], () => notes.notesPath(this.deps.project, this.sessionId)),
+        isFork: ctx.isFork,
+      })
+      .then(({ outcome }) => (outcome?.updated ? this.emitNotes(false) : undefined));
+    this.track(work);
+  }
+
+  private afterTurn(agent: ConversationAgent, ctx: HookContext): void {
+    if (!agent.switches.autoMemory || !agent.switches.extraction) return;
+    this.extractor ??= new MemoryExtractor({
+      memoryDir: agent.paths.memoryDir,
+      projectDir: agent.paths.projectDir,
+      guard: agent.guard,
+      // The fork of the conversation as it is when the extraction runs.
+      fork: (request) => (this.agent ?? agent).extractorFork(this.changes, (cards) => void this.addItems(cards))(request),
+      cursors: new FileCursorStore(this.deps.env.vaultRoot),
+      config: this.deps.env.config().autoMemory,
+      switches: () => projectSwitches(this.deps.env.settings(), this.deps.project),
+      logger: this.deps.logger,
+      clock: this.deps.clock,
+    });
+    this.track(this.extractor.onTurnEnd({ sessionId: this.sessionId, messages: liveMessages(ctx.records) }));
+  }
+
+  private track(work: Promise<unknown>): void {
+    const guarded = work.catch((error: unknown) => this.deps.logger.warn('memory engine failed', { sessionId: this.sessionId, error: (error as Error).message }));
+    this.background.add(guarded);
+    void guarded.finally(() => this.background.delete(guarded));
+  }
+
+  async emitNotes(updating: boolean): Promise<void> {
+    this.deps.events.emit('notes:did-change', await this.deps.catalog.readNotes(this.deps.project, this.sessionId, updating));
+  }
+
+  /** SPEC §6–7: CLAUDE.md files, both MEMORY.md indexes and today's date, once at the start and after each compaction. */
+  private async injectContext(agent: ConversationAgent): Promise<void> {
+    const context = await buildSessionContext({
+      paths: agent.paths,
+      config: this.deps.env.config(),
+      today: new Date(this.deps.clock.now()),
+      autoMemory: agent.switches.autoMemory,
+      teamMemory: agent.switches.autoMemory && agent.switches.teamSync,
+    });
+    await this.appendMeta(agent, context.reminder);
+  }
+
+  private async appendMeta(agent: ConversationAgent, text: string): Promise<void> {
+    const history = await this.history();
+    const builder = new RecordBuilder(history, { sessionId: this.sessionId, cwd: agent.paths.projectDir }, this.deps.clock, false);
+    await this.append([{ ...builder.make('user', { role: 'user', content: text }), isMeta: true }]);
+  }
+
+  /** SPEC §4 recall: up to 5 memory files attached to the question; chips show which. */
+  private async recallFor(agent: ConversationAgent, query: string, signal: AbortSignal): Promise<Extract<ChatItem, { kind: 'recall' }> | null> {
+    const config = this.deps.env.config().autoMemory;
+    const recall = new MemoryRecall({ memoryDir: agent.paths.memoryDir, config, clock: this.deps.clock, sideQuery: sideQueryOf(agent.small) });
+    const result = await recall
+      .recall({ query, seen: this.recalled, sessionBytesUsed: this.recallBytes, signal })
+      .catch((error: unknown) => {
+        this.deps.logger.warn('recall failed', { error: (error as Error).message });
+        return null;
+      });
+    if (!result || result.memories.length === 0) return null;
+    for (const m of result.memories) {
+      this.recalled.add(m.absPath);
+      this.recallBytes += m.bytes;
+    }
+    await this.appendMeta(agent, result.memories.map(renderRecalled).join('\n\n'));
+    return {
+      kind: 'recall',
+      id: `recall-${randomUUID()}`,
+      memories: result.memories.map((m) => ({ path: vaultRelative(this.deps.env.vaultRoot, m.absPath), title: m.title, ageDays: m.ageDays })),
+    };
+  }
+
+  /** SPEC §3: before a turn, compact when the context passed the threshold; a failure never blocks the turn. */
+  private async maybeCompact(agent: ConversationAgent, signal: AbortSignal): Promise<void> {
+    const history = await this.history();
+    const used = contextTokens(history.filter(isMessageRecord));
+    const { compactor } = this.deps.engines;
+    if (!compactor.guard.status(this.sessionId, used).shouldAutoCompact) return;
+    this.notice('Compacting the conversation to make room…');
+    try {
+      const transcriptPath = (await this.deps.catalog.paths(this.deps.project)).transcriptFile(this.sessionId);
+      const outcome = await compactor.compact({
+        sessionId: this.sessionId,
+        projectDir: this.deps.project,
+        records: history,
+        transcriptPath,
+        trigger: 'auto',
+        summarize: agent.summarizer(() => history),
+        rebuildContext: async () => {},
+        signal,
+      });
+      const [boundary, ...rest] = outcome.records;
+      const meta = { path: outcome.path, reason: outcome.reason, postTokens: outcome.result.tokensAfter, transcriptPath };
+      const enriched = boundary && 'compactMetadata' in boundary ? { ...boundary, compactMetadata: { ...(boundary.compactMetadata as object), ...meta } } : boundary;
+      await this.append([enriched!, ...rest].filter(Boolean) as TranscriptRecord[]);
+      this.records = conversationChain(this.records!).records;
+      await this.injectContext(agent);
+      this.emitUpserts(recordsToItems([enriched!], this.deps.project));
+    } catch (error) {
+      this.notice(`Compaction failed (${(error as Error).message}); continuing with the full conversation.`);
+    }
+  }
+
+  private async append(records: TranscriptRecord[]): Promise<void> {
+    const paths = await this.deps.catalog.paths(this.deps.project);
+    await this.deps.transcripts.append(paths.projectSlug, this.sessionId, records);
+    const history = await this.history();
+    for (const r of records) {
+      if (r.type === 'strata-item') continue;
+      history.push(r);
+      this.turn.push(r);
+    }
+  }
+
+  /** Sends the items of the running turn (cheap: a turn holds a handful of records). */
+  private publish(final = false): void {
+    this.emitUpserts(recordsToItems(this.turn, this.deps.project, { live: !final }));
+  }
+
+  private emitUpserts(upserts: ChatItem[]): void {
+    this.deps.events.emit('chat:did-update', {
+      sessionId: this.sessionId,
+      upserts,
+      phase: this.phase,
+      error: this.error,
+      context: contextMeter(this.records ?? [], this.deps.env.config()),
+    });
+  }
+
+  private setPhase(phase: RunPhase): void {
+    this.phase = phase;
+    this.emitUpserts([]);
+  }
+
+  /** The error shows once the turn has ended (the last update of the turn). */
+  private fail(error: ChatError): void {
+    this.error = error;
+  }
+
+  private async announceSessions(): Promise<void> {
+    const sessions = await this.deps.catalog.list(this.deps.project).catch(() => null);
+    if (sessions) this.deps.events.emit('chat:did-change-sessions', { project: this.deps.project, sessions });
+  }
+}
+
+function vaultRelative(vaultRoot: string, abs: string): string {
+  const rel = abs.startsWith(vaultRoot) ? abs.slice(vaultRoot.length + 1) : abs;
+  return rel.split('\\').join('/');
+}

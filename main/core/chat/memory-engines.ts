@@ -1,0 +1,37 @@
+import type { MemoryConfig } from '../../../common/config.js';
+import { Compactor } from '../compact/index.js';
+import type { Clock, Logger } from '../ports.js';
+import { SessionMemoryStateStore, SessionNotesUpdater } from '../session-memory/index.js';
+import { SessionStateStore } from '../transcripts/session-state-store.js';
+
+/**
+ * The memory engines one vault shares across its conversations: the session-notes updater and the
+ * compactor see one session state store, so their cursors and the running-update marker agree.
+ */
+export class MemoryEngines {
+  readonly sessionState: SessionStateStore;
+  readonly notes: SessionNotesUpdater;
+  readonly compactor: Compactor;
+  private readonly updatingListeners = new Set<(event: { sessionId: string; updating: boolean }) => void>();
+
+  constructor(deps: { vaultRoot: string; config: () => MemoryConfig; clock: Clock; logger: Logger }) {
+    this.sessionState = new SessionStateStore(deps.vaultRoot);
+    const stateStore = new SessionMemoryStateStore(this.sessionState);
+    const config = deps.config();
+    this.notes = new SessionNotesUpdater({
+      vaultRoot: deps.vaultRoot,
+      config: config.sessionMemory,
+      clock: deps.clock,
+      logger: deps.logger,
+      stateStore,
+      onUpdating: (event) => this.updatingListeners.forEach((listener) => listener(event)),
+    });
+    this.compactor = new Compactor({ vaultRoot: deps.vaultRoot, config: config.compaction, stateStore, clock: deps.clock, logger: deps.logger });
+  }
+
+  /** Told when a session's notes update starts and ends (the notes panel's "updating"). */
+  onNotesUpdating(listener: (event: { sessionId: string; updating: boolean }) => void): () => void {
+    this.updatingListeners.add(listener);
+    return () => this.updatingListeners.delete(listener);
+  }
+}
