@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ConflictChoice, ConflictView, TeamStatus } from '../../../common/domain/team.js';
 import type { VaultChange, VaultFileMeta } from '../../../common/domain/vault.js';
-import { AppFailure } from '../../../common/result.js';
+import { AppFailure, err } from '../../../common/result.js';
 import type { EventHub } from '../events.js';
 import { ProjectPaths } from '../paths/index.js';
 import type { Clock, CredentialStore, Logger } from '../ports.js';
@@ -165,19 +165,21 @@ class TeamSession {
     let announce: (url: string | null) => void = () => undefined;
     const announced = new Promise<string | null>((resolve) => (announce = resolve));
     this.pendingAnnounce = announce;
-    const flow = this.auth.signIn({ timeoutMs: this.o.signInTimeoutMs ?? 5 * 60_000, signal: abort.signal }).then(async (result) => {
-      if (this.signInAbort !== abort || this.closed) return;
-      this.signInAbort = null;
-      this.signInUrl = null;
-      if (result.ok) {
-        this.signedIn = true;
-        this.startSyncing();
-      } else {
-        this.authError = `Sign-in failed: ${result.error.message}`;
-      }
-      this.emit();
-      return result;
-    });
+    const flow = this.auth
+      .signIn({ timeoutMs: this.o.signInTimeoutMs ?? 5 * 60_000, signal: abort.signal })
+      .catch((error: unknown) => err('io_error', (error as Error).message))
+      .then((result) => {
+        if (this.signInAbort !== abort || this.closed) return;
+        this.signInAbort = null;
+        this.signInUrl = null;
+        if (result.ok) {
+          this.signedIn = true;
+          this.startSyncing();
+        } else {
+          this.authError = `Sign-in failed: ${result.error.message}`;
+        }
+        this.emit();
+      });
     const first = await Promise.race([announced, flow.then(() => null)]);
     this.pendingAnnounce = null;
     if (first === null && !this.signedIn) {

@@ -238,7 +238,7 @@ describe('team memory in the app (IPC handlers, real server, two vaults)', () =>
     expect(final).toMatchObject({ phase: 'synced', conflicts: [], pending: 0 });
   }, 60_000);
 
-  it('rebuilds the session on a vault switch and stops a waiting sign-in at shutdown', async () => {
+  it('rebuilds the session on a vault switch, reports a declined sign-in, and stops a waiting sign-in at shutdown', async () => {
     const ana = await startApp('ana3');
     const project = await gitProject();
     await ana.call('settings:set', { patch: { teamServerUrl: server.url } });
@@ -256,6 +256,17 @@ describe('team memory in the app (IPC handlers, real server, two vaults)', () =>
     await ana.call('settings:set', { patch: { teamServerUrl: server.url } });
     const second = await startApp('ana3b');
     await second.call('settings:set', { patch: { teamServerUrl: server.url } });
+    // A declined sign-in is a status with the reason, nothing stored.
+    const declined = await second.call('team:sign-in', { project });
+    const authorize = new URL(declined.signInUrl!);
+    const back = new URL(authorize.searchParams.get('redirect_uri')!);
+    back.searchParams.set('state', authorize.searchParams.get('state')!);
+    back.searchParams.set('error', 'access_denied');
+    await fetch(back);
+    await expect.poll(async () => (await second.call('team:status', { project })).error).toMatch(/declined/);
+    expect(await second.call('team:status', { project })).toMatchObject({ signedIn: false, signInUrl: null, phase: 'disabled' });
+    expect(second.statuses.at(-1)?.error).toMatch(/declined/);
+
     const waiting = await second.call('team:sign-in', { project });
     const redirect = new URL(waiting.signInUrl!).searchParams.get('redirect_uri')!;
     expect((await fetch(`${redirect}?state=wrong&code=x`)).status).toBe(400);
