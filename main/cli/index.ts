@@ -1,3 +1,4 @@
+import { askCommand } from './commands/ask.js';
 import { compactCommand } from './commands/compact.js';
 import { extractCommand } from './commands/extract.js';
 import { hostCommand } from './commands/host.js';
@@ -10,7 +11,7 @@ import { syncCommand } from './commands/sync.js';
 import { UsageError, type CliIo, type Command } from './cli-io.js';
 
 /** Subcommands of `strata`; each issue adds its own (DESIGN.md "The `strata` command"). */
-const commands: Command[] = [hostCommand, scanSecretsCommand, importCommand, serverCommand, searchCommand, syncCommand, extractCommand, compactCommand, sessionMemoryCommand];
+const commands: Command[] = [hostCommand, askCommand, scanSecretsCommand, importCommand, serverCommand, searchCommand, syncCommand, extractCommand, compactCommand, sessionMemoryCommand];
 
 function helpText(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

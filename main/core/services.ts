@@ -73,7 +73,7 @@ const packageVersion = (() => {
 async function openVault(
   root: string,
   isDefault: boolean,
-  options: { clock: Clock; logger: Logger; watch: boolean; events: EventHub; credentials: CredentialStore; env: NodeJS.ProcessEnv },
+  options: { clock: Clock; logger: Logger; watch: boolean; events: EventHub; credentials: CredentialStore; env: NodeJS.ProcessEnv; shell: ServicesConfig['shell'] },
 ): Promise<VaultServices> {
   const { clock, logger } = options;
   await mkdir(root, { recursive: true });
@@ -87,7 +87,14 @@ async function openVault(
   // Deleted conversations stay restorable for `trashDays`; older ones go at start-up.
   void transcripts.purgeTrash().catch((error: unknown) => logger.warn('could not empty the conversation trash', { error: (error as Error).message }));
   const chat = new ChatRunner({
-    env: { vaultRoot: root, settings: () => settings.get(), config: memoryConfig, credentials: options.credentials, env: options.env },
+    env: {
+      vaultRoot: root,
+      settings: () => settings.get(),
+      config: memoryConfig,
+      credentials: options.credentials,
+      env: options.env,
+      environmentFirst: options.shell === 'cli',
+    },
     settings,
     transcripts,
     catalog: sessions,
@@ -136,7 +143,7 @@ export async function createServices(input: ServicesConfig): Promise<Services> {
     ? { root: path.resolve(config.vaultRoot), isDefault: false }
     : await pointer.read();
   const events = new EventHub();
-  const vaultOptions = { clock: config.clock, logger: config.logger, watch: config.watch, events, credentials: config.credentials, env: config.env };
+  const vaultOptions = { clock: config.clock, logger: config.logger, watch: config.watch, events, credentials: config.credentials, env: config.env, shell: config.shell };
   let current = await openVault(initial.root, initial.isDefault, vaultOptions);
   const team = new TeamService({ vault: () => current, events, credentials: config.credentials, clock: config.clock, logger: config.logger });
 

@@ -9,20 +9,16 @@ import { silentLogger, systemClock } from '../../core/ports.js';
 import { scanText } from '../../core/secrets/index.js';
 import { defaultAppDataDir, VaultRootPointer } from '../../core/vault/vault-root.js';
 import { UsageError, type CliIo, type Command } from '../cli-io.js';
+import { cliExtractFork } from '../agent-forks.js';
 
 /** What the command needs to reach the model: a fork runner for this project, built from the agent engine. */
 export type ExtractForkFactory = (args: { projectDir: string; vaultRoot: string; memoryDir: string; io: CliIo }) => Promise<ForkRunner>;
-
-/** Until the agent engine's `runForkedAgent` is wired in, the command says so instead of pretending. */
-const unavailable: ExtractForkFactory = async () => {
-  throw new Error('the agent engine (runForkedAgent) is not wired into this build yet, so no extraction can run');
-};
 
 /**
  * `strata extract --transcript FILE --project DIR [--vault DIR] [--json]` (DESIGN.md): one extraction pass
  * through the model over the whole transcript, no throttle.
  */
-export function createExtractCommand(makeFork: ExtractForkFactory = unavailable): Command {
+export function createExtractCommand(makeFork: ExtractForkFactory = cliExtractFork): Command {
   return {
     name: 'extract',
     summary: 'one memory-extraction pass through the model over a whole transcript',

@@ -4,6 +4,7 @@ import { stderrLogger, systemClock } from '../../core/ports.js';
 import { SessionNotesUpdater, type ForkRunner } from '../../core/session-memory/index.js';
 import { isMessageRecord, type TranscriptRecord } from '../../core/transcripts/records.js';
 import { UsageError, type CliIo, type Command } from '../cli-io.js';
+import { cliNotesFork } from '../agent-forks.js';
 import { readTranscriptArg, resolveVault, vaultMemoryConfig } from './compact.js';
 
 /** What the command needs to fork the agent over a transcript's conversation (the agent engine provides it). */
@@ -17,11 +18,6 @@ export interface ForkRunnerRequest {
 }
 
 export type MakeForkRunner = (request: ForkRunnerRequest) => Promise<ForkRunner>;
-
-/** Until the agent engine's fork runner is wired in, the command says so in one line (exit 1). */
-export const forkRunnerMissing: MakeForkRunner = async () => {
-  throw new Error('no model runner is available yet: the forked agent (main/core/agent) is not wired into the CLI');
-};
 
 /** The session id: the records' own, else the transcript's file name (`<sessionId>.jsonl`). */
 export function sessionIdOf(records: readonly TranscriptRecord[], transcriptPath: string): string {
@@ -72,4 +68,4 @@ export function makeSessionMemoryCommand(makeFork: MakeForkRunner): Command {
   };
 }
 
-export const sessionMemoryCommand: Command = makeSessionMemoryCommand(forkRunnerMissing);
+export const sessionMemoryCommand: Command = makeSessionMemoryCommand(cliNotesFork);

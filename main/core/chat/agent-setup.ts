@@ -24,6 +24,11 @@ export interface AgentEnvironment {
   config: () => MemoryConfig;
   credentials: CredentialStore;
   env: NodeJS.ProcessEnv;
+  /**
+   * The CLI takes `ANTHROPIC_API_KEY` and `ANTHROPIC_BASE_URL` before the keychain and the settings
+   * (DESIGN.md); the app prefers what the user set in Settings and falls back to the environment.
+   */
+  environmentFirst?: boolean;
 }
 
 export function projectSwitches(settings: Settings, project: string): ProjectSettings {
@@ -32,13 +37,22 @@ export function projectSwitches(settings: Settings, project: string): ProjectSet
 
 /** The key from the keychain, else `ANTHROPIC_API_KEY`; null when neither is set. */
 export async function resolveApiKey(env: AgentEnvironment): Promise<string | null> {
+  const fromEnv = env.env.ANTHROPIC_API_KEY || null;
+  if (env.environmentFirst && fromEnv) return fromEnv;
   const stored = await env.credentials.get(API_KEY_ACCOUNT).catch(() => null);
-  return stored ?? env.env.ANTHROPIC_API_KEY ?? null;
+  return stored ?? fromEnv;
+}
+
+function baseUrlOf(env: AgentEnvironment): string | null {
+  const fromEnv = env.env.ANTHROPIC_BASE_URL || null;
+  const fromSettings = env.settings().baseUrl;
+  return env.environmentFirst ? (fromEnv ?? fromSettings) : (fromSettings ?? fromEnv);
 }
 
 export function createClients(env: AgentEnvironment): { llm: LlmClient; small: LlmClient } {
   const settings = env.settings();
-  const common = { getApiKey: () => resolveApiKey(env), ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}) };
+  const baseURL = baseUrlOf(env);
+  const common = { getApiKey: () => resolveApiKey(env), ...(baseURL ? { baseURL } : {}) };
   return { llm: createLlmClient({ ...common, model: settings.model }), small: createLlmClient({ ...common, model: settings.smallModel, maxTokens: 1024 }) };
 }
 

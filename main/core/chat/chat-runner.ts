@@ -7,7 +7,7 @@ import type { Clock, Logger } from '../ports.js';
 import type { SettingsStore } from '../settings/settings-store.js';
 import type { TranscriptStore } from '../transcripts/transcript-store.js';
 import { projectSwitches, type AgentEnvironment } from './agent-setup.js';
-import { ChatSession } from './chat-session.js';
+import { ChatSession, type SessionPolicy } from './chat-session.js';
 import { MemoryEngines } from './memory-engines.js';
 import type { SessionCatalog } from './session-catalog.js';
 
@@ -39,10 +39,11 @@ export class ChatRunner {
     this.offNotes = this.engines.onNotesUpdating(({ sessionId, updating }) => void this.sessions.get(sessionId)?.emitNotes(updating));
   }
 
-  session(project: string, sessionId: string): ChatSession {
+  session(project: string, sessionId: string, policy?: SessionPolicy): ChatSession {
     let session = this.sessions.get(sessionId);
     if (!session) {
       session = new ChatSession({
+        ...(policy ? { policy } : {}),
         env: this.deps.env,
         project,
         sessionId,
@@ -109,9 +110,13 @@ export class ChatRunner {
     this.deps.events.emit('settings:did-change', next);
   }
 
-  /** Stops every running turn and waits for the memory work they started. */
-  async close(): Promise<void> {
+  /**
+   * Stops every running turn and gives the memory work they started a moment to finish (its writes are
+   * atomic, so one cut short loses that update only).
+   */
+  async close(graceMs = 10_000): Promise<void> {
     this.offNotes();
-    await Promise.all([...this.sessions.values()].map(async (s) => (await s.stop(), await s.idle())));
+    const finished = Promise.all([...this.sessions.values()].map(async (s) => (await s.stop(), await s.idle())));
+    await Promise.race([finished, new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
   }
 }

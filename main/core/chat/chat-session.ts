@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ChatError, ChatItem, PermissionDecision, RunPhase } from '../../../common/domain/chat.js';
 import { AppFailure } from '../../../common/result.js';
-import { runQueryLoop, type AgentEvent, type HookContext } from '../agent/index.js';
+import { runQueryLoop, type AgentEvent, type HookContext, type QueryStatus, type SummedUsage } from '../agent/index.js';
 import { RecordBuilder } from '../agent/record-builder.js';
 import { MemoryExtractor, FileCursorStore, MemoryRecall, renderRecalled } from '../auto-memory/index.js';
 import { buildSessionContext } from '../context/index.js';
@@ -32,6 +32,24 @@ export interface ChatSessionDeps {
   logger: Logger;
   /** Remembers "always allow writes" for the project (settings). */
   allowWritesAlways(project: string): Promise<void>;
+  policy?: SessionPolicy;
+}
+
+/**
+ * How a session runs without a person at the screen (`strata ask`): writes outside the memory folders
+ * asked, allowed or denied; the memory engines (recall, notes, extraction) on or off.
+ */
+export interface SessionPolicy {
+  writes: 'ask' | 'allow' | 'deny';
+  memory: boolean;
+}
+
+/** How the last turn ended, for callers that wait for it. */
+export interface TurnOutcome {
+  status: QueryStatus | 'failed';
+  answer: string;
+  usage: SummedUsage | null;
+  error: ChatError | null;
 }
 
 const WRITE_TOOLS = new Set(['Write', 'Edit', 'Delete']);
@@ -67,9 +85,12 @@ export class ChatSession {
   private recallBytes = 0;
   /** Extraction and notes work started by turns, awaited by `idle()` (the CLI waits for them). */
   private readonly background = new Set<Promise<unknown>>();
+  private readonly policy: SessionPolicy;
+  lastOutcome: TurnOutcome | null = null;
 
   constructor(private readonly deps: ChatSessionDeps) {
     this.changes = new MemoryChanges(deps.env.vaultRoot);
+    this.policy = deps.policy ?? { writes: 'ask', memory: true };
   }
 
   get sessionId(): string {
@@ -111,6 +132,11 @@ export class ChatSession {
     this.permissions.delete(requestId);
     answer(decision);
     return true;
+  }
+
+  /** Resolves when the running turn is over (its memory work may go on). */
+  async settled(): Promise<void> {
+    await this.run?.done;
   }
 
   /** Resolves when the turn and the memory work it started are over. */
@@ -159,7 +185,7 @@ export class ChatSession {
     const freshSession = !history.some(isMessageRecord);
     await this.maybeCompact(agent, signal);
     if (freshSession) await this.injectContext(agent);
-    const recall = text !== undefined && agent.switches.autoMemory ? await this.recallFor(agent, text, signal) : null;
+    const recall = text !== undefined && this.policy.memory && agent.switches.autoMemory ? await this.recallFor(agent, text, signal) : null;
     let recallPending = recall;
     let announced = false;
 
@@ -195,6 +221,7 @@ export class ChatSession {
       logger: this.deps.logger,
     });
     this.streamingId = null;
+    this.lastOutcome = { status: result.status, answer: result.text, usage: result.usage, error: result.error ? toChatError(result.error) : null };
     if (result.status === 'error' && result.error) this.fail(toChatError(result.error));
     else if (result.status === 'max_turns') this.notice('Stopped after the maximum number of steps for one answer. Send a message to continue.');
     this.publish(result.status !== 'completed');
@@ -214,6 +241,7 @@ export class ChatSession {
   }
 
   private async askPermission(request: { tool: string; path: string; diff: string }): Promise<PermissionAnswer> {
+    if (this.policy.writes !== 'ask') return this.policy.writes === 'allow' ? 'allow_once' : 'deny';
     if (projectSwitches(this.deps.env.settings(), this.deps.project).alwaysAllowWrites) return 'allow_always';
     const requestId = randomUUID();
     const answer = new Promise<PermissionAnswer>((resolve) => this.permissions.set(requestId, resolve));
@@ -265,6 +293,7 @@ export class ChatSession {
 
   private async afterModelResponse(agent: ConversationAgent, ctx: HookContext): Promise<void> {
     this.publish();
+    if (!this.policy.memory) return;
     const notes = this.deps.engines.notes;
     const work = notes
       .afterModelResponse({
@@ -279,7 +308,7 @@ export class ChatSession {
   }
 
   private afterTurn(agent: ConversationAgent, ctx: HookContext): void {
-    if (!agent.switches.autoMemory || !agent.switches.extraction) return;
+    if (!this.policy.memory || !agent.switches.autoMemory || !agent.switches.extraction) return;
     this.extractor ??= new MemoryExtractor({
       memoryDir: agent.paths.memoryDir,
       projectDir: agent.paths.projectDir,
@@ -411,6 +440,7 @@ export class ChatSession {
   /** The error shows once the turn has ended (the last update of the turn). */
   private fail(error: ChatError): void {
     this.error = error;
+    this.lastOutcome = { status: 'failed', answer: '', usage: null, error };
   }
 
   private async announceSessions(): Promise<void> {

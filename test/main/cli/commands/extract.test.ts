@@ -61,14 +61,6 @@ describe('strata extract', () => {
     expect(t.err).toEqual([]);
   });
 
-  it('fails with one clear line while the agent engine is not wired in', async () => {
-    const project = await tempDir('strata-cli-project-');
-    const t = io();
-    await expect(extractCommand.run(['--transcript', await transcript(project), '--project', project, '--vault', project], t.io)).rejects.toThrow(
-      /runForkedAgent\) is not wired/,
-    );
-  });
-
   it('treats missing flags and a missing transcript as bad usage', async () => {
     const t = io();
     await expect(extractCommand.run(['--project', '/'], t.io)).rejects.toThrow(/--transcript FILE is required/);

@@ -54,13 +54,6 @@ describe('strata session-memory', () => {
     expect(await fs.readFile(json.path, 'utf8')).toContain('- renamed the module');
   });
 
-  it('says in one line that no model runner is wired yet (exit 1)', async () => {
-    const s = await setup();
-    const io = fakeIo();
-    expect(await runCli(['session-memory', ...s.args, '--json'], io)).toBe(1);
-    expect(io.err).toEqual([expect.stringMatching(/^strata session-memory: no model runner is available yet/)]);
-  });
-
   it('exits 2 without --project or with an empty transcript', async () => {
     const s = await setup();
     const io = fakeIo();

@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { isValidSessionId } from '../../core/paths/project-paths.js';
+import { cliServices } from '../cli-services.js';
+import { UsageError, type Command } from '../cli-io.js';
+
+/** DESIGN.md: the end-of-turn memory engines get at most this long before `ask` returns. */
+const MEMORY_WAIT_MS = 60_000;
+
+/**
+ * `strata ask --project DIR [--session ID] [--allow-writes] [--no-memory] [--vault DIR] [--json] PROMPT`:
+ * one turn of the main agent with the app's own session engine, no one at the screen — writes outside
+ * the memory folders are denied unless `--allow-writes`.
+ */
+export const askCommand: Command = {
+  name: 'ask',
+  summary: 'one non-interactive turn of the main agent',
+  usage: 'strata ask --project DIR [--session ID] [--allow-writes] [--no-memory] [--vault DIR] [--json] PROMPT',
+  async run(argv, io) {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      options: {
+        project: { type: 'string' },
+        session: { type: 'string' },
+        'allow-writes': { type: 'boolean', default: false },
+        'no-memory': { type: 'boolean', default: false },
+        vault: { type: 'string' },
+        json: { type: 'boolean', default: false },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+    const prompt = positionals.join(' ').trim();
+    if (!values.project) throw new UsageError('--project DIR is required');
+    if (!prompt) throw new UsageError('a PROMPT is required');
+    if (values.session !== undefined && !isValidSessionId(values.session)) throw new UsageError(`not a session id: ${values.session}`);
+    const project = path.resolve(values.project);
+    if (!(await fs.stat(project).then((s) => s.isDirectory(), () => false))) throw new UsageError(`no folder at ${project}`);
+
+    const services = await cliServices(io, values.vault, 'cli');
+    try {
+      const vault = services.vault();
+      const sessionId = values.session ?? randomUUID();
+      if (values.session && !(await vault.transcripts.exists((await vault.sessions.paths(project)).projectSlug, sessionId))) {
+        throw new UsageError(`no conversation ${sessionId} in ${project}`);
+      }
+      const memory = !values['no-memory'];
+      const session = vault.chat.session(project, sessionId, { writes: values['allow-writes'] ? 'allow' : 'deny', memory });
+      await session.send(prompt);
+      await session.settled();
+      if (memory) await Promise.race([session.idle(), new Promise((resolve) => setTimeout(resolve, MEMORY_WAIT_MS).unref())]);
+      const outcome = session.lastOutcome;
+      const transcript = (await vault.sessions.paths(project)).transcriptFile(sessionId);
+      if (!outcome || outcome.error) {
+        io.stderr(`strata ask: ${outcome?.error?.message ?? 'the turn did not run'}`);
+        return 1;
+      }
+      if (values.json) io.stdout(JSON.stringify({ sessionId, transcript, answer: outcome.answer, usage: outcome.usage }));
+      else io.stdout(outcome.answer);
+      return 0;
+    } finally {
+      await services.close();
+    }
+  },
+};

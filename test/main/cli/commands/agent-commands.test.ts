@@ -1,0 +1,129 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CliIo } from '../../../../main/cli/cli-io.js';
+import { runCli } from '../../../../main/cli/index.js';
+import { memoryDirFor } from '../../../../main/core/auto-memory/memory-paths.js';
+import { notesPathFor } from '../../../../main/core/session-memory/index.js';
+import { startFakeAnthropic, text, toolCalls, type FakeAnthropic } from '../../../fakes/anthropic-server/index.js';
+import { TranscriptBuilder } from '../../../fixtures/transcripts/transcript-builder.js';
+import { tempDir } from '../../../support/temp-dir.js';
+
+let fake: FakeAnthropic | null = null;
+afterEach(async () => {
+  await fake?.close();
+  fake = null;
+});
+
+/** The model commands through the real SDK: key and base URL from the environment, as DESIGN.md says. */
+async function setup() {
+  fake = await startFakeAnthropic({ strict: true });
+  const dir = await tempDir();
+  const project = path.join(dir, 'project');
+  const vault = path.join(dir, 'vault');
+  const appData = path.join(dir, 'app-data');
+  await fs.mkdir(project);
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CliIo = {
+    stdout: (l) => out.push(l),
+    stderr: (l) => err.push(l),
+    env: { ANTHROPIC_API_KEY: 'sk-ant-cli', ANTHROPIC_BASE_URL: fake.url, STRATA_APP_DATA: appData },
+    stopped: new Promise(() => undefined),
+  };
+  return { fake, project, vault, io, out, err };
+}
+
+describe('strata ask', () => {
+  it('runs one turn and prints {sessionId, transcript, answer, usage}; the session can be continued', async () => {
+    const s = await setup();
+    s.fake.enqueue(text('Hello from the agent.'));
+    const code = await runCli(['ask', '--project', s.project, '--vault', s.vault, '--no-memory', '--json', 'Say hello'], s.io);
+    expect(s.err.filter((l) => !l.startsWith('warning'))).toEqual([]);
+    expect(code).toBe(0);
+    const result = JSON.parse(s.out.at(-1)!) as { sessionId: string; transcript: string; answer: string; usage: { output_tokens: number } };
+    expect(Object.keys(result)).toEqual(['sessionId', 'transcript', 'answer', 'usage']);
+    expect(result.answer).toBe('Hello from the agent.');
+    expect(result.usage.output_tokens).toBeGreaterThan(0);
+    expect(path.isAbsolute(result.transcript)).toBe(true);
+    expect(await fs.readFile(result.transcript, 'utf8')).toContain('Say hello');
+    expect(s.fake.requests[0]!.headers.authorization).toBe('Bearer sk-ant-cli');
+
+    s.fake.enqueue(text('You said hello.'));
+    expect(await runCli(['ask', '--project', s.project, '--vault', s.vault, '--no-memory', '--session', result.sessionId, 'What did I say?'], s.io)).toBe(0);
+    expect(s.out.at(-1)).toBe('You said hello.');
+    expect(JSON.stringify(s.fake.requests.at(-1)!.body.messages)).toContain('Hello from the agent.');
+  });
+
+  it('denies writes outside the memory folders unless --allow-writes', async () => {
+    const s = await setup();
+    const target = path.join(s.project, 'out.txt');
+    s.fake.enqueue(toolCalls([{ name: 'Write', input: { file_path: target, content: 'x' } }]), text('I could not write it.'));
+    expect(await runCli(['ask', '--project', s.project, '--vault', s.vault, '--no-memory', 'Write out.txt'], s.io)).toBe(0);
+    await expect(fs.stat(target)).rejects.toThrow();
+    expect(JSON.stringify(s.fake.requests.at(-1)!.body.messages)).toContain('declined');
+
+    s.fake.enqueue(toolCalls([{ name: 'Write', input: { file_path: target, content: 'x' } }]), text('Written.'));
+    expect(await runCli(['ask', '--project', s.project, '--vault', s.vault, '--no-memory', '--allow-writes', 'Write out.txt'], s.io)).toBe(0);
+    expect(await fs.readFile(target, 'utf8')).toBe('x');
+  });
+
+  it('exits 1 with the API error on stderr, and 2 on bad usage', async () => {
+    const s = await setup();
+    s.fake.enqueue({ kind: 'error', status: 401, type: 'authentication_error', message: 'invalid x-api-key' });
+    expect(await runCli(['ask', '--project', s.project, '--vault', s.vault, '--no-memory', 'Hi'], s.io)).toBe(1);
+    expect(s.err.at(-1)).toMatch(/API key was refused/);
+    expect(await runCli(['ask', '--project', s.project, '--vault', s.vault], s.io)).toBe(2);
+    expect(await runCli(['ask', '--project', s.project, '--vault', s.vault, '--session', 'nope', 'Hi'], s.io)).toBe(2);
+  });
+});
+
+describe('strata session-memory and strata extract through the model', () => {
+  async function transcriptFile(project: string, dir: string) {
+    const t = new TranscriptBuilder('sess-cli', project);
+    t.user('Please remember that I prefer tabs over spaces.');
+    t.assistant('Noted: tabs.', { usage: { input_tokens: 300 } });
+    const file = path.join(dir, 'sess-cli.jsonl');
+    await fs.writeFile(file, t.jsonl());
+    return file;
+  }
+
+  it('session-memory edits the notes through the forked agent', async () => {
+    const s = await setup();
+    const transcript = await transcriptFile(s.project, path.dirname(s.project));
+    const notes = notesPathFor(s.vault, s.project, 'sess-cli');
+    s.fake.enqueue(
+      toolCalls([{ name: 'Edit', input: { file_path: notes, old_string: '# Worklog\n', new_string: '# Worklog\n- the user prefers tabs\n' } }]),
+      text('Updated.'),
+    );
+    const code = await runCli(['session-memory', '--transcript', transcript, '--project', s.project, '--vault', s.vault, '--json'], s.io);
+    expect(s.err.filter((l) => !l.startsWith('warning'))).toEqual([]);
+    expect(code).toBe(0);
+    const result = JSON.parse(s.out.at(-1)!) as { path: string; updated: boolean };
+    expect(result).toMatchObject({ path: notes, updated: true });
+    expect(await fs.readFile(notes, 'utf8')).toContain('- the user prefers tabs');
+    // The fork sent the parent's exact prefix (same tools) and its own instruction after it.
+    expect(s.fake.requests[0]!.body.tools!.map((t) => t.name)).toEqual(['Read', 'Write', 'Edit', 'Glob', 'Grep', 'Delete']);
+  });
+
+  it('extract writes a memory through the forked agent, inside the memory folder only', async () => {
+    const s = await setup();
+    const transcript = await transcriptFile(s.project, path.dirname(s.project));
+    const memoryDir = await memoryDirFor(s.vault, s.project);
+    const file = path.join(memoryDir, 'feedback_tabs.md');
+    s.fake.enqueue(
+      toolCalls([
+        { name: 'Write', input: { file_path: file, content: '---\nname: Tabs\ndescription: Indent with tabs\ntype: feedback\n---\nUse tabs.\n' } },
+        { name: 'Write', input: { file_path: path.join(s.project, 'escape.md'), content: 'no' } },
+      ]),
+      text('Saved.'),
+    );
+    const code = await runCli(['extract', '--transcript', transcript, '--project', s.project, '--vault', s.vault, '--json'], s.io);
+    expect(s.err.filter((l) => !l.startsWith('warning'))).toEqual([]);
+    expect(code).toBe(0);
+    const result = JSON.parse(s.out.at(-1)!) as { written: string[]; denied: { path: string }[] };
+    expect(result.written).toEqual([path.join(await fs.realpath(memoryDir), 'feedback_tabs.md')]);
+    expect(result.denied.map((d) => d.path)).toEqual([path.join(s.project, 'escape.md')]);
+    await expect(fs.stat(path.join(s.project, 'escape.md'))).rejects.toThrow();
+  });
+});
