@@ -1,5 +1,6 @@
 import MiniSearch, { type Options, type SearchResult } from 'minisearch';
 import type { SearchHit, VaultFileMeta, VaultScope } from '../../../common/domain/vault.js';
+import { buildMiniSearch } from './mini-state.js';
 import { bestLine } from './snippet.js';
 
 /**
@@ -52,11 +53,16 @@ export const SEARCH_OPTIONS: Options<IndexedDoc> = {
  */
 export class SearchIndex {
   readonly docs = new Map<string, IndexedDoc>();
-  private mini: MiniSearch<IndexedDoc>;
+  private index: MiniSearch<IndexedDoc>;
 
   constructor(mini?: MiniSearch<IndexedDoc>, docs?: Iterable<IndexedDoc>) {
-    this.mini = mini ?? new MiniSearch<IndexedDoc>(SEARCH_OPTIONS);
+    this.index = mini ?? new MiniSearch<IndexedDoc>(SEARCH_OPTIONS);
     for (const d of docs ?? []) this.docs.set(d.path, d);
+  }
+
+  /** An index over fresh documents (cold build), made in one pass (mini-state.ts). */
+  static fromDocs(docs: IndexedDoc[]): SearchIndex {
+    return new SearchIndex(buildMiniSearch(docs, SEARCH_OPTIONS), docs);
   }
 
   get size(): number {
@@ -64,25 +70,19 @@ export class SearchIndex {
   }
 
   /** The MiniSearch state, for the cache. */
-  toJSON(): unknown {
-    return this.mini.toJSON();
+  get mini(): MiniSearch<IndexedDoc> {
+    return this.index;
   }
 
   upsert(doc: IndexedDoc): void {
-    if (this.docs.has(doc.path)) this.mini.discard(doc.path);
+    if (this.docs.has(doc.path)) this.index.discard(doc.path);
     this.docs.set(doc.path, doc);
-    this.mini.add(doc);
-  }
-
-  /** Adds many fresh documents at once (cold build); none may be indexed already. */
-  addAll(docs: IndexedDoc[]): void {
-    for (const d of docs) this.docs.set(d.path, d);
-    this.mini.addAll(docs);
+    this.index.add(doc);
   }
 
   remove(path: string): void {
     if (!this.docs.has(path)) return;
-    this.mini.discard(path);
+    this.index.discard(path);
     this.docs.delete(path);
   }
 
@@ -99,9 +99,9 @@ export class SearchIndex {
       return true;
     };
     const filtered = options.scope || options.type || projects ? { filter } : {};
-    let results = this.mini.search(query, filtered);
+    let results = this.index.search(query, filtered);
     // Nothing has every word: show what has some of them rather than nothing.
-    if (results.length === 0) results = this.mini.search(query, { ...filtered, combineWith: 'OR' });
+    if (results.length === 0) results = this.index.search(query, { ...filtered, combineWith: 'OR' });
     return results.slice(0, limit).map((r) => this.hit(r));
   }
 

@@ -1,10 +1,10 @@
-import { promises as fs } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../ports.js';
 import { SearchIndex, type IndexedDoc } from '../search/search-index.js';
 import { loadSearchCache } from '../search/index-cache.js';
 import { transcriptText } from '../search/transcript-text.js';
-import { mapLimit, scanFile, walkVault, type ScannedFile } from './file-scan.js';
+import { forEachSlice, scanFileSync, walkVault, type ScannedFile } from './file-scan.js';
 
 /** The search document (and catalog entry) of a scanned file. */
 export function docOf(scan: ScannedFile, mtimeMs: number): IndexedDoc {
@@ -30,19 +30,26 @@ export function docOf(scan: ScannedFile, mtimeMs: number): IndexedDoc {
 
 /** Scans one file into a document; null when it is gone or not a vault file. */
 export async function scanDoc(root: string, rel: string, maxBytes: number): Promise<IndexedDoc | null> {
-  const scan = await scanFile(root, rel, maxBytes);
+  return scanDocSync(root, rel, maxBytes);
+}
+
+function scanDocSync(root: string, rel: string, maxBytes: number): IndexedDoc | null {
+  const scan = scanFileSync(root, rel, maxBytes);
   return scan ? docOf(scan, Date.parse(scan.meta.mtime)) : null;
 }
 
 /** The on-disk identity a cached document is checked against. */
-async function identity(root: string, rel: string): Promise<{ mtimeMs: number; size: number; ino: number } | null> {
+function identity(root: string, rel: string): { mtimeMs: number; size: number; ino: number } | null {
   try {
-    const s = await fs.lstat(path.join(root, ...rel.split('/')));
+    const s = lstatSync(path.join(root, ...rel.split('/')));
     return { mtimeMs: s.mtimeMs, size: s.size, ino: s.ino };
   } catch {
     return null;
   }
 }
+
+/** Files read or stat'ed between two yields to the event loop (file-scan.ts `forEachSlice`). */
+const SLICE = 256;
 
 const sameFile = (doc: IndexedDoc, id: { mtimeMs: number; size: number; ino: number } | null) =>
   id !== null && Math.floor(doc.mtimeMs) === Math.floor(id.mtimeMs) && doc.meta.size === id.size && doc.ino === id.ino;
@@ -61,10 +68,12 @@ export interface LoadResult {
 export async function loadCatalog(root: string, maxBytes: number, logger: Logger, useCache: boolean): Promise<LoadResult> {
   const [rels, cached] = await Promise.all([walkVault(root), useCache ? loadSearchCache(root, logger) : Promise.resolve(null)]);
   if (!cached) {
-    const docs = (await mapLimit(rels, 32, (rel) => scanDoc(root, rel, maxBytes))).filter((d): d is IndexedDoc => d !== null);
-    const index = new SearchIndex();
-    index.addAll(docs);
-    return { index, dirty: true, fromCache: false };
+    const docs: IndexedDoc[] = [];
+    await forEachSlice(rels, SLICE, (rel) => {
+      const doc = scanDocSync(root, rel, maxBytes);
+      if (doc) docs.push(doc);
+    });
+    return { index: SearchIndex.fromDocs(docs), dirty: true, fromCache: false };
   }
   const changed = await reconcile(root, cached, maxBytes, rels);
   return { index: cached, dirty: changed.length > 0, fromCache: true };
@@ -91,10 +100,10 @@ export async function reconcile(root: string, index: SearchIndex, maxBytes: numb
       out.push({ path: rel, before: doc, after: null });
     }
   }
-  await mapLimit(onDisk, 32, async (rel) => {
+  await forEachSlice(onDisk, SLICE, (rel) => {
     const before = index.docs.get(rel) ?? null;
-    if (before && sameFile(before, await identity(root, rel))) return;
-    const after = await scanDoc(root, rel, maxBytes);
+    if (before && sameFile(before, identity(root, rel))) return;
+    const after = scanDocSync(root, rel, maxBytes);
     if (after) index.upsert(after);
     else index.remove(rel);
     if (before?.hash !== after?.hash || (before === null) !== (after === null)) out.push({ path: rel, before, after });

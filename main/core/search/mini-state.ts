@@ -1,0 +1,210 @@
+import MiniSearch from 'minisearch';
+import type { IndexedDoc } from './search-index.js';
+
+/** term → field id → short document id → term frequency: MiniSearch's inverted index. */
+type FieldPostings = Map<number, Map<number, number>>;
+
+/**
+ * The fields of a MiniSearch 7 instance that its own `add` and `loadJS` fill in. Building them directly
+ * is what makes a 10,000-note vault searchable in time (issue 4 `vault-ready`): `add` walks the radix
+ * tree once per token, `loadJSON` goes through an object per posting list. The result is the state
+ * `addAll` / `loadJSON` would have made, term order included (test/main/core/search checks it).
+ */
+interface MiniInternals {
+  _documentCount: number;
+  _nextId: number;
+  _dirtCount: number;
+  _documentIds: Map<number, string>;
+  _idToShortId: Map<string, number>;
+  _fieldIds: Record<string, number>;
+  _fieldLength: Map<number, number[]>;
+  _avgFieldLength: number[];
+  _index: Iterable<[string, FieldPostings]> & { set(term: string, data: FieldPostings): unknown; size: number };
+}
+
+/** The parts of the state that are not posting lists (they go in the cache's JSON header). */
+export interface MiniMeta {
+  documentCount: number;
+  nextId: number;
+  dirtCount: number;
+  averageFieldLength: number[];
+  /** Short ids and the document ids (paths) they stand for, in MiniSearch's order. */
+  shortIds: number[];
+  ids: string[];
+  /** Per short id (same order), the unique-token count of each field; -1 where the field was absent. */
+  fieldLength: number[][];
+}
+
+/** A MiniSearch state as plain data: the meta, the terms in index order, and their posting lists. */
+export interface MiniState {
+  meta: MiniMeta;
+  terms: string[];
+  /** Per term: field count, then per field: field id, posting count, then (short id, frequency) pairs. */
+  postings: Int32Array;
+}
+
+/** The instance's internals, or an error when this MiniSearch is not shaped as the code expects. */
+function internals(mini: MiniSearch<IndexedDoc>): MiniInternals {
+  const m = mini as unknown as Partial<MiniInternals>;
+  const index = m._index as { set?: unknown; [Symbol.iterator]?: unknown } | undefined;
+  if (
+    typeof m._documentCount !== 'number' ||
+    typeof m._nextId !== 'number' ||
+    !(m._documentIds instanceof Map) ||
+    !(m._idToShortId instanceof Map) ||
+    !(m._fieldLength instanceof Map) ||
+    !Array.isArray(m._avgFieldLength) ||
+    typeof m._fieldIds !== 'object' ||
+    typeof index?.set !== 'function' ||
+    typeof index[Symbol.iterator] !== 'function'
+  ) {
+    throw new Error('this MiniSearch version keeps its index differently');
+  }
+  return m as MiniInternals;
+}
+
+type Tokenize = (text: string, fieldName?: string) => string[];
+type ProcessTerm = (term: string, fieldName?: string) => string | string[] | null | undefined | false;
+
+/**
+ * A MiniSearch over `docs`, as `new MiniSearch(options).addAll(docs)` would build it: same tokenizer
+ * and term processing, same field lengths and running averages, same posting and term order. Posting
+ * lists are gathered in a hash map first and each term goes into the radix tree once.
+ */
+export function buildMiniSearch(docs: readonly IndexedDoc[], options: ConstructorParameters<typeof MiniSearch<IndexedDoc>>[0]): MiniSearch<IndexedDoc> {
+  const mini = new MiniSearch<IndexedDoc>(options);
+  let state: MiniInternals;
+  try {
+    state = internals(mini);
+  } catch {
+    mini.addAll([...docs]);
+    return mini;
+  }
+  const tokenize = (options.tokenize ?? MiniSearch.getDefault('tokenize')) as Tokenize;
+  const processTerm = (options.processTerm ?? MiniSearch.getDefault('processTerm')) as ProcessTerm;
+  const extract = (options.extractField ?? MiniSearch.getDefault('extractField')) as (doc: IndexedDoc, field: string) => unknown;
+  const stringify = (options.stringifyField ?? MiniSearch.getDefault('stringifyField')) as (value: unknown, field: string) => string;
+  const idField = options.idField ?? 'id';
+  const fields = options.fields;
+  const terms = new Map<string, FieldPostings>();
+  const add = (fieldId: number, shortId: number, term: string) => {
+    let byField = terms.get(term);
+    if (!byField) terms.set(term, (byField = new Map()));
+    let freqs = byField.get(fieldId);
+    if (!freqs) byField.set(fieldId, (freqs = new Map()));
+    freqs.set(shortId, (freqs.get(shortId) ?? 0) + 1);
+  };
+  for (const doc of docs) {
+    const id = extract(doc, idField) as string;
+    if (id == null) throw new Error(`MiniSearch: document does not have ID field "${idField}"`);
+    if (state._idToShortId.has(id)) throw new Error(`MiniSearch: duplicate ID ${id}`);
+    const shortId = state._nextId++;
+    state._idToShortId.set(id, shortId);
+    state._documentIds.set(shortId, id);
+    const count = state._documentCount++;
+    for (const field of fields) {
+      const value = extract(doc, field);
+      if (value == null) continue;
+      const tokens = tokenize(stringify(value, field), field);
+      const fieldId = state._fieldIds[field]!;
+      const length = new Set(tokens).size;
+      let lengths = state._fieldLength.get(shortId);
+      if (!lengths) state._fieldLength.set(shortId, (lengths = []));
+      lengths[fieldId] = length;
+      state._avgFieldLength[fieldId] = ((state._avgFieldLength[fieldId] || 0) * count + length) / (count + 1);
+      for (const token of tokens) {
+        const processed = processTerm(token, field);
+        if (Array.isArray(processed)) for (const t of processed) add(fieldId, shortId, t);
+        else if (processed) add(fieldId, shortId, processed);
+      }
+    }
+  }
+  for (const [term, data] of terms) state._index.set(term, data);
+  return mini;
+}
+
+/** The state of `mini` as plain data, for the cache. */
+export function exportMiniState(mini: MiniSearch<IndexedDoc>): MiniState {
+  const state = internals(mini);
+  const fieldCount = Object.keys(state._fieldIds).length;
+  const shortIds: number[] = [];
+  const ids: string[] = [];
+  const fieldLength: number[][] = [];
+  for (const [shortId, id] of state._documentIds) {
+    shortIds.push(shortId);
+    ids.push(id);
+    const lengths = state._fieldLength.get(shortId) ?? [];
+    fieldLength.push(Array.from({ length: fieldCount }, (_, f) => lengths[f] ?? -1));
+  }
+  const terms: string[] = [];
+  let size = 0;
+  for (const [term, data] of state._index) {
+    terms.push(term);
+    size += 1;
+    for (const freqs of data.values()) size += 2 + 2 * freqs.size;
+  }
+  const postings = new Int32Array(size);
+  let i = 0;
+  for (const [, data] of state._index) {
+    postings[i++] = data.size;
+    for (const [fieldId, freqs] of data) {
+      postings[i++] = fieldId;
+      postings[i++] = freqs.size;
+      for (const [shortId, freq] of freqs) {
+        postings[i++] = shortId;
+        postings[i++] = freq;
+      }
+    }
+  }
+  const meta: MiniMeta = {
+    documentCount: state._documentCount,
+    nextId: state._nextId,
+    dirtCount: state._dirtCount,
+    averageFieldLength: [...state._avgFieldLength],
+    shortIds,
+    ids,
+    fieldLength,
+  };
+  return { meta, terms, postings };
+}
+
+/** Rebuilds the MiniSearch `exportMiniState` described; throws on data that does not fit together. */
+export function importMiniState(
+  { meta, terms, postings }: MiniState,
+  options: ConstructorParameters<typeof MiniSearch<IndexedDoc>>[0],
+): MiniSearch<IndexedDoc> {
+  const mini = new MiniSearch<IndexedDoc>(options);
+  const state = internals(mini);
+  if (meta.shortIds.length !== meta.ids.length || meta.fieldLength.length !== meta.ids.length) throw new Error('document tables disagree');
+  state._documentCount = meta.documentCount;
+  state._nextId = meta.nextId;
+  state._dirtCount = meta.dirtCount;
+  state._avgFieldLength = [...meta.averageFieldLength];
+  meta.shortIds.forEach((shortId, k) => {
+    const id = meta.ids[k]!;
+    state._documentIds.set(shortId, id);
+    state._idToShortId.set(id, shortId);
+    const lengths: number[] = [];
+    meta.fieldLength[k]!.forEach((length, f) => {
+      if (length >= 0) lengths[f] = length;
+    });
+    state._fieldLength.set(shortId, lengths);
+  });
+  let i = 0;
+  const next = () => {
+    if (i >= postings.length) throw new Error('posting lists cut short');
+    return postings[i++]!;
+  };
+  for (const term of terms) {
+    const data: FieldPostings = new Map();
+    for (let fields = next(); fields > 0; fields--) {
+      const fieldId = next();
+      const freqs = new Map<number, number>();
+      for (let n = next(); n > 0; n--) freqs.set(next(), next());
+      data.set(fieldId, freqs);
+    }
+    state._index.set(term, data);
+  }
+  if (i !== postings.length) throw new Error('posting lists run past the terms');
+  return mini;
+}
