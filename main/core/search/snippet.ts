@@ -9,6 +9,24 @@ const SNIPPET_CHARS = 160;
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
+ * Compiled patterns by word list: the hits of one search mostly share their terms, and compiling a
+ * Unicode pattern per hit was most of a search's time (issue 4 `vault-search`).
+ */
+const patterns = new Map<string, RegExp>();
+const PATTERN_CACHE = 256;
+
+function patternFor(words: string[]): RegExp {
+  const key = words.join('\n');
+  let pattern = patterns.get(key);
+  if (!pattern) {
+    if (patterns.size >= PATTERN_CACHE) patterns.clear();
+    pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:${words.map(escapeRegExp).join('|')})`, 'giu');
+    patterns.set(key, pattern);
+  }
+  return pattern;
+}
+
+/**
  * Picks the line matching the most distinct terms (the first such line), then cuts a snippet around
  * its first match. `terms` are the document terms MiniSearch matched (prefix expansions included);
  * `queryTerms` the terms as typed, used when a term's form in the text differs only by case.
@@ -18,7 +36,7 @@ export function bestLine(text: string, terms: string[], queryTerms: string[]): B
     (a, b) => b.length - a.length,
   );
   if (words.length === 0) return { index: 0, snippet: text.slice(0, SNIPPET_CHARS), ranges: [] };
-  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:${words.map(escapeRegExp).join('|')})`, 'giu');
+  const pattern = patternFor(words);
   const lines = text.split('\n');
   let best = { index: 0, count: 0 };
   for (let i = 0; i < lines.length; i++) {
