@@ -24,7 +24,8 @@ function CodeBlock({ children }: { children?: ReactNode }) {
       <button type="button" className="button ghost copy" onClick={() => void copy()} aria-label="Copy code">
         {copied ? 'Copied' : 'Copy'}
       </button>
-      <pre>{children}</pre>
+      {/* Focusable, so a line wider than the pane scrolls from the keyboard too. */}
+      <pre tabIndex={0}>{children}</pre>
     </div>
   );
 }

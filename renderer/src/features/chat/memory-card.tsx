@@ -60,7 +60,8 @@ export function MemoryCard({ item, project, sessionId }: { item: MemoryItem; pro
         )}
       </div>
       {open && (
-        <pre className="diff">
+        // Focusable, so a diff wider or taller than the card scrolls from the keyboard too.
+        <pre className="diff" tabIndex={0} aria-label={`Changes to ${item.title}`}>
           {item.diff.split('\n').map((line, i) => (
             <span key={i} className={line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : undefined}>
               {line}

@@ -25,7 +25,7 @@ export function PermissionDialog() {
         <p id="permission-path">
           <code>{request.path}</code>
         </p>
-        <pre className="diff" aria-label="Changes">
+        <pre className="diff" aria-label="Changes" tabIndex={0}>
           {request.diff.split('\n').map((line, i) => (
             <span key={i} className={line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : undefined}>
               {line}

@@ -5,14 +5,19 @@ import { ContextMeter } from './context-meter';
 import { ChatErrorBanner } from './chat-error';
 import { NotesPanel } from './notes-panel';
 import { useStore } from '../../store';
+import { useState } from 'react';
+import { CompactDialog } from './compact-dialog';
 
 /** One open conversation: header with the context meter, the messages, the prompt box. */
 export function SessionPane({ project, projectName, sessionId }: { project: string; projectName: string; sessionId: string }) {
-  const { view, needsKey, notesOpen } = useStoreShallow((s) => ({
+  const { view, listedTitle, needsKey, notesOpen } = useStoreShallow((s) => ({
     view: s.views[sessionId],
+    // The list is kept live from main (first prompt, rename); the opened view's title is a snapshot.
+    listedTitle: s.sessions[project]?.find((x) => x.sessionId === sessionId)?.title ?? null,
     needsKey: s.credentials?.apiKey === 'missing',
     notesOpen: s.notesOpen,
   }));
+  const [compacting, setCompacting] = useState(false);
   if (!view) return <p className="muted">Opening the conversation…</p>;
   const busy = view.phase === 'streaming' || view.phase === 'running-tools' || view.phase === 'waiting-permission';
   return (
@@ -23,9 +28,14 @@ export function SessionPane({ project, projectName, sessionId }: { project: stri
             <p className="muted small" title={project}>
               {projectName}
             </p>
-            <h1 id="session-title">{view.title}</h1>
+            <h1 id="session-title">{listedTitle ?? view.title}</h1>
           </div>
           <ContextMeter context={view.context} />
+          {view.items.length > 0 && (
+            <button type="button" className="button ghost" disabled={busy} onClick={() => setCompacting(true)}>
+              Compact…
+            </button>
+          )}
           {!notesOpen && (
             <button type="button" className="button ghost" onClick={() => useStore.getState().setNotesOpen(true)}>
               Session notes
@@ -48,6 +58,7 @@ export function SessionPane({ project, projectName, sessionId }: { project: stri
         <Composer project={project} sessionId={sessionId} busy={busy} disabled={needsKey} />
       </section>
       {notesOpen && <NotesPanel project={project} sessionId={sessionId} />}
+      {compacting && <CompactDialog project={project} sessionId={sessionId} onClose={() => setCompacting(false)} />}
     </div>
   );
 }

@@ -23,11 +23,15 @@ export function ToolCard({ item }: { item: ToolItem }) {
       {open && (
         <div className="tool-body">
           <h4>Input</h4>
-          <pre>{JSON.stringify(item.input, null, 2)}</pre>
+          <pre tabIndex={0} aria-label={`${item.name} input`}>
+            {JSON.stringify(item.input, null, 2)}
+          </pre>
           {item.result !== undefined && (
             <>
               <h4>Result</h4>
-              <pre>{item.result}</pre>
+              <pre tabIndex={0} aria-label={`${item.name} result`}>
+                {item.result}
+              </pre>
             </>
           )}
         </div>
