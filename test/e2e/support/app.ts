@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { CredentialStore } from '../../../main/core/ports.js';
 import { createServices, type Services } from '../../../main/core/services.js';
 import { createDispatcher } from '../../../main/core/ipc/dispatcher.js';
 import { createHandlers } from '../../../main/core/ipc/handlers.js';
@@ -13,10 +14,31 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** `strata host` in-process on a temp app data folder: the same engines and transport as the CLI. */
-export async function startApp(appDataDir: string, homeDir?: string): Promise<TestApp> {
+/** What a test may give the services besides the app data folder (all optional). */
+export interface StartAppOptions {
+  /** The home folder the folder chooser starts in. */
+  homeDir?: string;
+  /** The services' environment (e.g. `ANTHROPIC_API_KEY`); empty by default, never the test's own. */
+  env?: NodeJS.ProcessEnv;
+  /** The credential store; an empty in-memory one by default. */
+  credentials?: CredentialStore;
+}
+
+/**
+ * `strata host` in-process on a temp app data folder: the same engines and transport as the CLI.
+ * The second argument is the home folder (as a string) or options.
+ */
+export async function startApp(appDataDir: string, homeDirOrOptions?: string | StartAppOptions): Promise<TestApp> {
+  const options: StartAppOptions = typeof homeDirOrOptions === 'string' ? { homeDir: homeDirOrOptions } : (homeDirOrOptions ?? {});
   const log = testLogger();
-  const services = await createServices({ appDataDir, shell: 'host', logger: log.logger, homeDir, env: {} });
+  const services = await createServices({
+    appDataDir,
+    shell: 'host',
+    logger: log.logger,
+    homeDir: options.homeDir,
+    env: options.env ?? {},
+    credentials: options.credentials,
+  });
   const host = await startHost({
     rendererDir,
     dispatch: createDispatcher(createHandlers(services, 'host'), log.logger),

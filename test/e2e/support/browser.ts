@@ -1,30 +1,18 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
 import { afterAll, beforeAll, onTestFailed, expect } from 'vitest';
+import { chromiumPath, hasChromium, launchChromium } from './chromium.js';
 
-export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const hasChromium = existsSync(chromiumPath);
+export { chromiumPath, hasChromium };
 
 let browser: Browser | null = null;
 
 /** One Chromium per e2e file, launched with the flags that keep it off the network (TOOLCHAIN.md). */
 export function useBrowser(): () => Browser {
   beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

@@ -1,0 +1,22 @@
+import { existsSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+
+/** Debian's Chromium (TOOLCHAIN.md), or CHROMIUM_PATH. Free of vitest, so benches can use it too. */
+export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const hasChromium = existsSync(chromiumPath);
+
+/** The flags that keep Chromium headless and off the network (TOOLCHAIN.md). */
+export const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+}
