@@ -58,6 +58,10 @@ export const invokeChannels = {
     z.object({ project: absolutePath, sessionId, text: z.string().trim().min(1).max(200_000) }).strict(),
   ),
   'chat:stop': invoke<{ stopped: boolean }>()(z.object({ sessionId }).strict()),
+  /** "Compact now" (SPEC §3): instructions skip the notes and steer the summarizer. */
+  'chat:compact': invoke<{ accepted: true }>()(
+    z.object({ project: absolutePath, sessionId, instructions: z.string().max(4000).optional() }).strict(),
+  ),
   'chat:retry': invoke<{ accepted: true }>()(z.object({ project: absolutePath, sessionId }).strict()),
   'chat:answer-permission': invoke<{ answered: boolean }>()(
     z.object({ requestId: z.string().min(1).max(128), decision: z.enum(['allow_once', 'allow_always', 'deny']) }).strict(),

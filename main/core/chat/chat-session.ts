@@ -115,6 +115,12 @@ export class ChatSession {
     return this.start(async (signal) => this.turnWith(undefined, signal));
   }
 
+  /** "Compact now": compacts the conversation as it stands, with optional instructions for the summarizer. */
+  async compact(instructions?: string): Promise<void> {
+    if (!(await this.history()).some(isMessageRecord)) throw new AppFailure('invalid_request', 'There is nothing to compact yet.');
+    return this.start(async (signal) => this.compactNow(await this.currentAgent(), 'manual', instructions?.trim() || undefined, signal));
+  }
+
   /** Stops the running turn: the stream and any tool are aborted, a waiting permission is denied. */
   async stop(): Promise<boolean> {
     const run = this.run;
@@ -199,12 +205,12 @@ export class ChatSession {
       session: { sessionId: this.sessionId, cwd: agent.paths.projectDir },
       onRecord: async (record) => {
         await this.append([record]);
+        this.publish();
         if (recallPending) {
           // The chips sit under the question they were attached to.
-          await this.append([itemRecord(recallPending, this.deps.clock.now())]);
+          await this.addItems([recallPending]);
           recallPending = null;
         }
-        this.publish();
         if (freshSession && record.message.role === 'user' && !announced) {
           announced = true;
           void this.announceSessions();
@@ -377,32 +383,38 @@ export class ChatSession {
 
   /** SPEC §3: before a turn, compact when the context passed the threshold; a failure never blocks the turn. */
   private async maybeCompact(agent: ConversationAgent, signal: AbortSignal): Promise<void> {
+    const used = contextTokens((await this.history()).filter(isMessageRecord));
+    if (!this.deps.engines.compactor.guard.status(this.sessionId, used).shouldAutoCompact) return;
+    await this.compactNow(agent, 'auto', undefined, signal);
+  }
+
+  private async compactNow(agent: ConversationAgent, trigger: 'auto' | 'manual', instructions: string | undefined, signal: AbortSignal): Promise<void> {
     const history = await this.history();
-    const used = contextTokens(history.filter(isMessageRecord));
-    const { compactor } = this.deps.engines;
-    if (!compactor.guard.status(this.sessionId, used).shouldAutoCompact) return;
-    this.notice('Compacting the conversation to make room…');
+    this.notice(trigger === 'auto' ? 'Compacting the conversation to make room…' : 'Compacting the conversation…');
     try {
       const transcriptPath = (await this.deps.catalog.paths(this.deps.project)).transcriptFile(this.sessionId);
-      const outcome = await compactor.compact({
+      const outcome = await this.deps.engines.compactor.compact({
         sessionId: this.sessionId,
         projectDir: this.deps.project,
         records: history,
         transcriptPath,
-        trigger: 'auto',
+        trigger,
+        ...(instructions ? { instructions } : {}),
         summarize: agent.summarizer(() => history),
         rebuildContext: async () => {},
         signal,
       });
+      // The divider shows which path ran, why, the token figures and where the full transcript is.
       const [boundary, ...rest] = outcome.records;
       const meta = { path: outcome.path, reason: outcome.reason, postTokens: outcome.result.tokensAfter, transcriptPath };
-      const enriched = boundary && 'compactMetadata' in boundary ? { ...boundary, compactMetadata: { ...(boundary.compactMetadata as object), ...meta } } : boundary;
-      await this.append([enriched!, ...rest].filter(Boolean) as TranscriptRecord[]);
+      const divider = { ...boundary!, compactMetadata: { ...((boundary as { compactMetadata?: object }).compactMetadata ?? {}), ...meta } } as TranscriptRecord;
+      await this.append([divider, ...rest]);
       this.records = conversationChain(this.records!).records;
       await this.injectContext(agent);
-      this.emitUpserts(recordsToItems([enriched!], this.deps.project));
+      this.emitUpserts(recordsToItems([divider], this.deps.project));
     } catch (error) {
-      this.notice(`Compaction failed (${(error as Error).message}); continuing with the full conversation.`);
+      // Nothing was appended: the conversation goes on uncompacted.
+      this.notice(`Compaction failed (${(error as Error).message}); the conversation is unchanged.`);
     }
   }
 

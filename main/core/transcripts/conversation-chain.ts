@@ -1,4 +1,4 @@
-import { isMessageRecord, type MessageRecord, type TranscriptRecord } from './records.js';
+import { isCompactBoundary, isMessageRecord, type MessageRecord, type TranscriptRecord } from './records.js';
 
 /** The conversation to resume: the main thread ending at the newest message, in order. */
 export interface ConversationChain {
@@ -26,6 +26,7 @@ const linked = (r: TranscriptRecord): r is TranscriptRecord & Linked => typeof r
 export function conversationChain(records: readonly TranscriptRecord[]): ConversationChain {
   const main = records.filter(linked).filter((r) => !r.isSidechain);
   const byUuid = new Map(main.map((r, i) => [r.uuid, i] as const));
+  const relinked = preservedHeads(main);
   let index = -1;
   for (let i = main.length - 1; i >= 0; i--) {
     if (isMessageRecord(main[i]!)) {
@@ -40,7 +41,7 @@ export function conversationChain(records: readonly TranscriptRecord[]): Convers
     visited.add(index);
     const record = main[index]!;
     chain.push(record);
-    const parent = record.parentUuid;
+    const parent = relinked.get(record.uuid) ?? record.parentUuid;
     if (parent === null || parent === undefined) break;
     const next = byUuid.get(parent);
     if (next === undefined) {
@@ -52,4 +53,19 @@ export function conversationChain(records: readonly TranscriptRecord[]): Convers
   }
   chain.reverse();
   return { records: chain, messages: chain.filter(isMessageRecord), brokenLinks };
+}
+
+/**
+ * Session-memory compaction keeps the newest records verbatim after its summary (`preservedSegment`);
+ * the first of them still names its pre-compaction parent, so, as Claude Code does on resume, it is
+ * read as following the summary (`anchorUuid`). The newest boundary wins.
+ */
+function preservedHeads(records: readonly TranscriptRecord[]): Map<string, string> {
+  const heads = new Map<string, string>();
+  for (const r of records) {
+    if (!isCompactBoundary(r)) continue;
+    const segment = r.compactMetadata.preservedSegment as { headUuid?: unknown; anchorUuid?: unknown } | undefined;
+    if (typeof segment?.headUuid === 'string' && typeof segment.anchorUuid === 'string') heads.set(segment.headUuid, segment.anchorUuid);
+  }
+  return heads;
 }

@@ -54,6 +54,10 @@ export async function stopSession(sessionId: string): Promise<void> {
   take(await api.invoke['chat:stop']({ sessionId }));
 }
 
+export async function compactSession(project: string, sessionId: string, instructions: string): Promise<boolean> {
+  return take(await api.invoke['chat:compact']({ project, sessionId, ...(instructions.trim() ? { instructions } : {}) })) !== null;
+}
+
 export async function retrySession(project: string, sessionId: string): Promise<void> {
   take(await api.invoke['chat:retry']({ project, sessionId }));
 }

@@ -35,7 +35,7 @@ describe('a conversation through the IPC handlers, the real SDK and the strict f
     expect(first).toContain('Always answer in English.');
     expect(first).toContain('When is the launch?');
     // The tool results went back in one user message, both tools answered.
-    const second = f.fake.requests[1]!.body.messages.at(-1)!;
+    const second = f.fake.requests[1]!.body.messages!.at(-1)!;
     expect(JSON.stringify(second)).toContain('the launch is on Friday');
     expect(JSON.stringify(second)).toContain('notes.txt');
     expectAllAccepted(f.fake);
@@ -62,7 +62,7 @@ describe('a conversation through the IPC handlers, the real SDK and the strict f
     expect(view.items.map((i) => (i.kind === 'user' || i.kind === 'assistant' ? i.text : i.kind))).toEqual(['My name is Ada.', 'Noted: your name is Ada.']);
     f.fake.enqueue(text('Your name is Ada.'));
     await f.turn(sessionId, 'What is my name?');
-    const sent = f.fake.requests.at(-1)!.body.messages;
+    const sent = f.fake.requests.at(-1)!.body.messages!;
     expect(sent.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
     expect(lastRequestText(f.fake)).toContain('My name is Ada.');
     expectAllAccepted(f.fake);
@@ -148,7 +148,7 @@ describe('a conversation through the IPC handlers, the real SDK and the strict f
     );
     await f.turn(sessionId, 'Remember my GitHub token');
     await expect(fs.stat(path.join(memoryDir, 'reference_token.md'))).rejects.toThrow();
-    const results = f.fake.requests.at(-1)!.body.messages.at(-1)!;
+    const results = f.fake.requests.at(-1)!.body.messages!.at(-1)!;
     const refusal = JSON.stringify(results);
     expect(refusal).toContain('tool_result');
     expect(refusal).toMatch(/rule [a-z0-9-]+ on line 6/);

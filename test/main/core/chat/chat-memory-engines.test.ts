@@ -1,0 +1,149 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ScriptedResponse, WireRequest } from '../../../fakes/anthropic-server/index.js';
+import { text, toolCalls } from '../../../fakes/anthropic-server/index.js';
+import { chatFixture, expectAllAccepted, type ChatFixture } from './chat-fixture.js';
+
+let f: ChatFixture | null = null;
+afterEach(async () => {
+  await f?.close();
+  f = null;
+});
+
+const lastUserText = (request: WireRequest): string => {
+  const last = request.messages?.at(-1);
+  if (!last || last.role !== 'user') return '';
+  return typeof last.content === 'string' ? last.content : last.content.map((b) => (b.type === 'text' ? String(b.text) : b.type)).join('\n');
+};
+
+/** Answers the background forks the way a model would: one tool call, then a short reply. */
+function forkResponder(act: (request: WireRequest) => ScriptedResponse | null) {
+  return (request: WireRequest): ScriptedResponse => {
+    if (lastUserText(request).includes('tool_result')) return text('Done.');
+    return act(request) ?? text('Nothing to do.');
+  };
+}
+
+describe('the memory engines on the chat loop', () => {
+  it('updates the session notes in the background once the context is big enough, and tells the notes panel', async () => {
+    let notesPath = '';
+    f = await chatFixture({
+      fake: {
+        respond: forkResponder((request) =>
+          lastUserText(request).includes(notesPath)
+            ? toolCalls([{ name: 'Edit', input: { file_path: notesPath, old_string: '# Worklog\n', new_string: '# Worklog\n- looked at the launch date\n' } }])
+            : null,
+        ),
+      },
+    });
+    await f.call('settings:set', { patch: { memory: { sessionMemory: { minTokensToInit: 50, minTokensBetweenUpdates: 50, toolCallsBetweenUpdates: 1, maxSectionTokens: 2000, maxTotalTokens: 12000 } } } });
+    await f.restart();
+    const sessionId = await f.newSession();
+    notesPath = path.join(f.services.vault().root, (await f.call('notes:read', { project: f.project, sessionId })).path);
+    f.fake.enqueue(text('The launch is on Friday. '.repeat(20)));
+    const updated = f.next('notes:did-change', (n) => n.sessionId === sessionId && n.text.includes('looked at the launch date'));
+    await f.turn(sessionId, 'When is the launch? '.repeat(20));
+    const notes = await updated;
+    expect(notes.exists).toBe(true);
+    expect(await fs.readFile(notesPath, 'utf8')).toContain('- looked at the launch date');
+    // The fork sent the parent's tools unchanged: they are part of the cache key.
+    const forkRequest = f.fake.requests.find((r) => lastUserText(r.body).includes(notesPath))!;
+    expect(forkRequest.body.tools).toEqual(f.fake.requests[0]!.body.tools);
+    expectAllAccepted(f.fake);
+  });
+
+  it('runs the extractor at the end of a turn and shows what it saved as a card with "don’t remember"', async () => {
+    let memoryDir = '';
+    f = await chatFixture({
+      fake: {
+        respond: forkResponder((request) =>
+          lastUserText(request).includes('You are the memory extractor')
+            ? toolCalls([
+                {
+                  name: 'Write',
+                  input: { file_path: path.join(memoryDir, 'user_tabs.md'), content: '---\nname: Prefers tabs\ndescription: Indent with tabs\ntype: feedback\n---\nUse tabs.\n' },
+                },
+              ])
+            : null,
+        ),
+      },
+    });
+    await f.switches({ extraction: true });
+    memoryDir = (await f.services.vault().sessions.paths(f.project)).memoryDir;
+    const sessionId = await f.newSession();
+    f.fake.enqueue(text('Sure, tabs it is.'));
+    const card = f.next('chat:did-update', (u) => u.upserts.some((i) => i.kind === 'memory' && i.by === 'extractor'));
+    await f.turn(sessionId, 'I always indent with tabs.');
+    const item = (await card).upserts.find((i) => i.kind === 'memory')!;
+    expect(item).toMatchObject({ action: 'saved', title: 'Prefers tabs', type: 'feedback', by: 'extractor' });
+    expect(await fs.readFile(path.join(memoryDir, 'user_tabs.md'), 'utf8')).toContain('Use tabs.');
+
+    const { saved } = await f.call('chat:dont-remember', { project: f.project, sessionId, itemId: item.id });
+    await expect(fs.stat(path.join(memoryDir, 'user_tabs.md'))).rejects.toThrow();
+    const feedback = await fs.readFile(path.join(f.services.vault().root, saved), 'utf8');
+    expect(feedback).toContain('type: feedback');
+    expect(feedback).toContain('Prefers tabs');
+    expect(await fs.readFile(path.join(memoryDir, 'MEMORY.md'), 'utf8')).toContain(path.basename(saved));
+  });
+
+  it('recalls the memory the selector picks into the question and shows it as a chip', async () => {
+    const isSelector = (r: WireRequest) => JSON.stringify(r.system ?? '').includes('You pick memory files');
+    f = await chatFixture({ fake: { respond: (r) => (isSelector(r) ? text('{"selected_memories": ["project_deploy.md"]}') : text('On Thursday.')) } });
+    const memoryDir = (await f.services.vault().sessions.paths(f.project)).memoryDir;
+    await fs.mkdir(memoryDir, { recursive: true });
+    await fs.writeFile(path.join(memoryDir, 'project_deploy.md'), '---\nname: Deploy day\ndescription: Deployments happen on Thursdays after the review\ntype: project\n---\nWe deploy on Thursdays.\n');
+    await fs.writeFile(path.join(memoryDir, 'user_role.md'), '---\nname: Role\ndescription: The user is a designer\ntype: user\n---\nDesigner.\n');
+    const sessionId = await f.newSession();
+    const chip = f.next('chat:did-update', (u) => u.upserts.some((i) => i.kind === 'recall'));
+    await f.turn(sessionId, 'Which day do deployments happen?');
+    const recall = (await chip).upserts.find((i) => i.kind === 'recall')!;
+    expect(recall.kind === 'recall' && recall.memories.map((m) => m.title)).toEqual(['Deploy day']);
+    expect(f.fake.requests.some((r) => isSelector(r.body))).toBe(true);
+    const main = f.fake.requests.find((r) => JSON.stringify(r.body.messages).includes('Which day do deployments happen?') && r.body.tools?.length)!;
+    expect(JSON.stringify(main.body.messages)).toContain('We deploy on Thursdays.');
+    expect(JSON.stringify(main.body.messages)).toContain('verify before relying on it');
+  });
+
+  it('compacts on request from the notes without a model call, and the next turn is accepted', async () => {
+    f = await chatFixture();
+    const sessionId = await f.newSession();
+    for (const question of ['First question about the schema', 'Second question about the API', 'Third question about tests']) {
+      f.fake.enqueue(text(`An answer to: ${question}. `.repeat(10)));
+      await f.turn(sessionId, question);
+    }
+    const notes = await f.call('notes:read', { project: f.project, sessionId });
+    await f.call('notes:write', { project: f.project, sessionId, text: `${notes.text || '# Session Title\nSchema work\n'}\n# Current State\nDiscussing the schema, the API and tests.\n`, baseHash: notes.hash });
+    const calls = f.fake.requests.length;
+    const divider = f.next('chat:did-update', (u) => u.upserts.some((i) => i.kind === 'compaction'));
+    const idle = f.next('chat:did-update', (u) => u.sessionId === sessionId && u.phase === 'idle');
+    await f.call('chat:compact', { project: f.project, sessionId });
+    const item = (await divider).upserts.find((i) => i.kind === 'compaction')!;
+    await idle;
+    expect(item).toMatchObject({ kind: 'compaction', path: 'session-notes', reason: null });
+    expect(item.kind === 'compaction' && item.transcriptPath).toMatch(/\.jsonl$/);
+    expect(f.fake.requests.length).toBe(calls);
+
+    f.fake.enqueue(text('Continuing.'));
+    await f.turn(sessionId, 'Go on');
+    const sent = JSON.stringify(f.fake.requests.at(-1)!.body.messages);
+    expect(sent).toContain('Discussing the schema, the API and tests.');
+    expectAllAccepted(f.fake);
+    const view = await f.call('chat:open-session', { project: f.project, sessionId });
+    expect(view.items[0]?.kind).toBe('compaction');
+  });
+
+  it('compacts with instructions through the summarizer fork', async () => {
+    f = await chatFixture();
+    const sessionId = await f.newSession();
+    f.fake.enqueue(text('We chose PostgreSQL.'));
+    await f.turn(sessionId, 'Which database?');
+    f.fake.enqueue(text('<summary>The user chose PostgreSQL for the schema.</summary>'));
+    const divider = f.next('chat:did-update', (u) => u.upserts.some((i) => i.kind === 'compaction'));
+    await f.call('chat:compact', { project: f.project, sessionId, instructions: 'Keep the database decision' });
+    const item = (await divider).upserts.find((i) => i.kind === 'compaction')!;
+    expect(item).toMatchObject({ path: 'summarizer', reason: 'instructions' });
+    expect(JSON.stringify(f.fake.requests.at(-1)!.body.messages)).toContain('Keep the database decision');
+    expectAllAccepted(f.fake);
+  });
+});
