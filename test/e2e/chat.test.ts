@@ -228,6 +228,14 @@ describe.skipIf(!hasChromium)('the chat in Chromium via strata host and the fake
     expect(sent).toContain('Alpha question');
     expect(sent).not.toContain('Beta');
     allAccepted(fake);
+
+    // Renamed in the list, the open conversation's heading follows.
+    await settled(page);
+    await list.getByRole('button', { name: 'Rename Alpha question' }).click();
+    await list.getByLabel('New title').fill('Launch planning');
+    await page.keyboard.press('Enter');
+    await list.getByRole('button', { name: 'Launch planning', exact: true }).waitFor();
+    await page.getByRole('heading', { name: 'Launch planning', level: 1 }).waitFor();
   });
 
   it('shows a memory the agent saves as a card, and its Undo removes the file', async () => {
