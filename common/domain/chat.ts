@@ -42,6 +42,8 @@ export type ChatItem =
       by: 'agent' | 'extractor';
       /** Present until the change is undone. */
       undoToken: string | null;
+      /** Review mode: the change waits in the inbox under this id instead of having landed. */
+      proposalId?: string;
     }
   | {
       kind: 'recall';
@@ -127,4 +129,19 @@ export interface ChatDelta {
   sessionId: string;
   itemId: string;
   text: string;
+}
+
+/** Review mode (issue 6): a change the extractor proposed, waiting for the user. */
+export interface MemoryProposal {
+  id: string;
+  /** Path relative to the vault root. */
+  path: string;
+  action: 'saved' | 'updated' | 'deleted';
+  title: string;
+  type: string | null;
+  diff: string;
+  /** The proposed text (null for a deletion). */
+  text: string | null;
+  sessionId: string;
+  createdAt: string;
 }

@@ -8,6 +8,7 @@ import type {
   ChatSessionView,
   SessionNotes,
   ChatUpdate,
+  MemoryProposal,
   PermissionRequest,
   SessionSummary,
 } from '../domain/chat.js';
@@ -76,6 +77,17 @@ export const invokeChannels = {
   'chat:undo-memory': invoke<{ undone: boolean }>()(z.object({ undoToken: z.string().min(1).max(256) }).strict()),
   'chat:dont-remember': invoke<{ saved: string }>()(
     z.object({ project: absolutePath, sessionId, itemId: z.string().min(1).max(128) }).strict(),
+  ),
+  'memory:list-proposals': invoke<MemoryProposal[]>()(z.object({ project: absolutePath }).strict()),
+  'memory:resolve-proposal': invoke<MemoryProposal[]>()(
+    z
+      .object({
+        project: absolutePath,
+        id: z.string().min(1).max(128),
+        decision: z.enum(['accept', 'reject']),
+        text: z.string().max(1_000_000).optional(),
+      })
+      .strict(),
   ),
   'notes:read': invoke<SessionNotes>()(z.object({ project: absolutePath, sessionId }).strict()),
   'notes:write': invoke<SessionNotes>()(
@@ -162,6 +174,7 @@ export const eventChannels = {
   'chat:did-stream': event<ChatDelta>(),
   'chat:did-request-permission': event<PermissionRequest>(),
   'chat:did-change-sessions': event<{ project: string; sessions: SessionSummary[] }>(),
+  'memory:did-change-proposals': event<{ project: string; proposals: MemoryProposal[] }>(),
 } satisfies Record<string, EventDef<unknown>>;
 
 export type InvokeChannel = keyof typeof invokeChannels;

@@ -12,7 +12,10 @@ import type { CredentialStore } from '../ports.js';
 import { ProjectPaths } from '../paths/project-paths.js';
 import { scanText } from '../secrets/index.js';
 import type { ForkRunner as NotesFork } from '../session-memory/fork-types.js';
-import { defaultTools, ReadState, realScope, type PermissionGate, type Tool, type ToolContext } from '../tools/index.js';
+import { defaultTools, ReadState, realScope, type BeforeMemoryWrite, type PermissionGate, type Tool, type ToolContext } from '../tools/index.js';
+import { INDEX_FILE_NAME } from '../auto-memory/memory-paths.js';
+import type { ReviewInbox } from '../auto-memory/review-inbox.js';
+import type { MemoryProposal } from '../../../common/domain/chat.js';
 import type { TranscriptRecord } from '../transcripts/records.js';
 import type { MemoryChanges, MemoryItem } from './memory-changes.js';
 import { buildSystemPrompt } from './system-prompt.js';
@@ -103,6 +106,8 @@ export class ConversationAgent {
     readState: ReadState;
     changes: MemoryChanges;
     permissionGate?: PermissionGate;
+    /** Review mode: where the extractor's changes wait, and who hears of each. */
+    review?: { inbox: ReviewInbox; onProposal: (proposal: MemoryProposal) => void };
   }): Promise<ConversationAgent> {
     const { env, project, sessionId } = input;
     const paths = await ProjectPaths.resolve(env.vaultRoot, project);
@@ -126,7 +131,19 @@ export class ConversationAgent {
     };
     // Forks write their notes in the session folder and memories through the guard; never project files.
     const inSession = (file: string) => file.startsWith(sessionDir + path.sep);
-    const forkHook = memoryHook('extractor');
+    const review = switches.reviewMode ? input.review : undefined;
+    const forkHook: BeforeMemoryWrite = review
+      ? async (file, content) => {
+          const check = await guard.check({ path: file, ...(content === null ? {} : { content }) });
+          if (!check.ok) return `Refused: ${check.reason}.`;
+          // The index line is written when the user accepts the memory it points to.
+          if (path.basename(file) !== INDEX_FILE_NAME) {
+            const folder = memoryDirs.filter((d) => file.startsWith(d + path.sep)).sort((a, b) => b.length - a.length)[0] ?? paths.memoryDir;
+            review.onProposal(await review.inbox.propose(folder, { absPath: file, after: content, sessionId }));
+          }
+          return { held: 'Saved for the user to review: it lands in memory once they accept it.' };
+        }
+      : memoryHook('extractor');
     const forkContext: Omit<ToolContext, 'signal'> = {
       scope: await realScope({ project: paths.projectDir, memory: [...memoryDirs, sessionDir], readOnly: [] }),
       readState: new ReadState(),

@@ -1,7 +1,8 @@
 import path from 'node:path';
-import type { PermissionDecision } from '../../../common/domain/chat.js';
+import type { MemoryProposal, PermissionDecision } from '../../../common/domain/chat.js';
 import { AppFailure } from '../../../common/result.js';
 import { MemoryStore } from '../auto-memory/index.js';
+import { ReviewInbox } from '../auto-memory/review-inbox.js';
 import type { EventHub } from '../events.js';
 import type { Clock, Logger } from '../ports.js';
 import type { SettingsStore } from '../settings/settings-store.js';
@@ -31,11 +32,13 @@ const slugWords = (text: string) =>
 /** The conversations of one vault that have run a turn in this process, by session id. */
 export class ChatRunner {
   readonly engines: MemoryEngines;
+  readonly inbox: ReviewInbox;
   private readonly sessions = new Map<string, ChatSession>();
   private readonly offNotes: () => void;
 
   constructor(private readonly deps: ChatRunnerDeps) {
     this.engines = new MemoryEngines({ vaultRoot: deps.env.vaultRoot, config: deps.env.config, clock: deps.clock, logger: deps.logger });
+    this.inbox = new ReviewInbox(deps.env.vaultRoot, deps.clock);
     this.offNotes = this.engines.onNotesUpdating(({ sessionId, updating }) => void this.sessions.get(sessionId)?.emitNotes(updating));
   }
 
@@ -54,6 +57,7 @@ export class ChatRunner {
         clock: this.deps.clock,
         logger: this.deps.logger,
         allowWritesAlways: (p) => this.allowWritesAlways(p),
+        review: { inbox: this.inbox, changed: (p) => void this.announceProposals(p) },
       });
       this.sessions.set(sessionId, session);
     }
@@ -100,6 +104,27 @@ export class ChatRunner {
       ].join('\n'),
     });
     return { saved: path.relative(this.deps.env.vaultRoot, saved).split(path.sep).join('/') };
+  }
+
+  /** Review mode's inbox for the project: its own memory folder and its team folder. */
+  async proposals(project: string): Promise<MemoryProposal[]> {
+    const paths = await this.deps.catalog.paths(project);
+    return [...(await this.inbox.list(paths.memoryDir)), ...(await this.inbox.list(paths.teamMemoryDir))].sort((a, b) =>
+      a.createdAt.localeCompare(b.createdAt),
+    );
+  }
+
+  async resolveProposal(project: string, id: string, decision: 'accept' | 'reject', text?: string): Promise<MemoryProposal[]> {
+    const paths = await this.deps.catalog.paths(project);
+    const folder = (await this.inbox.list(paths.teamMemoryDir)).some((p) => p.id === id) ? paths.teamMemoryDir : paths.memoryDir;
+    await this.inbox.resolve(folder, id, decision, text);
+    return this.announceProposals(project);
+  }
+
+  private async announceProposals(project: string): Promise<MemoryProposal[]> {
+    const proposals = await this.proposals(project);
+    this.deps.events.emit('memory:did-change-proposals', { project, proposals });
+    return proposals;
   }
 
   private async allowWritesAlways(project: string): Promise<void> {

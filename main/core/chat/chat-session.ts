@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ChatError, ChatItem, PermissionDecision, RunPhase } from '../../../common/domain/chat.js';
+import type { ChatError, ChatItem, MemoryProposal, PermissionDecision, RunPhase } from '../../../common/domain/chat.js';
 import { AppFailure } from '../../../common/result.js';
 import { runQueryLoop, type AgentEvent, type HookContext, type QueryStatus, type SummedUsage } from '../agent/index.js';
 import { RecordBuilder } from '../agent/record-builder.js';
@@ -15,9 +15,10 @@ import { conversationChain } from '../transcripts/conversation-chain.js';
 import { isMessageRecord, type TranscriptRecord } from '../transcripts/records.js';
 import type { TranscriptStore } from '../transcripts/transcript-store.js';
 import { ConversationAgent, projectSwitches, resolveApiKey, sideQueryOf, type AgentEnvironment } from './agent-setup.js';
-import { MemoryChanges } from './memory-changes.js';
+import { MemoryChanges, type MemoryItem } from './memory-changes.js';
+import type { ReviewInbox } from '../auto-memory/review-inbox.js';
 import type { MemoryEngines } from './memory-engines.js';
-import { itemRecord, recordsToItems } from './records-to-items.js';
+import { itemRecord, recordsToItems, toolStatus } from './records-to-items.js';
 import { contextMeter, type SessionCatalog } from './session-catalog.js';
 
 export interface ChatSessionDeps {
@@ -33,6 +34,8 @@ export interface ChatSessionDeps {
   /** Remembers "always allow writes" for the project (settings). */
   allowWritesAlways(project: string): Promise<void>;
   policy?: SessionPolicy;
+  /** Review mode's inbox, and who to tell when a proposal arrives. */
+  review: { inbox: ReviewInbox; changed(project: string): void };
 }
 
 /**
@@ -242,6 +245,13 @@ export class ChatSession {
       readState: this.readState,
       changes: this.changes,
       permissionGate: { requestPermission: (request) => this.askPermission(request) },
+      review: {
+        inbox: this.deps.review.inbox,
+        onProposal: (proposal) => {
+          void this.addItems([proposalCard(proposal)]);
+          this.deps.review.changed(this.deps.project);
+        },
+      },
     });
     return this.agent;
   }
@@ -273,7 +283,7 @@ export class ChatSession {
         break;
       case 'tool_end': {
         const item = recordsToItems(this.turn, this.deps.project, { live: true }).find((i) => i.id === event.id);
-        if (item?.kind === 'tool') this.emitUpserts([{ ...item, status: event.isError ? 'error' : 'done', result: event.content }]);
+        if (item?.kind === 'tool') this.emitUpserts([{ ...item, status: toolStatus(event.isError, event.content), result: event.content }]);
         if (WRITE_TOOLS.has(event.name) && !event.isError) void this.confirmMemoryChanges();
         break;
       }
@@ -460,6 +470,19 @@ export class ChatSession {
     if (sessions) this.deps.events.emit('chat:did-change-sessions', { project: this.deps.project, sessions });
   }
 }
+
+const proposalCard = (p: MemoryProposal): MemoryItem => ({
+  kind: 'memory',
+  id: `proposal-${p.id}`,
+  action: p.action,
+  path: p.path,
+  title: p.title,
+  type: p.type,
+  diff: p.diff,
+  by: 'extractor',
+  undoToken: null,
+  proposalId: p.id,
+});
 
 function vaultRelative(vaultRoot: string, abs: string): string {
   const rel = abs.startsWith(vaultRoot) ? abs.slice(vaultRoot.length + 1) : abs;

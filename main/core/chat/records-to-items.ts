@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DECLINED } from '../tools/index.js';
 import type { ChatItem } from '../../../common/domain/chat.js';
 import {
   isCompactBoundary,
@@ -34,6 +35,10 @@ export function displayRecords(file: readonly TranscriptRecord[], chain: readonl
   const start = file.indexOf(chain[0]!);
   return file.filter((r, i) => onChain.has(r) || (i > start && isItemRecord(r)));
 }
+
+/** A finished call's state: a refusal by the user reads as declined, not failed. */
+export const toolStatus = (isError: boolean, result: string): 'done' | 'error' | 'denied' =>
+  !isError ? 'done' : result.startsWith(DECLINED) ? 'denied' : 'error';
 
 /** A one-line summary of a tool call's input for its collapsed card. */
 export function summarizeToolInput(name: string, input: unknown, projectDir: string): string {
@@ -113,7 +118,8 @@ export function recordsToItems(
         if (b.type !== 'tool_result') continue;
         const tool = tools.get(b.tool_use_id);
         if (tool) {
-          const next = { ...tool, status: b.is_error ? ('error' as const) : ('done' as const), result: resultText(b) };
+          const result = resultText(b);
+          const next = { ...tool, status: toolStatus(b.is_error === true, result), result };
           tools.set(b.tool_use_id, next);
           items[items.indexOf(tool)] = next;
         }

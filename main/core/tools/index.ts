@@ -3,6 +3,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { readTool } from './read-tool.js';
 import { globTool, grepTool } from './search-tools.js';
 import { deleteTool, editTool, writeTool } from './write-tools.js';
+export { DECLINED } from './write-tools.js';
 import { toolError, type Tool, type ToolContext, type ToolOutput } from './tool-types.js';
 
 /** The agent's tools (issue 3 item 3), with Claude Code's names and input shapes. */

@@ -21,10 +21,12 @@ export interface PermissionGate {
 }
 
 /**
- * A hook before any memory-folder write (`content` null for a Delete); returning a string refuses the
- * change with that message.
+ * A hook before any memory-folder write (`content` null for a Delete): null lets it happen, a string
+ * refuses it with that message, `{ held }` keeps it for the user's review — nothing is written and the
+ * model is told `held`.
  */
-export type BeforeMemoryWrite = (path: string, content: string | null) => Promise<string | null>;
+export type MemoryWriteVerdict = string | null | { held: string };
+export type BeforeMemoryWrite = (path: string, content: string | null) => Promise<MemoryWriteVerdict>;
 
 /** Everything a tool call may touch; built once per session by the caller. */
 export interface ToolContext {

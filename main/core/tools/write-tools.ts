@@ -4,25 +4,27 @@ import { z } from 'zod';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { resolveInScope, type Resolved } from './path-scope.js';
 import { statOrNull } from './file-kind.js';
-import { toolError, type Tool, type ToolContext, type ToolOutput } from './tool-types.js';
+import { toolError, type MemoryWriteVerdict, type Tool, type ToolContext, type ToolOutput } from './tool-types.js';
 
 type InScope = Extract<Resolved, { ok: true }>;
 
+/** How a tool result says the user refused the change (the chat shows such a call as declined). */
+export const DECLINED = 'The user declined this';
+
 /** Memory writes pass the write hook; project writes ask the user with a diff (issue 3 item 3). */
-async function authorizeWrite(tool: string, target: InScope, before: string, after: string, ctx: ToolContext): Promise<string | null> {
+async function authorizeWrite(tool: string, target: InScope, before: string, after: string, ctx: ToolContext): Promise<MemoryWriteVerdict> {
   if (target.kind === 'readonly') return `${target.path} is read-only for the agent.`;
   if (target.kind === 'memory') return ctx.beforeMemoryWrite ? ctx.beforeMemoryWrite(target.path, after) : null;
   if (!ctx.permissionGate) return 'The user has not allowed writes outside the memory folders in this session.';
   const diff = createTwoFilesPatch(target.path, target.path, before, after);
   const answer = await ctx.permissionGate.requestPermission({ tool, path: target.path, diff });
-  return answer === 'deny'
-    ? `The user declined this ${tool} of ${target.path}. Do not retry it; ask the user what to do instead.`
-    : null;
+  return answer === 'deny' ? `${DECLINED} ${tool} of ${target.path}. Do not retry it; ask the user what to do instead.` : null;
 }
 
 async function commit(tool: string, target: InScope, before: string, after: string, ctx: ToolContext): Promise<ToolOutput | null> {
-  const refusal = await authorizeWrite(tool, target, before, after, ctx);
-  if (refusal) return toolError(refusal);
+  const verdict = await authorizeWrite(tool, target, before, after, ctx);
+  if (typeof verdict === 'string') return toolError(verdict);
+  if (verdict) return { content: verdict.held };
   await writeFileAtomic(target.path, after);
   await ctx.readState.record(target.path, after);
   return null;
@@ -103,8 +105,9 @@ export const deleteTool: Tool<z.infer<typeof deleteInput>> = {
     if (r.kind !== 'memory') return toolError(`Delete only works inside the memory folders; ${file_path} is not in one.`);
     const st = await statOrNull(r.path);
     if (!st || !st.isFile()) return toolError(`File does not exist: ${file_path}`);
-    const refusal = ctx.beforeMemoryWrite ? await ctx.beforeMemoryWrite(r.path, null) : null;
-    if (refusal) return toolError(refusal);
+    const verdict = ctx.beforeMemoryWrite ? await ctx.beforeMemoryWrite(r.path, null) : null;
+    if (typeof verdict === 'string') return toolError(verdict);
+    if (verdict) return { content: verdict.held };
     await fs.unlink(r.path);
     ctx.readState.forget(r.path);
     return { content: `Deleted ${file_path}.` };

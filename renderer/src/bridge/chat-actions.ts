@@ -18,6 +18,7 @@ export function wireChatEvents(): () => void {
     api.on['chat:did-request-permission']((request) => s.pushPermission(request)),
     api.on['chat:did-change-sessions'](({ project, sessions }) => s.setSessions(project, sessions)),
     api.on['notes:did-change']((notes) => s.setNotes(notes)),
+    api.on['memory:did-change-proposals'](({ project, proposals }) => s.setProposals(project, proposals)),
   ];
   return () => offs.forEach((off) => off());
 }
@@ -102,4 +103,17 @@ export async function saveNotes(project: string, sessionId: string, text: string
   const notes = take(await api.invoke['notes:write']({ project, sessionId, text, baseHash }));
   if (notes) useStore.getState().setNotes(notes);
   return notes !== null;
+}
+
+export async function loadProposals(project: string): Promise<void> {
+  const proposals = take(await api.invoke['memory:list-proposals']({ project }));
+  if (proposals) useStore.getState().setProposals(project, proposals);
+}
+
+/** Accepts (as proposed, or with the user's edited text) or rejects a memory the extractor proposed. */
+export async function resolveProposal(project: string, id: string, decision: 'accept' | 'reject', text?: string): Promise<boolean> {
+  const proposals = take(await api.invoke['memory:resolve-proposal']({ project, id, decision, ...(text !== undefined ? { text } : {}) }));
+  if (!proposals) return false;
+  useStore.getState().setProposals(project, proposals);
+  return true;
 }

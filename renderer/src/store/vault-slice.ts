@@ -1,9 +1,10 @@
 import type { StateCreator } from 'zustand';
 import type { SearchHit, VaultFile, VaultFileMeta } from '../../../common/domain/vault';
+import type { MemoryProposal } from '../../../common/domain/chat';
 import type { StoreState } from './index';
 
 export type VaultSort = 'name' | 'updated' | 'size';
-export type VaultPanel = 'file' | 'index' | 'history' | 'health' | 'search' | 'conflicts';
+export type VaultPanel = 'file' | 'index' | 'history' | 'health' | 'search' | 'conflicts' | 'review';
 
 export interface VaultSlice {
   files: VaultFileMeta[];
@@ -22,6 +23,9 @@ export interface VaultSlice {
   /** The open MEMORY.md view's project and side. */
   indexTarget: { projectSlug: string; team: boolean } | null;
   overlay: 'switcher' | 'palette' | null;
+  /** Review mode's inbox, per project. */
+  proposals: Record<string, MemoryProposal[]>;
+  setProposals(project: string, proposals: MemoryProposal[]): void;
   setFiles(files: VaultFileMeta[]): void;
   setSort(sort: VaultSort): void;
   select(path: string | null, panel?: VaultPanel): void;
@@ -37,6 +41,8 @@ export interface VaultSlice {
 export const createVaultSlice: StateCreator<StoreState, [], [], VaultSlice> = (set) => ({
   files: [],
   filesLoaded: false,
+  proposals: {},
+  setProposals: (project, proposals) => set((s) => ({ proposals: { ...s.proposals, [project]: proposals } })),
   sort: 'name',
   selectedPath: null,
   panel: 'file',

@@ -3,6 +3,8 @@ import type { ChatItem } from '../../../../common/domain/chat';
 import { api } from '../../bridge';
 import { openFile } from '../../bridge/vault-actions';
 import { useStore } from '../../store';
+import { DiffView } from '../../ui/diff-view';
+import { resolveProposal } from '../../bridge/chat-actions';
 
 type MemoryItem = Extract<ChatItem, { kind: 'memory' }>;
 
@@ -14,6 +16,46 @@ export function MemoryCard({ item, project, sessionId }: { item: MemoryItem; pro
   const [open, setOpen] = useState(false);
   const [undone, setUndone] = useState(item.undoToken === null);
   const s = useStore.getState();
+  const [decided, setDecided] = useState<'accepted' | 'rejected' | null>(null);
+  if (item.proposalId) {
+    const decide = async (decision: 'accept' | 'reject') => {
+      if (await resolveProposal(project, item.proposalId!, decision)) setDecided(decision === 'accept' ? 'accepted' : 'rejected');
+    };
+    return (
+      <div className="memory-card" role="group" aria-label={`Proposed memory: ${item.title}`}>
+        <div className="memory-head">
+          <span className="memory-verb">{decided === 'accepted' ? 'Accepted' : decided === 'rejected' ? 'Rejected' : 'Proposed'}</span>
+          <button type="button" className="link" onClick={() => setOpen(!open)} aria-expanded={open}>
+            {item.title}
+          </button>
+          {item.type && <span className={`badge type-${item.type}`}>{item.type}</span>}
+          <span className="muted small">waiting for your review</span>
+          <span className="spacer" />
+          {!decided && (
+            <>
+              <button type="button" className="button ghost" onClick={() => void decide('reject')}>
+                Reject
+              </button>
+              <button
+                type="button"
+                className="button ghost"
+                onClick={() => {
+                  s.setScreen('vault');
+                  s.setPanel('review');
+                }}
+              >
+                Edit…
+              </button>
+              <button type="button" className="button ghost" onClick={() => void decide('accept')}>
+                Accept
+              </button>
+            </>
+          )}
+        </div>
+        {open && <DiffView diff={item.diff} label={`Changes to ${item.title}`} />}
+      </div>
+    );
+  }
   const verb = item.action === 'deleted' ? 'Forgot' : item.action === 'updated' ? 'Updated memory' : 'Remembered';
   const undo = async () => {
     if (!item.undoToken) return;
@@ -61,14 +103,7 @@ export function MemoryCard({ item, project, sessionId }: { item: MemoryItem; pro
       </div>
       {open && (
         // Focusable, so a diff wider or taller than the card scrolls from the keyboard too.
-        <pre className="diff" tabIndex={0} aria-label={`Changes to ${item.title}`}>
-          {item.diff.split('\n').map((line, i) => (
-            <span key={i} className={line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : undefined}>
-              {line}
-              {'\n'}
-            </span>
-          ))}
-        </pre>
+        <DiffView diff={item.diff} label={`Changes to ${item.title}`} />
       )}
     </div>
   );

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useStoreShallow } from '../../store';
 import { answerPermission } from '../../bridge/chat-actions';
+import { DiffView } from '../../ui/diff-view';
 
 /** A write outside the memory folders waits here for the user: the path, the diff, three answers. */
 export function PermissionDialog() {
@@ -25,14 +26,7 @@ export function PermissionDialog() {
         <p id="permission-path">
           <code>{request.path}</code>
         </p>
-        <pre className="diff" aria-label="Changes" tabIndex={0}>
-          {request.diff.split('\n').map((line, i) => (
-            <span key={i} className={line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : undefined}>
-              {line}
-              {'\n'}
-            </span>
-          ))}
-        </pre>
+        <DiffView diff={request.diff} />
         <div className="row end">
           <button type="button" className="button ghost" onClick={() => answer('deny')}>
             Deny

@@ -4,11 +4,12 @@ import { useStoreShallow } from '../../store';
 import { saveSettings } from '../../bridge/actions';
 import { loadTeamStatus, signIn, signOut, syncNow } from '../../bridge/team-actions';
 
-const switches: { key: 'autoMemory' | 'extraction' | 'teamSync' | 'reviewMode'; label: string; hint: string }[] = [
+const switches: { key: 'autoMemory' | 'extraction' | 'teamSync' | 'reviewMode' | 'alwaysAllowWrites'; label: string; hint: string }[] = [
   { key: 'autoMemory', label: 'Auto memory', hint: 'The agent keeps memories for this project and sees their index.' },
   { key: 'extraction', label: 'Background extraction', hint: 'After each answer, a background pass saves what is worth remembering.' },
   { key: 'reviewMode', label: 'Review before saving', hint: 'Background proposals wait in an inbox until you accept them.' },
   { key: 'teamSync', label: 'Team memory sync', hint: 'Sync memory/team/ with your team server.' },
+  { key: 'alwaysAllowWrites', label: 'Write files without asking', hint: 'Set by “Always allow in this project”; turn off to be asked again.' },
 ];
 
 /** The open project's switches and team memory sign-in. */

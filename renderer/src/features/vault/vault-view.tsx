@@ -9,15 +9,17 @@ import { HistoryPanel } from './history-panel';
 import { HealthPanel } from './health-panel';
 import { SearchPanel } from './search-panel';
 import { ConflictsPanel } from '../conflicts/conflicts-panel';
+import { ReviewPanel } from './review-panel';
 
 /** The vault: every memory, note and instruction as plain markdown, browsable like a notes app. */
 export function VaultView() {
-  const { info, panel, selectedPath, filesCount, loaded } = useStoreShallow((s) => ({
+  const { info, panel, selectedPath, filesCount, loaded, inboxCount } = useStoreShallow((s) => ({
     info: s.info,
     panel: s.panel,
     selectedPath: s.selectedPath,
     filesCount: s.files.length,
     loaded: s.filesLoaded,
+    inboxCount: s.activeProject ? (s.proposals[s.activeProject]?.length ?? 0) : 0,
   }));
   useEffect(() => {
     void loadFiles();
@@ -37,6 +39,9 @@ export function VaultView() {
           <button type="button" className="button ghost" aria-pressed={panel === 'conflicts'} onClick={() => s.setPanel('conflicts')}>
             Team
           </button>
+          <button type="button" className="button ghost" aria-pressed={panel === 'review'} onClick={() => s.setPanel('review')}>
+            Inbox{inboxCount > 0 ? ` (${inboxCount})` : ''}
+          </button>
         </div>
         <FileTree />
       </aside>
@@ -44,6 +49,7 @@ export function VaultView() {
         {panel === 'search' && <SearchPanel />}
         {panel === 'health' && <HealthPanel />}
         {panel === 'conflicts' && <ConflictsPanel />}
+        {panel === 'review' && <ReviewPanel />}
         {panel === 'index' && <IndexView />}
         {panel === 'history' && <HistoryPanel />}
         {panel === 'file' &&

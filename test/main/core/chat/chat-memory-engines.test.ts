@@ -87,6 +87,57 @@ describe('the memory engines on the chat loop', () => {
     expect(await fs.readFile(path.join(memoryDir, 'MEMORY.md'), 'utf8')).toContain(path.basename(saved));
   });
 
+  it('holds the extractor’s changes in the review inbox until the user accepts, edits or rejects them', async () => {
+    let memoryDir = '';
+    let turn = 0;
+    f = await chatFixture({
+      fake: {
+        respond: forkResponder((request) => {
+          if (!lastUserText(request).includes('You are the memory extractor')) return null;
+          turn += 1;
+          const file = path.join(memoryDir, turn === 1 ? 'feedback_tabs.md' : 'user_role.md');
+          const body = turn === 1 ? '---\nname: Prefers tabs\ndescription: Indent with tabs\ntype: feedback\n---\nUse tabs.\n' : '---\nname: Role\ndescription: Designer\ntype: user\n---\nDesigner.\n';
+          return toolCalls([
+            { name: 'Write', input: { file_path: file, content: body } },
+            { name: 'Write', input: { file_path: path.join(memoryDir, 'MEMORY.md'), content: '- [x](x.md) — x\n' } },
+          ]);
+        }),
+      },
+    });
+    await f.switches({ extraction: true, reviewMode: true });
+    memoryDir = (await f.services.vault().sessions.paths(f.project)).memoryDir;
+    const sessionId = await f.newSession();
+    const card = f.next('chat:did-update', (u) => u.upserts.some((i) => i.kind === 'memory' && i.proposalId !== undefined));
+    const inboxEvent = f.next('memory:did-change-proposals', (e) => e.proposals.length === 1);
+    f.fake.enqueue(text('Tabs, noted.'));
+    await f.turn(sessionId, 'I indent with tabs.');
+    const proposed = (await card).upserts.find((i) => i.kind === 'memory')!;
+    expect(proposed).toMatchObject({ title: 'Prefers tabs', by: 'extractor', undoToken: null });
+    expect((await inboxEvent).project).toBe(f.project);
+    await f.services.vault().chat.find(sessionId)!.idle();
+    // Nothing landed: neither the memory nor the index line.
+    await expect(fs.stat(path.join(memoryDir, 'feedback_tabs.md'))).rejects.toThrow();
+    await expect(fs.stat(path.join(memoryDir, 'MEMORY.md'))).rejects.toThrow();
+    // The model was told the change is held, not refused.
+    const fork = f.fake.requests.filter((r) => lastUserText(r.body).includes('tool_result')).at(-1)!;
+    expect(JSON.stringify(fork.body.messages!.at(-1))).toContain('Saved for the user to review');
+
+    let inbox = await f.call('memory:list-proposals', { project: f.project });
+    expect(inbox.map((p) => p.title)).toEqual(['Prefers tabs']);
+    inbox = await f.call('memory:resolve-proposal', { project: f.project, id: inbox[0]!.id, decision: 'accept', text: inbox[0]!.text!.replace('Use tabs.', 'Use tabs, width 4.') });
+    expect(inbox).toEqual([]);
+    expect(await fs.readFile(path.join(memoryDir, 'feedback_tabs.md'), 'utf8')).toContain('Use tabs, width 4.');
+    expect(await fs.readFile(path.join(memoryDir, 'MEMORY.md'), 'utf8')).toBe('- [Prefers tabs](feedback_tabs.md) — Indent with tabs\n');
+
+    f.fake.enqueue(text('A designer, got it.'));
+    await f.turn(sessionId, 'I am a designer.');
+    await f.services.vault().chat.find(sessionId)!.idle();
+    inbox = await f.call('memory:list-proposals', { project: f.project });
+    expect(inbox.map((p) => p.title)).toEqual(['Role']);
+    expect(await f.call('memory:resolve-proposal', { project: f.project, id: inbox[0]!.id, decision: 'reject' })).toEqual([]);
+    await expect(fs.stat(path.join(memoryDir, 'user_role.md'))).rejects.toThrow();
+  });
+
   it('recalls the memory the selector picks into the question and shows it as a chip', async () => {
     const isSelector = (r: WireRequest) => JSON.stringify(r.system ?? '').includes('You pick memory files');
     f = await chatFixture({ fake: { respond: (r) => (isSelector(r) ? text('{"selected_memories": ["project_deploy.md"]}') : text('On Thursday.')) } });

@@ -92,6 +92,8 @@ describe('a conversation through the IPC handlers, the real SDK and the strict f
     await settled;
     expect(await fs.readFile(target, 'utf8')).toBe('# Plan\n');
     expect(lastRequestText(f.fake)).toContain('The user declined this Write');
+    const afterDeny = await f.call('chat:open-session', { project: f.project, sessionId });
+    expect(afterDeny.items.filter((i) => i.kind === 'tool').map((i) => i.kind === 'tool' && i.status)).toEqual(['done', 'denied']);
 
     f.fake.enqueue(toolCalls([{ name: 'Write', input: { file_path: target, content: 'v2' } }]), text('Done.'));
     asked = f.next('chat:did-request-permission');

@@ -44,7 +44,7 @@ describe('recordsToItems', () => {
     expect(items).toMatchObject([
       { kind: 'user' },
       { kind: 'tool', id: 't1', name: 'Read', summary: 'src/a.ts', status: 'done', result: '1\tconst a = 1;' },
-      { kind: 'tool', id: 't2', status: 'error', result: 'The user declined this write.' },
+      { kind: 'tool', id: 't2', status: 'denied', result: 'The user declined this write.' },
     ]);
   });
 

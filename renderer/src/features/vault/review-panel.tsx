@@ -1,0 +1,82 @@
+import { useEffect, useState } from 'react';
+import type { MemoryProposal } from '../../../../common/domain/chat';
+import { loadProposals, resolveProposal } from '../../bridge/chat-actions';
+import { useStoreShallow } from '../../store';
+import { DiffView } from '../../ui/diff-view';
+
+/**
+ * Review mode's inbox (issue 6): what the background extractor wanted to save for the open project,
+ * waiting to be accepted as is, edited first, or rejected.
+ */
+export function ReviewPanel() {
+  const { project, proposals } = useStoreShallow((s) => ({
+    project: s.activeProject,
+    proposals: s.activeProject ? (s.proposals[s.activeProject] ?? []) : [],
+  }));
+  useEffect(() => {
+    if (project) void loadProposals(project);
+  }, [project]);
+  return (
+    <section className="health-panel" aria-labelledby="review-heading">
+      <h1 id="review-heading">Review inbox</h1>
+      {!project ? (
+        <p className="muted">Open a project to see what Strata wants to remember about it.</p>
+      ) : proposals.length === 0 ? (
+        <p className="muted">
+          Nothing is waiting. With <strong>Review before saving</strong> on in the project’s settings, what Strata notices in the
+          background waits here for you.
+        </p>
+      ) : (
+        <ul className="plain-list">
+          {proposals.map((p) => (
+            <li key={p.id}>
+              <ProposalItem project={project} proposal={p} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function ProposalItem({ project, proposal }: { project: string; proposal: MemoryProposal }) {
+  const [editing, setEditing] = useState<string | null>(null);
+  const verb = proposal.action === 'deleted' ? 'Forget' : proposal.action === 'updated' ? 'Update' : 'Remember';
+  return (
+    <article className="memory-card" aria-label={`${verb}: ${proposal.title}`}>
+      <div className="memory-head">
+        <span className="memory-verb">{verb}</span>
+        <strong>{proposal.title}</strong>
+        {proposal.type && <span className={`badge type-${proposal.type}`}>{proposal.type}</span>}
+        <span className="muted small">{proposal.path}</span>
+      </div>
+      {editing === null ? (
+        <DiffView diff={proposal.diff} />
+      ) : (
+        <textarea className="code" rows={10} aria-label="Memory text" value={editing} onChange={(e) => setEditing(e.target.value)} />
+      )}
+      <div className="row end">
+        <button type="button" className="button ghost" onClick={() => void resolveProposal(project, proposal.id, 'reject')}>
+          Reject
+        </button>
+        {proposal.text !== null &&
+          (editing === null ? (
+            <button type="button" className="button secondary" onClick={() => setEditing(proposal.text)}>
+              Edit
+            </button>
+          ) : (
+            <button type="button" className="button secondary" onClick={() => setEditing(null)}>
+              Cancel edit
+            </button>
+          ))}
+        <button
+          type="button"
+          className="button primary"
+          onClick={() => void resolveProposal(project, proposal.id, 'accept', editing ?? undefined)}
+        >
+          {editing === null ? 'Accept' : 'Save and accept'}
+        </button>
+      </div>
+    </article>
+  );
+}
