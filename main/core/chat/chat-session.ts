@@ -17,6 +17,7 @@ import type { TranscriptStore } from '../transcripts/transcript-store.js';
 import { ConversationAgent, projectSwitches, resolveApiKey, sideQueryOf, type AgentEnvironment } from './agent-setup.js';
 import { MemoryChanges, type MemoryItem } from './memory-changes.js';
 import type { ReviewInbox } from '../auto-memory/review-inbox.js';
+import { indexCapNotice } from '../auto-memory/index-cap-notice.js';
 import type { MemoryEngines } from './memory-engines.js';
 import { itemRecord, recordsToItems, toolStatus } from './records-to-items.js';
 import { contextMeter, type SessionCatalog } from './session-catalog.js';
@@ -360,6 +361,10 @@ export class ChatSession {
       teamMemory: agent.switches.autoMemory && agent.switches.teamSync,
     });
     await this.appendMeta(agent, context.reminder);
+    if (agent.switches.autoMemory) {
+      const notice = await indexCapNotice(agent.paths.memoryDir, this.deps.env.config()).catch(() => null);
+      if (notice) this.notice(notice);
+    }
   }
 
   private async appendMeta(agent: ConversationAgent, text: string): Promise<void> {

@@ -1,0 +1,41 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { MemoryConfig } from '../../../common/config.js';
+import { nearDuplicates } from '../vault/health.js';
+import { scanMemoryFiles } from './memory-files.js';
+import { indexHeadroom } from './memory-index.js';
+import { INDEX_FILE_NAME } from './memory-paths.js';
+
+/** The share of MEMORY.md's caps (SPEC §4: 200 lines / 25,000 characters) at which the user is warned. */
+const WARN_AT = 0.8;
+
+/**
+ * A notice before MEMORY.md reaches its cap (issue 6 item 9): how full it is and which memories look
+ * like they could be merged (same description, or mostly the same text), else the type with the most
+ * entries. Null while there is room.
+ */
+export async function indexCapNotice(memoryDir: string, config: MemoryConfig): Promise<string | null> {
+  const raw = await fs.readFile(path.join(memoryDir, INDEX_FILE_NAME), 'utf8').catch(() => null);
+  if (raw === null) return null;
+  const room = indexHeadroom(raw, { maxLines: config.autoMemory.indexMaxLines, maxChars: config.autoMemory.indexMaxChars });
+  if (room.fill < WARN_AT) return null;
+  const full = room.fill >= 1 ? 'is over its limit, so its last lines are no longer loaded' : `is ${Math.round(room.fill * 100)}% full`;
+  const files = (await scanMemoryFiles(memoryDir)).filter((f) => f.relPath !== INDEX_FILE_NAME);
+  const pairs = nearDuplicates(
+    files.map((f) => ({ path: f.relPath, group: '', description: f.description ?? '', body: f.body })),
+    Math.min(config.vault.nearDuplicateJaccard, 0.6),
+  );
+  let suggestion: string;
+  if (pairs.length > 0) {
+    suggestion = `These look alike and could be merged: ${pairs
+      .slice(0, 3)
+      .map((p) => `${p.a} + ${p.b}`)
+      .join('; ')}.`;
+  } else {
+    const byType = new Map<string, number>();
+    for (const f of files) byType.set(f.type ?? 'untyped', (byType.get(f.type ?? 'untyped') ?? 0) + 1);
+    const [type, count] = [...byType].sort((a, b) => b[1] - a[1])[0] ?? ['', 0];
+    suggestion = count > 1 ? `Consider merging some of the ${count} ${type} memories into fewer files.` : 'Consider removing memories you no longer need.';
+  }
+  return `MEMORY.md ${full} (${room.lines}/${room.maxLines} lines, ${room.chars}/${room.maxChars} characters). ${suggestion}`;
+}

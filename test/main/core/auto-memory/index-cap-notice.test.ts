@@ -1,0 +1,40 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { defaultMemoryConfig } from '../../../../common/config.js';
+import { indexCapNotice } from '../../../../main/core/auto-memory/index-cap-notice.js';
+import { tempDir } from '../../../support/temp-dir.js';
+
+const memory = (name: string, description: string, body: string) => `---\nname: ${name}\ndescription: ${description}\ntype: feedback\n---\n${body}\n`;
+const lines = (n: number) => Array.from({ length: n }, (_, i) => `- [Memory ${i}](m${i}.md) — hook ${i}`).join('\n');
+
+describe('the MEMORY.md cap notice', () => {
+  it('stays quiet while the index has room', async () => {
+    const dir = await tempDir();
+    await fs.writeFile(path.join(dir, 'MEMORY.md'), lines(100));
+    expect(await indexCapNotice(dir, defaultMemoryConfig)).toBeNull();
+    expect(await indexCapNotice(path.join(dir, 'missing'), defaultMemoryConfig)).toBeNull();
+  });
+
+  it('warns near the cap and names memories that look alike', async () => {
+    const dir = await tempDir();
+    await fs.writeFile(path.join(dir, 'MEMORY.md'), lines(170));
+    const body = 'Run the linter before every commit and fix what it reports, then run the unit tests in watch mode.';
+    await fs.writeFile(path.join(dir, 'feedback_lint.md'), memory('Lint first', 'Lint before commits', body));
+    await fs.writeFile(path.join(dir, 'feedback_lint_again.md'), memory('Lint', 'Always lint', `${body} Always.`));
+    await fs.writeFile(path.join(dir, 'user_role.md'), memory('Role', 'A designer', 'The user designs the product pages.'));
+    const notice = await indexCapNotice(dir, defaultMemoryConfig);
+    expect(notice).toContain('MEMORY.md is 85% full (170/200 lines');
+    expect(notice).toContain('feedback_lint_again.md + feedback_lint.md');
+  });
+
+  it('says when lines are already cut and suggests merging the biggest type', async () => {
+    const dir = await tempDir();
+    await fs.writeFile(path.join(dir, 'MEMORY.md'), lines(230));
+    await fs.writeFile(path.join(dir, 'a.md'), memory('A', 'a', 'Use tabs for indentation in every file.'));
+    await fs.writeFile(path.join(dir, 'b.md'), memory('B', 'b', 'Deploy on Thursdays after the weekly review.'));
+    const notice = await indexCapNotice(dir, defaultMemoryConfig);
+    expect(notice).toContain('is over its limit');
+    expect(notice).toContain('merging some of the 2 feedback memories');
+  });
+});
