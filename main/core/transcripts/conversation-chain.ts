@@ -64,7 +64,7 @@ function preservedHeads(records: readonly TranscriptRecord[]): Map<string, strin
   const heads = new Map<string, string>();
   for (const r of records) {
     if (!isCompactBoundary(r)) continue;
-    const segment = r.compactMetadata.preservedSegment as { headUuid?: unknown; anchorUuid?: unknown } | undefined;
+    const segment = (r.compactMetadata as { preservedSegment?: unknown } | undefined)?.preservedSegment as { headUuid?: unknown; anchorUuid?: unknown } | undefined;
     if (typeof segment?.headUuid === 'string' && typeof segment.anchorUuid === 'string') heads.set(segment.headUuid, segment.anchorUuid);
   }
   return heads;

@@ -44,6 +44,20 @@ describe('conversationChain', () => {
     expect(uuids(chain.messages)).toEqual(['sum', 'c']);
   });
 
+  it('reads the records a session-memory compaction kept as following its summary', () => {
+    const boundary = {
+      type: 'system',
+      subtype: 'compact_boundary',
+      uuid: 'cb',
+      parentUuid: null,
+      content: 'compacted',
+      compactMetadata: { trigger: 'manual', preTokens: 10, preservedSegment: { headUuid: 'b', anchorUuid: 'sum', tailUuid: 'c' } },
+    } as TranscriptRecord;
+    // The kept records b and c are appended again verbatim: b still names its old parent a.
+    const records = [rec('a', null), rec('b', 'a', 'assistant'), rec('c', 'b'), boundary, rec('sum', 'cb', 'user', { isCompactSummary: true }), rec('b', 'a', 'assistant'), rec('c', 'b'), rec('d', 'c', 'assistant')];
+    expect(uuids(conversationChain(records).records)).toEqual(['cb', 'sum', 'b', 'c', 'd']);
+  });
+
   it('bridges a parent lost to a malformed line by file order instead of cutting the conversation', () => {
     const records = [rec('a', null), rec('b', 'a', 'assistant'), rec('d', 'lost', 'assistant')];
     const chain = conversationChain(records);
