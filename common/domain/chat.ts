@@ -51,7 +51,14 @@ export type ChatItem =
       /** Memory files attached to the question that produced the next answer. */
       memories: { path: string; title: string; ageDays: number }[];
     }
-  | { kind: 'notice'; id: string; text: string };
+  | { kind: 'notice'; id: string; text: string }
+  | {
+      kind: 'include-approval';
+      id: string;
+      /** A file outside the project that a CLAUDE.md wants to include (SPEC §6: asked once). */
+      path: string;
+      includedFrom: string;
+    };
 
 /** Errors a user can act on (SPEC: each with a retry action, none crashing the session). */
 export type ChatErrorKind =

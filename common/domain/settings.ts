@@ -9,6 +9,8 @@ export const projectSettingsSchema = z.object({
   reviewMode: z.boolean().default(false),
   /** "Always allow" answered to a write prompt: the agent writes project files without asking. */
   alwaysAllowWrites: z.boolean().default(false),
+  /** Real paths outside the project that this project's CLAUDE.md may include (SPEC §6 one-time approval). */
+  approvedIncludes: z.array(z.string()).default([]),
   teamServerUrl: z.string().url().nullable().default(null),
   teamRepo: z.string().regex(/^[A-Za-z0-9._-]+\/[A-Za-z0-9._-]+$/).nullable().default(null),
 });

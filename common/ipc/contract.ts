@@ -74,6 +74,7 @@ export const invokeChannels = {
   'chat:undo-delete': invoke<SessionSummary[]>()(
     z.object({ project: absolutePath, undoToken: z.string().min(1).max(256) }).strict(),
   ),
+  'chat:approve-include': invoke<{ approved: true }>()(z.object({ project: absolutePath, path: absolutePath }).strict()),
   'chat:undo-memory': invoke<{ undone: boolean }>()(z.object({ undoToken: z.string().min(1).max(256) }).strict()),
   'chat:dont-remember': invoke<{ saved: string }>()(
     z.object({ project: absolutePath, sessionId, itemId: z.string().min(1).max(128) }).strict(),

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { MemoryProposal, PermissionDecision } from '../../../common/domain/chat.js';
+import type { ProjectSettings } from '../../../common/domain/settings.js';
 import { AppFailure } from '../../../common/result.js';
 import { MemoryStore } from '../auto-memory/index.js';
 import { ReviewInbox } from '../auto-memory/review-inbox.js';
@@ -127,11 +128,19 @@ export class ChatRunner {
     return proposals;
   }
 
-  private async allowWritesAlways(project: string): Promise<void> {
+  private allowWritesAlways(project: string): Promise<void> {
+    return this.updateProject(project, () => ({ alwaysAllowWrites: true }));
+  }
+
+  /** The user allowed a CLAUDE.md include outside the project; it is read from the next context build on. */
+  approveInclude(project: string, file: string): Promise<void> {
+    return this.updateProject(project, (current) => ({ approvedIncludes: [...new Set([...current.approvedIncludes, path.resolve(file)])] }));
+  }
+
+  private async updateProject(project: string, change: (current: ProjectSettings) => Partial<ProjectSettings>): Promise<void> {
     const settings = this.deps.settings.get();
-    const next = await this.deps.settings.update({
-      projects: { ...settings.projects, [project]: { ...projectSwitches(settings, project), alwaysAllowWrites: true } },
-    });
+    const current = projectSwitches(settings, project);
+    const next = await this.deps.settings.update({ projects: { ...settings.projects, [project]: { ...current, ...change(current) } } });
     this.deps.events.emit('settings:did-change', next);
   }
 

@@ -359,8 +359,24 @@ export class ChatSession {
       today: new Date(this.deps.clock.now()),
       autoMemory: agent.switches.autoMemory,
       teamMemory: agent.switches.autoMemory && agent.switches.teamSync,
+      approvedExternalIncludes: agent.switches.approvedIncludes,
     });
     await this.appendMeta(agent, context.reminder);
+    const asks: ChatItem[] = context.instructions.pendingApprovals.map((a) => ({
+      kind: 'include-approval',
+      id: `include-${randomUUID()}`,
+      path: a.path,
+      includedFrom: a.includedFrom,
+    }));
+    const large = context.instructions.files.filter((f) => f.large);
+    if (large.length > 0) {
+      asks.push({
+        kind: 'notice',
+        id: `notice-${randomUUID()}`,
+        text: `${large.map((f) => f.path).join(', ')} ${large.length === 1 ? 'is' : 'are'} over ${this.deps.env.config().instructions.largeFileChars.toLocaleString('en-US')} characters and take${large.length === 1 ? 's' : ''} a large share of every request.`,
+      });
+    }
+    if (asks.length > 0) await this.addItems(asks);
     if (agent.switches.autoMemory) {
       const notice = await indexCapNotice(agent.paths.memoryDir, this.deps.env.config()).catch(() => null);
       if (notice) this.notice(notice);

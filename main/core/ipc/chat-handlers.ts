@@ -11,7 +11,7 @@ type SessionChannel =
   | 'notes:read'
   | 'notes:write';
 
-type TurnChannel = 'memory:list-proposals' | 'memory:resolve-proposal' | 'chat:send' | 'chat:stop' | 'chat:compact' | 'chat:retry' | 'chat:answer-permission' | 'chat:undo-memory' | 'chat:dont-remember';
+type TurnChannel = 'chat:approve-include' | 'memory:list-proposals' | 'memory:resolve-proposal' | 'chat:send' | 'chat:stop' | 'chat:compact' | 'chat:retry' | 'chat:answer-permission' | 'chat:undo-memory' | 'chat:dont-remember';
 
 /** Conversations as documents: list, open, rename, delete with undo, and their notes. */
 export function createSessionHandlers(services: Services): Pick<Handlers, SessionChannel> {
@@ -56,6 +56,10 @@ export function createTurnHandlers(services: Services): Pick<Handlers, TurnChann
       return { accepted: true as const };
     },
     'chat:stop': async ({ sessionId }) => ({ stopped: (await chat().find(sessionId)?.stop()) ?? false }),
+    'chat:approve-include': async ({ project, path }) => {
+      await chat().approveInclude(project, path);
+      return { approved: true as const };
+    },
     'memory:list-proposals': ({ project }) => chat().proposals(project),
     'memory:resolve-proposal': ({ project, id, decision, text }) => chat().resolveProposal(project, id, decision, text),
     'chat:compact': async ({ project, sessionId, instructions }) => {

@@ -3,6 +3,7 @@ import type { ChatItem } from '../../../../common/domain/chat';
 import { Markdown } from './markdown';
 import { ToolCard } from './tool-card';
 import { MemoryCard, RecallChips } from './memory-card';
+import { IncludeApproval } from './include-approval';
 
 const formatTokens = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n));
 
@@ -45,5 +46,7 @@ export const MessageItem = memo(function MessageItem({ item, project, sessionId 
       return <RecallChips item={item} />;
     case 'notice':
       return <p className="notice-line muted small">{item.text}</p>;
+    case 'include-approval':
+      return <IncludeApproval item={item} project={project} />;
   }
 });

@@ -157,6 +157,28 @@ describe('a conversation through the IPC handlers, the real SDK and the strict f
     expect(refusal).not.toContain(key.slice(8));
   });
 
+  it('asks once before a CLAUDE.md may include a file outside the project, and reads it after approval', async () => {
+    f = await chatFixture();
+    const outside = path.join(path.dirname(f.project), 'shared-rules.md');
+    await fs.writeFile(outside, 'Shared rule: be brief.\n');
+    await fs.writeFile(path.join(f.project, 'CLAUDE.md'), `Project rules.\n@${outside}\n`);
+    const first = await f.newSession();
+    const asked = f.next('chat:did-update', (u) => u.upserts.some((i) => i.kind === 'include-approval'));
+    f.fake.enqueue(text('OK.'));
+    await f.turn(first, 'Hello');
+    const item = (await asked).upserts.find((i) => i.kind === 'include-approval')!;
+    expect(item).toMatchObject({ path: outside, includedFrom: path.join(f.project, 'CLAUDE.md') });
+    expect(lastRequestText(f.fake)).toContain('Project rules.');
+    expect(lastRequestText(f.fake)).not.toContain('Shared rule');
+
+    await f.call('chat:approve-include', { project: f.project, path: outside });
+    const second = await f.newSession();
+    f.fake.enqueue(text('OK.'));
+    await f.turn(second, 'Hello again');
+    expect(lastRequestText(f.fake)).toContain('Shared rule: be brief.');
+    expect(f.events.filter((e) => e.channel === 'chat:did-update' && JSON.stringify(e.payload).includes('include-approval'))).toHaveLength(1);
+  });
+
   const errorCases = [
     ['401', apiErrors.invalidKey(), 'invalid_key'],
     ['429', apiErrors.rateLimited(17), 'rate_limited'],
