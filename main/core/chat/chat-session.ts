@@ -58,11 +58,11 @@ export interface TurnOutcome {
 
 const WRITE_TOOLS = new Set(['Write', 'Edit', 'Delete']);
 
-function toChatError(error: LlmError): ChatError {
+/** A failed call as the banner shows it (a Stop is not an error and never gets here). */
+function toChatError(error: Exclude<LlmError, { kind: 'aborted' }>): ChatError {
   if (error.kind === 'rate_limited') {
     return { kind: 'rate_limited', message: error.message, ...(error.retryAfterSeconds !== null ? { retryAfterSeconds: error.retryAfterSeconds } : {}) };
   }
-  if (error.kind === 'aborted') return { kind: 'server_error', message: error.message };
   return { kind: error.kind, message: error.message };
 }
 
@@ -91,6 +91,8 @@ export class ChatSession {
   private readonly background = new Set<Promise<unknown>>();
   private readonly policy: SessionPolicy;
   lastOutcome: TurnOutcome | null = null;
+  /** The prompt of a turn that failed before the prompt reached the transcript. */
+  private unsentPrompt: string | null = null;
 
   constructor(private readonly deps: ChatSessionDeps) {
     this.changes = new MemoryChanges(deps.env.vaultRoot);
@@ -114,9 +116,13 @@ export class ChatSession {
     return this.start(async (signal) => this.turnWith(text, signal));
   }
 
-  /** Continues after an error without a new prompt (the last record is the unanswered user message). */
+  /**
+   * Continues after an error: the unanswered user message is already in the transcript, unless the turn
+   * failed before it was written (no key yet), and then the prompt is sent again.
+   */
   retry(): Promise<void> {
-    return this.start(async (signal) => this.turnWith(undefined, signal));
+    const unsent = this.unsentPrompt;
+    return this.start(async (signal) => this.turnWith(unsent ?? undefined, signal));
   }
 
   /** "Compact now": compacts the conversation as it stands, with optional instructions for the summarizer. */
@@ -186,6 +192,7 @@ export class ChatSession {
   }
 
   private async turnWith(text: string | undefined, signal: AbortSignal): Promise<void> {
+    this.unsentPrompt = text ?? null;
     if (!(await resolveApiKey(this.deps.env))) {
       this.fail({ kind: 'no_api_key', message: 'Add your Anthropic API key in Settings to start chatting.' });
       return;
@@ -209,6 +216,7 @@ export class ChatSession {
       session: { sessionId: this.sessionId, cwd: agent.paths.projectDir },
       onRecord: async (record) => {
         await this.append([record]);
+        this.unsentPrompt = null;
         this.publish();
         if (recallPending) {
           // The chips sit under the question they were attached to.
@@ -231,8 +239,9 @@ export class ChatSession {
       logger: this.deps.logger,
     });
     this.streamingId = null;
-    this.lastOutcome = { status: result.status, answer: result.text, usage: result.usage, error: result.error ? toChatError(result.error) : null };
-    if (result.status === 'error' && result.error) this.fail(toChatError(result.error));
+    const error = result.status === 'error' && result.error && result.error.kind !== 'aborted' ? toChatError(result.error) : null;
+    this.lastOutcome = { status: result.status, answer: result.text, usage: result.usage, error };
+    if (error) this.fail(error);
     else if (result.status === 'max_turns') this.notice('Stopped after the maximum number of steps for one answer. Send a message to continue.');
     this.publish(result.status !== 'completed');
     void this.announceSessions();

@@ -224,12 +224,19 @@ describe('a conversation through the IPC handlers, the real SDK and the strict f
     expectAllAccepted(f.fake);
   });
 
-  it('asks for an API key when none is set, without calling the API', async () => {
+  it('asks for an API key when none is set, without calling the API; Retry sends the prompt once a key is added', async () => {
     f = await chatFixture({ apiKey: null });
     const sessionId = await f.newSession();
     const failed = await f.turn(sessionId, 'Hello');
     expect(failed.error?.kind).toBe('no_api_key');
     expect(f.fake.requests).toHaveLength(0);
+    await f.call('credentials:set-api-key', { key: 'sk-ant-added-later' });
+    f.fake.enqueue(text('Hi there.'));
+    const settled = f.next('chat:did-update', (u) => u.sessionId === sessionId && (u.phase === 'idle' || u.phase === 'error'));
+    await f.call('chat:retry', { project: f.project, sessionId });
+    expect((await settled).error).toBeNull();
+    expect(lastRequestText(f.fake)).toContain('Hello');
+    expectAllAccepted(f.fake);
   });
 
   it('stops mid-stream, keeps what was shown, and the next turn is accepted', async () => {
