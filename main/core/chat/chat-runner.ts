@@ -65,6 +65,14 @@ export class ChatRunner {
     return session;
   }
 
+  /** Before a conversation is deleted: its turn stops and its cached history goes (Undo re-reads it). */
+  async forget(sessionId: string): Promise<void> {
+    const session = this.sessions.get(sessionId);
+    if (!session) return;
+    await session.stop();
+    this.sessions.delete(sessionId);
+  }
+
   find(sessionId: string): ChatSession | null {
     return this.sessions.get(sessionId) ?? null;
   }

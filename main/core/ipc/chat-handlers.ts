@@ -28,6 +28,7 @@ export function createSessionHandlers(services: Services): Pick<Handlers, Sessio
       return list;
     },
     'chat:delete-session': async ({ project, sessionId }) => {
+      await services.vault().chat.forget(sessionId);
       const done = await sessions().delete(project, sessionId);
       await announce(project);
       return done;

@@ -273,6 +273,26 @@ describe('a conversation through the IPC handlers, the real SDK and the strict f
     expectAllAccepted(f.fake);
   });
 
+  it('deleting a conversation mid-answer stops it; Undo brings it back whole', async () => {
+    f = await chatFixture();
+    const sessionId = await f.newSession();
+    f.fake.enqueue(text('First answer.'));
+    await f.turn(sessionId, 'First');
+    f.fake.enqueue(text('word '.repeat(400), { chunkChars: 5, chunkDelayMs: 10 }));
+    const streaming = f.next('chat:did-stream', (d) => d.sessionId === sessionId);
+    const settled = f.turn(sessionId, 'Second');
+    await streaming;
+    const { undoToken } = await f.call('chat:delete-session', { project: f.project, sessionId });
+    expect((await settled).phase).toBe('idle');
+    expect(await f.call('chat:list-sessions', { project: f.project })).toEqual([]);
+    await f.call('chat:undo-delete', { project: f.project, undoToken });
+    const view = await f.call('chat:open-session', { project: f.project, sessionId });
+    expect(view.items.filter((i) => i.kind === 'user').map((i) => i.kind === 'user' && i.text)).toEqual(['First', 'Second']);
+    f.fake.enqueue(text('Third answer.'));
+    await f.turn(sessionId, 'Third');
+    expectAllAccepted(f.fake);
+  });
+
   it('refuses a second prompt while one is running', async () => {
     f = await chatFixture();
     const sessionId = await f.newSession();
