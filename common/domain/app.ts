@@ -6,7 +6,11 @@ export interface AppInfo {
   /** `electron` in the desktop window, `host` in a browser tab served by `strata host`. */
   shell: 'electron' | 'host';
   vaultRoot: string;
+  /** `root-missing` while the vault folder is gone (an unplugged drive, a deleted folder). */
+  vaultState: VaultState;
 }
+
+export type VaultState = 'closed' | 'opening' | 'ready' | 'root-missing';
 
 export interface VaultRootInfo {
   root: string;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Result } from '../result.js';
 import { invoke, event, type InvokeDef, type EventDef } from './define.js';
 import { settingsPatchSchema, type Settings } from '../domain/settings.js';
-import type { AppInfo, CredentialStatus, DirListing, Project, VaultRootInfo } from '../domain/app.js';
+import type { AppInfo, CredentialStatus, DirListing, Project, VaultRootInfo, VaultState } from '../domain/app.js';
 import type {
   ChatDelta,
   ChatSessionView,
@@ -168,6 +168,7 @@ export const eventChannels = {
   'settings:did-change': event<Settings>(),
   'project:did-change-list': event<Project[]>(),
   'vault:did-change-root': event<VaultRootInfo>(),
+  'vault:did-change-state': event<{ root: string; state: VaultState }>(),
   'vault:did-change-files': event<VaultChange[]>(),
   'chat:did-update': event<ChatUpdate>(),
   'notes:did-change': event<SessionNotes>(),

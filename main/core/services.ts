@@ -103,6 +103,7 @@ async function openVault(
     logger,
   });
   const offChanges = files.onChanges((changes) => options.events.emit('vault:did-change-files', changes));
+  const offState = files.onState((state) => options.events.emit('vault:did-change-state', { root, state }));
   // Opening scans the whole vault: start it now, let callers that need the catalog await `ready`.
   const ready = files.open().catch((error: unknown) => {
     logger.warn('the vault could not be opened', { root, error: (error as Error).message });
@@ -121,6 +122,7 @@ async function openVault(
     async close() {
       await chat.close();
       offChanges();
+      offState();
       await ready;
       await files.close();
     },

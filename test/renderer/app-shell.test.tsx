@@ -12,7 +12,7 @@ import { createFakeApi } from './support/fake-api';
 async function mountApp(overrides: { settings?: Settings; credentials?: CredentialStatus; projects?: Project[] } = {}) {
   let settings = overrides.settings ?? defaultSettings();
   const fake = createFakeApi({
-    'app:info': () => ({ name: 'Strata', version: '0.1.0', platform: 'linux', shell: 'electron', vaultRoot: '/v' }),
+    'app:info': () => ({ name: 'Strata', version: '0.1.0', platform: 'linux', shell: 'electron', vaultRoot: '/v', vaultState: 'ready' }),
     'settings:get': () => settings,
     'settings:set': ({ patch }) => (settings = { ...settings, ...patch } as Settings),
     'project:list': () => overrides.projects ?? [],
@@ -77,6 +77,15 @@ describe('the app shell', () => {
     const fake = await mountApp();
     act(() => fake.emit('settings:did-change', { ...defaultSettings(), theme: 'dark' }));
     await waitFor(() => expect(document.documentElement.dataset.theme).toBe('dark'));
+  });
+
+  it('says when the vault folder goes missing, and stops saying it when it is back', async () => {
+    const fake = await mountApp();
+    expect(screen.queryByRole('alert', { name: /vault folder is missing/i })).toBeNull();
+    act(() => fake.emit('vault:did-change-state', { root: '/v', state: 'root-missing' }));
+    expect(await screen.findByText(/The vault folder is missing/)).toBeTruthy();
+    act(() => fake.emit('vault:did-change-state', { root: '/v', state: 'ready' }));
+    expect(screen.queryByText(/The vault folder is missing/)).toBeNull();
   });
 
   it('lists projects pushed from main and opens one from the sidebar', async () => {

@@ -35,6 +35,7 @@ export function createAppHandlers(services: Services, shell: 'electron' | 'host'
       platform: process.platform,
       shell,
       vaultRoot: vault().root,
+      vaultState: vault().files.state,
     }),
     'settings:get': () => vault().settings.get(),
     'settings:set': async ({ patch }) => {

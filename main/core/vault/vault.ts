@@ -20,7 +20,8 @@ import { VaultWatcher, type RawFileEvent, type WatcherFactory } from './vault-wa
 import { classifyVaultPath, isMemoryScope, memoryDir, resolveVaultPath } from './vault-paths.js';
 
 /** `opening` until searchable, `ready` after, `root-missing` while the root folder is gone. */
-export type VaultState = 'closed' | 'opening' | 'ready' | 'root-missing';
+export type { VaultState } from '../../../common/domain/app.js';
+import type { VaultState } from '../../../common/domain/app.js';
 
 export interface VaultOptions {
   /** The vault root's real path. */

@@ -40,6 +40,12 @@ export function wireEvents(): () => void {
     api.on['settings:did-change']((settings) => s.setSettings(settings)),
     api.on['project:did-change-list']((projects) => s.setProjects(projects)),
     api.on['vault:did-change-root'](() => void loadInitialState()),
+    api.on['vault:did-change-state'](({ state }) => {
+      const info = useStore.getState().info;
+      if (info) s.setInfo({ ...info, vaultState: state });
+      // Back from missing: what is there now is listed again.
+      if (state === 'ready') void loadFiles();
+    }),
     onConnectionState((state) => {
       const wasClosed = useStore.getState().connection === 'closed';
       s.setConnection(state);

@@ -22,6 +22,11 @@ export function StatusBar() {
       <span className="spacer" />
       <SyncIndicator />
       {credentials?.apiKey === 'missing' && <span className="warning-text">No API key</span>}
+      {info?.vaultState === 'root-missing' && (
+        <span className="warning-text" role="alert">
+          The vault folder is missing — reconnect it, or choose another in Settings
+        </span>
+      )}
       <span className="muted">Strata {info?.version ?? ''}</span>
     </footer>
   );
