@@ -357,7 +357,8 @@ export class ChatSession {
   }
 
   async emitNotes(updating: boolean): Promise<void> {
-    this.deps.events.emit('notes:did-change', await this.deps.catalog.readNotes(this.deps.project, this.sessionId, updating));
+    const notes = await this.deps.engines.notesView.read(this.deps.project, this.sessionId);
+    this.deps.events.emit('notes:did-change', { ...notes, updating });
   }
 
   /** SPEC §6–7: CLAUDE.md files, both MEMORY.md indexes and today's date, once at the start and after each compaction. */

@@ -1,7 +1,7 @@
 import type { MemoryConfig } from '../../../common/config.js';
 import { Compactor } from '../compact/index.js';
 import type { Clock, Logger } from '../ports.js';
-import { SessionMemoryStateStore, SessionNotesUpdater } from '../session-memory/index.js';
+import { SessionMemoryStateStore, SessionNotesService, SessionNotesUpdater } from '../session-memory/index.js';
 import { SessionStateStore } from '../transcripts/session-state-store.js';
 
 /**
@@ -12,6 +12,8 @@ export class MemoryEngines {
   readonly sessionState: SessionStateStore;
   readonly notes: SessionNotesUpdater;
   readonly compactor: Compactor;
+  /** The notes panel's read and write, serialized with the updater. */
+  readonly notesView: SessionNotesService;
   private readonly updatingListeners = new Set<(event: { sessionId: string; updating: boolean }) => void>();
 
   constructor(deps: { vaultRoot: string; config: () => MemoryConfig; clock: Clock; logger: Logger }) {
@@ -26,6 +28,7 @@ export class MemoryEngines {
       stateStore,
       onUpdating: (event) => this.updatingListeners.forEach((listener) => listener(event)),
     });
+    this.notesView = new SessionNotesService(deps.vaultRoot, this.notes);
     this.compactor = new Compactor({ vaultRoot: deps.vaultRoot, config: config.compaction, stateStore, clock: deps.clock, logger: deps.logger });
   }
 

@@ -1,10 +1,9 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { ChatSessionView, SessionNotes, SessionSummary } from '../../../common/domain/chat.js';
+import type { ChatSessionView, SessionSummary } from '../../../common/domain/chat.js';
 import { autoCompactThreshold, type MemoryConfig } from '../../../common/config.js';
 import { AppFailure } from '../../../common/result.js';
-import { writeFileAtomic } from '../fs/atomic-write.js';
 import { contextTokens } from '../llm/tokens.js';
 import { ProjectPaths } from '../paths/project-paths.js';
 import { conversationChain } from '../transcripts/conversation-chain.js';
@@ -13,8 +12,6 @@ import type { TranscriptStore } from '../transcripts/transcript-store.js';
 import { displayRecords, recordsToItems } from './records-to-items.js';
 
 export const NEW_SESSION_TITLE = 'New conversation';
-
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** SPEC §3 figures for the context meter. */
 export function contextMeter(records: TranscriptRecord[], config: MemoryConfig) {
@@ -25,7 +22,7 @@ export function contextMeter(records: TranscriptRecord[], config: MemoryConfig) 
 
 /**
  * The conversations of a project as the chat shows them: list, open (from the transcript), rename,
- * delete with undo, and the session notes file. Running turns is the ChatRunner's job.
+ * delete with undo. Running turns is the ChatRunner's job; the notes are the session-memory engine's.
  */
 export class SessionCatalog {
   constructor(
@@ -108,33 +105,5 @@ export class SessionCatalog {
 
   async undoDelete(undoToken: string): Promise<void> {
     await this.transcripts.restore(undoToken);
-  }
-
-  async readNotes(project: string, sessionId: string, updating = false): Promise<SessionNotes> {
-    const paths = await this.paths(project);
-    const file = paths.sessionNotesFile(sessionId);
-    const text = await fs.readFile(file, 'utf8').catch(() => null);
-    return {
-      sessionId,
-      path: path.relative(this.vaultRoot, file).split(path.sep).join('/'),
-      exists: text !== null,
-      text: text ?? '',
-      hash: text === null ? null : sha256(text),
-      updating,
-    };
-  }
-
-  /**
-   * The user's edit of the notes. Refused with `conflict` when the file changed since `baseHash`
-   * (the background updater got there first), so neither side's text is lost.
-   */
-  async writeNotes(project: string, sessionId: string, text: string, baseHash: string | null): Promise<SessionNotes> {
-    const current = await this.readNotes(project, sessionId);
-    if (current.hash !== baseHash) {
-      throw new AppFailure('conflict', 'The notes changed while you were editing. Your text was not saved; copy it and edit again.');
-    }
-    const paths = await this.paths(project);
-    await writeFileAtomic(paths.sessionNotesFile(sessionId), text, { mode: 0o600, dirMode: 0o700 });
-    return this.readNotes(project, sessionId);
   }
 }

@@ -1,3 +1,4 @@
+import { AppFailure } from '../../../common/result.js';
 import type { Services } from '../services.js';
 import type { Handlers } from './dispatcher.js';
 
@@ -39,11 +40,12 @@ export function createSessionHandlers(services: Services): Pick<Handlers, Sessio
       services.events.emit('chat:did-change-sessions', { project, sessions: list });
       return list;
     },
-    'notes:read': ({ project, sessionId }) => sessions().readNotes(project, sessionId),
+    'notes:read': ({ project, sessionId }) => services.vault().chat.engines.notesView.read(project, sessionId),
     'notes:write': async ({ project, sessionId, text, baseHash }) => {
-      const notes = await sessions().writeNotes(project, sessionId, text, baseHash);
-      services.events.emit('notes:did-change', notes);
-      return notes;
+      const saved = await services.vault().chat.engines.notesView.write(project, sessionId, text, baseHash);
+      if (!saved.ok) throw new AppFailure(saved.error.code, 'The notes changed while you were editing. Your text was not saved; copy it and edit again.');
+      services.events.emit('notes:did-change', saved.value);
+      return saved.value;
     },
   };
 }
