@@ -13,6 +13,7 @@ import { Overlays } from './features/shell/overlays';
 import { newSession } from './bridge/chat-actions';
 import { openProject } from './bridge/actions';
 import { useShortcuts, type Shortcut } from './ui/use-shortcuts';
+import { ScreenBoundary } from './ui/screen-boundary';
 
 export function App() {
   const { view, theme, chooserOpen } = useStoreShallow((s) => ({
@@ -51,9 +52,11 @@ export function App() {
       <Sidebar />
       <main className="main-pane" id="main" aria-label={`${view[0]!.toUpperCase()}${view.slice(1)}`}>
         <ErrorBanner />
-        {view === 'chat' && <ChatView />}
-        {view === 'vault' && <VaultView />}
-        {view === 'settings' && <SettingsPage />}
+        <ScreenBoundary key={view}>
+          {view === 'chat' && <ChatView />}
+          {view === 'vault' && <VaultView />}
+          {view === 'settings' && <SettingsPage />}
+        </ScreenBoundary>
       </main>
       <StatusBar />
       <PermissionDialog />

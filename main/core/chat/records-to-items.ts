@@ -46,7 +46,10 @@ export function summarizeToolInput(name: string, input: unknown, projectDir: str
   const rel = (p: unknown) => {
     if (typeof p !== 'string') return '';
     const r = path.relative(projectDir, p);
-    return r && !r.startsWith('..') && !path.isAbsolute(r) ? r : p;
+    if (r && !r.startsWith('..') && !path.isAbsolute(r)) return r;
+    // Outside the project (the vault's memory folders): the folder and the file say enough.
+    const parts = p.split(/[\\/]/).filter(Boolean);
+    return parts.length > 2 ? `…/${parts.slice(-2).join('/')}` : p;
   };
   switch (name) {
     case 'Read':

@@ -4,6 +4,8 @@ import { loadProposals, resolveProposal } from '../../bridge/chat-actions';
 import { useStoreShallow } from '../../store';
 import { DiffView } from '../../ui/diff-view';
 
+const NONE: MemoryProposal[] = [];
+
 /**
  * Review mode's inbox (issue 6): what the background extractor wanted to save for the open project,
  * waiting to be accepted as is, edited first, or rejected.
@@ -11,7 +13,7 @@ import { DiffView } from '../../ui/diff-view';
 export function ReviewPanel() {
   const { project, proposals } = useStoreShallow((s) => ({
     project: s.activeProject,
-    proposals: s.activeProject ? (s.proposals[s.activeProject] ?? []) : [],
+    proposals: (s.activeProject && s.proposals[s.activeProject]) || NONE,
   }));
   useEffect(() => {
     if (project) void loadProposals(project);

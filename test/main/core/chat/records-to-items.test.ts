@@ -89,5 +89,6 @@ describe('recordsToItems', () => {
 
   it('summarises paths outside the project as absolute', () => {
     expect(summarizeToolInput('Read', { file_path: '/elsewhere/x.md' }, '/p')).toBe('/elsewhere/x.md');
+    expect(summarizeToolInput('Write', { file_path: '/vault/projects/-p/memory/user_name.md' }, '/p')).toBe('…/memory/user_name.md');
   });
 });
