@@ -103,14 +103,6 @@ export class ChatSession {
     return this.deps.sessionId;
   }
 
-  get busy(): boolean {
-    return this.run !== null;
-  }
-
-  pendingPermissionIds(): string[] {
-    return [...this.permissions.keys()];
-  }
-
   /** Starts a turn with the user's text; the outcome arrives as `chat:did-update` events. */
   send(text: string): Promise<void> {
     return this.start(async (signal) => this.turnWith(text, signal));
