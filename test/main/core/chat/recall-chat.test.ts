@@ -1,0 +1,68 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { apiErrors, text, toolCalls, type ScriptedResponse, type WireRequest } from '../../../fakes/anthropic-server/index.js';
+import { chatFixture, expectAllAccepted, type ChatFixture } from './chat-fixture.js';
+
+let f: ChatFixture | null = null;
+afterEach(async () => {
+  await f?.close();
+  f = null;
+});
+
+const isSelector = (r: WireRequest) => JSON.stringify(r.system ?? '').includes('You pick memory files');
+const deploy = '---\nname: Deploy day\ndescription: Deployments happen on Thursdays after the review\ntype: project\n---\nWe deploy on Thursdays.\n';
+const role = '---\nname: Role\ndescription: The user is a designer who works on the checkout\ntype: user\n---\nDesigner.\n';
+
+/** A chat whose selector answers `select()` and whose main agent answers from the queue (else "OK."). */
+async function recallChat(select: () => ScriptedResponse) {
+  f = await chatFixture({ fake: { respond: (r) => (isSelector(r) ? select() : text('OK.')) } });
+  const memoryDir = (await f.services.vault().sessions.paths(f.project)).memoryDir;
+  await fs.mkdir(memoryDir, { recursive: true });
+  await fs.writeFile(path.join(memoryDir, 'project_deploy.md'), deploy);
+  await fs.writeFile(path.join(memoryDir, 'user_role.md'), role);
+  return { f, memoryDir, sessionId: await f.newSession() };
+}
+
+const chipsOf = (fx: ChatFixture, sessionId: string) =>
+  fx.events.flatMap((e) =>
+    e.channel === 'chat:did-update' && (e.payload as { sessionId: string }).sessionId === sessionId
+      ? (e.payload as { upserts: { kind: string; id: string; memories?: { title: string }[] }[] }).upserts.filter((i) => i.kind === 'recall')
+      : [],
+  );
+const uniqueChips = (fx: ChatFixture, sessionId: string) => [...new Map(chipsOf(fx, sessionId).map((c) => [c.id, c])).values()];
+const mainRequests = (fx: ChatFixture) => fx.fake.requests.filter((r) => !isSelector(r.body));
+const count = (haystack: string, needle: string) => haystack.split(needle).length - 1;
+
+describe('relevant-memory recall in the chat', () => {
+  it('attaches a memory once a session, even when the selector picks it again on a later turn', async () => {
+    const { f: fx, sessionId } = await recallChat(() => text('{"selected_memories": ["project_deploy.md"]}'));
+    await fx.turn(sessionId, 'Which day do deployments happen?');
+    await fx.turn(sessionId, 'And are deployments ever on Fridays?');
+    const chips = uniqueChips(fx, sessionId);
+    expect(chips.map((c) => c.memories!.map((m) => m.title))).toEqual([['Deploy day']]);
+    const last = JSON.stringify(mainRequests(fx).at(-1)!.body.messages);
+    expect(count(last, 'We deploy on Thursdays.')).toBe(1);
+    expect(fx.fake.requests.filter((r) => isSelector(r.body))).toHaveLength(2);
+    expectAllAccepted(fx.fake);
+  });
+
+  it('ranks locally when the selector call fails, and the chip still names the memory', async () => {
+    const { f: fx, sessionId } = await recallChat(() => apiErrors.overloaded());
+    await fx.turn(sessionId, 'Which day do deployments happen after the review?');
+    expect(uniqueChips(fx, sessionId).map((c) => c.memories!.map((m) => m.title))).toEqual([['Deploy day']]);
+    expect(JSON.stringify(mainRequests(fx).at(-1)!.body.messages)).toContain('We deploy on Thursdays.');
+  });
+
+  // SPEC §4 / issue 6 item 7: "never a file already read". ChatSession.recallFor passes only the paths it
+  // attached itself as `seen`, not the files the agent read with Read (the session's ReadState).
+  it.fails('does not attach a memory the agent already read in this session', async () => {
+    const { f: fx, memoryDir, sessionId } = await recallChat(() => text('{"selected_memories": ["project_deploy.md"]}'));
+    fx.fake.enqueue(toolCalls([{ name: 'Read', input: { file_path: path.join(memoryDir, 'project_deploy.md') } }]), text('Thursdays.'));
+    // A one-word question skips recall, so the agent's Read is the only way the file got in.
+    await fx.turn(sessionId, 'Deployments?');
+    expect(uniqueChips(fx, sessionId)).toEqual([]);
+    await fx.turn(sessionId, 'Which day do deployments happen?');
+    expect(uniqueChips(fx, sessionId)).toEqual([]);
+  });
+});
