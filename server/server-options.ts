@@ -43,3 +43,6 @@ export const desktopClientId = 'strata-desktop';
 
 /** Default listening port of `strata server`. */
 export const defaultPort = 7420;
+
+/** Usernames: short, printable, no spaces (they appear in logs and the CLI). */
+export const usernamePattern = /^[A-Za-z0-9._@-]{1,64}$/;

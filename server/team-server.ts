@@ -5,6 +5,7 @@ import formbody from '@fastify/formbody';
 import { systemClock, type Clock, type Logger } from '../main/core/ports.js';
 import { ApiError, sendApiError } from './api/api-error.js';
 import { RateLimiter } from './api/rate-limiter.js';
+import { registerAccountRoutes } from './api/account-routes.js';
 import { registerTeamMemoryRoutes } from './api/team-memory-routes.js';
 import { registerOAuthRoutes } from './auth/oauth-routes.js';
 import { AuthStore } from './storage/auth-store.js';
@@ -52,7 +53,7 @@ function statusError(error: FastifyError): ApiError | null {
   }
 }
 
-function buildApp(db: SqlDb, options: TeamServerOptions, publicUrl: () => string): FastifyInstance {
+function buildApp(db: SqlDb, options: TeamServerOptions, publicUrl: () => string, closing: () => boolean): FastifyInstance {
   const clock = options.clock ?? systemClock;
   const limits: ServerLimits = { ...defaultLimits, ...options.limits };
   const lifetimes: AuthLifetimes = { ...defaultLifetimes, ...options.lifetimes };
@@ -74,6 +75,11 @@ function buildApp(db: SqlDb, options: TeamServerOptions, publicUrl: () => string
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+  });
+  // While closing, a keep-alive connection ends with the response it carries, so close() waits for
+  // in-flight requests only, never for idle sockets to time out.
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing()) reply.header('connection', 'close');
   });
   // One structured line a request: no bodies, no query strings (they may carry OAuth state), no tokens.
   app.addHook('onResponse', async (request, reply) => {
@@ -101,7 +107,9 @@ function buildApp(db: SqlDb, options: TeamServerOptions, publicUrl: () => string
     await db.query('SELECT 1 AS ok');
     return reply.header('cache-control', 'no-store').send({ ok: true });
   });
-  registerTeamMemoryRoutes(app, { auth, memory, clock, limits, limiter: new RateLimiter(limits.rateLimitPerMinute, clock) });
+  const limiter = new RateLimiter(db, limits.rateLimitPerMinute, clock);
+  registerTeamMemoryRoutes(app, { auth, memory, clock, limits, limiter });
+  registerAccountRoutes(app, { auth, clock, limiter });
   app.register(async (scope) => {
     registerOAuthRoutes(scope, { auth, clock, logger, lifetimes, get publicUrl() { return publicUrl(); } });
   });
@@ -113,7 +121,8 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
   const db = await openDatabase(options.db);
   const host = options.host ?? '127.0.0.1';
   let publicUrl = options.publicUrl?.replace(/\/+$/, '') ?? '';
-  const app = buildApp(db, options, () => publicUrl);
+  let closing: Promise<void> | null = null;
+  const app = buildApp(db, options, () => publicUrl, () => closing !== null);
   try {
     await app.listen({ host, port: options.port ?? 0 });
   } catch (error) {
@@ -124,7 +133,6 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   if (!publicUrl) publicUrl = url;
   options.logger.info('team server listening', { url, publicUrl });
-  let closing: Promise<void> | null = null;
   return {
     url,
     port,

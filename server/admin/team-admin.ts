@@ -5,9 +5,8 @@ import { AuthStore } from '../storage/auth-store.js';
 import { openDatabase } from '../storage/open-db.js';
 import type { SqlDb } from '../storage/sql-db.js';
 import { hashPassword, hashSecret, newId, newSecret } from '../server-crypto.js';
+import { usernamePattern } from '../server-options.js';
 
-/** Usernames: short, printable, no spaces (they appear in logs and the CLI). */
-export const usernamePattern = /^[A-Za-z0-9._@-]{1,64}$/;
 
 /** A personal access token as created; `token` is shown once and never stored. */
 export interface CreatedToken {
@@ -78,7 +77,7 @@ export class TeamAdmin {
   }
 
   private async requireUser(username: string) {
-    const user = await this.store.findUser(username);
+    const user = usernamePattern.test(username) ? await this.store.findUser(username) : null;
     if (!user) throw new AppFailure('not_found', `no user named ${username} (add one with strata server user add)`);
     return user;
   }

@@ -1,4 +1,4 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TeamErrorCode } from '../../common/team-memory/index.js';
 
 /** A 4xx answer in SPEC §5's shape: `{error:{message, details:{error_code, …}}}`. */
@@ -21,4 +21,18 @@ export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply
     .code(error.status)
     .headers({ 'cache-control': 'no-store', ...error.headers })
     .send({ error: { message: error.message, details: { error_code: error.errorCode, ...error.details } } });
+}
+
+/** Wraps a route handler so a thrown ApiError becomes its SPEC §5 answer; anything else reaches the error handler. */
+export function withApiErrors(
+  handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
+): (request: FastifyRequest, reply: FastifyReply) => Promise<unknown> {
+  return async (request, reply) => {
+    try {
+      return await handler(request, reply);
+    } catch (error) {
+      if (error instanceof ApiError) return sendApiError(reply, error);
+      throw error;
+    }
+  };
 }

@@ -1,33 +1,41 @@
 import type { Clock } from '../../main/core/ports.js';
+import type { SqlDb } from '../storage/sql-db.js';
+
+const windowMs = 60_000;
 
 /**
- * A fixed one-minute window per key (the hash of the bearer token). It lives in the process: with N
- * instances behind a load balancer a token may make up to N × the limit (README "Run a team server").
+ * A fixed one-minute window per token (DESIGN.md: 600 requests a minute per token), counted in the
+ * database so the limit holds for the token across every instance behind a load balancer, not per
+ * process. One atomic upsert a request: it opens a new window when the stored one is over, else counts.
  */
 export class RateLimiter {
-  private readonly windows = new Map<string, { start: number; count: number }>();
+  private nextSweep = 0;
 
   constructor(
+    private readonly db: SqlDb,
     private readonly perMinute: number,
     private readonly clock: Clock,
   ) {}
 
-  /** Counts one request; returns the seconds to wait when over the limit, else null. */
-  take(key: string): number | null {
+  /** Counts one request of `bucket` (a token id); returns the seconds to wait when over the limit, else null. */
+  async take(bucket: string): Promise<number | null> {
     if (this.perMinute <= 0) return null;
     const now = this.clock.now();
-    let window = this.windows.get(key);
-    if (!window || now - window.start >= 60_000) {
-      if (this.windows.size > 10_000) this.sweep(now);
-      window = { start: now, count: 0 };
-      this.windows.set(key, window);
+    const expired = now - windowMs;
+    if (now >= this.nextSweep) {
+      this.nextSweep = now + windowMs;
+      await this.db.run('DELETE FROM rate_windows WHERE window_start <= ?', [expired]);
     }
-    window.count += 1;
-    if (window.count <= this.perMinute) return null;
-    return Math.max(1, Math.ceil((window.start + 60_000 - now) / 1000));
-  }
-
-  private sweep(now: number): void {
-    for (const [key, window] of this.windows) if (now - window.start >= 60_000) this.windows.delete(key);
+    const [row] = await this.db.query<{ window_start: number; hits: number }>(
+      `INSERT INTO rate_windows (bucket, window_start, hits) VALUES (?, ?, 1)
+       ON CONFLICT (bucket) DO UPDATE SET
+         hits = CASE WHEN rate_windows.window_start <= ? THEN 1 ELSE rate_windows.hits + 1 END,
+         window_start = CASE WHEN rate_windows.window_start <= ? THEN excluded.window_start ELSE rate_windows.window_start END
+       RETURNING window_start, hits`,
+      [bucket, now, expired, expired],
+    );
+    if (!row || Number(row.hits) <= this.perMinute) return null;
+    // Clamped: instances whose clocks disagree must still answer a sane Retry-After.
+    return Math.min(60, Math.max(1, Math.ceil((Number(row.window_start) + windowMs - now) / 1000)));
   }
 }

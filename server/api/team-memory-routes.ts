@@ -8,57 +8,31 @@ import {
   validateTeamMemoryKey,
   weakMatch,
 } from '../../common/team-memory/index.js';
-import type { Clock } from '../../main/core/ports.js';
-import { authenticateBearer, bearerToken, type Caller } from '../auth/bearer-auth.js';
-import type { AuthStore } from '../storage/auth-store.js';
+import type { Caller } from '../auth/bearer-auth.js';
 import type { MemoryStore, RepoSnapshot } from '../storage/memory-store.js';
-import { hashSecret } from '../server-crypto.js';
 import type { ServerLimits } from '../server-options.js';
-import { ApiError, sendApiError } from './api-error.js';
-import type { RateLimiter } from './rate-limiter.js';
+import { ApiError, sendApiError, withApiErrors } from './api-error.js';
+import { authenticateRequest, type RequestAuthDeps } from './authenticate-request.js';
 import { describePutOutcome } from './put-outcome.js';
 
 /** What the team-memory routes need. */
-export interface TeamMemoryDeps {
-  auth: AuthStore;
+export interface TeamMemoryDeps extends RequestAuthDeps {
   memory: MemoryStore;
-  clock: Clock;
   limits: ServerLimits;
-  limiter: RateLimiter;
 }
 
-const unauthorizedMessages = {
-  missing: 'sign in: this request has no bearer token',
-  invalid: 'the bearer token is not valid',
-  expired: 'the bearer token has expired; refresh it or sign in again',
-  revoked: 'the bearer token was revoked; sign in again',
-} as const;
-
-/** Auth, rate limit, repo name and membership, in that order (401, 429, 400, 403). */
+/** Token and rate limit, repo name, membership, in that order (401, 429, 400, 403). */
 async function admit(deps: TeamMemoryDeps, request: FastifyRequest): Promise<{ caller: Caller; repo: string }> {
-  const token = bearerToken(request.headers.authorization);
-  if (token) {
-    const wait = deps.limiter.take(hashSecret(token));
-    if (wait !== null) {
-      throw new ApiError(429, 'rate_limited', `too many requests; retry in ${wait} s`, { retry_after_seconds: wait }, { 'retry-after': String(wait) });
-    }
-  }
-  const auth = await authenticateBearer(deps.auth, deps.clock, token);
-  if (!auth.ok) {
-    throw new ApiError(401, 'unauthorized', unauthorizedMessages[auth.reason], {}, {
-      'www-authenticate': auth.reason === 'missing' ? 'Bearer realm="strata"' : 'Bearer realm="strata", error="invalid_token"',
-    });
-  }
-  (request as FastifyRequest & { caller?: Caller }).caller = auth.caller;
+  const caller = await authenticateRequest(deps, request);
   const repo = (request.query as Record<string, unknown>).repo;
   if (typeof repo !== 'string' || !isValidRepo(repo)) {
     throw new ApiError(400, 'invalid_repo', 'the repo query parameter must be owner/name (letters, digits, . _ -)');
   }
   // 403 before any lookup of the repository, so a non-member cannot learn whether it exists.
-  if (!(await deps.auth.isMember(auth.caller.userId, repo))) {
+  if (!(await deps.auth.isMember(caller.userId, repo))) {
     throw new ApiError(403, 'forbidden', `you are not a member of ${repo}`);
   }
-  return { caller: auth.caller, repo };
+  return { caller, repo };
 }
 
 function body(repo: string, snapshot: RepoSnapshot, withEntries: boolean) {
@@ -117,8 +91,6 @@ function parsePutBody(raw: unknown, limits: ServerLimits): [string, string | nul
         received_bytes: bytes,
       });
     }
-    // PostgreSQL text cannot hold U+0000; refuse it on every back end so both behave the same.
-    if (text.includes('\0')) throw new ApiError(400, 'invalid_request', `${key} contains a NUL character`, { key });
   }
   return changes;
 }
@@ -141,14 +113,7 @@ async function handlePut(deps: TeamMemoryDeps, request: FastifyRequest, reply: F
 
 /** `GET`/`PUT /api/team_memory` exactly as SPEC §5; other methods are 405. */
 export function registerTeamMemoryRoutes(app: FastifyInstance, deps: TeamMemoryDeps): void {
-  const guard = (handler: typeof handleGet) => async (request: FastifyRequest, reply: FastifyReply) => {
-    try {
-      return await handler(deps, request, reply);
-    } catch (error) {
-      if (error instanceof ApiError) return sendApiError(reply, error);
-      throw error;
-    }
-  };
+  const guard = (handler: typeof handleGet) => withApiErrors((request, reply) => handler(deps, request, reply));
   app.get('/api/team_memory', guard(handleGet));
   app.put('/api/team_memory', guard(handlePut));
   app.route({

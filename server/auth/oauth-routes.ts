@@ -3,7 +3,7 @@ import OAuth2Server from '@node-oauth/oauth2-server';
 import type { Clock, Logger } from '../../main/core/ports.js';
 import type { AuthStore } from '../storage/auth-store.js';
 import { hashSecret, verifyPassword } from '../server-crypto.js';
-import { desktopClientId, type AuthLifetimes } from '../server-options.js';
+import { desktopClientId, usernamePattern, type AuthLifetimes } from '../server-options.js';
 import { createOAuthModel, type OAuthUser } from './oauth-model.js';
 import { isLoopbackRedirect } from './redirect-uri.js';
 import { authorizeParams, renderErrorPage, renderSignInPage, signInPageCsp } from './sign-in-page.js';
@@ -112,7 +112,8 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthDeps): void
     }
     const username = typeof form.username === 'string' ? form.username : '';
     const password = typeof form.password === 'string' ? form.password : '';
-    const user = await deps.auth.findUser(username);
+    // A name no account can have is never looked up (PostgreSQL refuses a NUL in text with an error).
+    const user = usernamePattern.test(username) ? await deps.auth.findUser(username) : null;
     if (!(await verifyPassword(password, user?.passwordHash ?? null)) || !user) {
       deps.logger.warn('sign-in refused', { reqId: request.id });
       const csrf = newCsrfToken();

@@ -32,6 +32,12 @@ export type PutOutcome =
   | { kind: 'precondition_required'; current: string }
   | { kind: 'too_many_entries'; maxEntries: number; receivedEntries: number };
 
+/** Content as stored: UTF-8 bytes (a string only in a row no migration has touched). */
+function decodeContent(content: Uint8Array | string | null): string | null {
+  if (content === null || typeof content === 'string') return content;
+  return Buffer.from(content.buffer, content.byteOffset, content.byteLength).toString('utf8');
+}
+
 type EntryRow = {
   key: string;
   checksum: string;
@@ -65,7 +71,7 @@ export class MemoryStore {
       repo_checksum: string;
       last_modified: number;
       key: string | null;
-      content: string | null;
+      content: Uint8Array | string | null;
       checksum: string | null;
       deleted_at: number | null;
     }>(
@@ -86,7 +92,7 @@ export class MemoryStore {
     };
     for (const row of rows) {
       if (row.key === null || row.checksum === null) continue;
-      if (row.deleted_at === null) snapshot.entries.set(row.key, { content: row.content, checksum: row.checksum });
+      if (row.deleted_at === null) snapshot.entries.set(row.key, { content: decodeContent(row.content), checksum: row.checksum });
       else if (now - Number(row.deleted_at) <= tombstoneMs) {
         snapshot.tombstones.set(row.key, { deletedAt: Number(row.deleted_at), checksum: row.checksum });
       }
@@ -120,7 +126,7 @@ export class MemoryStore {
       const rows = await tx.query<EntryRow>('SELECT key, checksum, deleted_at FROM team_entries WHERE repo = ?', [repo]);
       const live = new Map<string, string>();
       for (const row of rows) if (row.deleted_at === null) live.set(row.key, row.checksum);
-      const upserts: [string, string, string][] = [];
+      const upserts: [string, Buffer, string][] = [];
       const deletes: string[] = [];
       for (const [key, text] of request.changes) {
         if (text === null) {
@@ -128,17 +134,17 @@ export class MemoryStore {
         } else {
           const sum = entryChecksum(text, this.sha256);
           live.set(key, sum);
-          upserts.push([key, text, sum]);
+          upserts.push([key, Buffer.from(text, 'utf8'), sum]);
         }
       }
       if (live.size > request.maxEntries) {
         return { kind: 'too_many_entries', maxEntries: request.maxEntries, receivedEntries: live.size };
       }
-      for (const [key, text, sum] of upserts) {
+      for (const [key, bytes, sum] of upserts) {
         await tx.run(
           `INSERT INTO team_entries (repo, key, content, checksum, deleted_at) VALUES (?, ?, ?, ?, NULL)
            ON CONFLICT (repo, key) DO UPDATE SET content = excluded.content, checksum = excluded.checksum, deleted_at = NULL`,
-          [repo, key, text, sum],
+          [repo, key, bytes, sum],
         );
       }
       for (const key of deletes) {

@@ -1,10 +1,13 @@
 import type { SqlDb } from './sql-db.js';
 
+type Dialect = SqlDb['dialect'];
+
 /**
- * The schema, as numbered migrations of single statements (both dialects). Times are epoch
- * milliseconds in BIGINT columns. Secrets (tokens, codes) are stored only as SHA-256 hashes.
+ * The schema, as numbered migrations of single statements: one list for both dialects, or one list
+ * each. Times are epoch milliseconds in BIGINT columns. Secrets (tokens, codes) are stored only as
+ * SHA-256 hashes.
  */
-const migrations: { version: number; statements: string[] }[] = [
+const migrations: { version: number; statements: string[] | Record<Dialect, string[]> }[] = [
   {
     version: 1,
     statements: [
@@ -62,6 +65,22 @@ const migrations: { version: number; statements: string[] }[] = [
         PRIMARY KEY (repo, key))`,
     ],
   },
+  {
+    // Entries as their exact UTF-8 bytes (SPEC §5 allows any text, U+0000 included, which PostgreSQL
+    // text cannot hold), and rate-limit windows shared by every instance on the database. The windows
+    // are UNLOGGED on PostgreSQL: no WAL write per request, and losing them in a crash is harmless.
+    version: 2,
+    statements: {
+      sqlite: [
+        `UPDATE team_entries SET content = CAST(content AS BLOB) WHERE typeof(content) = 'text'`,
+        `CREATE TABLE rate_windows (bucket TEXT PRIMARY KEY, window_start BIGINT NOT NULL, hits BIGINT NOT NULL)`,
+      ],
+      postgres: [
+        `ALTER TABLE team_entries ALTER COLUMN content TYPE BYTEA USING convert_to(content, 'UTF8')`,
+        `CREATE UNLOGGED TABLE rate_windows (bucket TEXT PRIMARY KEY, window_start BIGINT NOT NULL, hits BIGINT NOT NULL)`,
+      ],
+    },
+  },
 ];
 
 /** The newest schema version this build knows. */
@@ -70,9 +89,9 @@ export const schemaVersion = migrations[migrations.length - 1]!.version;
 /**
  * Brings the schema up to date, once even when several server processes start together on one
  * PostgreSQL (a transaction-scoped advisory lock; SQLite's `BEGIN IMMEDIATE` serializes the same way).
- * A database newer than this build is refused rather than misread.
+ * A database newer than this build is refused rather than misread. `upTo` stops early (tests of upgrades).
  */
-export async function migrate(db: SqlDb): Promise<void> {
+export async function migrate(db: SqlDb, upTo: number = schemaVersion): Promise<void> {
   await db.transaction(async (tx) => {
     if (db.dialect === 'postgres') await tx.query('SELECT pg_advisory_xact_lock(7411007)');
     await tx.run('CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)');
@@ -83,8 +102,9 @@ export async function migrate(db: SqlDb): Promise<void> {
       throw new Error(`the database schema (version ${newest}) is newer than this server (version ${schemaVersion}); upgrade the server`);
     }
     for (const migration of migrations) {
-      if (applied.has(migration.version)) continue;
-      for (const statement of migration.statements) await tx.run(statement);
+      if (applied.has(migration.version) || migration.version > upTo) continue;
+      const statements = Array.isArray(migration.statements) ? migration.statements : migration.statements[db.dialect];
+      for (const statement of statements) await tx.run(statement);
       await tx.run('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)', [migration.version, Date.now()]);
     }
   });

@@ -6,12 +6,7 @@ import { parseDbUrl, type SqlDb } from './sql-db.js';
  * imported here, lazily, so nothing outside the server ever loads them.
  */
 export async function openDatabase(url: string): Promise<SqlDb> {
-  const location = parseDbUrl(url);
-  if (!location) throw new Error("--db must be sqlite:<file> or postgres://… (the value given is neither)");
-  const db =
-    location.kind === 'sqlite'
-      ? await (await import('./sqlite-db.js')).openSqliteDb(location.file)
-      : await (await import('./postgres-db.js')).openPostgresDb(location.url);
+  const db = await openUnmigrated(url);
   try {
     await migrate(db);
   } catch (error) {
@@ -19,4 +14,13 @@ export async function openDatabase(url: string): Promise<SqlDb> {
     throw error;
   }
   return db;
+}
+
+/** The database without migrating it (schema upgrade tests). */
+export async function openUnmigrated(url: string): Promise<SqlDb> {
+  const location = parseDbUrl(url);
+  if (!location) throw new Error("--db must be sqlite:<file> or postgres://… (the value given is neither)");
+  return location.kind === 'sqlite'
+    ? (await import('./sqlite-db.js')).openSqliteDb(location.file)
+    : (await import('./postgres-db.js')).openPostgresDb(location.url);
 }

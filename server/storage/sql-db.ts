@@ -3,7 +3,8 @@
  * placeholders (rewritten to `$n` for PostgreSQL) and only syntax both dialects share, plus
  * `lockClause` where PostgreSQL needs `FOR UPDATE`.
  */
-export type SqlValue = string | number | null;
+/** A parameter; bytes bind as a BLOB (SQLite) or BYTEA (PostgreSQL). */
+export type SqlValue = string | number | null | Uint8Array;
 export type Row = Record<string, unknown>;
 
 /** Statements inside one transaction, or outside any. */

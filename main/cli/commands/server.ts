@@ -5,9 +5,9 @@ import { stderrLogger, type Logger } from '../../core/ports.js';
 import { defaultAppDataDir } from '../../core/vault/vault-root.js';
 import { UsageError, type CliIo, type Command } from '../cli-io.js';
 
-/** `--db` default: `sqlite:<app data dir>/server/team.db` (DESIGN.md `strata server`). */
-export function defaultServerDb(env: NodeJS.ProcessEnv): string {
-  return `sqlite:${path.join(defaultAppDataDir(env), 'server', 'team.db')}`;
+/** `--data-dir` default: `<app data dir>/server`. */
+export function defaultServerDataDir(env: NodeJS.ProcessEnv): string {
+  return path.join(defaultAppDataDir(env), 'server');
 }
 
 const numberFlags = {
@@ -20,9 +20,13 @@ const numberFlags = {
 
 type NumberFlag = keyof typeof numberFlags;
 
-/** `--db` (or STRATA_SERVER_DB, or the default), checked before anything opens it. */
+/**
+ * `--db` (or STRATA_SERVER_DB), else `sqlite:<data dir>/team.db` with `--data-dir` (or
+ * STRATA_SERVER_DATA_DIR, or `<app data>/server`); checked before anything opens it.
+ */
 async function dbOption(values: Record<string, unknown>, io: CliIo): Promise<string> {
-  const db = flagOrEnv(values, io, 'db') ?? defaultServerDb(io.env);
+  const dataDir = flagOrEnv(values, io, 'data-dir') || defaultServerDataDir(io.env);
+  const db = flagOrEnv(values, io, 'db') ?? `sqlite:${path.join(path.resolve(dataDir), 'team.db')}`;
   const { parseDbUrl } = await import('../../../server/storage/sql-db.js');
   if (!parseDbUrl(db)) throw new UsageError('--db must be sqlite:<file> or postgres://…');
   return db;
@@ -53,17 +57,17 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
 }
 
 const usage = [
-  'strata server [--db URL] [--port N] [--host H] [--public-url U] [--max-entries N] [--max-file-bytes N] [--max-body-bytes N] [--rate-limit N]',
-  '       strata server user add NAME [--password-stdin] [--db URL]',
-  '       strata server grant NAME owner/repo [--db URL]',
-  '       strata server token NAME [--expires-days N] [--db URL]',
-  '       strata server token revoke ID [--db URL]',
+  'strata server [--db URL | --data-dir DIR] [--port N] [--host H] [--public-url U] [--max-entries N] [--max-file-bytes N] [--max-body-bytes N] [--rate-limit N]',
+  '       strata server user add NAME [--password-stdin] [--db URL | --data-dir DIR]',
+  '       strata server grant NAME owner/repo [--db URL | --data-dir DIR]',
+  '       strata server token NAME [--expires-days N] [--db URL | --data-dir DIR]',
+  '       strata server token revoke ID [--db URL | --data-dir DIR]',
 ].join('\n');
 
 async function runAdmin(argv: string[], io: CliIo, readStdin: () => Promise<string>): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
-    options: { db: { type: 'string' }, 'password-stdin': { type: 'boolean', default: false }, 'expires-days': { type: 'string' } },
+    options: { db: { type: 'string' }, 'data-dir': { type: 'string' }, 'password-stdin': { type: 'boolean', default: false }, 'expires-days': { type: 'string' } },
     allowPositionals: true,
     strict: true,
   });
@@ -115,6 +119,7 @@ async function runServer(argv: string[], io: CliIo, logger: Logger): Promise<num
     args: argv,
     options: {
       db: { type: 'string' },
+      'data-dir': { type: 'string' },
       port: { type: 'string' },
       host: { type: 'string' },
       'public-url': { type: 'string' },

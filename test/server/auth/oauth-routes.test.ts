@@ -59,6 +59,7 @@ describeOnBackends('OAuth authorization server', (backend) => {
     expect(res.body.expires_in).toBeGreaterThan(14 * 60);
     expect(res.body.expires_in).toBeLessThanOrEqual(15 * 60);
     const token = res.body.access_token as string;
+    expect(await (await client(token).get(`${f.server.url}/api/me`)).json()).toEqual({ user: username });
     expect((await client(token).get(f.api(repo))).status).toBe(404);
     expect((await client(token).put(f.api(repo), { entries: { 'a.md': 'x' } })).status).toBe(200);
     const other = freshRepo();
@@ -134,6 +135,10 @@ describeOnBackends('OAuth authorization server', (backend) => {
       expect(await wrongPassword.text()).toContain('Wrong username or password');
       const unknownUser = await submitSignIn(f.server.url, query, { username: 'nobody', password, csrf: page.csrf }, page.cookie);
       expect(unknownUser.status).toBe(401);
+      // A name no account can have (PostgreSQL cannot even compare a NUL) is a plain wrong sign-in.
+      for (const name of [`${username}\0`, 'x'.repeat(200), 'a b']) {
+        expect((await submitSignIn(f.server.url, query, { username: name, password, csrf: page.csrf }, page.cookie)).status).toBe(401);
+      }
     } finally {
       await listener.close();
     }

@@ -79,10 +79,22 @@ describe('strata server administration', () => {
     }
   });
 
-  it('creates the default database under the app data folder', async () => {
+  it('creates the default database under the app data folder, or in --data-dir / STRATA_SERVER_DATA_DIR', async () => {
     const appData = await tempDir();
     expect((await run(['user', 'add', 'carol'], { STRATA_APP_DATA: appData })).code).toBe(0);
     expect(existsSync(path.join(appData, 'server', 'team.db'))).toBe(true);
+
+    const flagDir = path.join(await tempDir(), 'by-flag');
+    expect((await run(['user', 'add', 'carol', '--data-dir', flagDir], { STRATA_APP_DATA: appData })).code).toBe(0);
+    expect(existsSync(path.join(flagDir, 'team.db'))).toBe(true);
+    const envDir = path.join(await tempDir(), 'by-env');
+    const server = await startViaCli(['--port', '0'], { STRATA_APP_DATA: appData, STRATA_SERVER_DATA_DIR: envDir });
+    try {
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      expect(existsSync(path.join(envDir, 'team.db'))).toBe(true);
+    } finally {
+      await server.stop();
+    }
   });
 
   it('exits 2 with one stderr line on bad usage and bad input, changing nothing', async () => {
