@@ -7,6 +7,7 @@ import { runCli } from '../../../../main/cli/index.js';
 import { createServerCommand } from '../../../../main/cli/commands/server.js';
 import { tempDir } from '../../../support/temp-dir.js';
 import { json } from '../../../server/helpers/server-fixture.js';
+import { defaultLimits } from '../../../../server/index.js';
 
 function testIo(env: NodeJS.ProcessEnv = {}) {
   const stdout: string[] = [];
@@ -58,6 +59,41 @@ describe('strata server administration', () => {
       expect((await fetch(api, { headers: { authorization: `Bearer ${secret}` } })).status).toBe(401);
     } finally {
       expect(await server.stop()).toBe(0);
+    }
+  });
+
+  it('stores the password only as a slow scrypt hash', async () => {
+    const file = path.join(await tempDir(), 'team.db');
+    expect((await run(['user', 'add', 'erin', '--password-stdin', '--db', `sqlite:${file}`], {}, 'erin password 1\n')).code).toBe(0);
+    const { default: Database } = await import('better-sqlite3');
+    const raw = new Database(file, { readonly: true });
+    const { password_hash: hash } = raw.prepare('SELECT password_hash FROM users WHERE username = ?').get('erin') as { password_hash: string };
+    raw.close();
+    expect(hash).toMatch(/^scrypt\$32768\$8\$1\$/);
+    expect(hash).not.toContain('erin password 1');
+  });
+
+  it('applies --max-entries, --max-file-bytes and --max-body-bytes, and defaults to SPEC §5 limits and 600 a minute', async () => {
+    expect(defaultLimits).toMatchObject({ maxEntries: 2000, maxFileBytes: 250_000, maxBodyBytes: 1024 * 1024, rateLimitPerMinute: 600 });
+    const db = `sqlite:${await tempDir()}/limits.db`;
+    await run(['user', 'add', 'frank', '--db', db]);
+    await run(['grant', 'frank', 'acme/web', '--db', db]);
+    const secret = (await run(['token', 'frank', '--db', db])).stdout.at(-1)!;
+    const server = await startViaCli(['--db', db, '--port', '0', '--max-entries', '1', '--max-file-bytes', '10', '--max-body-bytes', '300']);
+    try {
+      const put = async (entries: Record<string, string>) => {
+        const res = await fetch(`${server.url}/api/team_memory?repo=acme%2Fweb`, {
+          method: 'PUT',
+          headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ entries }),
+        });
+        return { status: res.status, code: (await json(res)).error?.details.error_code };
+      };
+      expect(await put({ 'a.md': 'x', 'b.md': 'y' })).toEqual({ status: 413, code: 'team_memory_too_many_entries' });
+      expect(await put({ 'a.md': 'x'.repeat(11) })).toEqual({ status: 413, code: 'team_memory_file_too_large' });
+      expect(await put({ ['k'.repeat(300)]: 'x' })).toEqual({ status: 413, code: 'body_too_large' });
+    } finally {
+      await server.stop();
     }
   });
 
