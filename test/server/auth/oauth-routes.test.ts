@@ -66,6 +66,10 @@ describeOnBackends('OAuth authorization server', (backend) => {
     await f.member([other]);
     expect((await client(token).get(f.api(other))).status).toBe(403);
     expect((await client(token).put(f.api(other), { entries: { 'a.md': 'x' } })).status).toBe(403);
+    // The access log names the user, never a secret of the flow.
+    const logged = JSON.stringify(f.logs.entries);
+    expect(logged).toContain(username);
+    for (const secret of [code, verifier, password, token, res.body.refresh_token as string]) expect(logged).not.toContain(secret);
   });
 
   it('refuses a wrong code verifier, and the code is spent by the attempt', async () => {
