@@ -11,6 +11,19 @@ type InScope = Extract<Resolved, { ok: true }>;
 /** How a tool result says the user refused the change (the chat shows such a call as declined). */
 export const DECLINED = 'The user declined this';
 
+/**
+ * Where a write lands. A write into a memory folder may not spell its path with `..` at all (issue 6
+ * item 5), even one that resolves back inside: the sandbox judges the path as written, not only where
+ * it leads.
+ */
+async function resolveForWrite(input: string, ctx: ToolContext): Promise<Resolved> {
+  const r = await resolveInScope(input, ctx.scope);
+  if (r.ok && r.kind === 'memory' && input.split(/[\\/]/).includes('..')) {
+    return { ok: false, message: `${input} uses "..": write memory files by their plain path inside the memory folder.` };
+  }
+  return r;
+}
+
 /** Memory writes pass the write hook; project writes ask the user with a diff (issue 3 item 3). */
 async function authorizeWrite(tool: string, target: InScope, before: string, after: string, ctx: ToolContext): Promise<MemoryWriteVerdict> {
   if (target.kind === 'readonly') return `${target.path} is read-only for the agent.`;
@@ -42,7 +55,7 @@ export const writeTool: Tool<z.infer<typeof writeInput>> = {
   description:
     'Writes a file to the local filesystem.\n\nUsage:\n- This tool will overwrite the existing file if there is one at the provided path.\n- If this is an existing file, you MUST use the Read tool first to read the file\'s contents. This tool will fail if you did not read the file first.\n- ALWAYS prefer editing existing files. NEVER write new files unless explicitly required.',
   async run({ file_path, content }, ctx) {
-    const r = await resolveInScope(file_path, ctx.scope);
+    const r = await resolveForWrite(file_path, ctx);
     if (!r.ok) return toolError(r.message);
     const st = await statOrNull(r.path);
     if (st?.isDirectory()) return toolError(`${file_path} is a directory.`);
@@ -70,7 +83,7 @@ export const editTool: Tool<z.infer<typeof editInput>> = {
   description:
     'Performs exact string replacements in files.\n\nUsage:\n- You must use your `Read` tool at least once in the conversation before editing. This tool will error if you attempt an edit without reading the file.\n- The edit will FAIL if `old_string` is not unique in the file. Either provide a larger string with more surrounding context to make it unique or use `replace_all` to change every instance of `old_string`.',
   async run({ file_path, old_string, new_string, replace_all }, ctx) {
-    const r = await resolveInScope(file_path, ctx.scope);
+    const r = await resolveForWrite(file_path, ctx);
     if (!r.ok) return toolError(r.message);
     if (old_string === new_string) return toolError('No changes to make: old_string and new_string are exactly the same.');
     const st = await statOrNull(r.path);
@@ -100,7 +113,7 @@ export const deleteTool: Tool<z.infer<typeof deleteInput>> = {
   inputSchema: deleteInput,
   description: 'Deletes a file inside the memory folders (memory/ and memory/team/). Files anywhere else cannot be deleted.',
   async run({ file_path }, ctx) {
-    const r = await resolveInScope(file_path, ctx.scope);
+    const r = await resolveForWrite(file_path, ctx);
     if (!r.ok) return toolError(r.message);
     if (r.kind !== 'memory') return toolError(`Delete only works inside the memory folders; ${file_path} is not in one.`);
     const st = await statOrNull(r.path);

@@ -199,7 +199,7 @@ describe('the memory write sandbox on hostile tool inputs', () => {
     for (const asked of agent.asked) expect(asked.startsWith(t.project + path.sep) && !asked.startsWith(memoryReal + path.sep)).toBe(true);
   });
 
-  it.fails('refuses a main-agent memory write whose path has a `..` segment, even one that comes back in (issue 6 item 5)', async () => {
+  it('refuses a main-agent memory write whose path has a `..` segment, even one that comes back in (issue 6 item 5)', async () => {
     const t = await tree();
     const agent = await mainAgent(t);
     const [write] = await agent.run(attack(`${t.memory}/sub/../existing.md`).slice(0, 1));
