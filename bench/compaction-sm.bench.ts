@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defaultMemoryConfig } from '../common/config.js';
-import { Compactor, readTranscriptFile, recordTokens } from '../main/core/compact/index.js';
+import { Compactor, readTranscriptFile } from '../main/core/compact/index.js';
 import { silentLogger, systemClock } from '../main/core/ports.js';
 import {
   DEFAULT_NOTES_TEMPLATE,
@@ -12,45 +12,11 @@ import {
   realProjectPath,
   type SummarizerFork,
 } from '../main/core/session-memory/index.js';
-import type { MessageRecord, TranscriptRecord } from '../main/core/transcripts/records.js';
+import { generateTranscript } from './compaction-transcript.js';
 import { line, median, type Bench } from './harness.js';
 
-const TARGET_TOKENS = 200_000;
 const RUNS = 9;
 const SESSION = 'bench-session';
-
-/** A Claude Code-shaped conversation of about 200,000 estimated tokens: questions, tool rounds (some parallel), answers. */
-function generate(cwd: string): TranscriptRecord[] {
-  const records: MessageRecord[] = [];
-  let n = 0;
-  let tokens = 0;
-  const push = (type: 'user' | 'assistant', content: MessageRecord['message']['content'], id?: string) => {
-    n++;
-    const record: MessageRecord = {
-      type,
-      uuid: `uuid-${n}`,
-      parentUuid: n > 1 ? `uuid-${n - 1}` : null,
-      sessionId: SESSION,
-      timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(),
-      cwd,
-      message: { role: type, content, ...(id ? { id } : {}) },
-    };
-    records.push(record);
-    tokens += recordTokens(record);
-  };
-  for (let turn = 0; tokens < TARGET_TOKENS; turn++) {
-    push('user', `Question ${turn}: ${'please look at the parser and explain. '.repeat(20)}`);
-    const id = `msg_${turn}`;
-    push('assistant', [{ type: 'thinking', thinking: 'Plan the reads. '.repeat(30), signature: 'sig' }], id);
-    const calls = 1 + (turn % 3);
-    for (let c = 0; c < calls; c++) push('assistant', [{ type: 'tool_use', id: `toolu_${turn}_${c}`, name: 'Read', input: { file_path: `${cwd}/src/f${c}.ts` } }], id);
-    for (let c = 0; c < calls; c++) push('user', [{ type: 'tool_result', tool_use_id: `toolu_${turn}_${c}`, content: 'const x = 1;\n'.repeat(150) }]);
-    push('assistant', [{ type: 'text', text: 'Here is what I found. '.repeat(40) }], `msg_${turn}_answer`);
-  }
-  const last = records[records.length - 1]!;
-  last.message.usage = { input_tokens: tokens, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 } as MessageRecord['message']['usage'];
-  return records;
-}
 
 /**
  * ms to session-memory-compact a 200,000-token transcript end to end (read the JSONL, wait check, read
@@ -65,7 +31,7 @@ const bench: Bench = {
       const vault = path.join(dir, 'vault');
       const project = path.join(dir, 'project');
       await fs.mkdir(project, { recursive: true });
-      const records = generate(project);
+      const records = generateTranscript(project, SESSION);
       const transcript = path.join(dir, `${SESSION}.jsonl`);
       await fs.writeFile(transcript, records.map((r) => `${JSON.stringify(r)}\n`).join(''));
       const notesPath = notesPathFor(vault, await realProjectPath(project), SESSION);
