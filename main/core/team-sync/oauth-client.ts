@@ -120,6 +120,54 @@ export class TeamAuth {
     return this.refreshing;
   }
 
+  /**
+   * Who the stored sign-in is, asked of the server (`GET /api/me`). A 401 means the access token died
+   * before its time (revoked from another device, by an admin, or a reused refresh token ended the
+   * family): one forced refresh decides; when that is refused too the tokens are forgotten and the
+   * answer is `signed-out`. `unknown` = the server could not say (offline, an older server without
+   * `/api/me`); the sign-in is kept then.
+   */
+  async whoAmI(): Promise<{ kind: 'user'; user: string } | { kind: 'signed-out' } | { kind: 'unknown' }> {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const token = await this.getAccessToken();
+      if (!token) return { kind: 'signed-out' };
+      let response: Response;
+      try {
+        response = await this.fetchImpl(`${this.o.serverUrl.replace(/\/+$/, '')}/api/me`, { headers: { authorization: `Bearer ${token}` } });
+      } catch {
+        return { kind: 'unknown' };
+      }
+      if (response.status === 401) {
+        await response.arrayBuffer().catch(() => undefined);
+        if (attempt === 0 && (await this.refreshAfterRejection(token))) continue;
+        return (await this.isSignedIn()) ? { kind: 'unknown' } : { kind: 'signed-out' };
+      }
+      const body = (await response.json().catch(() => null)) as { user?: unknown } | null;
+      return response.ok && typeof body?.user === 'string' ? { kind: 'user', user: body.user } : { kind: 'unknown' };
+    }
+    return { kind: 'unknown' };
+  }
+
+  /**
+   * The server refused `rejected` (401) although it has not expired: refresh now instead of waiting for
+   * the expiry. True when a different access token is stored afterwards; a refused refresh forgets the
+   * tokens (see `refresh`), and a stored token without a refresh token is forgotten at once.
+   */
+  async refreshAfterRejection(rejected: string): Promise<boolean> {
+    const tokens = await this.load();
+    if (!tokens) return false;
+    if (tokens.accessToken !== rejected) return true;
+    if (!tokens.refreshToken) {
+      await this.o.credentials.delete(this.account);
+      return false;
+    }
+    this.refreshing ??= this.refresh(tokens).finally(() => {
+      this.refreshing = null;
+    });
+    const next = await this.refreshing;
+    return next !== null && next !== rejected;
+  }
+
   /** Revokes (RFC 7009) and forgets; forgetting happens even when the server cannot be reached. */
   async signOut(): Promise<void> {
     const tokens = await this.load();

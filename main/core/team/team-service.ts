@@ -23,6 +23,8 @@ export interface TeamServiceOptions {
   logger: Logger;
   /** Test seam for the OAuth wait; the app uses 5 minutes. */
   signInTimeoutMs?: number;
+  /** How long closing waits for the last push of pending changes; 5 s. */
+  finalPushMs?: number;
 }
 
 /** What a session was built from; a change of any field (settings, vault) rebuilds it. */
@@ -59,6 +61,8 @@ class TeamSession {
   private scheduler: SyncScheduler | null = null;
   private offChanges: (() => void) | null = null;
   private signedIn = false;
+  /** The user name the server knows this sign-in as (`GET /api/me`), once it has answered. */
+  private account: string | null = null;
   private signInUrl: string | null = null;
   private signInAbort: AbortController | null = null;
   /** A sign-in failure, shown until the next attempt or sync. */
@@ -115,6 +119,8 @@ class TeamSession {
       session = new TeamSession(project, config, opened?.teamDir ?? paths.teamMemoryDir, repo, repoProblem, opened, o);
       session.auth = auth;
       session.signedIn = await auth.isSignedIn();
+      // A stored sign-in may have been revoked elsewhere: the server says so (and who it is) at once.
+      if (session.signedIn) void session.checkAccount();
     } else {
       const detected = await detectTeamRepo(paths.gitRoot ?? paths.projectDir, config.teamRepo);
       if (detected.ok) repo = detected.repo;
@@ -135,7 +141,7 @@ class TeamSession {
         repoProblem: this.repoProblem,
         serverUrl: this.config.serverUrl,
         signedIn: this.signedIn,
-        account: null,
+        account: this.signedIn ? this.account : null,
         enabled: this.config.enabled,
       },
       this.opened ? this.opened.engine.status() : null,
@@ -175,6 +181,7 @@ class TeamSession {
         if (result.ok) {
           this.signedIn = true;
           this.startSyncing();
+          void this.checkAccount();
         } else {
           this.authError = `Sign-in failed: ${result.error.message}`;
         }
@@ -209,6 +216,7 @@ class TeamSession {
     await this.stopSyncing();
     await this.auth?.signOut();
     this.signedIn = false;
+    this.account = null;
     this.authError = null;
     this.states = new Map();
     this.emit();
@@ -250,12 +258,51 @@ class TeamSession {
     return this.states.get(vaultPath.slice(this.teamDirRel.length + 1));
   }
 
+  /**
+   * Ends the session (shutdown, a vault switch, changed settings). A local change not pushed yet (the
+   * 2 s debounce still waiting, or an edit the watcher has not reported) gets one last push, bounded by
+   * `finalPushMs` so quitting never hangs on a dead network; whatever does not make it stays pending on
+   * disk and goes with the next start's sync.
+   */
   async close(): Promise<void> {
+    const wasSyncing = this.scheduler !== null;
     this.closed = true;
     this.signInAbort?.abort();
     this.signInAbort = null;
     await this.stopSyncing();
     await this.statesRun?.catch(() => undefined);
+    if (wasSyncing && this.opened && this.signedIn) await this.finalPush(this.opened.engine);
+  }
+
+  private async finalPush(engine: OpenedTeamSync['engine']): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const push = (async () => {
+      const states = await engine.fileStates();
+      if (![...states.values()].includes('pending')) return;
+      const report = await engine.push();
+      this.o.logger.info('team sync: final push at close', { pushed: report.pushed.length, pending: report.pending.length });
+    })().catch((error: unknown) => this.o.logger.warn('team sync: the final push failed; changes stay pending', { message: (error as Error).message }));
+    await Promise.race([push, new Promise<void>((resolve) => (timer = setTimeout(resolve, this.o.finalPushMs ?? 5_000)))]);
+    clearTimeout(timer);
+  }
+
+  /** Asks the server who this sign-in is; a sign-in revoked elsewhere ends here, nothing local touched. */
+  private async checkAccount(): Promise<'user' | 'signed-out' | 'unknown'> {
+    if (!this.auth) return 'unknown';
+    const who = await this.auth.whoAmI().catch(() => ({ kind: 'unknown' as const }));
+    if (this.closed) return who.kind;
+    if (who.kind === 'user' && who.user !== this.account) {
+      this.account = who.user;
+      this.emit();
+    } else if (who.kind === 'signed-out' && this.signedIn) {
+      this.o.logger.info('team sync: the stored sign-in is no longer valid; sign in again');
+      this.signedIn = false;
+      this.account = null;
+      this.authError = 'The team server no longer accepts this sign-in (signed out or revoked elsewhere). Sign in again.';
+      await this.stopSyncing();
+      this.emit();
+    }
+    return who.kind;
   }
 
   private startSyncing(): void {
@@ -264,11 +311,12 @@ class TeamSession {
     const cfg = this.o.vault().memoryConfig().teamSync;
     this.scheduler = new SyncScheduler({
       sync: async () => {
-        const report = await engine.sync();
-        if (report.error?.code === 'auth' && this.auth && !(await this.auth.isSignedIn())) {
-          // The refresh token is dead: the user signs in again; nothing local is touched.
-          this.signedIn = false;
-          void this.stopSyncing();
+        let report = await engine.sync();
+        if (report.error?.code === 'auth') {
+          // A 401 before the token's expiry: revoked elsewhere, or rotated by another process. A forced
+          // refresh decides; signed out means the user signs in again; nothing local is touched.
+          const who = await this.checkAccount();
+          if (who === 'user' && !this.closed) report = await engine.sync();
         }
         await this.refreshStates();
         this.emit();
@@ -291,13 +339,22 @@ class TeamSession {
     await scheduler?.stop();
   }
 
+  /**
+   * A change under the team folder schedules a push only when it left a file pending: the files a pull
+   * just wrote (or deleted) equal their base, so the watcher's echo of them starts no sync of its own.
+   */
   private onVaultChanges(changes: VaultChange[]): void {
     const prefix = `${this.teamDirRel}/`;
-    const touched = changes.some((c) => c.path.startsWith(prefix) || (c.from?.startsWith(prefix) ?? false));
-    if (!touched) return;
-    this.scheduler?.notifyLocalChange();
+    const keys = changes
+      .flatMap((c) => [c.path, c.from ?? ''])
+      .filter((p) => p.startsWith(prefix))
+      .map((p) => p.slice(prefix.length));
+    if (keys.length === 0) return;
     // A badge turns "pending" at once; the renderer re-reads the list on the status event.
-    void this.refreshStates().then((changed) => changed && this.emit());
+    void this.refreshStates().then((changed) => {
+      if (keys.some((key) => this.states.get(key) === 'pending')) this.scheduler?.notifyLocalChange();
+      if (changed) this.emit();
+    });
   }
 
   /** Recomputes the badges; coalesces calls; true when any badge changed. */

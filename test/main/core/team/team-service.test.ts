@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { startTeamServer, TeamAdmin, type TeamServer } from '../../../../server/index.js';
 import type { TeamStatus } from '../../../../common/domain/team.js';
 import type { InvokeChannel, RequestOf, ResponseOf } from '../../../../common/ipc/contract.js';
@@ -12,33 +12,15 @@ import { ProjectPaths } from '../../../../main/core/paths/index.js';
 import { tempDir } from '../../../support/temp-dir.js';
 import { testLogger } from '../../../support/test-logger.js';
 import { signInAsBrowser } from './team-browser.js';
+import { describeOnBackends } from '../../../server/helpers/backends.js';
 
 /**
  * Team memory through the app's own IPC handlers: two apps, each with its own vault and credential
- * store, and the real team server (SQLite) on loopback. Sign-in plays the browser tab the app opens.
+ * store, and the real team server (SQLite and PostgreSQL) on loopback. Sign-in plays the browser tab
+ * the app opens.
  */
 const REPO = 'acme/notes';
 const PASSWORD = 'correct horse battery';
-let server: TeamServer;
-let admin: TeamAdmin;
-const serverLogs = testLogger();
-
-beforeAll(async () => {
-  const dir = await fs.mkdtemp(path.join((await import('node:os')).tmpdir(), 'strata-team-app-'));
-  const db = `sqlite:${path.join(dir, 'team.db')}`;
-  admin = await TeamAdmin.open(db);
-  for (const user of ['ana', 'ben']) {
-    await admin.addUser(user, PASSWORD);
-    await admin.grant(user, REPO);
-  }
-  server = await startTeamServer({ db, port: 0, logger: serverLogs.logger, limits: { rateLimitPerMinute: 0 } });
-});
-
-afterAll(async () => {
-  await server.close();
-  await admin.close();
-  serverLogs.assertNoErrors();
-});
 
 interface App {
   services: Services;
@@ -110,7 +92,26 @@ async function teamDir(app: App, project: string): Promise<string> {
 
 const rel = (app: App, file: string) => path.relative(app.services.vault().root, file).split(path.sep).join('/');
 
-describe('team memory in the app (IPC handlers, real server, two vaults)', () => {
+describeOnBackends('team memory in the app (IPC handlers, real server, two vaults)', (backend) => {
+let server: TeamServer;
+let admin: TeamAdmin;
+const serverLogs = testLogger();
+
+beforeAll(async () => {
+  admin = await TeamAdmin.open(backend.url());
+  for (const user of ['ana', 'ben']) {
+    await admin.addUser(user, PASSWORD);
+    await admin.grant(user, REPO);
+  }
+  server = await startTeamServer({ db: backend.url(), port: 0, logger: serverLogs.logger, limits: { rateLimitPerMinute: 0 } });
+});
+
+afterAll(async () => {
+  await server.close();
+  await admin.close();
+  serverLogs.assertNoErrors();
+});
+
   it('signs in through the browser, keeps tokens in the credential store only, and a teammate memory arrives', async () => {
     const ana = await startApp('ana');
     const ben = await startApp('ben');
@@ -274,4 +275,60 @@ describe('team memory in the app (IPC handlers, real server, two vaults)', () =>
     apps.splice(apps.indexOf(second), 1);
     await expect.poll(() => fetch(redirect).then(() => 'answering', () => 'closed')).toBe('closed');
   }, 30_000);
+
+  it('names the account, ignores the echo of its own pull, pushes what is pending at close, and signs out a sign-in revoked elsewhere', async () => {
+    const ana = await startApp('ana4');
+    const ben = await startApp('ben4');
+    const projectA = await gitProject();
+    const projectB = await gitProject();
+    for (const app of [ana, ben]) {
+      await app.call('settings:set', { patch: { teamServerUrl: server.url, memory: { teamSync: { pushDebounceMs: 200 } } } });
+    }
+    await signIn(ana, projectA, 'ana');
+    await signIn(ben, projectB, 'ben');
+    // GET /api/me names who the stored sign-in is.
+    await expect.poll(async () => (await ana.call('team:status', { project: projectA })).account, { timeout: 10_000 }).toBe('ana');
+    const dirA = await teamDir(ana, projectA);
+    const dirB = await teamDir(ben, projectB);
+    const pat = (await admin.createToken('ana', null)).token;
+    const onServer = async () => {
+      const got = await fetch(`${server.url}/api/team_memory?repo=${encodeURIComponent(REPO)}`, { headers: { authorization: `Bearer ${pat}` } });
+      return got.status === 200 ? ((await got.json()) as { content: { entries: Record<string, string> } }).content.entries : {};
+    };
+
+    // A pull's own writes reach the watcher like any change, but leave nothing pending: no second sync.
+    await fs.writeFile(path.join(dirA, 'echo.md'), 'from ana\n');
+    await expect.poll(onServer, { timeout: 10_000 }).toMatchObject({ 'echo.md': 'from ana\n' });
+    await ben.call('team:sync-now', { project: projectB });
+    expect(await fs.readFile(path.join(dirB, 'echo.md'), 'utf8')).toBe('from ana\n');
+    const runs = () => ben.statuses.filter((st) => st.phase === 'syncing' && st.progress?.total === 0).length;
+    const before = runs();
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    expect(runs()).toBe(before);
+
+    // Closing the app with a change still waiting for its push: the last push goes out before it ends.
+    await fs.writeFile(path.join(dirA, 'late.md'), 'typed just before quitting\n');
+    await ana.services.close();
+    apps.splice(apps.indexOf(ana), 1);
+    ana.log.assertNoErrors();
+    expect((await onServer())['late.md']).toBe('typed just before quitting\n');
+
+    // Ben's sign-in is revoked from elsewhere (another device signs the same sign-in out, RFC 7009):
+    // the stored tokens no longer count, and the app says so at the next sync instead of claiming signed in.
+    const account = `team-server:${new URL(server.url).origin}`;
+    const stored = JSON.parse((await ben.services.credentials.get(account))!) as { refreshToken: string };
+    const revoked = await fetch(`${server.url}/oauth/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: stored.refreshToken, token_type_hint: 'refresh_token', client_id: 'strata-desktop' }).toString(),
+    });
+    expect(revoked.status).toBe(200);
+    await fs.writeFile(path.join(dirB, 'after-revoke.md'), 'still here\n');
+    await expect.poll(async () => (await ben.call('team:status', { project: projectB })).signedIn, { timeout: 10_000 }).toBe(false);
+    const out = await ben.call('team:status', { project: projectB });
+    expect(out).toMatchObject({ signedIn: false, account: null, phase: 'disabled' });
+    expect(out.error).toMatch(/sign in again/i);
+    expect(await ben.services.credentials.get(account)).toBeNull();
+    expect(await fs.readFile(path.join(dirB, 'after-revoke.md'), 'utf8')).toBe('still here\n');
+  }, 60_000);
 });
