@@ -1,7 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { defaultMemoryConfig } from '../../../common/config.js';
 import { runExtractPass } from '../../core/auto-memory/extract-pass.js';
 import type { ForkRunner } from '../../core/auto-memory/memory-extractor.js';
 import { memoryDirFor } from '../../core/auto-memory/memory-paths.js';
@@ -9,6 +8,7 @@ import { silentLogger, systemClock } from '../../core/ports.js';
 import { scanText } from '../../core/secrets/index.js';
 import { defaultAppDataDir, VaultRootPointer } from '../../core/vault/vault-root.js';
 import { UsageError, type CliIo, type Command } from '../cli-io.js';
+import { vaultMemoryConfig } from './compact.js';
 import { cliExtractFork } from '../agent-forks.js';
 
 /** What the command needs to reach the model: a fork runner for this project, built from the agent engine. */
@@ -50,7 +50,7 @@ export function createExtractCommand(makeFork: ExtractForkFactory = cliExtractFo
         vaultRoot,
         fork,
         scan: scanText,
-        config: defaultMemoryConfig.autoMemory,
+        config: (await vaultMemoryConfig(vaultRoot)).autoMemory,
         // A failed pass is thrown and printed as the one stderr line; nothing else goes to stderr.
         logger: silentLogger,
         clock: systemClock,

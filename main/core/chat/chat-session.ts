@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { realpath } from 'node:fs/promises';
 import type { ChatError, ChatItem, MemoryProposal, PermissionDecision, RunPhase } from '../../../common/domain/chat.js';
 import { AppFailure } from '../../../common/result.js';
 import { runQueryLoop, type AgentEvent, type HookContext, type QueryStatus, type SummedUsage } from '../agent/index.js';
@@ -155,8 +156,20 @@ export class ChatSession {
 
   /** The model-visible records (the chain from the last compact boundary), read once from the transcript. */
   async history(): Promise<TranscriptRecord[]> {
-    this.records ??= await this.deps.catalog.records(this.deps.project, this.deps.sessionId);
+    if (!this.records) {
+      this.records = await this.deps.catalog.records(this.deps.project, this.deps.sessionId);
+      this.countRecalled(this.records);
+    }
     return this.records;
+  }
+
+  /** A resumed session's earlier attachments still count: never twice, and against the session budget. */
+  private countRecalled(records: readonly TranscriptRecord[]): void {
+    for (const r of records) {
+      if (!isMessageRecord(r) || !r.isMeta || typeof r.message.content !== 'string') continue;
+      for (const m of r.message.content.matchAll(/^Memory: (.+?) — /gm)) this.recalled.add(m[1]!);
+      if (r.message.content.includes('\nMemory: ')) this.recallBytes += Buffer.byteLength(r.message.content, 'utf8');
+    }
   }
 
   private start(work: (signal: AbortSignal) => Promise<void>): Promise<void> {
@@ -363,6 +376,9 @@ export class ChatSession {
       teamMemory: agent.switches.autoMemory && agent.switches.teamSync,
       approvedExternalIncludes: agent.switches.approvedIncludes,
     });
+    // A compaction may have kept the first reminder verbatim; when nothing in it changed, once is enough.
+    const history = await this.history();
+    if (history.some((r) => isMessageRecord(r) && r.isMeta && r.message.content === context.reminder)) return;
     await this.appendMeta(agent, context.reminder);
     const asks: ChatItem[] = context.instructions.pendingApprovals.map((a) => ({
       kind: 'include-approval',
@@ -394,9 +410,12 @@ export class ChatSession {
   /** SPEC §4 recall: up to 5 memory files attached to the question; chips show which. */
   private async recallFor(agent: ConversationAgent, query: string, signal: AbortSignal): Promise<Extract<ChatItem, { kind: 'recall' }> | null> {
     const config = this.deps.env.config().autoMemory;
-    const recall = new MemoryRecall({ memoryDir: agent.paths.memoryDir, config, clock: this.deps.clock, sideQuery: sideQueryOf(agent.small) });
+    // Real paths, as the tools record what they read: a file the agent already read is never attached.
+    const memoryDir = await realpath(agent.paths.memoryDir).catch(() => agent.paths.memoryDir);
+    const recall = new MemoryRecall({ memoryDir, config, clock: this.deps.clock, sideQuery: sideQueryOf(agent.small) });
+    const seen = new Set([...this.recalled, ...this.readState.paths()]);
     const result = await recall
-      .recall({ query, seen: this.recalled, sessionBytesUsed: this.recallBytes, signal })
+      .recall({ query, seen, sessionBytesUsed: this.recallBytes, recentTools: recentToolNames(await this.history()), signal })
       .catch((error: unknown) => {
         this.deps.logger.warn('recall failed', { error: (error as Error).message });
         return null;
@@ -506,6 +525,16 @@ const proposalCard = (p: MemoryProposal): MemoryItem => ({
   undoToken: null,
   proposalId: p.id,
 });
+
+/** The tools the newest assistant message used (the recall selector skips their reference docs). */
+function recentToolNames(records: readonly TranscriptRecord[]): string[] {
+  for (let i = records.length - 1; i >= 0; i--) {
+    const r = records[i]!;
+    if (!isMessageRecord(r) || r.message.role !== 'assistant' || typeof r.message.content === 'string') continue;
+    return [...new Set(r.message.content.flatMap((b) => (b.type === 'tool_use' ? [b.name] : [])))];
+  }
+  return [];
+}
 
 function vaultRelative(vaultRoot: string, abs: string): string {
   const rel = abs.startsWith(vaultRoot) ? abs.slice(vaultRoot.length + 1) : abs;

@@ -6,6 +6,7 @@ import type { ChatItem } from '../../../common/domain/chat.js';
 import { AppFailure } from '../../../common/result.js';
 import { parseMemoryFile } from '../auto-memory/memory-frontmatter.js';
 import { INDEX_FILE_NAME } from '../auto-memory/memory-paths.js';
+import { formatIndexLine } from '../auto-memory/memory-index.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 
 export type MemoryItem = Extract<ChatItem, { kind: 'memory' }>;
@@ -18,18 +19,38 @@ interface Change {
 
 interface Pending extends Change {
   by: MemoryItem['by'];
+  /** For a deletion: the index lines that pointed at the file, to put back on Undo. */
+  indexLines: string[];
 }
 
 const readOrNull = (file: string) => fs.readFile(file, 'utf8').catch(() => null);
+
+const pointsAt = (fileName: string) => (line: string) => line.includes(`](${fileName})`) || line.includes(`](<${fileName}>)`);
+
+async function indexLinesFor(memoryDir: string, fileName: string): Promise<string[]> {
+  const text = await readOrNull(path.join(memoryDir, INDEX_FILE_NAME));
+  return text === null ? [] : text.split('\n').filter(pointsAt(fileName));
+}
 
 /** Removes the index lines that link to `fileName` (a memory file that no longer exists). */
 async function dropIndexLines(memoryDir: string, fileName: string): Promise<void> {
   const index = path.join(memoryDir, INDEX_FILE_NAME);
   const text = await readOrNull(index);
   if (text === null) return;
-  const kept = text.split('\n').filter((line) => !line.includes(`](${fileName})`));
-  const next = kept.join('\n');
+  const next = text
+    .split('\n')
+    .filter((line) => !pointsAt(fileName)(line))
+    .join('\n');
   if (next !== text) await writeFileAtomic(index, next);
+}
+
+/** Puts back the index lines of a restored file, unless the index already points at it. */
+async function restoreIndexLines(memoryDir: string, fileName: string, lines: string[]): Promise<void> {
+  if (lines.length === 0) return;
+  const index = path.join(memoryDir, INDEX_FILE_NAME);
+  const text = (await readOrNull(index)) ?? '';
+  if (text.split('\n').some(pointsAt(fileName))) return;
+  await writeFileAtomic(index, `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}${lines.join('\n')}\n`);
 }
 
 /**
@@ -47,7 +68,8 @@ export class MemoryChanges {
   /** Called from `beforeMemoryWrite` once the change is allowed. The index itself gets no card. */
   async capture(absPath: string, after: string | null, by: MemoryItem['by']): Promise<void> {
     if (path.basename(absPath) === INDEX_FILE_NAME) return;
-    this.pending.push({ absPath, before: await readOrNull(absPath), after, by });
+    const indexLines = after === null ? await indexLinesFor(path.dirname(absPath), path.basename(absPath)) : [];
+    this.pending.push({ absPath, before: await readOrNull(absPath), after, by, indexLines });
   }
 
   /** Cards for the captured changes that have reached the disk; the rest wait (their tool may still run). */
@@ -83,6 +105,13 @@ export class MemoryChanges {
       await dropIndexLines(path.dirname(change.absPath), path.basename(change.absPath));
     } else {
       await writeFileAtomic(change.absPath, change.before);
+      if (change.after === null) {
+        // The index edit may have come first; then the line is made from the memory's own frontmatter.
+        const file = path.basename(change.absPath);
+        const shown = parseMemoryFile(change.before);
+        const lines = change.indexLines.length > 0 ? change.indexLines : [formatIndexLine(shown.name ?? file.replace(/\.md$/, ''), file, shown.description ?? '')];
+        await restoreIndexLines(path.dirname(change.absPath), file, lines);
+      }
     }
     this.undoable.delete(undoToken);
     return true;

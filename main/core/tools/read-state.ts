@@ -18,6 +18,11 @@ export class ReadState {
     this.seen.set(file, { mtimeMs, hash: ReadState.hash(content) });
   }
 
+  /** The files read so far (real paths): recall never attaches one of them again. */
+  paths(): string[] {
+    return [...this.seen.keys()];
+  }
+
   forget(file: string): void {
     this.seen.delete(file);
   }

@@ -45,9 +45,9 @@ describe('Undo of a memory the agent forgot', () => {
     expect(await fs.readFile(path.join(memoryDir, 'feedback_tabs.md'), 'utf8')).toBe(tabs);
   });
 
-  // Issue 6 item 9 / SPEC §4 (the store edits MEMORY.md for Undo): MemoryChanges.undo restores the file
-  // but not the index line the agent removed with it, so the memory comes back unlisted.
-  it.fails('brings its MEMORY.md line back too', async () => {
+  // Issue 6 item 9 / SPEC §4 (the store edits MEMORY.md for Undo): the line the agent removed with it
+  // comes back, so the memory is listed again.
+  it('brings its MEMORY.md line back too', async () => {
     const { memoryDir } = await forget();
     expect(await fs.readFile(path.join(memoryDir, 'MEMORY.md'), 'utf8')).toContain('(feedback_tabs.md)');
   });

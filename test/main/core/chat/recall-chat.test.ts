@@ -47,6 +47,15 @@ describe('relevant-memory recall in the chat', () => {
     expectAllAccepted(fx.fake);
   });
 
+  it('still knows what it attached after the app restarts', async () => {
+    const { f: fx, sessionId } = await recallChat(() => text('{"selected_memories": ["project_deploy.md"]}'));
+    await fx.turn(sessionId, 'Which day do deployments happen?');
+    await fx.restart();
+    await fx.turn(sessionId, 'And are deployments ever on Fridays?');
+    expect(uniqueChips(fx, sessionId)).toHaveLength(1);
+    expect(count(JSON.stringify(mainRequests(fx).at(-1)!.body.messages), 'We deploy on Thursdays.')).toBe(1);
+  });
+
   it('ranks locally when the selector call fails, and the chip still names the memory', async () => {
     const { f: fx, sessionId } = await recallChat(() => apiErrors.overloaded());
     await fx.turn(sessionId, 'Which day do deployments happen after the review?');
@@ -54,9 +63,8 @@ describe('relevant-memory recall in the chat', () => {
     expect(JSON.stringify(mainRequests(fx).at(-1)!.body.messages)).toContain('We deploy on Thursdays.');
   });
 
-  // SPEC §4 / issue 6 item 7: "never a file already read". ChatSession.recallFor passes only the paths it
-  // attached itself as `seen`, not the files the agent read with Read (the session's ReadState).
-  it.fails('does not attach a memory the agent already read in this session', async () => {
+  // SPEC §4 / issue 6 item 7: "never a file already read".
+  it('does not attach a memory the agent already read in this session', async () => {
     const { f: fx, memoryDir, sessionId } = await recallChat(() => text('{"selected_memories": ["project_deploy.md"]}'));
     fx.fake.enqueue(toolCalls([{ name: 'Read', input: { file_path: path.join(memoryDir, 'project_deploy.md') } }]), text('Thursdays.'));
     // A one-word question skips recall, so the agent's Read is the only way the file got in.
