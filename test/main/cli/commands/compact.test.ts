@@ -17,7 +17,7 @@ function fakeIo(env: NodeJS.ProcessEnv = {}): CliIo & { out: string[]; err: stri
   return { out, err, stdout: (l) => out.push(l), stderr: (l) => err.push(l), env, stopped: new Promise(() => undefined) };
 }
 
-async function files(notesText: string | null = notes) {
+async function files(notesText: string | null = notes, more?: (t: TranscriptBuilder) => void) {
   const dir = await tempDir();
   const vault = path.join(dir, 'vault');
   await fs.mkdir(vault);
@@ -26,6 +26,7 @@ async function files(notesText: string | null = notes) {
     t.user(`q${i} ${textOfTokens(1_000)}`);
     t.assistant(textOfTokens(2_000), i === 29 ? { usage: { input_tokens: 90_000 } } : {});
   }
+  more?.(t);
   const transcript = path.join(dir, 'session-1.jsonl');
   await fs.writeFile(transcript, t.jsonl());
   const notesPath = path.join(dir, 'summary.md');
@@ -64,6 +65,57 @@ describe('strata compact', () => {
     expect(lost.json).toMatchObject({ keptUuids: [], fallback: 'boundary-not-found' });
     expect((await run([...f.args, '--last-summarized', 'u2', '--threshold', '50000'])).json).toMatchObject({ fallback: 'over-threshold' });
     expect((await run([...f.args, '--last-summarized', 'u2'])).json).toMatchObject({ fallback: null });
+  });
+
+  it('leaves the transcript and the notes byte-identical after each bad input, with its stated result', async () => {
+    const headerless = notes.replace('# Current State\n', '').replace('# Worklog\n', '');
+    const line = `${'The parser keeps a stack of open blocks. '.repeat(2)}\n`;
+    const huge = DEFAULT_NOTES_TEMPLATE.replace(/^(# .*\n_.*_\n)/gm, (h: string) => `${h}${line.repeat(6_500)}`);
+    expect(huge.length).toBeGreaterThan(5_000_000);
+    const cases: { name: string; notes: string | null; args?: string[]; transcript?: (t: TranscriptBuilder) => void; expected: Record<string, unknown> }[] = [
+      { name: 'notes deleted', notes: null, expected: { fallback: 'no-notes', keptUuids: [] } },
+      { name: 'notes emptied', notes: '', expected: { fallback: 'template', keptUuids: [] } },
+      { name: 'notes emptied to blank lines', notes: '\n\n  \n', expected: { fallback: 'template', keptUuids: [] } },
+      { name: 'still the template', notes: DEFAULT_NOTES_TEMPLATE, expected: { fallback: 'template', keptUuids: [] } },
+      // Each of the ten sections is cut at 8,000 characters in the summary: about 27,000 tokens of notes at most.
+      { name: '5 MB of notes', notes: huge, expected: { fallback: null } },
+      { name: '5 MB of notes, auto threshold', notes: huge, args: ['--threshold', '167000'], expected: { fallback: null } },
+      { name: 'headers removed by hand', notes: headerless, expected: { fallback: null } },
+      {
+        name: 'a cursor on a message compacted away',
+        notes,
+        args: ['--last-summarized', 'u10'],
+        transcript: (t) => {
+          t.boundary();
+          t.user('summary of the earlier part', { isCompactSummary: true });
+          t.assistant('continuing');
+        },
+        expected: { fallback: 'boundary-not-found', keptUuids: [] },
+      },
+      {
+        name: 'a record the compaction cannot read',
+        notes,
+        transcript: (t) => {
+          t.user('one more');
+          (t.records.at(-1) as { message: { content: unknown } }).message.content = 42;
+        },
+        expected: { fallback: 'error', keptUuids: [] },
+      },
+    ];
+    for (const c of cases) {
+      const f = await files(c.notes, c.transcript);
+      const transcriptBefore = await fs.readFile(f.transcript);
+      const notesBefore = c.notes === null ? null : await fs.readFile(f.notesPath);
+      const { code, json } = await run([...f.args, ...(c.args ?? [])]);
+      expect(code, c.name).toBe(0);
+      expect(json, c.name).toMatchObject(c.expected);
+      if (c.name.startsWith('5 MB')) expect(json.tokensAfter, c.name).toBeLessThan(50_000);
+      expect((await fs.readFile(f.transcript)).equals(transcriptBefore), c.name).toBe(true);
+      if (notesBefore === null) await expect(fs.stat(f.notesPath)).rejects.toThrow();
+      else expect((await fs.readFile(f.notesPath)).equals(notesBefore), c.name).toBe(true);
+      expect((await fs.readdir(f.dir)).sort(), c.name).toEqual(c.notes === null ? ['session-1.jsonl', 'vault'] : ['session-1.jsonl', 'summary.md', 'vault']);
+      expect(await fs.readdir(f.vault), c.name).toEqual([]);
+    }
   });
 
   it('counts the vault’s custom template for the "still the template" test', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultMemoryConfig } from '../../../../common/config.js';
-import { adjustForApiInvariants, calculateKeepIndex, hasTextBlocks, recordTokens } from '../../../../main/core/compact/index.js';
+import { adjustForApiInvariants, calculateKeepIndex, hasTextBlocks, keepFloor, recordTokens } from '../../../../main/core/compact/index.js';
 import type { TranscriptRecord } from '../../../../main/core/transcripts/records.js';
 import { randomTranscript } from '../../../fixtures/transcripts/random-transcript.js';
 import { TranscriptBuilder, textOfTokens } from '../../../fixtures/transcripts/transcript-builder.js';
@@ -145,6 +145,34 @@ describe('calculateKeepIndex over generated transcripts', () => {
         const tokens = tokensFrom(records, start);
         const texts = kept.filter(hasTextBlocks).length;
         if (start > floor) expect(tokens >= config.keepMaxTokens || (tokens >= config.keepMinTokens && texts >= config.keepMinTextMessages)).toBe(true);
+      }
+    }
+  });
+
+  it('extends exactly to the latest start that meets the floors (or the 40,000 stop), then only as far as the API needs', () => {
+    const configs = [config, { ...config, keepMinTokens: 2_000, keepMinTextMessages: 2, keepMaxTokens: 6_000 }];
+    for (let seed = 1; seed <= 300; seed++) {
+      const records = randomTranscript(seed).records;
+      const floor = keepFloor(records);
+      // Suffix sums: tokens and text messages kept from index i to the end.
+      const tokens = new Array<number>(records.length + 1).fill(0);
+      const texts = new Array<number>(records.length + 1).fill(0);
+      for (let i = records.length - 1; i >= 0; i--) {
+        tokens[i] = tokens[i + 1]! + recordTokens(records[i]!);
+        texts[i] = texts[i + 1]! + (hasTextBlocks(records[i]!) ? 1 : 0);
+      }
+      for (const c of configs) {
+        const met = (i: number) => tokens[i]! >= c.keepMaxTokens || (tokens[i]! >= c.keepMinTokens && texts[i]! >= c.keepMinTextMessages);
+        for (const cursor of [-1, floor, floor + Math.floor((records.length - floor) / 3), records.length - 2, records.length - 1]) {
+          if (cursor >= records.length || (cursor >= 0 && cursor < floor)) continue;
+          const base = cursor >= 0 ? cursor + 1 : records.length;
+          // The latest start at or before the cursor that meets the floors; the floor when none does.
+          let wanted = base;
+          while (wanted > floor && !met(wanted)) wanted--;
+          const start = calculateKeepIndex(records, cursor, c);
+          expect(start, `seed ${seed}, cursor ${cursor}`).toBe(adjustForApiInvariants(records, wanted, floor));
+          expect(start, `seed ${seed}, cursor ${cursor}`).toBeLessThanOrEqual(wanted);
+        }
       }
     }
   });

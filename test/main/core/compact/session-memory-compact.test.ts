@@ -148,22 +148,44 @@ describe('truncateNotesForCompact', () => {
 });
 
 describe('sessionMemoryCompact over generated transcripts', () => {
-  it('produces conversations the strict API accepts', () => {
+  it('produces conversations the strict API accepts, keeps whole responses, and meets the threshold when it compacts', () => {
+    const configs = [config, { ...config, keepMinTokens: 2_000, keepMinTextMessages: 2, keepMaxTokens: 6_000 }];
     for (let seed = 1; seed <= 150; seed++) {
       const t = randomTranscript(seed);
       const live = t.records.filter((r) => r.type !== 'system');
-      for (const cursor of [null, live[Math.floor(live.length / 2)]!.uuid!, live[live.length - 1]!.uuid!]) {
-        const out = sessionMemoryCompact(input(t, { lastSummarizedMessageId: cursor }));
-        if (!out.ok) {
-          // A cursor before the newest boundary is "compacted away".
-          expect(out.reason, `seed ${seed}`).toBe('boundary-not-found');
-          continue;
+      for (const c of configs) {
+        for (const cursor of [null, live[Math.floor(live.length / 2)]!.uuid!, live[live.length - 1]!.uuid!]) {
+          for (const threshold of [undefined, 8_000 + ((seed * 7_919) % 40_000)]) {
+            const out = sessionMemoryCompact(input(t, { lastSummarizedMessageId: cursor, config: c, ...(threshold ? { threshold } : {}) }));
+            if (!out.ok) {
+              // A cursor before the newest boundary is "compacted away"; a small threshold may not be met.
+              expect(['boundary-not-found', 'over-threshold'], `seed ${seed}`).toContain(out.reason);
+              if (out.reason === 'over-threshold') {
+                const unchecked = sessionMemoryCompact(input(t, { lastSummarizedMessageId: cursor, config: c }));
+                expect(unchecked.ok && unchecked.result.tokensAfter >= threshold!, `seed ${seed}`).toBe(true);
+              }
+              continue;
+            }
+            if (threshold) expect(out.result.tokensAfter, `seed ${seed}`).toBeLessThan(threshold);
+            const { kept } = out.result;
+            expect(kept.some((r) => r.type === 'system'), `seed ${seed}: a boundary kept`).toBe(false);
+            // Verbatim: the records' own objects, the tail of what follows the last boundary, in order.
+            const view = t.records.slice(t.records.findLastIndex((r) => r.type === 'system') + 1);
+            const tail = view.slice(view.length - kept.length);
+            expect(kept.every((r, i) => r === tail[i]), `seed ${seed}: not the verbatim tail`).toBe(true);
+            // No API response split between what is dropped and what is kept.
+            const keptIds = new Set(kept.map((r) => (r as MessageRecord).message.id).filter(Boolean));
+            for (const r of view.slice(0, view.length - kept.length)) {
+              const m = (r as MessageRecord).message;
+              if (m.role === 'assistant' && m.id) expect(keptIds.has(m.id), `seed ${seed}: split response ${m.id}`).toBe(false);
+            }
+            const messages = [out.result.summary, ...kept].map((r) => (r as MessageRecord).message);
+            expect(apiProblems(messages), `seed ${seed}`).toEqual([]);
+            // The agent's own conversion, judged by the strict fake API.
+            const wire = toApiMessages(resultRecords(out.result)) as WireRequest['messages'];
+            expect(validateRequest({ model: 'claude-test', max_tokens: 1024, messages: wire }, true), `seed ${seed}`).toBeNull();
+          }
         }
-        const messages = [out.result.summary, ...out.result.kept].map((r) => (r as MessageRecord).message);
-        expect(apiProblems(messages), `seed ${seed}`).toEqual([]);
-        // The agent's own conversion, judged by the strict fake API.
-        const wire = toApiMessages(resultRecords(out.result)) as WireRequest['messages'];
-        expect(validateRequest({ model: 'claude-test', max_tokens: 1024, messages: wire }, true), `seed ${seed}`).toBeNull();
       }
     }
   });
