@@ -149,8 +149,18 @@ async function expectSummarizerFallback(l: Loop, reason: string): Promise<void> 
 describe('compaction on the chat loop', () => {
   it('compacts past the threshold from the notes with no model call; the forks read ≥90 % of their input from the cache', async () => {
     const l = await loop();
+    const memoryDir = (await l.f.services.vault().sessions.paths(l.f.project)).memoryDir;
+    await fs.mkdir(memoryDir, { recursive: true });
+    await fs.writeFile(path.join(l.f.project, 'CLAUDE.md'), 'Always name the parser module explicitly.\n');
+    await fs.writeFile(path.join(memoryDir, 'MEMORY.md'), '- [Tabs](feedback_tabs.md) — the user indents with tabs\n');
     await fillContext(l);
     expect(l.s.updates).toBeGreaterThanOrEqual(3);
+    // The context meter warned from 20,000 tokens below the threshold on.
+    const meters = l.f.events.filter((e) => e.channel === 'chat:did-update').map((e) => (e.payload as { context: { used: number; threshold: number; warning: boolean } }).context);
+    expect(meters.some((m) => m.used > 0 && m.used < 12_000)).toBe(true);
+    for (const m of meters) expect(m).toMatchObject({ threshold: 32_000, warning: m.used >= 12_000 });
+    // Changed before the compaction: what is injected after it is read anew.
+    await fs.writeFile(path.join(memoryDir, 'MEMORY.md'), '- [Tabs](feedback_tabs.md) — the user indents with tabs, width 4\n');
     const notes = await fs.readFile(l.s.notesPath, 'utf8');
     expect(notes).toContain('- step 1: read the parser');
     expect((await l.state()).lastSummarizedMessageId).toEqual(expect.any(String));
@@ -169,6 +179,9 @@ describe('compaction on the chat loop', () => {
     expect(JSON.stringify(first.messages)).toContain('- step 1: read the parser');
     expect(JSON.stringify(first.messages)).toContain('Answer 5:');
     expect(JSON.stringify(first.messages)).not.toContain('Question 1:');
+    // CLAUDE.md and MEMORY.md were read again and injected after the compaction (SPEC §3 "After either").
+    expect(JSON.stringify(first.messages)).toContain('Always name the parser module explicitly.');
+    expect(JSON.stringify(first.messages)).toContain('the user indents with tabs, width 4');
     expect(l.f.fake.requests.some((r) => isSummarizer(r.body))).toBe(false);
     const after = await fs.readFile(l.transcriptFile);
     expect(after.subarray(0, before.length).equals(before)).toBe(true);
@@ -307,6 +320,30 @@ describe('compaction on the chat loop', () => {
     const restored = await fs.readFile(l.s.notesPath, 'utf8');
     expect(parseSections(restored).sections.map((s) => s.headerLine)).toEqual(parseSections(DEFAULT_NOTES_TEMPLATE).sections.map((s) => s.headerLine));
     expect(restored).toContain('- step 1: read the parser');
+    expectAllAccepted(l.f.fake);
+  });
+
+  it('lets the notes fork Edit only the notes file: anything else is refused with a message the model sees', async () => {
+    const l = await loop();
+    const elsewhere = path.join(l.f.project, 'parser-notes.md');
+    l.f.fake.enqueue(text('Answer 1: the parser keeps a stack of open blocks.'));
+    await l.turn();
+    // The next update tries a Write in the project, an Edit of another file, and the allowed Edit.
+    l.f.fake.enqueue(text('Answer 2: nested blocks push onto the stack.'));
+    l.f.fake.enqueue(
+      toolCalls([
+        { name: 'Write', input: { file_path: elsewhere, content: 'sneaky' } },
+        { name: 'Edit', input: { file_path: path.join(l.f.project, 'CLAUDE.md'), old_string: 'a', new_string: 'b' } },
+        { name: 'Edit', input: { file_path: l.s.notesPath, old_string: WORKLOG_LINE, new_string: `${WORKLOG_LINE}- tried other files\n` } },
+      ]),
+    );
+    await l.turn();
+    const results = l.f.fake.requests.map((r) => r.body).filter((b) => isNotesFork(b) && lastUserText(b).includes('tool_result')).at(-1)!;
+    const denial = `only Edit on ${l.s.notesPath} is allowed`;
+    expect(JSON.stringify(results.messages!.at(-1)).split(denial)).toHaveLength(3);
+    await expect(fs.stat(elsewhere)).rejects.toThrow();
+    await expect(fs.stat(path.join(l.f.project, 'CLAUDE.md'))).rejects.toThrow();
+    expect(await fs.readFile(l.s.notesPath, 'utf8')).toContain('- tried other files');
     expectAllAccepted(l.f.fake);
   });
 
