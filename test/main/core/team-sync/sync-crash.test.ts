@@ -1,19 +1,23 @@
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { TeamApi } from '../../../../main/core/team-sync/team-api.js';
 import { ProjectPaths } from '../../../../main/core/paths/index.js';
-import { tempDir } from '../../../support/temp-dir.js';
-import { freshRepo, makeDevice } from './sync-harness.js';
+import os from 'node:os';
+import { describeOnBackends } from '../../../server/helpers/backends.js';
+import { freshRepo } from './sync-harness.js';
 import { startSyncServer, type SyncServer } from './sync-server.js';
 
 /**
  * sync-reliability §5 test 6: `kill -9` at every named point of a multi-batch push and of a pull, via
  * STRATA_FAULT in a child process running `strata sync`; then a clean run must converge with every
- * version present and no torn file.
+ * version present and no torn file. The run pulls three files (three renames), pushes four in three
+ * batches (a 200,000-byte body cap, files of ~130 kB), and writes its state five times (after the pull,
+ * after each batch); each of those points is a crash on SQLite. The client's recovery does not depend on
+ * the server's database, so PostgreSQL runs one point of each kind (the middle batch and rename, a state
+ * write inside the push, the last one) to keep the suite fast.
  */
 const child = path.join(path.dirname(fileURLToPath(import.meta.url)), 'sync-child.ts');
 
@@ -31,40 +35,42 @@ function runSync(args: string[], env: Record<string, string>): Promise<{ code: n
   });
 }
 
-let server: SyncServer;
-let dbDir = '';
-
-beforeAll(async () => {
-  dbDir = await fs.mkdtemp(path.join(os.tmpdir(), 'strata-crash-db-'));
-  server = await startSyncServer(`sqlite:${path.join(dbDir, 'team.db')}`);
-});
-
-afterAll(async () => {
-  await server.close();
-  await fs.rm(dbDir, { recursive: true, force: true });
-});
-
 const big = (tag: string) => `# ${tag}\n${`${tag} line of notes\n`.repeat(6_000)}`;
 
 const points = [
-  'after-batch-put:1',
-  'after-batch-put:2',
-  'after-pull-rename:1',
-  'after-pull-rename:2',
-  'before-state-write:1',
-  'after-state-write:1',
-  'before-state-write:3',
-  'after-state-write:4',
+  ...[1, 2, 3].map((n) => `after-batch-put:${n}`),
+  ...[1, 2, 3].map((n) => `after-pull-rename:${n}`),
+  ...[1, 2, 3, 4, 5].flatMap((n) => [`before-state-write:${n}`, `after-state-write:${n}`]),
 ];
 
-describe('team sync crash recovery (kill -9 via STRATA_FAULT)', () => {
-  it.each(points)('converges with nothing lost or torn after a crash at %s', async (point) => {
+describeOnBackends('team sync crash recovery (kill -9 via STRATA_FAULT)', (backend) => {
+  let server: SyncServer;
+
+  // Folders of this suite, removed at its end (the vault of a failed case stays for a look until then).
+  const dirs: string[] = [];
+  const tempDir = async (prefix: string) => {
+    const dir = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), prefix)));
+    dirs.push(dir);
+    return dir;
+  };
+
+  beforeAll(async () => {
+    server = await startSyncServer(backend.url());
+  });
+
+  afterAll(async () => {
+    await server.close();
+    await Promise.all(dirs.map((d) => fs.rm(d, { recursive: true, force: true })));
+  });
+
+  it.each(backend.name === 'sqlite' ? points : ['after-batch-put:2', 'after-pull-rename:2', 'before-state-write:3', 'after-state-write:5'])('converges with nothing lost or torn after a crash at %s', async (point) => {
     const repo = freshRepo();
     const token = await server.member([repo]);
-    const teammate = await makeDevice('teammate', server.url, await server.member([repo]), repo);
+    // A teammate's three files wait on the server.
     const theirs: Record<string, string> = { 'from-b/one.md': 'one\n', 'from-b/two.md': 'two\n', 'from-b/three.md': 'three\n' };
-    for (const [k, v] of Object.entries(theirs)) await teammate.write(k, v);
-    expect((await teammate.engine.sync()).error).toBeNull();
+    const teammateToken = await server.member([repo]);
+    const teammate = new TeamApi({ serverUrl: server.url, repo, getToken: async () => teammateToken });
+    expect((await teammate.put(theirs, null)).kind).toBe('ok');
 
     const project = await tempDir('strata-crash-project-');
     await fs.mkdir(path.join(project, '.git'));
@@ -100,6 +106,5 @@ describe('team sync crash recovery (kill -9 via STRATA_FAULT)', () => {
       .filter((e) => e.isFile() && !e.name.startsWith('.'))
       .map((e) => path.relative(teamDir, path.join(e.parentPath, e.name)).split(path.sep).join('/'));
     expect(visible.sort()).toEqual(Object.keys({ ...mine, ...theirs }).sort());
-    teammate.log.assertNoErrors();
   }, 60_000);
 });

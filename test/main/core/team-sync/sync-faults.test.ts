@@ -193,6 +193,20 @@ describeOnBackends('team sync under faults (sync-reliability §5)', (backend) =>
     expect(await a.read('storm-0.md')).toBe('storm 1\n');
   });
 
+  it.each(['weak', 'unquoted'] as const)('does not loop on 412 when the ETag arrives %s (test 5)', async (form) => {
+    a.net.etagForm = form;
+    await a.write('e.md', 'one\n');
+    expect((await a.engine.sync()).pushed).toEqual(['e.md']);
+    await a.write('e.md', 'two\n');
+    const second = await a.engine.sync();
+    expect(second).toMatchObject({ pushed: ['e.md'], pending: [], error: null });
+    // A third run with nothing new sends no PUT: the client trusts the body checksum, not the header.
+    await a.engine.sync();
+    expect(a.requests.filter((r) => r.method === 'PUT')).toHaveLength(2);
+    expect(await server.version(REPO)).toBe(2);
+    expect((await serverEntries())['e.md']).toBe('two\n');
+  });
+
   it('never deletes or reverts local files when the server answers 404, empty, or an older snapshot (test 7)', async () => {
     const l = ledger();
     await l.save(a, 'a.md', 'a1\n');

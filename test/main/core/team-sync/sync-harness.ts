@@ -45,6 +45,8 @@ export interface NetFaults {
   dropPutAnswers: number;
   /** The next `n` PUTs fail before reaching the server. */
   resetPutsBeforeApply: number;
+  /** Rewrites every ETag header the server sends: weak (`W/"…"`) or without its quotes (a misbehaving proxy). */
+  etagForm?: 'weak' | 'unquoted';
 }
 
 export async function makeDevice(
@@ -71,11 +73,19 @@ export async function makeDevice(
       net.resetPutsBeforeApply--;
       throw new TypeError('fetch failed (connection reset)');
     }
-    const response = await fetch(input, init);
+    let response = await fetch(input, init);
     if (method === 'PUT' && net.dropPutAnswers > 0) {
       net.dropPutAnswers--;
       await response.arrayBuffer();
       throw new TypeError('fetch failed (answer lost)');
+    }
+    const etag = response.headers.get('etag');
+    if (net.etagForm && etag) {
+      const headers = new Headers(response.headers);
+      const bare = etag.replace(/^W\//, '').replace(/^"(.*)"$/, '$1');
+      headers.set('etag', net.etagForm === 'weak' ? `W/"${bare}"` : bare);
+      const body = response.status === 304 ? null : await response.arrayBuffer();
+      response = new Response(body, { status: response.status, statusText: response.statusText, headers });
     }
     return response;
   };
