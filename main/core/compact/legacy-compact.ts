@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { MemoryConfig } from '../../../common/config.js';
-import { contextTokens, estimateMessagesTokens } from '../llm/tokens.js';
+import { estimateMessagesTokens } from '../llm/tokens.js';
 import type { SummarizerFork } from '../session-memory/index.js';
-import { liveMessages } from '../session-memory/index.js';
+import { liveContextTokens, liveMessages } from '../session-memory/index.js';
 import type { TranscriptRecord } from '../transcripts/records.js';
 import type { CompactionResult } from './compaction-result.js';
 import { SUMMARIZER_TOOL_DENIAL, legacySummaryPrompt } from './legacy-prompt.js';
@@ -30,7 +30,7 @@ export interface LegacyCompactInput {
 export async function legacyCompact(input: LegacyCompactInput): Promise<CompactionResult> {
   const live = liveMessages(input.records);
   if (live.length === 0) throw new Error('nothing to compact: the conversation has no messages');
-  const tokensBefore = contextTokens(live);
+  const tokensBefore = liveContextTokens(input.records);
   const answer = await input.summarize({
     promptMessages: [{ role: 'user', content: legacySummaryPrompt(input.instructions) }],
     canUseTool: async () => ({ allow: false, message: SUMMARIZER_TOOL_DENIAL }),

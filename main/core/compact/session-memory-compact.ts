@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MemoryConfig } from '../../../common/config.js';
-import { contextTokens, estimateMessagesTokens } from '../llm/tokens.js';
-import { conversationView, isStillTemplate, liveMessages } from '../session-memory/index.js';
+import { estimateMessagesTokens } from '../llm/tokens.js';
+import { conversationView, isStillTemplate, liveContextTokens } from '../session-memory/index.js';
 import { isCompactBoundary, isMessageRecord, type TranscriptRecord } from '../transcripts/records.js';
 import type { CompactionResult, FallbackReason } from './compaction-result.js';
 import { calculateKeepIndex, keepFloor } from './keep-index.js';
@@ -37,8 +37,7 @@ export type SessionMemoryCompactOutcome =
 export function sessionMemoryCompact(input: SessionMemoryCompactInput): SessionMemoryCompactOutcome {
   let tokensBefore = 0;
   try {
-    const live = liveMessages(input.records);
-    tokensBefore = live.length > 0 ? contextTokens(live) : 0;
+    tokensBefore = liveContextTokens(input.records);
     if (input.notes === null) return { ok: false, reason: 'no-notes', tokensBefore };
     if (isStillTemplate(input.notes, input.template)) return { ok: false, reason: 'template', tokensBefore };
 

@@ -1,3 +1,4 @@
+import { contextTokens } from '../llm/tokens.js';
 import {
   isCompactBoundary,
   type CompactBoundaryRecord,
@@ -77,4 +78,27 @@ function preservedSegment(records: readonly TranscriptRecord[], boundaryAt: numb
 /** The message records the model currently sees (`conversationView` without the boundary). */
 export function liveMessages(records: readonly TranscriptRecord[]): MessageRecord[] {
   return conversationView(records).filter(isMessageRecord);
+}
+
+/**
+ * SPEC §1's context size of what the model currently sees. The responses a session-memory compaction
+ * kept verbatim (its `preservedSegment`) still carry the usage of the whole pre-compaction context, so
+ * until the first response after the compaction their usage is not trusted and the kept part is
+ * estimated. Without a compaction this is `contextTokens` of the live messages.
+ */
+export function liveContextTokens(records: readonly TranscriptRecord[]): number {
+  const view = conversationView(records);
+  const messages = view.filter(isMessageRecord);
+  if (messages.length === 0) return 0;
+  const boundary = view[0];
+  const seg = boundary && isCompactBoundary(boundary) ? (boundary.compactMetadata?.preservedSegment as { tailUuid?: unknown } | undefined) : undefined;
+  const tail = typeof seg?.tailUuid === 'string' ? messages.findIndex((r) => r.uuid === seg.tailUuid) : -1;
+  if (tail === -1) return contextTokens(messages);
+  return contextTokens(
+    messages.map((r, i) => {
+      if (i > tail || r.message.usage === undefined) return r;
+      const { usage: _stale, ...message } = r.message;
+      return { ...r, message };
+    }),
+  );
 }

@@ -1,6 +1,6 @@
 /** Session memory (SPEC §2): the per-session notes file and the forked updater that keeps it current. */
 export type { CanUseTool, ForkArgs, ForkResult, ForkRunner, ForkUsage, MessageParam, SummarizerFork, ToolDecision } from './fork-types.js';
-export { conversationView, lastAssistantHasToolUse, lastBoundaryIndex, liveMessages, toolResultIds, toolUseIds } from './conversation.js';
+export { conversationView, lastAssistantHasToolUse, lastBoundaryIndex, liveContextTokens, liveMessages, toolResultIds, toolUseIds } from './conversation.js';
 export { ensureNotesFile, notesPathFor, readNotes, realProjectPath, NOTES_DIR_MODE, NOTES_FILE_MODE } from './notes-file.js';
 export { joinSections, parseSections, sectionOf, type NotesSection, type ParsedNotes } from './sections.js';
 export { SessionNotesService } from './notes-service.js';
