@@ -8,9 +8,8 @@ import { MemoryExtractor, FileCursorStore, MemoryRecall, renderRecalled } from '
 import { buildSessionContext } from '../context/index.js';
 import type { EventHub } from '../events.js';
 import type { LlmError } from '../llm/index.js';
-import { contextTokens } from '../llm/tokens.js';
 import type { Clock, Logger } from '../ports.js';
-import { liveMessages } from '../session-memory/index.js';
+import { liveContextTokens, liveMessages } from '../session-memory/index.js';
 import { ReadState, type PermissionAnswer } from '../tools/index.js';
 import { conversationChain } from '../transcripts/conversation-chain.js';
 import { isMessageRecord, type TranscriptRecord } from '../transcripts/records.js';
@@ -435,7 +434,7 @@ export class ChatSession {
 
   /** SPEC §3: before a turn, compact when the context passed the threshold; a failure never blocks the turn. */
   private async maybeCompact(agent: ConversationAgent, signal: AbortSignal): Promise<void> {
-    const used = contextTokens((await this.history()).filter(isMessageRecord));
+    const used = liveContextTokens(await this.history());
     if (!this.deps.engines.compactor.guard.status(this.sessionId, used).shouldAutoCompact) return;
     await this.compactNow(agent, 'auto', undefined, signal);
   }

@@ -4,10 +4,10 @@ import path from 'node:path';
 import type { ChatSessionView, SessionSummary } from '../../../common/domain/chat.js';
 import { autoCompactThreshold, type MemoryConfig } from '../../../common/config.js';
 import { AppFailure } from '../../../common/result.js';
-import { contextTokens } from '../llm/tokens.js';
 import { ProjectPaths } from '../paths/project-paths.js';
+import { liveContextTokens } from '../session-memory/index.js';
 import { conversationChain } from '../transcripts/conversation-chain.js';
-import { isMessageRecord, type TranscriptRecord } from '../transcripts/records.js';
+import type { TranscriptRecord } from '../transcripts/records.js';
 import type { TranscriptStore } from '../transcripts/transcript-store.js';
 import { displayRecords, recordsToItems } from './records-to-items.js';
 
@@ -16,7 +16,7 @@ export const NEW_SESSION_TITLE = 'New conversation';
 /** SPEC §3 figures for the context meter. */
 export function contextMeter(records: TranscriptRecord[], config: MemoryConfig) {
   const threshold = autoCompactThreshold(config.compaction);
-  const used = contextTokens(records.filter(isMessageRecord));
+  const used = liveContextTokens(records);
   return { used, threshold, warning: used >= threshold - config.compaction.warningBuffer };
 }
 

@@ -147,6 +147,23 @@ async function expectSummarizerFallback(l: Loop, reason: string): Promise<void> 
 }
 
 describe('compaction on the chat loop', () => {
+  it('after "Compact now" past the threshold, the meter drops below it and the next turn does not compact again', async () => {
+    const l = await loop();
+    await fillContext(l);
+    const first = l.divider();
+    const idle = l.f.next('chat:did-update', (u) => u.sessionId === l.sessionId && u.phase === 'idle');
+    await l.f.call('chat:compact', { project: l.f.project, sessionId: l.sessionId });
+    expect(await first).toMatchObject({ path: 'session-notes' });
+    await idle;
+    const meter = (await l.f.call('chat:open-session', { project: l.f.project, sessionId: l.sessionId })).context;
+    expect(meter.used).toBeLessThan(meter.threshold);
+    const dividers = () => l.f.events.filter((e) => e.channel === 'chat:did-update' && JSON.stringify(e.payload).includes('"kind":"compaction"')).length;
+    const seen = dividers();
+    await l.turn('Go on with the parser.');
+    expect(dividers()).toBe(seen);
+    expectAllAccepted(l.f.fake);
+  });
+
   it('compacts past the threshold from the notes with no model call; the forks read ≥90 % of their input from the cache', async () => {
     const l = await loop();
     const memoryDir = (await l.f.services.vault().sessions.paths(l.f.project)).memoryDir;
