@@ -27,6 +27,8 @@ export type ChatItem =
       reason: string | null;
       tokensBefore: number;
       tokensAfter: number;
+      /** Messages kept word for word after the summary (SPEC §3 Beyond: what was kept). */
+      keptMessages: number;
       transcriptPath: string;
     }
   | {

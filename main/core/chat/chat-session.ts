@@ -457,7 +457,13 @@ export class ChatSession {
       });
       // The divider shows which path ran, why, the token figures and where the full transcript is.
       const [boundary, ...rest] = outcome.records;
-      const meta = { path: outcome.path, reason: outcome.reason, postTokens: outcome.result.tokensAfter, transcriptPath };
+      const meta = {
+        path: outcome.path,
+        reason: outcome.reason,
+        postTokens: outcome.result.tokensAfter,
+        keptMessages: outcome.result.kept.filter(isMessageRecord).length,
+        transcriptPath,
+      };
       const divider = { ...boundary!, compactMetadata: { ...((boundary as { compactMetadata?: object }).compactMetadata ?? {}), ...meta } } as TranscriptRecord;
       await this.append([divider, ...rest]);
       this.records = conversationChain(this.records!).records;

@@ -105,6 +105,7 @@ export function recordsToItems(
         reason: typeof meta.reason === 'string' ? meta.reason : null,
         tokensBefore: meta.preTokens,
         tokensAfter: typeof meta.postTokens === 'number' ? meta.postTokens : 0,
+        keptMessages: typeof meta.keptMessages === 'number' ? meta.keptMessages : 0,
         transcriptPath: typeof meta.transcriptPath === 'string' ? meta.transcriptPath : '',
       });
       continue;

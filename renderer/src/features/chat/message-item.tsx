@@ -4,8 +4,7 @@ import { Markdown } from './markdown';
 import { ToolCard } from './tool-card';
 import { MemoryCard, RecallChips } from './memory-card';
 import { IncludeApproval } from './include-approval';
-
-const formatTokens = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n));
+import { CompactionDivider } from './compaction-divider';
 
 /** One entry of the conversation. */
 export const MessageItem = memo(function MessageItem({ item, project, sessionId }: { item: ChatItem; project: string; sessionId: string }) {
@@ -31,15 +30,7 @@ export const MessageItem = memo(function MessageItem({ item, project, sessionId 
     case 'tool':
       return <ToolCard item={item} />;
     case 'compaction':
-      return (
-        <div className="compaction-divider" role="separator" aria-label="Conversation compacted">
-          <span>
-            Compacted {formatTokens(item.tokensBefore)} → {formatTokens(item.tokensAfter)} tokens using{' '}
-            {item.path === 'session-notes' ? 'the session notes (no model call)' : 'a summary'}
-            {item.reason ? ` — ${item.reason}` : ''}. Full transcript: <code>{item.transcriptPath}</code>
-          </span>
-        </div>
-      );
+      return <CompactionDivider item={item} />;
     case 'memory':
       return <MemoryCard item={item} project={project} sessionId={sessionId} />;
     case 'recall':

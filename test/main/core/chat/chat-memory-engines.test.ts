@@ -172,6 +172,7 @@ describe('the memory engines on the chat loop', () => {
     const item = (await divider).upserts.find((i) => i.kind === 'compaction')!;
     await idle;
     expect(item).toMatchObject({ kind: 'compaction', path: 'session-notes', reason: null });
+    expect(item.kind === 'compaction' && item.keptMessages).toBeGreaterThan(0);
     expect(item.kind === 'compaction' && item.transcriptPath).toMatch(/\.jsonl$/);
     expect(f.fake.requests.length).toBe(calls);
 
