@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startTeamServer, TeamAdmin, type TeamServer } from '../../server/index.js';
 import { openTeamSync, type OpenedTeamSync } from '../../main/core/team-sync/open-team-sync.js';
 import { systemClock } from '../../main/core/ports.js';
+import { ProjectPaths } from '../../main/core/paths/index.js';
 import { tempDir } from '../support/temp-dir.js';
 import { testLogger } from '../support/test-logger.js';
 import { startApp, type TestApp } from './support/app.js';
@@ -102,7 +103,8 @@ describe.skipIf(!hasChromium)('team memory in Chromium', () => {
     await tab.getByRole('heading', { name: 'Signed in to Strata' }).waitFor();
     expect(new URL(tab.url()).hostname).toBe('127.0.0.1');
     await tab.close();
-    await projectCard.getByText('Signed in.').waitFor();
+    // The server names the account (GET /api/me).
+    await projectCard.getByText('Signed in as dana.').waitFor();
     await page.getByRole('button', { name: 'Team memory synced' }).waitFor();
     await expectAccessible(page);
 
@@ -130,9 +132,11 @@ describe.skipIf(!hasChromium)('team memory in Chromium', () => {
     await page.getByRole('button', { name: 'release.md', exact: true }).click();
     await page.getByRole('heading', { name: 'release.md', level: 2 }).waitFor();
 
-    // Three panes: the base on demand, mine (the editable result) and theirs.
-    await page.getByRole('button', { name: /Show the last agreed version/ }).click();
-    expect(await page.getByLabel('Base version').textContent()).toBe(ORIGINAL);
+    // Three panes side by side: the base (read-only), mine (the editable result) and theirs.
+    const base = page.getByLabel('Base version (last agreed)');
+    expect(await base.textContent()).toContain('Run the tests.');
+    expect(await base.textContent()).not.toContain('Tag from main.');
+    expect(await base.textContent()).not.toContain('Update the changelog.');
     const mine = page.getByLabel('My version (editable result)');
     const theirs = page.getByLabel('Their version');
     expect(await mine.textContent()).toContain('Tag from main.');
@@ -155,6 +159,34 @@ describe.skipIf(!hasChromium)('team memory in Chromium', () => {
         return fs.readFile(leeFile, 'utf8');
       }, { timeout: 15_000 })
       .toBe(merged);
+
+    // A memory with a secret stays on this machine: listed with rule and line, opened at that line in one click.
+    const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
+    const secret = `ghp_${Array.from({ length: 36 }, () => alphabet[Math.floor(Math.random() * alphabet.length)]).join('')}`;
+    const danaDir = (await ProjectPaths.resolve(app.services.vault().root, project)).teamMemoryDir;
+    await fs.writeFile(path.join(danaDir, 'deploy.md'), `Deploy notes\ntoken ${secret}\nAsk ops first.\n`);
+    const blockedIndicator = page.getByRole('button', { name: /1 blocked/ });
+    await blockedIndicator.waitFor({ timeout: 20_000 });
+    await blockedIndicator.click();
+    const blockedItem = page.getByRole('listitem').filter({ hasText: 'deploy.md' });
+    await blockedItem.getByText('github-pat on line 2').waitFor();
+    await blockedItem.getByRole('button', { name: 'Open at line 2' }).click();
+    const atLine = page.getByLabel(/^Text of .*deploy\.md, at line 2$/);
+    await atLine.waitFor();
+    expect(await page.locator('.at-line-editor .cm-activeLine').textContent()).toContain('token ghp_');
+    await expectAccessible(page);
+    // The cursor is already on the line: select it and replace the secret.
+    await page.keyboard.press('End');
+    await page.keyboard.press('Shift+Home');
+    await page.keyboard.type('token kept in the password manager');
+    await page.getByRole('group', { name: /deploy\.md at line 2/ }).getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByRole('button', { name: 'Team memory synced' }).waitFor({ timeout: 20_000 });
+    await expect
+      .poll(async () => {
+        await lee.engine.sync();
+        return fs.readFile(path.join(lee.teamDir, 'deploy.md'), 'utf8').catch(() => null);
+      }, { timeout: 15_000 })
+      .toBe('Deploy notes\ntoken kept in the password manager\nAsk ops first.\n');
     expect(errors).toEqual([]);
   });
 });

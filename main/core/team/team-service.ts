@@ -340,8 +340,9 @@ class TeamSession {
   }
 
   /**
-   * A change under the team folder schedules a push only when it left a file pending: the files a pull
-   * just wrote (or deleted) equal their base, so the watcher's echo of them starts no sync of its own.
+   * A change under the team folder schedules a sync only when it left a file out of step with its base
+   * (pending, or now blocked by a secret or too large, which the run reports): the files a pull just
+   * wrote (or deleted) equal their base, so the watcher's echo of them starts no sync of its own.
    */
   private onVaultChanges(changes: VaultChange[]): void {
     const prefix = `${this.teamDirRel}/`;
@@ -352,7 +353,7 @@ class TeamSession {
     if (keys.length === 0) return;
     // A badge turns "pending" at once; the renderer re-reads the list on the status event.
     void this.refreshStates().then((changed) => {
-      if (keys.some((key) => this.states.get(key) === 'pending')) this.scheduler?.notifyLocalChange();
+      if (keys.some((key) => (this.states.get(key) ?? 'synced') !== 'synced')) this.scheduler?.notifyLocalChange();
       if (changed) this.emit();
     });
   }

@@ -2,14 +2,15 @@ import { useEffect, useState } from 'react';
 import type { ConflictView } from '../../../../common/domain/team';
 import { api } from '../../bridge';
 import { loadTeamStatus, resolveConflict } from '../../bridge/team-actions';
-import { openFile } from '../../bridge/vault-actions';
 import { useStoreShallow, useStore } from '../../store';
+import { AtLineEditor } from './at-line-editor';
 import { MergeEditor } from './merge-editor';
+import { ReadOnlyPane } from './read-only-pane';
+import './conflicts.css';
 
 function Resolver({ project, keyName }: { project: string; keyName: string }) {
   const [view, setView] = useState<ConflictView | null>(null);
   const [merged, setMerged] = useState<string | null>(null);
-  const [showBase, setShowBase] = useState(false);
   useEffect(() => {
     setMerged(null);
     setView(null);
@@ -23,23 +24,24 @@ function Resolver({ project, keyName }: { project: string; keyName: string }) {
       <h2 id="resolver-heading">{keyName}</h2>
       <p className="muted small">
         You and a teammate both changed this file since the last sync. Nothing is lost: your version stays in place until you
-        choose. Edit the left side to merge, or take their chunks one by one.
+        choose. Edit your version (the middle pane) to merge, or take their chunks one by one.
         {view.mine === null ? ' You deleted it; they edited it.' : ''}
         {view.theirs === null ? ' They deleted it; you edited it.' : ''}
       </p>
-      <button type="button" className="link small" aria-expanded={showBase} onClick={() => setShowBase(!showBase)}>
-        {showBase ? 'Hide' : 'Show'} the last agreed version (base)
-      </button>
-      {showBase && (
-        <pre className="external-text" aria-label="Base version">
-          {view.base ?? '(the file did not exist)'}
-        </pre>
-      )}
-      <div className="merge-labels" aria-hidden="true">
-        <span>Mine — the result</span>
-        <span>Theirs</span>
+      <div className="merge-panes">
+        <div className="merge-labels" aria-hidden="true">
+          <span>Base — the last agreed version</span>
+          <span>Mine — the result</span>
+          <span>Theirs</span>
+        </div>
+        <ReadOnlyPane
+          className="base-pane"
+          docKey={`${project}:${keyName}`}
+          text={view.base ?? '(no agreed version: the file is new on both sides)'}
+          label="Base version (last agreed)"
+        />
+        <MergeEditor docKey={`${project}:${keyName}`} mine={view.mine ?? ''} theirs={view.theirs ?? ''} onResult={setMerged} />
       </div>
-      <MergeEditor docKey={`${project}:${keyName}`} mine={view.mine ?? ''} theirs={view.theirs ?? ''} onResult={setMerged} />
       <div className="row end">
         <button type="button" className="button ghost" onClick={() => void resolveConflict(project, keyName, 'theirs')}>
           Keep theirs
@@ -70,12 +72,14 @@ export function ConflictsPanel() {
     status: s.activeProject ? s.team[s.activeProject] : undefined,
     conflict: s.conflict,
   }));
+  const [atLine, setAtLine] = useState<string | null>(null);
   useEffect(() => {
     if (project) void loadTeamStatus(project);
   }, [project]);
   if (!project) return <p className="muted">Open a project to see its team memory.</p>;
   if (!status) return <p className="muted">Reading the sync state…</p>;
   const s = useStore.getState();
+  const opened = status.blocked.find((b) => b.key === atLine);
   const nothing = status.conflicts.length + status.blocked.length + status.tooLarge.length === 0;
   return (
     <section className="conflicts-panel" aria-labelledby="conflicts-heading">
@@ -110,9 +114,10 @@ export function ConflictsPanel() {
             {status.blocked.map((b) => (
               <li key={b.key}>
                 <code>{b.key}</code> — {b.rule} on line {b.line}{' '}
-                <button type="button" className="link" onClick={() => void openFile(b.path)}>
-                  Open it
+                <button type="button" className="link" aria-expanded={atLine === b.key} onClick={() => setAtLine(atLine === b.key ? null : b.key)}>
+                  Open at line {b.line}
                 </button>
+                {opened?.key === b.key && <AtLineEditor path={b.path} line={b.line} rule={b.rule} onClose={() => setAtLine(null)} />}
               </li>
             ))}
           </ul>

@@ -13,6 +13,7 @@ import { tempDir } from '../../../support/temp-dir.js';
 import { testLogger } from '../../../support/test-logger.js';
 import { signInAsBrowser } from './team-browser.js';
 import { describeOnBackends } from '../../../server/helpers/backends.js';
+import { canarySecret } from '../team-sync/sync-harness.js';
 
 /**
  * Team memory through the app's own IPC handlers: two apps, each with its own vault and credential
@@ -312,6 +313,13 @@ afterAll(async () => {
     apps.splice(apps.indexOf(ana), 1);
     ana.log.assertNoErrors();
     expect((await onServer())['late.md']).toBe('typed just before quitting\n');
+
+    // A file that gains a secret is reported (rule and line) without a click, and stays here.
+    await fs.writeFile(path.join(dirB, 'keys.md'), `notes\ntoken ${canarySecret()}\n`);
+    await expect
+      .poll(async () => (await ben.call('team:status', { project: projectB })).blocked, { timeout: 10_000 })
+      .toEqual([{ key: 'keys.md', path: rel(ben, path.join(dirB, 'keys.md')), rule: 'github-pat', line: 2 }]);
+    expect((await onServer())['keys.md']).toBeUndefined();
 
     // Ben's sign-in is revoked from elsewhere (another device signs the same sign-in out, RFC 7009):
     // the stored tokens no longer count, and the app says so at the next sync instead of claiming signed in.
