@@ -31,7 +31,7 @@ function printHuman(io: CliIo, repo: string, report: SyncReport, teamDir: string
 export const syncCommand: Command = {
   name: 'sync',
   summary: 'pull and push the team memory of a project once',
-  usage: 'strata sync --project DIR [--server URL] [--vault DIR] [--json]',
+  usage: 'strata sync --project DIR [--server URL] [--vault DIR] [--restore KEY]… [--json]',
   async run(argv, io) {
     const { values } = parseArgs({
       args: argv,
@@ -40,6 +40,8 @@ export const syncCommand: Command = {
         server: { type: 'string' },
         vault: { type: 'string' },
         json: { type: 'boolean', default: false },
+        // A deletion (local or a teammate's) is undoable for 30 days: put the file back, then sync.
+        restore: { type: 'string', multiple: true },
       },
       strict: true,
     });
@@ -87,7 +89,15 @@ export const syncCommand: Command = {
     });
     if (!opened.ok) throw new UsageError(opened.error.message);
     const { engine, repo, teamDir } = opened.value;
+    for (const key of values.restore ?? []) {
+      try {
+        await engine.restoreDeleted(key);
+      } catch (error) {
+        throw new UsageError((error as Error).message);
+      }
+    }
     const report = await engine.sync();
+    const deleted = await engine.listDeleted();
     if (values.json) {
       io.stdout(
         JSON.stringify({
@@ -99,11 +109,13 @@ export const syncCommand: Command = {
           tooLarge: report.tooLarge,
           pending: report.pending,
           warnings: report.warnings,
+          deleted,
           error: report.error,
         }),
       );
     } else {
       printHuman(io, repo, report, teamDir);
+      for (const d of deleted) io.stdout(`deleted (${d.by}, ${d.deletedAt}): ${d.key}; undo with --restore ${d.key}`);
     }
     return report.conflicts.length > 0 || report.blocked.length > 0 || report.error ? 1 : 0;
   },

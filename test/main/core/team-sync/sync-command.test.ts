@@ -63,6 +63,32 @@ describe('strata sync', () => {
     expect([...second.out, ...second.err].join('\n')).not.toContain(secret);
   });
 
+  it('lists restorable deletions and puts one back with --restore, which the same run pushes', async () => {
+    const repo = freshRepo();
+    const token = await server.member([repo]);
+    const dir = await project(`git@github.com:${repo}.git`);
+    const vault = await tempDir('strata-cli-vault-');
+    const teamDir = (await ProjectPaths.resolve(vault, dir)).teamMemoryDir;
+    await fs.mkdir(teamDir, { recursive: true });
+    await fs.writeFile(path.join(teamDir, 'old.md'), 'old notes\n');
+    const args = ['sync', '--project', dir, '--server', server.url, '--vault', vault, '--json'];
+    expect(await runCli(args, io({ STRATA_TEAM_TOKEN: token }).cli)).toBe(0);
+
+    await fs.rm(path.join(teamDir, 'old.md'));
+    const removed = io({ STRATA_TEAM_TOKEN: token });
+    expect(await runCli(args, removed.cli)).toBe(0);
+    expect(JSON.parse(removed.out[0]!)).toMatchObject({ pushed: 1, deleted: [{ key: 'old.md', by: 'local' }] });
+
+    const restored = io({ STRATA_TEAM_TOKEN: token });
+    expect(await runCli([...args, '--restore', 'old.md'], restored.cli)).toBe(0);
+    expect(JSON.parse(restored.out[0]!)).toMatchObject({ pushed: 1, pending: [], deleted: [] });
+    expect(await fs.readFile(path.join(teamDir, 'old.md'), 'utf8')).toBe('old notes\n');
+
+    const again = io({ STRATA_TEAM_TOKEN: token });
+    expect(await runCli([...args, '--restore', 'nope.md'], again.cli)).toBe(2);
+    expect(again.err.join('\n')).toMatch(/nope\.md is not among the restorable deletions/);
+  });
+
   it('says how to set the repository when the project has no remote (exit 2)', async () => {
     const dir = await project(null);
     const run = io({ STRATA_TEAM_TOKEN: 'whatever' });
