@@ -32,6 +32,15 @@ export interface TeamStatus {
   signInUrl?: string | null;
 }
 
+/** A team memory deleted here or by a teammate, restorable while its tombstone is kept (SPEC §5: 30 days). */
+export interface DeletedTeamFile {
+  key: string;
+  /** Vault-relative path it had. */
+  path: string;
+  deletedAt: string;
+  by: 'local' | 'remote';
+}
+
 export interface ConflictView {
   key: string;
   /** Vault-relative path of the local file. */

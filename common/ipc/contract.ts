@@ -21,7 +21,7 @@ import type {
   VaultFile,
   VaultFileMeta,
 } from '../domain/vault.js';
-import type { ConflictView, TeamStatus } from '../domain/team.js';
+import type { ConflictView, DeletedTeamFile, TeamStatus } from '../domain/team.js';
 
 const none = z.object({}).strict();
 const sessionId = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/);
@@ -98,6 +98,8 @@ export const invokeChannels = {
   'team:sign-in': invoke<TeamStatus>()(z.object({ project: absolutePath }).strict()),
   'team:sign-out': invoke<TeamStatus>()(z.object({ project: absolutePath }).strict()),
   'team:sync-now': invoke<TeamStatus>()(z.object({ project: absolutePath }).strict()),
+  'team:list-deleted': invoke<DeletedTeamFile[]>()(z.object({ project: absolutePath }).strict()),
+  'team:restore-deleted': invoke<DeletedTeamFile[]>()(z.object({ project: absolutePath, key: z.string().min(1).max(1024) }).strict()),
   'team:read-conflict': invoke<ConflictView>()(z.object({ project: absolutePath, key: z.string().min(1).max(1024) }).strict()),
   'team:resolve-conflict': invoke<TeamStatus>()(
     z

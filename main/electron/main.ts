@@ -81,5 +81,19 @@ async function start(): Promise<void> {
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });
-  app.on('before-quit', () => void services.close());
+  // Quitting waits for the engines to close: a running turn stops cleanly, memory work and the last team
+  // push get their bounded moment (each close caps its own wait), then the app really quits.
+  let closed = false;
+  let closing: Promise<void> | null = null;
+  app.on('before-quit', (event) => {
+    if (closed) return;
+    event.preventDefault();
+    closing ??= services
+      .close()
+      .catch((error: unknown) => logger.error('closing failed', { error: (error as Error).message }))
+      .finally(() => {
+        closed = true;
+        app.quit();
+      });
+  });
 }

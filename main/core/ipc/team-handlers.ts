@@ -6,6 +6,8 @@ type TeamChannel =
   | 'team:sign-in'
   | 'team:sign-out'
   | 'team:sync-now'
+  | 'team:list-deleted'
+  | 'team:restore-deleted'
   | 'team:read-conflict'
   | 'team:resolve-conflict';
 
@@ -17,6 +19,8 @@ export function createTeamHandlers(services: Services): Pick<Handlers, TeamChann
     'team:sign-in': ({ project }) => team.signIn(project),
     'team:sign-out': ({ project }) => team.signOut(project),
     'team:sync-now': ({ project }) => team.syncNow(project),
+    'team:list-deleted': ({ project }) => team.listDeleted(project),
+    'team:restore-deleted': ({ project, key }) => team.restoreDeleted(project, key),
     'team:read-conflict': ({ project, key }) => team.readConflict(project, key),
     'team:resolve-conflict': ({ project, key, keep, text }) => team.resolveConflict(project, key, keep, text),
   };

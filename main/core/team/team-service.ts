@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { ConflictChoice, ConflictView, TeamStatus } from '../../../common/domain/team.js';
+import type { ConflictChoice, ConflictView, DeletedTeamFile, TeamStatus } from '../../../common/domain/team.js';
 import type { VaultChange, VaultFileMeta } from '../../../common/domain/vault.js';
 import { AppFailure, err } from '../../../common/result.js';
 import type { EventHub } from '../events.js';
@@ -252,6 +252,25 @@ class TeamSession {
     return { ...status, conflicts: status.conflicts.filter((k) => k !== key) };
   }
 
+  /** Team memories deleted here or by a teammate that can still come back. */
+  async listDeleted(): Promise<DeletedTeamFile[]> {
+    const engine = this.requireEngine();
+    return (await engine.listDeleted()).map((d) => ({ ...d, path: `${this.teamDirRel}/${d.key}` }));
+  }
+
+  /** Puts a deleted team memory back; the next push shares it again. */
+  async restoreDeleted(key: string): Promise<DeletedTeamFile[]> {
+    const engine = this.requireEngine();
+    try {
+      await engine.restoreDeleted(key);
+    } catch (error) {
+      throw asAppFailure(error);
+    }
+    await this.refreshStates();
+    if (this.scheduler) void this.scheduler.runNow().catch(() => undefined);
+    return this.listDeleted();
+  }
+
   /** The badge of each team file of this project, keyed by vault-relative path. */
   badge(vaultPath: string): FileSyncState | undefined {
     if (!vaultPath.startsWith(`${this.teamDirRel}/`)) return undefined;
@@ -443,6 +462,14 @@ export class TeamService {
   async resolveConflict(project: string, key: string, keep: ConflictChoice, text?: string): Promise<TeamStatus> {
     if (keep === 'merged' && text === undefined) throw new AppFailure('invalid_request', 'A merged resolution needs its text.');
     return (await this.session(project)).resolveConflict(key, keep, text);
+  }
+
+  async listDeleted(project: string): Promise<DeletedTeamFile[]> {
+    return (await this.session(project)).listDeleted();
+  }
+
+  async restoreDeleted(project: string, key: string): Promise<DeletedTeamFile[]> {
+    return (await this.session(project)).restoreDeleted(key);
   }
 
   /** The vault list with each team file's sync badge (SPEC §5 **Beyond**); other files unchanged. */

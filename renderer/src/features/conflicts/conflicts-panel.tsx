@@ -6,6 +6,7 @@ import { useStoreShallow, useStore } from '../../store';
 import { AtLineEditor } from './at-line-editor';
 import { MergeEditor } from './merge-editor';
 import { ReadOnlyPane } from './read-only-pane';
+import { DeletedList } from './deleted-list';
 import './conflicts.css';
 
 function Resolver({ project, keyName }: { project: string; keyName: string }) {
@@ -135,6 +136,7 @@ export function ConflictsPanel() {
           </ul>
         </>
       )}
+      {!status.repoProblem && status.signedIn && <DeletedList project={project} lastSyncAt={status.lastSyncAt} />}
     </section>
   );
 }

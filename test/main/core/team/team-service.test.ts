@@ -181,6 +181,36 @@ afterAll(async () => {
     expect((await ana.fail('team:sync-now', { project: projectA })).code).toBe('permission_denied');
   }, 60_000);
 
+  it('lists a teammate’s deletion as restorable, and Restore brings the memory back to both', async () => {
+    const ana = await startApp('ana');
+    const ben = await startApp('ben');
+    const project = await gitProject();
+    for (const app of [ana, ben]) await app.call('settings:set', { patch: { teamServerUrl: server.url } });
+    await signIn(ana, project, 'ana');
+    await signIn(ben, project, 'ben');
+    const dirA = await teamDir(ana, project);
+    const dirB = await teamDir(ben, project);
+    await fs.mkdir(dirA, { recursive: true });
+    await fs.writeFile(path.join(dirA, 'oncall.md'), 'Rotate on-call on Mondays.\n');
+    await ana.call('team:sync-now', { project });
+    await ben.call('team:sync-now', { project });
+    expect(await fs.readFile(path.join(dirB, 'oncall.md'), 'utf8')).toBe('Rotate on-call on Mondays.\n');
+
+    // Ben deletes it; the deletion reaches Ana, who gets it back.
+    await fs.rm(path.join(dirB, 'oncall.md'));
+    await ben.call('team:sync-now', { project });
+    await ana.call('team:sync-now', { project });
+    await expect(fs.stat(path.join(dirA, 'oncall.md'))).rejects.toThrow();
+    const deleted = await ana.call('team:list-deleted', { project });
+    expect(deleted).toEqual([{ key: 'oncall.md', path: rel(ana, path.join(dirA, 'oncall.md')), deletedAt: expect.any(String), by: 'remote' }]);
+    expect(await ana.call('team:restore-deleted', { project, key: 'oncall.md' })).toEqual([]);
+    expect(await fs.readFile(path.join(dirA, 'oncall.md'), 'utf8')).toBe('Rotate on-call on Mondays.\n');
+    await ana.call('team:sync-now', { project });
+    await ben.call('team:sync-now', { project });
+    expect(await fs.readFile(path.join(dirB, 'oncall.md'), 'utf8')).toBe('Rotate on-call on Mondays.\n');
+    expect((await ana.fail('team:restore-deleted', { project, key: 'oncall.md' })).code).toBe('not_found');
+  });
+
   it('keeps both edits of the same file as a conflict, shows the three texts, and pushes the merge', async () => {
     const ana = await startApp('ana2');
     const ben = await startApp('ben2');

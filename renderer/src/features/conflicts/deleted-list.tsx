@@ -1,0 +1,38 @@
+import { useEffect, useState } from 'react';
+import type { DeletedTeamFile } from '../../../../common/domain/team';
+import { api } from '../../bridge';
+import { useStore } from '../../store';
+
+/**
+ * Team memories deleted here or by a teammate, each with Restore while its tombstone is kept (30 days,
+ * SPEC §5): a deletion that reached this machine always has a way back.
+ */
+export function DeletedList({ project, lastSyncAt }: { project: string; lastSyncAt: string | null }) {
+  const [deleted, setDeleted] = useState<DeletedTeamFile[]>([]);
+  useEffect(() => {
+    void api.invoke['team:list-deleted']({ project }).then((r) => r.ok && setDeleted(r.value));
+  }, [project, lastSyncAt]);
+  if (deleted.length === 0) return null;
+  const restore = async (key: string) => {
+    const r = await api.invoke['team:restore-deleted']({ project, key });
+    if (r.ok) {
+      setDeleted(r.value);
+      useStore.getState().showToast({ text: `Restored ${key}; it will be shared again on the next sync.` });
+    } else useStore.getState().showError(r.error);
+  };
+  return (
+    <>
+      <h2>Recently deleted</h2>
+      <ul className="plain-list">
+        {deleted.map((d) => (
+          <li key={d.key}>
+            <code>{d.key}</code> — deleted {d.by === 'remote' ? 'by a teammate' : 'here'} on {new Date(d.deletedAt).toLocaleDateString()}{' '}
+            <button type="button" className="link" onClick={() => void restore(d.key)}>
+              Restore
+            </button>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
