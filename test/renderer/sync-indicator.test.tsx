@@ -1,0 +1,73 @@
+import { act, cleanup, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { TeamStatus } from '../../common/domain/team';
+import { createFakeApi } from './support/fake-api';
+
+const base: TeamStatus = {
+  project: '/p',
+  repo: 'acme/notes',
+  repoProblem: null,
+  serverUrl: 'http://127.0.0.1:7420',
+  signedIn: true,
+  account: 'ana',
+  phase: 'synced',
+  progress: null,
+  pending: 0,
+  conflicts: [],
+  blocked: [],
+  tooLarge: [],
+  lastSyncAt: '2026-12-03T08:00:00.000Z',
+  error: null,
+};
+
+/** The status bar's sync indicator as the status events from main drive it (issue 8 item 5). */
+async function mount() {
+  const syncs: string[] = [];
+  const fake = createFakeApi({
+    'team:sync-now': ({ project }) => {
+      syncs.push(project);
+      return { ...base, phase: 'syncing' };
+    },
+  });
+  window.strata = fake.api;
+  vi.resetModules();
+  const { useStore } = await import('../../renderer/src/store');
+  const { wireTeamEvents } = await import('../../renderer/src/bridge/team-actions');
+  wireTeamEvents();
+  useStore.getState().setActiveProject('/p');
+  const { SyncIndicator } = await import('../../renderer/src/features/shell/sync-indicator');
+  render(<SyncIndicator />);
+  const push = (status: Partial<TeamStatus>) => act(() => fake.emit('team:did-change-status', { ...base, ...status }));
+  return { push, syncs, useStore };
+}
+
+afterEach(cleanup);
+
+describe('the sync indicator', () => {
+  it('shows synced, syncing with progress, offline with pending, and an error with Retry', async () => {
+    const { push, syncs } = await mount();
+    push({});
+    expect(screen.getByRole('button', { name: 'Team memory synced' })).toBeTruthy();
+    push({ phase: 'syncing', progress: { done: 3, total: 40 } });
+    expect(screen.getByRole('button', { name: 'Syncing 3/40' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
+    push({ phase: 'offline', pending: 2 });
+    expect(screen.getByRole('button', { name: 'Offline — 2 pending' })).toBeTruthy();
+    push({ phase: 'error', error: 'The team server answered 500', conflicts: ['a.md'], blocked: [{ key: 'b.md', path: 'x/b.md', rule: 'github-pat', line: 3 }] });
+    const failed = screen.getByRole('button', { name: 'Sync failed · 1 conflict · 1 blocked' });
+    expect(failed.getAttribute('title')).toBe('The team server answered 500');
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(syncs).toEqual(['/p']);
+  });
+
+  it('opens the conflict inbox from the indicator, and stays hidden for a project without team memory', async () => {
+    const { push, useStore } = await mount();
+    push({ conflicts: ['a.md', 'b.md'] });
+    await userEvent.click(screen.getByRole('button', { name: 'Team memory synced · 2 conflicts' }));
+    expect(useStore.getState().view).toBe('vault');
+    expect(useStore.getState().panel).toBe('conflicts');
+    push({ phase: 'disabled' });
+    expect(screen.queryByRole('button')).toBeNull();
+  });
+});
