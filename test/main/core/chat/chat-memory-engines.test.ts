@@ -185,6 +185,19 @@ describe('the memory engines on the chat loop', () => {
     expect(view.items[0]?.kind).toBe('compaction');
   });
 
+  it('warns at the start of a conversation when MEMORY.md nears its cap, naming what to merge', async () => {
+    f = await chatFixture();
+    const memoryDir = (await f.services.vault().sessions.paths(f.project)).memoryDir;
+    await fs.mkdir(memoryDir, { recursive: true });
+    await fs.writeFile(path.join(memoryDir, 'MEMORY.md'), Array.from({ length: 175 }, (_, i) => `- [M${i}](m${i}.md) — hook ${i}`).join('\n'));
+    const sessionId = await f.newSession();
+    const notice = f.next('chat:did-update', (u) => u.upserts.some((i) => i.kind === 'notice' && i.text.startsWith('MEMORY.md')));
+    f.fake.enqueue(text('Hello.'));
+    await f.turn(sessionId, 'Hello');
+    const item = (await notice).upserts.find((i) => i.kind === 'notice')!;
+    expect(item.kind === 'notice' && item.text).toContain('MEMORY.md is 88% full (175/200 lines');
+  });
+
   it('compacts with instructions through the summarizer fork', async () => {
     f = await chatFixture();
     const sessionId = await f.newSession();

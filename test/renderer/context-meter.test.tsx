@@ -1,0 +1,23 @@
+import { cleanup, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ContextMeter } from '../../renderer/src/features/chat/context-meter';
+
+afterEach(cleanup);
+
+/** Issue 5 item 4: used against the auto-compaction threshold, a warning within 20,000 tokens of it. */
+describe('the context meter', () => {
+  it('shows used against the threshold', () => {
+    render(<ContextMeter context={{ used: 41_000, threshold: 167_000, warning: false }} />);
+    const meter = screen.getByRole('meter', { name: 'Context used' }) as HTMLMeterElement;
+    expect([meter.value, meter.max]).toEqual([41_000, 167_000]);
+    expect(meter.parentElement!.textContent).toContain('41k / 167k tokens');
+    expect(meter.parentElement!.className).not.toContain('warning');
+  });
+
+  it('turns to a warning near the threshold', () => {
+    render(<ContextMeter context={{ used: 150_000, threshold: 167_000, warning: true }} />);
+    const meter = screen.getByRole('meter', { name: 'Context used' });
+    expect(meter.parentElement!.className).toContain('warning');
+    expect(meter.parentElement!.textContent).toContain('compaction soon');
+  });
+});
