@@ -92,11 +92,9 @@ function parseCache(raw: Buffer): SearchIndex {
   });
   const start = offset + padding(offset);
   if (raw.length - start !== header.postings * 4) throw new Error('posting lists cut short');
-  // A typed array needs an aligned offset; a pooled Buffer may not give one, so copy then.
-  const postings =
-    (raw.byteOffset + start) % 4 === 0
-      ? new Int32Array(raw.buffer, raw.byteOffset + start, header.postings)
-      : new Int32Array(raw.buffer.slice(raw.byteOffset + start, raw.byteOffset + raw.length));
+  // A copy: the index keeps its posting lists packed in this array (packed-postings.ts), and a view
+  // would keep the whole file's buffer alive with it.
+  const postings = new Int32Array(raw.buffer.slice(raw.byteOffset + start, raw.byteOffset + raw.length));
   const mini = importMiniState({ meta: header.mini, terms: header.terms, postings }, SEARCH_OPTIONS);
   if (mini.documentCount !== header.docs.length) throw new Error('documents and index disagree');
   for (const d of header.docs) {

@@ -2,6 +2,7 @@ import MiniSearch, { type Options, type SearchResult } from 'minisearch';
 import type { SearchHit, VaultFileMeta, VaultScope } from '../../../common/domain/vault.js';
 import { buildMiniSearch } from './mini-state.js';
 import { bestLine } from './snippet.js';
+import { tokenize } from './tokenize.js';
 
 /**
  * One listed file: its metadata, what the search shows, and the text it was indexed from. The index's
@@ -38,6 +39,8 @@ export interface SearchQuery {
 export const SEARCH_OPTIONS: Options<IndexedDoc> = {
   idField: 'path',
   fields: ['title', 'text'],
+  // MiniSearch's own tokenizer, made faster (tokenize.ts); searches tokenize queries with it too.
+  tokenize,
   storeFields: [],
   searchOptions: {
     boost: { title: 3 },

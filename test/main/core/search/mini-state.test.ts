@@ -44,6 +44,22 @@ describe('MiniSearch state built and restored directly', () => {
     expect(searchAll(built)).toEqual(searchAll(reference));
   });
 
+  it('builds as addAll with other tokenizers and term processing: stop words, several terms per token', () => {
+    const options = {
+      ...SEARCH_OPTIONS,
+      tokenize: (text: string) => text.split(/\s+/),
+      processTerm: (term: string, field?: string) => {
+        const lower = term.toLowerCase();
+        if (lower === 'the' || lower === 'and') return null;
+        return field === 'title' && lower.includes('-') ? [lower, ...lower.split('-')] : lower;
+      },
+    };
+    const hyphenated = [...docs, doc('projects/p/memory/h.md', 'Blue-green deploys', 'The blue-green switch and the Blue pipeline')];
+    const reference = new MiniSearch<IndexedDoc>(options);
+    reference.addAll(hyphenated);
+    expect(JSON.stringify(buildMiniSearch(hyphenated, options))).toBe(JSON.stringify(reference));
+  });
+
   it('restores an exported state as loadJSON would, after discards and re-adds too', () => {
     const mini = buildMiniSearch(docs, SEARCH_OPTIONS);
     mini.discard('projects/p/memory/b.md');
