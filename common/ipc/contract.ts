@@ -119,7 +119,9 @@ export const invokeChannels = {
   'vault:create-memory': invoke<VaultFile>()(
     z
       .object({
-        projectSlug: z.string().min(1).max(260),
+        // The memory folder by its slug, or by an opened project's folder (main resolves its git root).
+        projectSlug: z.string().min(1).max(260).optional(),
+        project: absolutePath.optional(),
         team: z.boolean(),
         fileName: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,120}\.md$/),
         name: z.string().trim().min(1).max(200),
@@ -127,11 +129,13 @@ export const invokeChannels = {
         type: memoryTypeField,
         body: z.string().max(1_000_000),
       })
-      .strict(),
+      .strict()
+      .refine((input) => (input.projectSlug === undefined) !== (input.project === undefined), 'Give projectSlug or project, not both'),
   ),
   'vault:rename': invoke<VaultFileMeta>()(
     z.object({ path: vaultPath, newFileName: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,120}\.md$/) }).strict(),
   ),
+  'vault:mark-reviewed': invoke<VaultFileMeta>()(z.object({ path: vaultPath }).strict()),
   'vault:delete': invoke<{ undoToken: string }>()(z.object({ path: vaultPath }).strict()),
   'vault:undo': invoke<{ restored: string }>()(z.object({ undoToken: z.string().min(1).max(256) }).strict()),
   'vault:search': invoke<SearchHit[]>()(

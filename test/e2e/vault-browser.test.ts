@@ -106,24 +106,6 @@ describe.skipIf(!hasChromium)('the vault browser in Chromium', () => {
     await page.getByRole('heading', { name: 'Prefers tabs', level: 1 }).waitFor();
   });
 
-  it('restores an earlier version from the history, and the restore is itself undoable', async () => {
-    const { page, memory } = await open('vault-history');
-    const file = path.join(memory, 'prefers-tabs.md');
-    await page.getByRole('button', { name: /Prefers tabs/ }).click();
-    await page.getByRole('button', { name: 'Edit', exact: true }).click();
-    await page.getByLabel('Text of Prefers tabs').click();
-    await page.keyboard.press('Control+End');
-    await page.keyboard.type('\nSECOND VERSION');
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await expect.poll(() => fs.readFile(file, 'utf8')).toContain('SECOND VERSION');
-    await page.getByRole('button', { name: 'History', exact: true }).click();
-    await page.locator('.timeline button').first().click();
-    await page.getByRole('button', { name: 'Restore this version' }).click();
-    await expect.poll(() => fs.readFile(file, 'utf8')).not.toContain('SECOND VERSION');
-    const versions = await app!.services.vault().files.timeline(`projects/${SLUG}/memory/prefers-tabs.md`);
-    expect(versions.length).toBeGreaterThanOrEqual(2);
-  });
-
   it('shows the MEMORY.md index with its broken pointer and the file left out, and fixes them', async () => {
     const { page, memory } = await open('vault-index');
     await page.keyboard.press('Control+k');

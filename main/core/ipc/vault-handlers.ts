@@ -1,5 +1,6 @@
 import type { Services } from '../services.js';
 import type { Handlers } from './dispatcher.js';
+import { ProjectPaths } from '../paths/project-paths.js';
 
 type VaultChannel =
   | 'vault:list-files'
@@ -7,6 +8,7 @@ type VaultChannel =
   | 'vault:write-file'
   | 'vault:create-memory'
   | 'vault:rename'
+  | 'vault:mark-reviewed'
   | 'vault:delete'
   | 'vault:undo'
   | 'vault:search'
@@ -29,8 +31,12 @@ export function createVaultHandlers(services: Services): Pick<Handlers, VaultCha
     'vault:list-files': async () => services.team.withBadges((await files()).list()),
     'vault:read-file': async ({ path }) => (await files()).read(path),
     'vault:write-file': async ({ path, text, baseHash }) => (await files()).write(path, text, { baseHash, reason: 'edit' }),
-    'vault:create-memory': async (input) => (await files()).createMemory(input),
+    'vault:create-memory': async ({ projectSlug, project, ...input }) => {
+      const slug = projectSlug ?? (await ProjectPaths.resolve(services.vault().root, project!)).memorySlug;
+      return (await files()).createMemory({ ...input, projectSlug: slug });
+    },
     'vault:rename': async ({ path, newFileName }) => (await files()).rename(path, newFileName),
+    'vault:mark-reviewed': async ({ path }) => (await files()).markReviewed(path),
     'vault:delete': async ({ path }) => (await files()).delete(path),
     'vault:undo': async ({ undoToken }) => (await files()).undoDelete(undoToken),
     'vault:search': async ({ query, scope, type, limit }) => (await files()).search(query, { scope, type, limit }),

@@ -204,6 +204,25 @@ export class Vault {
     });
   }
 
+  /**
+   * The user checked a stale memory and it still holds: its modified time becomes now, so the health
+   * panel stops flagging it and recall's "saved N days ago" tells the truth. The content is untouched.
+   */
+  markReviewed(rel: string): Promise<VaultFileMeta> {
+    return this.mutate(async () => {
+      this.assertUsable();
+      const abs = resolveVaultPath(this.root, rel);
+      const location = classifyVaultPath(rel);
+      if (!location || !isMemoryScope(location.scope) || rel.endsWith(`/${INDEX_FILE}`)) throw new AppFailure('invalid_request', `${rel} is not a memory`);
+      const now = new Date(this.options.clock.now());
+      await fs.utimes(abs, now, now).catch(() => {
+        throw new AppFailure('not_found', `${rel} does not exist`);
+      });
+      const doc = await this.refresh(rel);
+      return doc!.meta;
+    });
+  }
+
   /** Renames a file in its folder; for a memory, MEMORY.md lines pointing at the old name follow. */
   rename(rel: string, newFileName: string): Promise<VaultFileMeta> {
     return this.mutate(async () => {

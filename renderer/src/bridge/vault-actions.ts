@@ -1,6 +1,6 @@
 import type { MemoryType, VaultChange } from '../../../common/domain/vault';
 import type { Result } from '../../../common/result';
-import { useStore } from '../store';
+import { useStore, type SearchFilters } from '../store';
 import { api } from './index';
 
 function take<T>(result: Result<T>): T | null {
@@ -72,8 +72,10 @@ export async function resolveExternal(choice: 'mine' | 'theirs'): Promise<void> 
   }
 }
 
+/** Creates a memory (its MEMORY.md line included) in a memory folder named by slug or by an opened project. */
 export async function createMemory(input: {
-  projectSlug: string;
+  projectSlug?: string;
+  project?: string;
   team: boolean;
   fileName: string;
   name: string;
@@ -96,12 +98,15 @@ export async function renameFile(path: string, newFileName: string): Promise<voi
   await openFile(meta.path);
 }
 
-export async function deleteFile(path: string): Promise<void> {
+/** Soft delete with an Undo toast; `stay` keeps the current panel (the health panel deletes from a list). */
+export async function deleteFile(path: string, { stay = false } = {}): Promise<void> {
   const done = take(await api.invoke['vault:delete']({ path }));
   if (!done) return;
   const s = useStore.getState();
-  s.select(null);
-  s.setOpen(null);
+  if (!stay || s.selectedPath === path) {
+    s.select(null, stay ? s.panel : 'file');
+    s.setOpen(null);
+  }
   await loadFiles();
   s.showToast({
     text: `Deleted ${path.split('/').pop()}.`,
@@ -118,19 +123,20 @@ export async function deleteFile(path: string): Promise<void> {
   });
 }
 
-export async function runSearch(query: string, scope: string | null): Promise<void> {
+export async function runSearch(query: string, filters: SearchFilters): Promise<void> {
   const s = useStore.getState();
   if (!query.trim()) {
-    s.setSearch(query, scope, []);
+    s.setSearch(query, filters, []);
     return;
   }
   const hits = take(
     await api.invoke['vault:search']({
       query,
-      ...(scope ? { scope: scope as 'project-memory' } : {}),
+      ...(filters.scope ? { scope: filters.scope } : {}),
+      ...(filters.type ? { type: filters.type } : {}),
       limit: 50,
     }),
   );
   if (useStore.getState().searchQuery !== query && hits === null) return;
-  s.setSearch(query, scope, hits ?? []);
+  s.setSearch(query, filters, hits ?? []);
 }

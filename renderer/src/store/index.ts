@@ -25,4 +25,4 @@ export function useStoreShallow<T>(selector: (state: StoreState) => T): T {
 }
 
 export type { View } from './app-slice';
-export type { VaultSort, VaultPanel } from './vault-slice';
+export type { SearchFilters, VaultSort, VaultPanel } from './vault-slice';

@@ -1,10 +1,14 @@
 import type { StateCreator } from 'zustand';
-import type { SearchHit, VaultFile, VaultFileMeta } from '../../../common/domain/vault';
+import type { MemoryType, SearchHit, VaultFile, VaultFileMeta, VaultScope } from '../../../common/domain/vault';
 import type { MemoryProposal } from '../../../common/domain/chat';
 import type { StoreState } from './index';
 
 export type VaultSort = 'name' | 'updated' | 'size';
-export type VaultPanel = 'file' | 'index' | 'history' | 'health' | 'search' | 'conflicts' | 'review';
+export interface SearchFilters {
+  scope: VaultScope | null;
+  type: MemoryType | null;
+}
+export type VaultPanel = 'file' | 'new' | 'index' | 'history' | 'health' | 'search' | 'conflicts' | 'review';
 
 export interface VaultSlice {
   files: VaultFileMeta[];
@@ -18,7 +22,8 @@ export interface VaultSlice {
   /** The file changed on disk while the user had unsaved edits: both are kept until they choose. */
   externalVersion: VaultFile | null;
   searchQuery: string;
-  searchScope: string | null;
+  /** The search filters: a scope and a memory type, null for any. */
+  searchFilters: SearchFilters;
   searchHits: SearchHit[];
   /** The open MEMORY.md view's project and side. */
   indexTarget: { projectSlug: string; team: boolean } | null;
@@ -33,7 +38,7 @@ export interface VaultSlice {
   setOpen(file: VaultFile | null): void;
   setDraft(draft: string | null): void;
   setExternalVersion(file: VaultFile | null): void;
-  setSearch(query: string, scope: string | null, hits: SearchHit[]): void;
+  setSearch(query: string, filters: SearchFilters, hits: SearchHit[]): void;
   setIndexTarget(target: { projectSlug: string; team: boolean } | null): void;
   setOverlay(overlay: 'switcher' | 'palette' | null): void;
 }
@@ -50,7 +55,7 @@ export const createVaultSlice: StateCreator<StoreState, [], [], VaultSlice> = (s
   draft: null,
   externalVersion: null,
   searchQuery: '',
-  searchScope: null,
+  searchFilters: { scope: null, type: null },
   searchHits: [],
   indexTarget: null,
   overlay: null,
@@ -61,7 +66,7 @@ export const createVaultSlice: StateCreator<StoreState, [], [], VaultSlice> = (s
   setOpen: (open) => set({ open }),
   setDraft: (draft) => set({ draft }),
   setExternalVersion: (externalVersion) => set({ externalVersion }),
-  setSearch: (searchQuery, searchScope, searchHits) => set({ searchQuery, searchScope, searchHits }),
+  setSearch: (searchQuery, searchFilters, searchHits) => set({ searchQuery, searchFilters, searchHits }),
   setIndexTarget: (indexTarget) => set({ indexTarget }),
   setOverlay: (overlay) => set({ overlay }),
 });

@@ -5,7 +5,7 @@ import { openFile } from '../../bridge/vault-actions';
 import { newSession } from '../../bridge/chat-actions';
 import { saveSettings } from '../../bridge/actions';
 
-function goVault(panel: 'search' | 'health' | 'file') {
+function goVault(panel: 'search' | 'health' | 'file' | 'new') {
   const s = useStore.getState();
   s.setScreen('vault');
   s.setPanel(panel);
@@ -43,6 +43,7 @@ export function Overlays() {
       { id: 'settings', label: 'Open Settings', run: () => s().setScreen('settings') },
       { id: 'open-folder', label: 'Open a project folder…', run: () => s().setFolderChooserOpen(true) },
       { id: 'search', label: 'Search the vault', run: () => goVault('search') },
+      { id: 'new-memory', label: 'New memory…', run: () => goVault('new') },
       { id: 'health', label: 'Vault health', run: () => goVault('health') },
       { id: 'switcher', label: 'Open a vault file…', run: () => s().setOverlay('switcher') },
       {

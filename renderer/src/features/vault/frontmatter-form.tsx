@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import { parse, parseDocument } from 'yaml';
 import type { Frontmatter } from '../../../../common/domain/vault';
 
@@ -42,38 +43,51 @@ export function validateFrontmatter(f: Frontmatter): Partial<Record<keyof Frontm
   return problems;
 }
 
-/** The name / description / type of a memory, edited as a form over the file's frontmatter. */
-export function FrontmatterForm({ value, onChange }: { value: Frontmatter; onChange: (next: Frontmatter) => void }) {
-  const problems = validateFrontmatter(value);
+/** One labelled control with its problem under it (read by screen readers as the control's description). */
+function Field({ id, label, problem, children }: { id: string; label: string; problem: string | undefined; children: React.ReactNode }) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {children}
+      {problem && (
+        <span id={`${id}-problem`} className="error-text small">
+          {problem}
+        </span>
+      )}
+    </div>
+  );
+}
+
+/**
+ * The name / description / type of a memory, edited as a form over the file's frontmatter. Problems
+ * show once `showProblems` is on (a new, untouched form is not covered in red).
+ */
+export function FrontmatterForm({ value, onChange, showProblems = true }: { value: Frontmatter; onChange: (next: Frontmatter) => void; showProblems?: boolean }) {
+  const id = useId();
+  const problems = showProblems ? validateFrontmatter(value) : {};
+  const described = (field: keyof Frontmatter) =>
+    problems[field] ? { 'aria-invalid': true, 'aria-describedby': `${id}-${field}-problem` } : { 'aria-invalid': false };
   return (
     <fieldset className="frontmatter-form">
       <legend className="sr-only">Memory details</legend>
-      <label className="field">
-        <span>Name</span>
+      <Field id={`${id}-name`} label="Name" problem={problems.name}>
+        <input id={`${id}-name`} className="input" value={value.name} {...described('name')} onChange={(e) => onChange({ ...value, name: e.target.value })} />
+      </Field>
+      <Field id={`${id}-description`} label="Description" problem={problems.description}>
         <input
-          className="input"
-          value={value.name}
-          aria-invalid={Boolean(problems.name)}
-          onChange={(e) => onChange({ ...value, name: e.target.value })}
-        />
-        {problems.name && <span className="error-text small">{problems.name}</span>}
-      </label>
-      <label className="field">
-        <span>Description</span>
-        <input
+          id={`${id}-description`}
           className="input"
           value={value.description}
-          aria-invalid={Boolean(problems.description)}
+          {...described('description')}
           onChange={(e) => onChange({ ...value, description: e.target.value })}
         />
-        {problems.description && <span className="error-text small">{problems.description}</span>}
-      </label>
-      <label className="field">
-        <span>Type</span>
+      </Field>
+      <Field id={`${id}-type`} label="Type" problem={problems.type}>
         <select
+          id={`${id}-type`}
           className="input"
           value={TYPES.includes(value.type as (typeof TYPES)[number]) ? value.type : ''}
-          aria-invalid={Boolean(problems.type)}
+          {...described('type')}
           onChange={(e) => onChange({ ...value, type: e.target.value })}
         >
           <option value="" disabled>
@@ -85,8 +99,7 @@ export function FrontmatterForm({ value, onChange }: { value: Frontmatter; onCha
             </option>
           ))}
         </select>
-        {problems.type && <span className="error-text small">{problems.type}</span>}
-      </label>
+      </Field>
     </fieldset>
   );
 }

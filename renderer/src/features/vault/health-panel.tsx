@@ -1,9 +1,11 @@
 import { useEffect, useState } from 'react';
 import type { HealthReport } from '../../../../common/domain/vault';
 import { api } from '../../bridge';
-import { openFile } from '../../bridge/vault-actions';
+import { deleteFile, openFile } from '../../bridge/vault-actions';
 import { useStore } from '../../store';
 import { projectLabel } from './file-tree';
+
+const fileName = (path: string) => path.split('/').pop() ?? path;
 
 function FileLink({ path }: { path: string }) {
   return (
@@ -17,9 +19,20 @@ function FileLink({ path }: { path: string }) {
 export function HealthPanel() {
   const [report, setReport] = useState<HealthReport | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  const [checks, setChecks] = useState(0);
+  // Re-checked after each fix, and when files change on disk (the list is the cheapest signal of it).
+  const filesVersion = useStore((s) => s.files);
   useEffect(() => {
     void api.invoke['vault:health']({}).then((r) => (r.ok ? setReport(r.value) : setProblem(r.error.message)));
-  }, []);
+  }, [checks, filesVersion]);
+  const recheck = () => setChecks((n) => n + 1);
+  const markReviewed = async (path: string) => {
+    const result = await api.invoke['vault:mark-reviewed']({ path });
+    if (!result.ok) return useStore.getState().showError(result.error);
+    recheck();
+  };
+  // A delete reloads the file list, which re-runs the check above.
+  const remove = (path: string) => deleteFile(path, { stay: true });
   if (problem) return <p className="error-text" role="alert">{problem}</p>;
   if (!report) return <p className="muted">Checking the vault…</p>;
   const openIndex = (projectSlug: string) => {
@@ -74,7 +87,13 @@ export function HealthPanel() {
           <ul className="plain-list">
             {report.stale.map((s) => (
               <li key={s.path}>
-                <FileLink path={s.path} /> — {s.days} days. Check it is still true, or delete it.
+                <FileLink path={s.path} /> — {s.days} days. Check it is still true, or delete it.{' '}
+                <button type="button" className="link" onClick={() => void markReviewed(s.path)}>
+                  Still true
+                </button>{' '}
+                <button type="button" className="link danger" onClick={() => void remove(s.path)} aria-label={`Delete ${fileName(s.path)}`}>
+                  Delete
+                </button>
               </li>
             ))}
           </ul>
@@ -87,7 +106,14 @@ export function HealthPanel() {
             {report.duplicates.map((d) => (
               <li key={`${d.a}|${d.b}`}>
                 <FileLink path={d.a} /> and <FileLink path={d.b} /> {d.why === 'description' ? 'have the same description' : 'say nearly the same'}. Merge
-                them into one.
+                what one adds into the other, then delete it:{' '}
+                <button type="button" className="link danger" onClick={() => void remove(d.a)}>
+                  Delete {fileName(d.a)}
+                </button>{' '}
+                or{' '}
+                <button type="button" className="link danger" onClick={() => void remove(d.b)}>
+                  Delete {fileName(d.b)}
+                </button>
               </li>
             ))}
           </ul>

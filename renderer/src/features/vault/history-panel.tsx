@@ -17,6 +17,13 @@ function DiffView({ diff }: { diff: string }) {
   );
 }
 
+async function restoreAndReopen(path: string, hash: string, text: string): Promise<void> {
+  const result = await api.invoke['vault:restore']({ path, hash });
+  if (!result.ok) return useStore.getState().showError(result.error);
+  useStore.getState().showToast({ text });
+  await openFile(path);
+}
+
 /** Every saved version of the open file, newest first, with a readable diff and one-click restore. */
 export function HistoryPanel() {
   const { path } = useStoreShallow((s) => ({ path: s.selectedPath }));
@@ -36,10 +43,18 @@ export function HistoryPanel() {
   }, [path, chosen]);
 
   if (!path) return null;
+  // The restore snapshots what it replaces, so Undo is restoring that version in turn.
   const restore = async (hash: string) => {
+    const current = await api.invoke['vault:read-file']({ path });
     const result = await api.invoke['vault:restore']({ path, hash });
     if (!result.ok) return useStore.getState().showError(result.error);
-    useStore.getState().showToast({ text: 'Restored. The version it replaced is in the history too.' });
+    const replaced = current.ok ? current.value.hash : null;
+    useStore.getState().showToast({
+      text: 'Restored this version.',
+      ...(replaced && replaced !== result.value.hash
+        ? { actionLabel: 'Undo', action: () => void restoreAndReopen(path, replaced, 'Back to the version before the restore.') }
+        : {}),
+    });
     await openFile(path);
   };
 

@@ -1,16 +1,24 @@
 import { useEffect, useState } from 'react';
-import type { SearchHit } from '../../../../common/domain/vault';
+import type { MemoryType, SearchHit, VaultScope } from '../../../../common/domain/vault';
 import { openFile, runSearch } from '../../bridge/vault-actions';
-import { useStoreShallow } from '../../store';
+import { useStore, useStoreShallow, type SearchFilters } from '../../store';
 
-const SCOPES = [
+const SCOPES: readonly (readonly [VaultScope | '', string])[] = [
   ['', 'Everything'],
   ['project-memory', 'Project memory'],
   ['team-memory', 'Team memory'],
   ['session-notes', 'Session notes'],
   ['instructions', 'Instructions'],
   ['transcript', 'Conversations'],
-] as const;
+];
+
+const TYPES: readonly (readonly [MemoryType | '', string])[] = [
+  ['', 'Any type'],
+  ['user', 'user'],
+  ['feedback', 'feedback'],
+  ['project', 'project'],
+  ['reference', 'reference'],
+];
 
 function Snippet({ hit }: { hit: SearchHit }) {
   const parts: React.ReactNode[] = [];
@@ -24,14 +32,16 @@ function Snippet({ hit }: { hit: SearchHit }) {
   return <span className="snippet">{parts}</span>;
 }
 
-/** Full-text search over memories, notes, instructions and conversations, with scope filters. */
+/** Full-text search over memories, notes, instructions and conversations, filtered by scope and type. */
 export function SearchPanel() {
-  const { query, scope, hits } = useStoreShallow((s) => ({ query: s.searchQuery, scope: s.searchScope, hits: s.searchHits }));
+  const { query, filters, hits } = useStoreShallow((s) => ({ query: s.searchQuery, filters: s.searchFilters, hits: s.searchHits }));
   const [text, setText] = useState(query);
   useEffect(() => {
-    const timer = setTimeout(() => void runSearch(text, scope), 150);
+    const timer = setTimeout(() => void runSearch(text, filters), 150);
     return () => clearTimeout(timer);
-  }, [text, scope]);
+  }, [text, filters]);
+  // A filter change runs the search through the effect above, like typing does.
+  const filter = (next: Partial<SearchFilters>) => useStore.getState().setSearch(text, { ...filters, ...next }, hits);
   return (
     <section className="search-panel" aria-labelledby="search-heading">
       <h1 id="search-heading">Search the vault</h1>
@@ -43,8 +53,18 @@ export function SearchPanel() {
         <label className="sr-only" htmlFor="vault-scope">
           Where
         </label>
-        <select id="vault-scope" className="input" value={scope ?? ''} onChange={(e) => void runSearch(text, e.target.value || null)}>
+        <select id="vault-scope" className="input" value={filters.scope ?? ''} onChange={(e) => filter({ scope: (e.target.value || null) as VaultScope | null })}>
           {SCOPES.map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </select>
+        <label className="sr-only" htmlFor="vault-type">
+          Memory type
+        </label>
+        <select id="vault-type" className="input" value={filters.type ?? ''} onChange={(e) => filter({ type: (e.target.value || null) as MemoryType | null })}>
+          {TYPES.map(([value, label]) => (
             <option key={value} value={value}>
               {label}
             </option>

@@ -10,6 +10,7 @@ import { HealthPanel } from './health-panel';
 import { SearchPanel } from './search-panel';
 import { ConflictsPanel } from '../conflicts/conflicts-panel';
 import { ReviewPanel } from './review-panel';
+import { NewMemoryForm } from './new-memory-form';
 
 /** The vault: every memory, note and instruction as plain markdown, browsable like a notes app. */
 export function VaultView() {
@@ -30,6 +31,9 @@ export function VaultView() {
     <div className="vault-layout">
       <aside className="vault-sidebar" aria-label="Vault">
         <div className="row">
+          <button type="button" className="button primary" aria-pressed={panel === 'new'} onClick={() => s.setPanel('new')}>
+            New memory
+          </button>
           <button type="button" className="button ghost" aria-pressed={panel === 'search'} onClick={() => s.setPanel('search')}>
             Search
           </button>
@@ -46,6 +50,7 @@ export function VaultView() {
         <FileTree />
       </aside>
       <div className="vault-main">
+        {panel === 'new' && <NewMemoryForm />}
         {panel === 'search' && <SearchPanel />}
         {panel === 'health' && <HealthPanel />}
         {panel === 'conflicts' && <ConflictsPanel />}

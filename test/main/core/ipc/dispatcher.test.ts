@@ -1,4 +1,7 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { slug } from '../../../../main/core/paths/slug.js';
 import { createDispatcher } from '../../../../main/core/ipc/dispatcher.js';
 import { createHandlers } from '../../../../main/core/ipc/handlers.js';
 import { createServices } from '../../../../main/core/services.js';
@@ -59,6 +62,22 @@ describe('the IPC dispatcher', () => {
       error: { code: 'not_found' },
     });
     expect(await dispatch('project:list', {})).toMatchObject({ ok: true, value: [{ path: folder }] });
+  });
+
+  it('creates a memory in an opened folder\'s memory folder (its git root\'s), and wants exactly one of slug or folder', async () => {
+    const { dispatch, services } = await setup();
+    const repo = await tempDir();
+    await fs.mkdir(path.join(repo, '.git'));
+    await fs.mkdir(path.join(repo, 'web'));
+    const memory = { team: false, fileName: 'stack.md', name: 'Stack', description: 'What the site runs on', type: 'project', body: 'Astro.' };
+    const created = await dispatch('vault:create-memory', { ...memory, project: path.join(repo, 'web') });
+    expect(created).toMatchObject({ ok: true, value: { meta: { path: `projects/${slug(repo)}/memory/stack.md` } } });
+    expect(await fs.readFile(path.join(services.vault().root, 'projects', slug(repo), 'memory', 'MEMORY.md'), 'utf8')).toContain('(stack.md)');
+    expect(await dispatch('vault:create-memory', { ...memory, fileName: 'b.md', project: repo, projectSlug: slug(repo) })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_request' },
+    });
+    expect(await dispatch('vault:create-memory', { ...memory, fileName: 'c.md' })).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
   });
 
   it('keeps the API key out of every answer', async () => {

@@ -54,6 +54,19 @@ describe('Vault health', () => {
     expect(view.missing).toEqual(['similar.md']);
   });
 
+  it('stops flagging a stale memory the user marks as still true, without changing its text', async () => {
+    const r = await root();
+    const { vault } = await openVault(r);
+    const before = await fs.readFile(path.join(r, MEM, 'old.md'), 'utf8');
+    const meta = await vault.markReviewed(`${MEM}/old.md`);
+    expect(Date.now() - Date.parse(meta.mtime)).toBeLessThan(60_000);
+    expect((await vault.health()).stale).toEqual([]);
+    expect(await fs.readFile(path.join(r, MEM, 'old.md'), 'utf8')).toBe(before);
+    await expect(vault.markReviewed('CLAUDE.md')).rejects.toMatchObject({ code: 'invalid_request' });
+    await expect(vault.markReviewed(`${MEM}/MEMORY.md`)).rejects.toMatchObject({ code: 'invalid_request' });
+    await expect(vault.markReviewed(`${MEM}/nope.md`)).rejects.toMatchObject({ code: 'not_found' });
+  });
+
   it('computes shingle Jaccard and index edits exactly', () => {
     expect([...shingles('a b c d')]).toEqual(['a b c', 'b c d']);
     const same = 'one two three four five six seven eight nine ten';

@@ -1,0 +1,194 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../support/temp-dir.js';
+import { startApp, type TestApp } from './support/app.js';
+import { expectAccessible, hasChromium, openPage, useBrowser } from './support/browser.js';
+
+const SLUG = '-work-site';
+const DAY = 86_400_000;
+
+const memory = (name: string, description: string, type: string, body: string) =>
+  `---\nname: ${name}\ndescription: ${description}\ntype: ${type}\n---\n${body}\n`;
+
+/** A project memory folder with a stale memory and two near-duplicates besides two ordinary memories. */
+async function seedVault(root: string): Promise<string> {
+  const dir = path.join(root, 'projects', SLUG, 'memory');
+  await fs.mkdir(dir, { recursive: true });
+  const files: Record<string, string> = {
+    'prefers-tabs.md': memory('Prefers tabs', 'The user indents with tabs', 'user', 'Use tabs for indentation, even in deploy scripts.'),
+    'deploy-friday.md': memory('No Friday deploys', 'Deploys are frozen on Fridays', 'project', `Never deploy on a Friday.\n\n${'On-call is thin. '.repeat(20)}`),
+    'old-runbook.md': memory('Old runbook', 'Where the runbook lived', 'reference', 'The runbook is on the old wiki.'),
+    'vpn-a.md': memory('VPN for staging', 'Staging needs the VPN', 'project', 'Connect to the VPN before using staging.'),
+    'vpn-b.md': memory('Staging VPN', 'Staging needs the VPN!', 'project', 'Staging is only reachable over the VPN.'),
+  };
+  for (const [name, text] of Object.entries(files)) await fs.writeFile(path.join(dir, name), text);
+  await fs.writeFile(
+    path.join(dir, 'MEMORY.md'),
+    `${Object.keys(files)
+      .map((f) => `- [${f}](${f}) — seeded`)
+      .join('\n')}\n`,
+  );
+  const old = new Date(Date.now() - 120 * DAY);
+  await fs.utimes(path.join(dir, 'old-runbook.md'), old, old);
+  return dir;
+}
+
+const exists = (file: string) => fs.access(file).then(() => true, () => false);
+
+if (!hasChromium) console.warn('e2e: Chromium is not installed (scripts/install-system-deps.sh installs it); skipping');
+
+describe.skipIf(!hasChromium)('managing memories in the vault browser', () => {
+  const browser = useBrowser();
+  let app: TestApp | null = null;
+  afterEach(async () => {
+    await app?.close();
+    app = null;
+  });
+
+  async function open(name: string): Promise<{ page: Page; errors: string[]; dir: string }> {
+    const appData = await tempDir();
+    const dir = await seedVault(appData);
+    app = await startApp(appData);
+    await app.services.vault().ready;
+    const { page, errors } = await openPage(browser(), app.host.url, name);
+    await page.getByRole('button', { name: /^Vault/ }).click();
+    await page.getByRole('navigation', { name: 'Vault files' }).getByRole('button', { name: /Prefers tabs/ }).waitFor();
+    return { page, errors, dir };
+  }
+
+  const treeTitles = (page: Page) => page.getByRole('region', { name: 'Project memory' }).locator('.tree-title').allTextContents();
+
+  it('creates a memory from the form (validated, indexed), then renames it and the index follows', async () => {
+    const { page, errors, dir } = await open('vault-create');
+    await page.keyboard.press('Control+k');
+    await page.getByRole('combobox', { name: 'Commands' }).fill('new memory');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'New memory' }).waitFor();
+    const create = page.getByRole('button', { name: 'Create memory' });
+    await page.getByLabel('Name', { exact: true }).fill('Release notes style');
+    expect(await page.getByLabel('File name').inputValue()).toBe('release-notes-style.md');
+    expect(await create.isDisabled()).toBe(true);
+    await page.getByText('One specific line: what this memory is for.').waitFor();
+    await page.getByLabel('Description').fill('How the team writes release notes');
+    await page.getByLabel('Type').selectOption('feedback');
+    await page.getByLabel('Text').fill('Short bullets, user-facing words.');
+    await expectAccessible(page);
+    await create.click();
+    await page.getByRole('heading', { name: 'Release notes style', level: 1 }).waitFor();
+    const created = await fs.readFile(path.join(dir, 'release-notes-style.md'), 'utf8');
+    expect(created).toContain('type: feedback');
+    expect(created).toContain('Short bullets, user-facing words.');
+    expect(await fs.readFile(path.join(dir, 'MEMORY.md'), 'utf8')).toContain('(release-notes-style.md) — How the team writes release notes');
+
+    await page.getByRole('button', { name: 'Rename', exact: true }).click();
+    await page.getByLabel('New file name').fill('release-notes.md');
+    await page.getByLabel('New file name').press('Enter');
+    await expect.poll(() => exists(path.join(dir, 'release-notes.md'))).toBe(true);
+    expect(await exists(path.join(dir, 'release-notes-style.md'))).toBe(false);
+    const index = () => fs.readFile(path.join(dir, 'MEMORY.md'), 'utf8');
+    await expect.poll(index).toContain('(release-notes.md)');
+    expect(await index()).not.toContain('release-notes-style.md');
+    expect(errors).toEqual([]);
+  });
+
+  it('keeps unsaved edits when the file changes on disk, shows both, and saves the one chosen', async () => {
+    const { page, dir } = await open('vault-external-unsaved');
+    const file = path.join(dir, 'prefers-tabs.md');
+    const edit = async (line: string) => {
+      await page.getByRole('navigation', { name: 'Vault files' }).getByRole('button', { name: /Prefers tabs/ }).click();
+      await page.getByRole('button', { name: 'Edit', exact: true }).click();
+      await page.getByLabel('Text of Prefers tabs').click();
+      await page.keyboard.press('Control+End');
+      await page.keyboard.type(line);
+    };
+    const theirs = (line: string) => memory('Prefers tabs', 'The user indents with tabs', 'user', line);
+
+    await edit('\nMINE ONE');
+    await fs.writeFile(file, theirs('THEIRS ONE'));
+    const banner = page.getByRole('alert').filter({ hasText: 'changed on disk while you were editing' });
+    await banner.waitFor({ timeout: 15_000 });
+    await banner.getByText('Show the version on disk').click();
+    await banner.getByText('THEIRS ONE').waitFor();
+    expect(await page.getByLabel('Text of Prefers tabs').textContent()).toContain('MINE ONE');
+    await banner.getByRole('button', { name: 'Keep my edits' }).click();
+    await expect.poll(() => fs.readFile(file, 'utf8')).toContain('MINE ONE');
+    expect(await fs.readFile(file, 'utf8')).not.toContain('THEIRS ONE');
+
+    await page.getByRole('button', { name: 'Preview', exact: true }).click();
+    await edit('\nMINE TWO');
+    await fs.writeFile(file, theirs('THEIRS TWO'));
+    await banner.waitFor({ timeout: 15_000 });
+    await banner.getByRole('button', { name: 'Use the version on disk' }).click();
+    await page.getByText('THEIRS TWO').waitFor();
+    expect(await page.getByText('MINE TWO').count()).toBe(0);
+    expect(await fs.readFile(file, 'utf8')).toContain('THEIRS TWO');
+  });
+
+  it('filters search results by memory type, sorts the tree, and moves through it with the keyboard', async () => {
+    const { page } = await open('vault-filter-sort');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByLabel('Search text').fill('deploy');
+    const titles = () => page.locator('.results .result-title').allTextContents();
+    await expect.poll(async () => (await titles()).join('|')).toMatch(/No Friday deploys.*Prefers tabs|Prefers tabs.*No Friday deploys/);
+    await page.getByLabel('Memory type').selectOption('project');
+    await expect.poll(titles).toEqual([expect.stringContaining('No Friday deploys')]);
+    await page.getByLabel('Memory type').selectOption('user');
+    await expect.poll(titles).toEqual([expect.stringContaining('Prefers tabs')]);
+
+    await page.getByLabel('Sort by').selectOption('size');
+    await expect.poll(async () => (await treeTitles(page))[0]).toBe('No Friday deploys');
+    await page.getByLabel('Sort by').selectOption('updated');
+    await expect.poll(async () => (await treeTitles(page)).at(-1)).toBe('Old runbook');
+    await page.getByLabel('Sort by').selectOption('name');
+    const byName = await treeTitles(page);
+    expect(byName).toEqual([...byName].sort((a, b) => a.localeCompare(b)));
+
+    const tree = page.getByRole('navigation', { name: 'Vault files' });
+    await tree.getByRole('button', { name: new RegExp(byName[0]!) }).focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: byName[1], level: 1 }).waitFor();
+  });
+
+  it('restores an earlier version from the history, and undoes the restore from its notice', async () => {
+    const { page, dir } = await open('vault-restore-undo');
+    const file = path.join(dir, 'prefers-tabs.md');
+    await page.getByRole('button', { name: /Prefers tabs/ }).click();
+    await page.getByRole('button', { name: 'Edit', exact: true }).click();
+    await page.getByLabel('Text of Prefers tabs').click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('\nSECOND VERSION');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(() => fs.readFile(file, 'utf8')).toContain('SECOND VERSION');
+    await page.getByRole('button', { name: 'History', exact: true }).click();
+    await page.locator('.timeline button').first().click();
+    await page.getByRole('button', { name: 'Restore this version' }).click();
+    await expect.poll(() => fs.readFile(file, 'utf8')).not.toContain('SECOND VERSION');
+    const timeline = await app!.services.vault().files.timeline(`projects/${SLUG}/memory/prefers-tabs.md`);
+    expect(timeline.map((v) => v.reason)).toEqual(['before-restore', 'edit']);
+    await page.getByRole('status').getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => fs.readFile(file, 'utf8')).toContain('SECOND VERSION');
+    await page.getByText('SECOND VERSION').waitFor();
+  });
+
+  it('fixes health findings in one click: a stale memory marked still true, a duplicate deleted and brought back', async () => {
+    const { page, dir } = await open('vault-health-fix');
+    await page.getByRole('button', { name: 'Health', exact: true }).click();
+    await page.getByRole('heading', { name: 'Not updated in 90 days' }).waitFor();
+    const before = await fs.readFile(path.join(dir, 'old-runbook.md'), 'utf8');
+    await page.getByRole('button', { name: 'Still true' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Not updated in 90 days' }).count()).toBe(0);
+    expect(await fs.readFile(path.join(dir, 'old-runbook.md'), 'utf8')).toBe(before);
+    expect(Date.now() - (await fs.stat(path.join(dir, 'old-runbook.md'))).mtimeMs).toBeLessThan(60_000);
+
+    await page.getByRole('heading', { name: 'Near-duplicates' }).waitFor();
+    await page.getByRole('button', { name: 'Delete vpn-b.md' }).click();
+    await expect.poll(() => exists(path.join(dir, 'vpn-b.md'))).toBe(false);
+    await expect.poll(() => page.getByRole('heading', { name: 'Near-duplicates' }).count()).toBe(0);
+    await page.getByRole('status').getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => exists(path.join(dir, 'vpn-b.md'))).toBe(true);
+    await expect.poll(() => fs.readFile(path.join(dir, 'MEMORY.md'), 'utf8')).toContain('(vpn-b.md)');
+  });
+});
