@@ -173,6 +173,20 @@ describe.skipIf(!hasChromium)('managing memories in the vault browser', () => {
     await page.getByText('SECOND VERSION').waitFor();
   });
 
+  it('brings a deleted memory back from Recently deleted, with its index line', async () => {
+    const { page, dir } = await open('vault-recently-deleted');
+    await page.getByRole('button', { name: /Old runbook/ }).click();
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    await expect.poll(() => exists(path.join(dir, 'old-runbook.md'))).toBe(false);
+    await page.getByRole('button', { name: 'Recently deleted' }).click();
+    await page.getByRole('button', { name: `Restore projects/${SLUG}/memory/old-runbook.md` }).click();
+    await page.getByRole('heading', { name: 'Old runbook', level: 1 }).waitFor();
+    expect(await fs.readFile(path.join(dir, 'old-runbook.md'), 'utf8')).toContain('The runbook is on the old wiki.');
+    await expect.poll(() => fs.readFile(path.join(dir, 'MEMORY.md'), 'utf8')).toContain('(old-runbook.md)');
+    await page.getByRole('button', { name: 'Recently deleted' }).click();
+    await page.getByText('Nothing deleted is waiting here.').waitFor();
+  });
+
   it('fixes health findings in one click: a stale memory marked still true, a duplicate deleted and brought back', async () => {
     const { page, dir } = await open('vault-health-fix');
     await page.getByRole('button', { name: 'Health', exact: true }).click();

@@ -314,11 +314,25 @@ export class Vault {
     return { text, diff: this.history.diff(rel, text, current, [`saved ${hash.slice(0, 12)}`, 'current']) };
   }
 
-  /** Puts a saved version back; the current content is snapshotted first, so a restore is undoable. */
+  /**
+   * Puts a saved version back; the current content is snapshotted first, so a restore is undoable. A
+   * deleted memory that comes back gets its MEMORY.md line again (from its frontmatter) when it has none.
+   */
   restore(rel: string, hash: string): Promise<VaultFile> {
     return this.mutate(async () => {
       const text = await this.history.readVersion(rel, hash);
-      return this.writeLocked(rel, text, { reason: 'before-restore' });
+      const wasDeleted = !this.index.docs.has(rel);
+      const file = await this.writeLocked(rel, text, { reason: 'before-restore' });
+      const location = classifyVaultPath(rel);
+      if (wasDeleted && location && isMemoryScope(location.scope) && !rel.endsWith(`/${INDEX_FILE}`)) {
+        const dir = memoryDirOf(rel);
+        const target = rel.slice(dir.length + 1);
+        const fm = parseMarkdown(text, true).frontmatter;
+        await this.editIndex(dir, (t) =>
+          parseIndex(t).some((l) => l.target === target) ? null : addToIndex(t, target, fm?.name.trim() || target, fm?.description ?? ''),
+        );
+      }
+      return file;
     });
   }
 

@@ -5,7 +5,7 @@ import { openFile } from '../../bridge/vault-actions';
 import { newSession } from '../../bridge/chat-actions';
 import { saveSettings } from '../../bridge/actions';
 
-function goVault(panel: 'search' | 'health' | 'file' | 'new') {
+function goVault(panel: 'search' | 'health' | 'file' | 'new' | 'deleted') {
   const s = useStore.getState();
   s.setScreen('vault');
   s.setPanel(panel);
@@ -44,6 +44,7 @@ export function Overlays() {
       { id: 'open-folder', label: 'Open a project folder…', run: () => s().setFolderChooserOpen(true) },
       { id: 'search', label: 'Search the vault', run: () => goVault('search') },
       { id: 'new-memory', label: 'New memory…', run: () => goVault('new') },
+      { id: 'deleted', label: 'Recently deleted files', run: () => goVault('deleted') },
       { id: 'health', label: 'Vault health', run: () => goVault('health') },
       { id: 'switcher', label: 'Open a vault file…', run: () => s().setOverlay('switcher') },
       {

@@ -11,6 +11,7 @@ import { SearchPanel } from './search-panel';
 import { ConflictsPanel } from '../conflicts/conflicts-panel';
 import { ReviewPanel } from './review-panel';
 import { NewMemoryForm } from './new-memory-form';
+import { DeletedPanel } from './deleted-panel';
 
 /** The vault: every memory, note and instruction as plain markdown, browsable like a notes app. */
 export function VaultView() {
@@ -48,6 +49,9 @@ export function VaultView() {
           </button>
         </div>
         <FileTree />
+        <button type="button" className="link small" aria-pressed={panel === 'deleted'} onClick={() => s.setPanel('deleted')}>
+          Recently deleted
+        </button>
       </aside>
       <div className="vault-main">
         {panel === 'new' && <NewMemoryForm />}
@@ -57,6 +61,7 @@ export function VaultView() {
         {panel === 'review' && <ReviewPanel />}
         {panel === 'index' && <IndexView />}
         {panel === 'history' && <HistoryPanel />}
+        {panel === 'deleted' && <DeletedPanel />}
         {panel === 'file' &&
           (selectedPath ? (
             <FilePane />

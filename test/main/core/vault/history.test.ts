@@ -63,13 +63,19 @@ describe('History engine', () => {
     await expect(vault.undoDelete(undoToken)).rejects.toMatchObject({ code: 'not_found' });
   });
 
-  it('restores a deleted file from the history', async () => {
+  it('restores a deleted file from the history, with its MEMORY.md line back once', async () => {
     const r = await root();
     const { vault } = await openVault(r);
+    const index = () => fs.readFile(path.join(r, MEM, 'MEMORY.md'), 'utf8');
     await vault.delete(`${MEM}/alpha.md`);
+    expect(await index()).not.toContain('(alpha.md)');
     const [deleted] = await vault.listDeleted();
     const file = await vault.restore(deleted!.path, deleted!.hash);
     expect(file.text).toBe(memoryText('Alpha', 'first', 'v1'));
+    expect((await index()).split('\n').filter((l) => l.includes('(alpha.md)'))).toEqual(['- [Alpha](alpha.md) — first']);
+    expect(await vault.listDeleted()).toEqual([]);
+    await vault.restore(deleted!.path, deleted!.hash);
+    expect((await index()).match(/\(alpha\.md\)/g)).toHaveLength(1);
   });
 
   it('renames a memory and points its MEMORY.md line at the new name', async () => {

@@ -1,0 +1,46 @@
+import { useEffect, useState } from 'react';
+import { api } from '../../bridge';
+import { loadFiles, openFile } from '../../bridge/vault-actions';
+import { useStore } from '../../store';
+
+type Deleted = { path: string; deletedAt: string; hash: string };
+
+/** Files deleted from the vault that the history still holds, each back in one click. */
+export function DeletedPanel() {
+  const [list, setList] = useState<Deleted[] | null>(null);
+  useEffect(() => {
+    void api.invoke['vault:list-deleted']({}).then((r) => {
+      if (r.ok) setList([...r.value].sort((a, b) => b.deletedAt.localeCompare(a.deletedAt)));
+      else {
+        useStore.getState().showError(r.error);
+        setList([]);
+      }
+    });
+  }, []);
+  const restore = async (d: Deleted) => {
+    const result = await api.invoke['vault:restore']({ path: d.path, hash: d.hash });
+    if (!result.ok) return useStore.getState().showError(result.error);
+    useStore.getState().showToast({ text: `Restored ${d.path.split('/').pop()}.` });
+    await loadFiles();
+    await openFile(d.path);
+  };
+  return (
+    <section aria-labelledby="deleted-heading">
+      <h1 id="deleted-heading">Recently deleted</h1>
+      {list === null && <p className="muted">Reading the history…</p>}
+      {list?.length === 0 && <p className="muted">Nothing deleted is waiting here. Deleted memories stay restorable for 30 days.</p>}
+      <ul className="plain-list">
+        {list?.map((d) => (
+          <li key={d.path + d.deletedAt} className="row">
+            <span className="grow">
+              {d.path} <span className="muted small">deleted {new Date(d.deletedAt).toLocaleString()}</span>
+            </span>
+            <button type="button" className="button secondary" aria-label={`Restore ${d.path}`} onClick={() => void restore(d)}>
+              Restore
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
