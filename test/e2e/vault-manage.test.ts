@@ -93,7 +93,7 @@ describe.skipIf(!hasChromium)('managing memories in the vault browser', () => {
     expect(errors).toEqual([]);
   });
 
-  it('keeps unsaved edits when the file changes on disk, shows both, and saves the one chosen', async () => {
+  it('keeps unsaved edits when the file changes on disk, shows both side by side, and saves the one chosen or merged', async () => {
     const { page, dir } = await open('vault-external-unsaved');
     const file = path.join(dir, 'prefers-tabs.md');
     const edit = async (line: string) => {
@@ -109,12 +109,16 @@ describe.skipIf(!hasChromium)('managing memories in the vault browser', () => {
     await fs.writeFile(file, theirs('THEIRS ONE'));
     const banner = page.getByRole('alert').filter({ hasText: 'changed on disk while you were editing' });
     await banner.waitFor({ timeout: 15_000 });
-    await banner.getByText('Show the version on disk').click();
-    await banner.getByText('THEIRS ONE').waitFor();
-    expect(await page.getByLabel('Text of Prefers tabs').textContent()).toContain('MINE ONE');
-    await banner.getByRole('button', { name: 'Keep my edits' }).click();
-    await expect.poll(() => fs.readFile(file, 'utf8')).toContain('MINE ONE');
+    await banner.getByLabel('Their version').getByText('THEIRS ONE').waitFor();
+    const mine = banner.getByLabel('My version (editable result)');
+    expect(await mine.textContent()).toContain('MINE ONE');
+    await mine.click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type(' MERGED');
+    await banner.getByRole('button', { name: 'Save my version' }).click();
+    await expect.poll(() => fs.readFile(file, 'utf8')).toContain('MINE ONE MERGED');
     expect(await fs.readFile(file, 'utf8')).not.toContain('THEIRS ONE');
+    await banner.waitFor({ state: 'detached' });
 
     await page.getByRole('button', { name: 'Preview', exact: true }).click();
     await edit('\nMINE TWO');

@@ -4,27 +4,30 @@ import { useStoreShallow, useStore } from '../../store';
 import { deleteFile, renameFile, resolveExternal, saveOpenFile } from '../../bridge/vault-actions';
 import { Markdown } from '../chat/markdown';
 import { CodeEditor } from './code-editor';
+import { MergeEditor } from '../conflicts/merge-editor';
 import { FrontmatterForm, readFrontmatter, stripFrontmatter, validateFrontmatter, withFrontmatter } from './frontmatter-form';
 
 const isMemory = (file: VaultFile) =>
   (file.meta.scope === 'project-memory' || file.meta.scope === 'team-memory') && !file.meta.path.endsWith('/MEMORY.md');
 
-function ExternalChange({ theirs }: { theirs: VaultFile }) {
+/**
+ * The file changed on disk while the user had unsaved edits: their edits (editable) beside the version
+ * on disk, changes marked, each change takeable from the disk side; then keep the result or take theirs.
+ */
+function ExternalChange({ theirs, mine }: { theirs: VaultFile; mine: string }) {
   return (
-    <div className="banner warning" role="alert">
-      <div>
-        <strong>This file changed on disk while you were editing it.</strong>
-        <details>
-          <summary>Show the version on disk</summary>
-          <pre className="external-text">{theirs.text}</pre>
-        </details>
-      </div>
+    <div className="banner warning external-change" role="alert">
+      <p>
+        <strong>This file changed on disk while you were editing it.</strong> Your edits are on the left, the version on disk on the
+        right. Take changes from the right if you want them, then choose.
+      </p>
+      <MergeEditor docKey={theirs.hash} mine={mine} theirs={theirs.text} onResult={(text) => useStore.getState().setDraft(text)} />
       <div className="row">
         <button type="button" className="button secondary" onClick={() => void resolveExternal('theirs')}>
           Use the version on disk
         </button>
         <button type="button" className="button primary" onClick={() => void resolveExternal('mine')}>
-          Keep my edits
+          Save my version
         </button>
       </div>
     </div>
@@ -100,7 +103,7 @@ export function FilePane() {
           <button type="button" className="button ghost" aria-pressed={mode === 'edit'} onClick={() => setMode(mode === 'edit' ? 'preview' : 'edit')}>
             {mode === 'edit' ? 'Preview' : 'Edit'}
           </button>
-          {mode === 'edit' && (
+          {mode === 'edit' && !external && (
             <button type="button" className="button primary" disabled={!dirty || invalid} onClick={() => void saveOpenFile()}>
               Save
             </button>
@@ -129,13 +132,13 @@ export function FilePane() {
         </div>
       </header>
       {renaming && <RenameForm file={file} onDone={() => setRenaming(false)} />}
-      {external && <ExternalChange theirs={external} />}
+      {external && <ExternalChange theirs={external} mine={text} />}
       {(meta.error || file.frontmatterError) && (
         <p className="banner error" role="note">
           {file.frontmatterError ? `The frontmatter does not parse: ${file.frontmatterError}. Fix it in the raw text below.` : meta.error}
         </p>
       )}
-      {mode === 'edit' ? (
+      {external ? null : mode === 'edit' ? (
         <>
           {memory && fields && (
             <FrontmatterForm
