@@ -130,7 +130,7 @@ describe.skipIf(!hasChromium)('managing memories in the vault browser', () => {
     expect(await fs.readFile(file, 'utf8')).toContain('THEIRS TWO');
   });
 
-  it('filters search results by memory type, sorts the tree, and moves through it with the keyboard', async () => {
+  it('filters search results by memory type, sorts the tree, and moves through results and tree with the keyboard', async () => {
     const { page } = await open('vault-filter-sort');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.getByLabel('Search text').fill('deploy');
@@ -140,6 +140,10 @@ describe.skipIf(!hasChromium)('managing memories in the vault browser', () => {
     await expect.poll(titles).toEqual([expect.stringContaining('No Friday deploys')]);
     await page.getByLabel('Memory type').selectOption('user');
     await expect.poll(titles).toEqual([expect.stringContaining('Prefers tabs')]);
+    await page.getByLabel('Search text').focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Prefers tabs', level: 1 }).waitFor();
 
     await page.getByLabel('Sort by').selectOption('size');
     await expect.poll(async () => (await treeTitles(page))[0]).toBe('No Friday deploys');

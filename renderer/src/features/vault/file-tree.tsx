@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import type { VaultFileMeta, VaultScope } from '../../../../common/domain/vault';
 import { useStoreShallow, useStore, type VaultSort } from '../../store';
 import { openFile } from '../../bridge/vault-actions';
+import { arrowFocus } from '../../ui/arrow-keys';
 
 const SCOPES: { scope: VaultScope; label: string }[] = [
   { scope: 'instructions', label: 'Instructions' },
@@ -54,20 +55,9 @@ export function FileTree() {
     });
   }, [files, sort]);
 
-  const onKeyDown = (e: React.KeyboardEvent<HTMLElement>) => {
-    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
-    const rows = [...(e.currentTarget.querySelectorAll<HTMLButtonElement>('button.tree-file'))];
-    const at = rows.indexOf(document.activeElement as HTMLButtonElement);
-    const next = rows[Math.max(0, Math.min(rows.length - 1, at + (e.key === 'ArrowDown' ? 1 : -1)))];
-    if (next) {
-      e.preventDefault();
-      next.focus();
-    }
-  };
-
   if (!loaded) return <p className="muted small">Reading the vault…</p>;
   return (
-    <nav className="file-tree" aria-label="Vault files" onKeyDown={onKeyDown}>
+    <nav className="file-tree" aria-label="Vault files" onKeyDown={arrowFocus('button.tree-file')}>
       <label className="row small">
         Sort by
         <select className="input" value={sort} onChange={(e) => useStore.getState().setSort(e.target.value as VaultSort)}>

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { MemoryType, SearchHit, VaultScope } from '../../../../common/domain/vault';
 import { openFile, runSearch } from '../../bridge/vault-actions';
+import { arrowFocus } from '../../ui/arrow-keys';
 import { useStore, useStoreShallow, type SearchFilters } from '../../store';
 
 const SCOPES: readonly (readonly [VaultScope | '', string])[] = [
@@ -43,7 +44,7 @@ export function SearchPanel() {
   // A filter change runs the search through the effect above, like typing does.
   const filter = (next: Partial<SearchFilters>) => useStore.getState().setSearch(text, { ...filters, ...next }, hits);
   return (
-    <section className="search-panel" aria-labelledby="search-heading">
+    <section className="search-panel" aria-labelledby="search-heading" onKeyDown={arrowFocus('#vault-search, button.result')}>
       <h1 id="search-heading">Search the vault</h1>
       <div className="row">
         <label className="sr-only" htmlFor="vault-search">
