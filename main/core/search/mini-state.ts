@@ -202,6 +202,13 @@ export function buildMiniSearch(docs: readonly IndexedDoc[], options: Constructo
   return mini;
 }
 
+/** The terms of `mini` whose posting lists are still packed. */
+export function packedTerms(mini: MiniSearch<IndexedDoc>): PackedPostings[] {
+  const out: PackedPostings[] = [];
+  for (const [, data] of internals(mini)._index) if (data instanceof PackedPostings && data.packed()) out.push(data);
+  return out;
+}
+
 /** The state of `mini` as plain data, for the cache. */
 export function exportMiniState(mini: MiniSearch<IndexedDoc>): MiniState {
   const state = internals(mini);

@@ -3,9 +3,9 @@ export type Frequencies = Map<number, number>;
 
 /**
  * One term's posting lists (field id → frequencies), left packed in the index's shared Int32Array until
- * something reads them. A 10,000-note vault has about a million postings; turning all of them into
- * Maps up front costs more than the rest of a cold open (issue 4 `vault-ready`), and a search touches
- * only the terms it matches. The packed layout is the cache's (mini-state.ts): field count, then per
+ * something reads them or the index unpacks everything in the background after opening
+ * (`SearchIndex.settle`). A 10,000-note vault has about a million postings; turning all of them into
+ * Maps before the first search would cost a quarter of a cold open (issue 4 `vault-ready`). The packed layout is the cache's (mini-state.ts): field count, then per
  * field its id, posting count and (short id, frequency) pairs.
  *
  * It is a real Map: every read or write unpacks first, so MiniSearch's own code (search, add,
@@ -27,7 +27,8 @@ export class PackedPostings extends Map<number, Frequencies> {
     return data ? data.subarray(this.#at, this.#at + packedLength(data, this.#at)) : null;
   }
 
-  #unpack(): void {
+  /** Turns the packed lists into Maps now (the index does it for all terms after opening). */
+  unpack(): void {
     const data = this.#data;
     if (!data) return;
     this.#data = null;
@@ -41,23 +42,23 @@ export class PackedPostings extends Map<number, Frequencies> {
   }
 
   override get size(): number {
-    this.#unpack();
+    this.unpack();
     return super.size;
   }
   override get(key: number): Frequencies | undefined {
-    this.#unpack();
+    this.unpack();
     return super.get(key);
   }
   override has(key: number): boolean {
-    this.#unpack();
+    this.unpack();
     return super.has(key);
   }
   override set(key: number, value: Frequencies): this {
-    this.#unpack();
+    this.unpack();
     return super.set(key, value);
   }
   override delete(key: number): boolean {
-    this.#unpack();
+    this.unpack();
     return super.delete(key);
   }
   override clear(): void {
@@ -65,19 +66,19 @@ export class PackedPostings extends Map<number, Frequencies> {
     super.clear();
   }
   override forEach(fn: (value: Frequencies, key: number, map: Map<number, Frequencies>) => void, thisArg?: unknown): void {
-    this.#unpack();
+    this.unpack();
     super.forEach(fn, thisArg);
   }
   override keys(): MapIterator<number> {
-    this.#unpack();
+    this.unpack();
     return super.keys();
   }
   override values(): MapIterator<Frequencies> {
-    this.#unpack();
+    this.unpack();
     return super.values();
   }
   override entries(): MapIterator<[number, Frequencies]> {
-    this.#unpack();
+    this.unpack();
     return super.entries();
   }
   override [Symbol.iterator](): MapIterator<[number, Frequencies]> {

@@ -1,6 +1,6 @@
 import MiniSearch, { type Options, type SearchResult } from 'minisearch';
 import type { SearchHit, VaultFileMeta, VaultScope } from '../../../common/domain/vault.js';
-import { buildMiniSearch } from './mini-state.js';
+import { buildMiniSearch, packedTerms } from './mini-state.js';
 import { bestLine } from './snippet.js';
 import { tokenize } from './tokenize.js';
 
@@ -35,6 +35,9 @@ export interface SearchQuery {
   projects?: string[];
   limit?: number;
 }
+
+/** How long `settle` holds the event loop at a time. */
+const SETTLE_SLICE_MS = 8;
 
 export const SEARCH_OPTIONS: Options<IndexedDoc> = {
   idField: 'path',
@@ -75,6 +78,20 @@ export class SearchIndex {
   /** The MiniSearch state, for the cache. */
   get mini(): MiniSearch<IndexedDoc> {
     return this.index;
+  }
+
+  /**
+   * Unpacks every term's posting lists in slices of a few milliseconds between event-loop turns, so
+   * that searching never pays for it once the vault has been open a moment (a first search right
+   * after opening unpacks just the terms it reads). Stops early when `cancelled()` says so.
+   */
+  async settle(cancelled: () => boolean = () => false): Promise<void> {
+    const lists = packedTerms(this.index);
+    for (let i = 0; i < lists.length && !cancelled(); ) {
+      const until = performance.now() + SETTLE_SLICE_MS;
+      while (i < lists.length && performance.now() < until) lists[i++]!.unpack();
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
   }
 
   upsert(doc: IndexedDoc): void {

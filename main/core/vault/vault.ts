@@ -67,6 +67,8 @@ export class Vault {
   private cacheDirty = false;
   private readonly undo = new Map<string, { path: string; hash: string; indexLine: string | null }>();
   private watching: Promise<void> = Promise.resolve();
+  private settled: Promise<void> = Promise.resolve();
+  private closing = false;
   /** Catalog entries of files the vault itself removed, until the watcher reports the unlink. */
   private readonly ownRemoved = new Map<string, IndexedDoc>();
 
@@ -90,6 +92,7 @@ export class Vault {
 
   /** Scans the root and builds the index (from the cache when usable); resolves once searchable. */
   async open(): Promise<void> {
+    this.closing = false;
     this.setState('opening');
     const exists = await fs.stat(this.root).then((s) => s.isDirectory(), () => false);
     if (!exists) throw new AppFailure('not_found', `The vault folder ${this.root} does not exist`);
@@ -97,6 +100,8 @@ export class Vault {
     const loaded = await loadCatalog(this.root, this.cfg().maxFileBytes, this.options.logger, useCache);
     this.index = loaded.index;
     this.setState('ready');
+    const index = this.index;
+    this.settled = index.settle(() => this.index !== index || this.closing);
     if (loaded.dirty && useCache) this.scheduleSave();
     if (this.options.watch ?? true) {
       // The watcher starts once searchable (its own 10,000-file scan would slow the first one down);
@@ -120,6 +125,11 @@ export class Vault {
     return this.watching;
   }
 
+  /** Resolves once the search index has unpacked its posting lists (search-index.ts `settle`). */
+  whenSettled(): Promise<void> {
+    return this.settled;
+  }
+
   /** Resolves once every watcher event received so far has been processed and reported. */
   async idle(): Promise<void> {
     await this.queue;
@@ -127,6 +137,8 @@ export class Vault {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
+    await this.settled;
     await this.watcher?.close();
     this.watcher = null;
     await this.queue.catch(() => undefined);

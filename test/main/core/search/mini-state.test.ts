@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../support/temp-dir.js';
-import { buildMiniSearch, exportMiniState, importMiniState } from '../../../../main/core/search/mini-state.js';
+import { buildMiniSearch, exportMiniState, importMiniState, packedTerms } from '../../../../main/core/search/mini-state.js';
 import { loadSearchCache, saveSearchCache, searchCacheFile } from '../../../../main/core/search/index-cache.js';
 import { SEARCH_OPTIONS, SearchIndex, type IndexedDoc } from '../../../../main/core/search/search-index.js';
 import { silentLogger } from '../../../../main/core/ports.js';
@@ -72,6 +72,18 @@ describe('MiniSearch state built and restored directly', () => {
     restored.add(doc('projects/p/memory/e.md', 'Extra', 'another pipeline'));
     reference.add(doc('projects/p/memory/e.md', 'Extra', 'another pipeline'));
     expect(searchAll(restored)).toEqual(searchAll(reference));
+  });
+
+  it('unpacks every posting list when settling, changing nothing a search or the cache sees', async () => {
+    const index = SearchIndex.fromDocs(docs);
+    const before = { json: JSON.stringify(exportMiniState(index.mini)), results: searchAll(index.mini) };
+    expect(packedTerms(index.mini).length).toBeGreaterThan(10);
+    await index.settle(() => true);
+    expect(packedTerms(index.mini).length).toBeGreaterThan(10);
+    await index.settle();
+    expect(packedTerms(index.mini)).toEqual([]);
+    expect(JSON.stringify(exportMiniState(index.mini))).toBe(before.json);
+    expect(searchAll(index.mini)).toEqual(before.results);
   });
 
   it('refuses posting lists that do not match the terms', () => {
