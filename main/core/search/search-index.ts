@@ -1,6 +1,7 @@
 import MiniSearch, { type Options, type SearchResult } from 'minisearch';
 import type { SearchHit, VaultFileMeta, VaultScope } from '../../../common/domain/vault.js';
-import { buildMiniSearch, packedTerms } from './mini-state.js';
+import { buildMiniSearch } from './mini-build.js';
+import { packedTerms } from './mini-state.js';
 import { bestLine } from './snippet.js';
 import { tokenize } from './tokenize.js';
 
