@@ -87,11 +87,13 @@ export class SearchIndex {
    * after opening unpacks just the terms it reads). Stops early when `cancelled()` says so.
    */
   async settle(cancelled: () => boolean = () => false): Promise<void> {
+    const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+    // Not in the caller's turn: whoever just opened the index gets to search it first.
+    await nextTurn();
     const lists = packedTerms(this.index);
-    for (let i = 0; i < lists.length && !cancelled(); ) {
+    for (let i = 0; i < lists.length && !cancelled(); await nextTurn()) {
       const until = performance.now() + SETTLE_SLICE_MS;
       while (i < lists.length && performance.now() < until) lists[i++]!.unpack();
-      await new Promise<void>((resolve) => setImmediate(resolve));
     }
   }
 
