@@ -49,7 +49,7 @@ export function VaultView() {
           </button>
         </div>
         <FileTree />
-        <button type="button" className="link small" aria-pressed={panel === 'deleted'} onClick={() => s.setPanel('deleted')}>
+        <button type="button" className="link small tree-footer" aria-pressed={panel === 'deleted'} onClick={() => s.setPanel('deleted')}>
           Recently deleted
         </button>
       </aside>
