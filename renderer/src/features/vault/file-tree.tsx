@@ -20,13 +20,29 @@ const sorters: Record<VaultSort, (a: VaultFileMeta, b: VaultFileMeta) => number>
 /** Shortens a project slug (`-home-ana-work-site`) to its last folder for display. */
 export const projectLabel = (slug: string | null) => (slug ? slug.split('-').filter(Boolean).pop() ?? slug : 'You');
 
-function Badge({ file }: { file: VaultFileMeta }) {
+const syncLabels: Record<NonNullable<VaultFileMeta['syncState']>, string> = {
+  synced: 'synced',
+  pending: 'pending',
+  conflict: 'conflict',
+  blocked: 'secret',
+  'too-large': 'too large',
+};
+
+/** A file's problem, or else its team sync state (team memory only) and its memory type. */
+function Badges({ file }: { file: VaultFileMeta }) {
   if (file.error) return <span className="badge error" title={file.error}>error</span>;
   if (file.tooLarge) return <span className="badge warn">too large</span>;
   if (file.binary) return <span className="badge">binary</span>;
-  if (file.syncState && file.syncState !== 'synced') return <span className={`badge sync ${file.syncState}`}>{file.syncState}</span>;
-  if (file.type) return <span className={`badge type-${file.type}`}>{file.type}</span>;
-  return null;
+  return (
+    <span className="badges">
+      {file.syncState && (
+        <span className={`badge sync ${file.syncState}`} title={`Team sync: ${syncLabels[file.syncState]}`}>
+          {file.syncState === 'synced' ? '✓ synced' : syncLabels[file.syncState]}
+        </span>
+      )}
+      {file.type && <span className={`badge type-${file.type}`}>{file.type}</span>}
+    </span>
+  );
 }
 
 /** Files grouped by scope, then by project; arrow keys move between rows (they are buttons in a list). */
@@ -84,7 +100,7 @@ export function FileTree() {
                       onClick={() => void openFile(f.path)}
                     >
                       <span className="tree-title">{f.title}</span>
-                      <Badge file={f} />
+                      <Badges file={f} />
                     </button>
                   </li>
                 ))}

@@ -1,0 +1,105 @@
+import { cleanup, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ConflictChoice, TeamStatus } from '../../common/domain/team';
+import type { VaultFileMeta } from '../../common/domain/vault';
+import { createFakeApi } from './support/fake-api';
+
+const TEAM = 'projects/-p/memory/team';
+
+function meta(name: string, syncState: VaultFileMeta['syncState'], extra: Partial<VaultFileMeta> = {}): VaultFileMeta {
+  return {
+    path: `${TEAM}/${name}`,
+    scope: 'team-memory',
+    projectSlug: '-p',
+    title: name,
+    description: null,
+    type: 'project',
+    size: 10,
+    mtime: '2026-12-03T08:00:00.000Z',
+    error: null,
+    binary: false,
+    tooLarge: false,
+    ...(syncState ? { syncState } : {}),
+    ...extra,
+  };
+}
+
+const status: TeamStatus = {
+  project: '/p',
+  repo: 'acme/notes',
+  repoProblem: null,
+  serverUrl: 'http://127.0.0.1:7420',
+  signedIn: true,
+  account: 'ana',
+  phase: 'synced',
+  progress: null,
+  pending: 0,
+  conflicts: ['deploys.md'],
+  blocked: [],
+  tooLarge: [],
+  lastSyncAt: '2026-12-03T08:00:00.000Z',
+  error: null,
+};
+
+afterEach(cleanup);
+
+describe('team memory in the vault', () => {
+  it('badges each team file with its sync state next to its type', async () => {
+    window.strata = createFakeApi({}).api;
+    vi.resetModules();
+    const { useStore } = await import('../../renderer/src/store');
+    const { FileTree } = await import('../../renderer/src/features/vault/file-tree');
+    useStore.getState().setFiles([
+      meta('a.md', 'synced'),
+      meta('b.md', 'pending'),
+      meta('c.md', 'conflict'),
+      meta('d.md', 'blocked'),
+      meta('e.md', 'too-large'),
+      meta('f.md', undefined, { scope: 'project-memory', path: 'projects/-p/memory/f.md', type: 'user' }),
+    ]);
+    render(<FileTree />);
+    const badges = (name: string) =>
+      within(screen.getByRole('button', { name: new RegExp(`^${name}`) }))
+        .getAllByText(/./, { selector: '.badge' })
+        .map((b) => b.textContent);
+    expect(badges('a.md')).toEqual(['✓ synced', 'project']);
+    expect(badges('b.md')).toEqual(['pending', 'project']);
+    expect(badges('c.md')).toEqual(['conflict', 'project']);
+    expect(badges('d.md')).toEqual(['secret', 'project']);
+    expect(badges('e.md')).toEqual(['too large', 'project']);
+    expect(badges('f.md')).toEqual(['user']);
+  });
+
+  it('resolves a conflict from the inbox by keeping theirs, both or mine; Save merged waits for an edit', async () => {
+    const resolved: { keep: ConflictChoice; text?: string }[] = [];
+    window.strata = createFakeApi({
+      'team:status': () => status,
+      'team:read-conflict': ({ key }) => ({ key, path: `${TEAM}/${key}`, base: 'base\n', mine: 'mine\n', theirs: 'theirs\n' }),
+      'team:resolve-conflict': ({ keep, text }) => {
+        resolved.push({ keep, ...(text !== undefined ? { text } : {}) });
+        return status;
+      },
+    }).api;
+    vi.resetModules();
+    const { useStore } = await import('../../renderer/src/store');
+    const { ConflictsPanel } = await import('../../renderer/src/features/conflicts/conflicts-panel');
+    useStore.getState().setActiveProject('/p');
+    useStore.getState().setTeamStatus(status);
+    render(<ConflictsPanel />);
+    for (const [button, keep] of [
+      ['Keep theirs', 'theirs'],
+      ['Keep both', 'both'],
+      ['Keep mine', 'mine'],
+    ] as const) {
+      await userEvent.click(screen.getByRole('button', { name: 'deploys.md' }));
+      await userEvent.click(await screen.findByRole('button', { name: button }));
+      expect(resolved.at(-1)).toEqual({ keep });
+      expect(screen.queryByRole('heading', { name: 'deploys.md' })).toBeNull();
+    }
+    await userEvent.click(screen.getByRole('button', { name: 'deploys.md' }));
+    const save = await screen.findByRole('button', { name: 'Save merged' });
+    expect((save as HTMLButtonElement).disabled).toBe(true);
+    expect(resolved).toHaveLength(3);
+  });
+});
