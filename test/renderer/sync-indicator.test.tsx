@@ -3,23 +3,9 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { TeamStatus } from '../../common/domain/team';
 import { createFakeApi } from './support/fake-api';
+import { syncedStatus } from './support/team-status';
 
-const base: TeamStatus = {
-  project: '/p',
-  repo: 'acme/notes',
-  repoProblem: null,
-  serverUrl: 'http://127.0.0.1:7420',
-  signedIn: true,
-  account: 'ana',
-  phase: 'synced',
-  progress: null,
-  pending: 0,
-  conflicts: [],
-  blocked: [],
-  tooLarge: [],
-  lastSyncAt: '2026-12-03T08:00:00.000Z',
-  error: null,
-};
+const base: TeamStatus = syncedStatus;
 
 /** The status bar's sync indicator as the status events from main drive it (issue 8 item 5). */
 async function mount() {

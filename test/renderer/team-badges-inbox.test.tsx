@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ConflictChoice, TeamStatus } from '../../common/domain/team';
 import type { VaultFileMeta } from '../../common/domain/vault';
 import { createFakeApi } from './support/fake-api';
+import { syncedStatus } from './support/team-status';
 
 const TEAM = 'projects/-p/memory/team';
 
@@ -25,22 +26,7 @@ function meta(name: string, syncState: VaultFileMeta['syncState'], extra: Partia
   };
 }
 
-const status: TeamStatus = {
-  project: '/p',
-  repo: 'acme/notes',
-  repoProblem: null,
-  serverUrl: 'http://127.0.0.1:7420',
-  signedIn: true,
-  account: 'ana',
-  phase: 'synced',
-  progress: null,
-  pending: 0,
-  conflicts: ['deploys.md'],
-  blocked: [],
-  tooLarge: [],
-  lastSyncAt: '2026-12-03T08:00:00.000Z',
-  error: null,
-};
+const status: TeamStatus = { ...syncedStatus, conflicts: ['deploys.md'] };
 
 afterEach(cleanup);
 
