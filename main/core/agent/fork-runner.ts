@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import type { LlmClient } from '../llm/index.js';
+import type { LlmClient, LlmError } from '../llm/index.js';
 import type { ForkRunner, SummarizerFork } from '../session-memory/fork-types.js';
 import type { Tool, ToolContext } from '../tools/index.js';
 import { runForkedAgent } from './forked-agent.js';
@@ -11,10 +11,22 @@ export interface ParentPrefix {
   messages: Anthropic.MessageParam[];
 }
 
+/** A fork that ended on an API error or a Stop: its callers must not count it as done (SPEC §2 cursors). */
+export class ForkFailedError extends Error {
+  constructor(
+    readonly status: 'error' | 'aborted',
+    readonly error: LlmError | null,
+  ) {
+    super(error?.message ?? (status === 'aborted' ? 'the fork was stopped' : 'the fork failed'));
+    this.name = 'ForkFailedError';
+  }
+}
+
 /**
  * Binds `runForkedAgent` to a parent conversation as the `ForkRunner` / `SummarizerFork` ports of
  * session-memory and compaction (fork-types.ts). `getParent` is read at call time, so each fork
- * shares the prompt cache of the conversation as it is then.
+ * shares the prompt cache of the conversation as it is then. The loop reports API errors as a status;
+ * here they become a rejection (`ForkFailedError`), so no caller mistakes a failed fork for a success.
  */
 export function createForkRunner(deps: {
   llm: LlmClient;
@@ -37,6 +49,7 @@ export function createForkRunner(deps: {
       signal: args.signal,
       session: deps.session,
     });
+    if (r.status === 'error' || r.status === 'aborted') throw new ForkFailedError(r.status, r.error);
     return { usage: r.usage, cacheHitRatio: r.cacheHitRatio, text: r.text };
   };
   return run as ForkRunner & SummarizerFork;

@@ -1,6 +1,6 @@
 /** The agent engine (issue 3 items 2 and 4): the query loop, its message normalizer and forks. */
 export { runQueryLoop } from './query-loop.js';
-export { createForkRunner, type ParentPrefix } from './fork-runner.js';
+export { createForkRunner, ForkFailedError, type ParentPrefix } from './fork-runner.js';
 export { runForkedAgent, cacheHitRatio, type ForkedAgentOptions, type ForkedAgentResult } from './forked-agent.js';
 export { toApiMessages, mergeSameRole, INTERRUPTED_RESULT } from './api-messages.js';
 export { runToolCalls } from './run-tool-calls.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type Anthropic from '@anthropic-ai/sdk';
 import type { MemoryConfig } from '../../../common/config.js';
 import { projectSettingsSchema, type ProjectSettings, type Settings } from '../../../common/domain/settings.js';
-import { createForkRunner, mergeSameRole, runForkedAgent, toApiMessages } from '../agent/index.js';
+import { createForkRunner, ForkFailedError, mergeSameRole, runForkedAgent, toApiMessages } from '../agent/index.js';
 import { memoryWriteGuard, toLoopCanUseTool, type ForkRunner as ExtractorFork, type MemoryWriteGuard } from '../auto-memory/index.js';
 import type { SideQuery } from '../auto-memory/recall-select.js';
 import { API_KEY_ACCOUNT } from '../auth/credential-store.js';
@@ -199,7 +199,8 @@ export class ConversationAgent {
         session: this.session,
         ...(request.signal ? { signal: request.signal } : {}),
       });
-      if (r.status === 'error') throw new Error(r.error?.message ?? 'the extractor failed');
+      // A failed or stopped run is no success: the extractor's cursor stays (SPEC §4).
+      if (r.status === 'error' || r.status === 'aborted') throw new ForkFailedError(r.status, r.error);
       const cards = await changes.confirm();
       onCards(cards);
       const wrotePaths = cards.map((c) => path.join(this.paths.vaultRoot, c.path));

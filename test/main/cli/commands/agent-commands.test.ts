@@ -4,8 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CliIo } from '../../../../main/cli/cli-io.js';
 import { runCli } from '../../../../main/cli/index.js';
 import { memoryDirFor } from '../../../../main/core/auto-memory/memory-paths.js';
-import { notesPathFor } from '../../../../main/core/session-memory/index.js';
-import { startFakeAnthropic, text, toolCalls, type FakeAnthropic } from '../../../fakes/anthropic-server/index.js';
+import { notesPathFor, SessionMemoryStateStore } from '../../../../main/core/session-memory/index.js';
+import { apiErrors, startFakeAnthropic, text, toolCalls, type FakeAnthropic } from '../../../fakes/anthropic-server/index.js';
 import { TranscriptBuilder } from '../../../fixtures/transcripts/transcript-builder.js';
 import { tempDir } from '../../../support/temp-dir.js';
 
@@ -104,6 +104,18 @@ describe('strata session-memory and strata extract through the model', () => {
     expect(await fs.readFile(notes, 'utf8')).toContain('- the user prefers tabs');
     // The fork sent the parent's exact prefix (same tools) and its own instruction after it.
     expect(s.fake.requests[0]!.body.tools!.map((t) => t.name)).toEqual(['Read', 'Write', 'Edit', 'Glob', 'Grep', 'Delete']);
+  });
+
+  it('session-memory exits 1 and leaves the cursors where they were when the API answers 500 to the notes fork', async () => {
+    const s = await setup();
+    const transcript = await transcriptFile(s.project, path.dirname(s.project));
+    s.fake.enqueue(apiErrors.serverError());
+    const code = await runCli(['session-memory', '--transcript', transcript, '--project', s.project, '--vault', s.vault, '--json'], s.io);
+    expect(code).toBe(1);
+    expect(s.err.at(-1)).toMatch(/The API failed \(500\)/);
+    expect(s.out).toEqual([]);
+    const state = await new SessionMemoryStateStore(s.vault).read('sess-cli');
+    expect(state).toMatchObject({ tokensAtLastUpdate: 0, lastSummarizedMessageId: null, updateStartedAt: null });
   });
 
   it('extract writes a memory through the forked agent, inside the memory folder only', async () => {

@@ -1,8 +1,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createForkRunner, runForkedAgent, toApiMessages } from '../../../../main/core/agent/index.js';
-import { text, toolCalls } from '../../../fakes/anthropic-server/index.js';
+import { createForkRunner, ForkFailedError, runForkedAgent, toApiMessages } from '../../../../main/core/agent/index.js';
+import { apiErrors, text, toolCalls } from '../../../fakes/anthropic-server/index.js';
 import { agentFixture } from './agent-fixture.js';
 
 let cleanup: (() => Promise<void>) | null = null;
@@ -62,5 +62,21 @@ describe('runForkedAgent', () => {
     expect(r.text).toBe('Summary.');
     expect(r.cacheHitRatio).toBeGreaterThan(0);
     expect(r.usage.output_tokens).toBeGreaterThan(0);
+  });
+
+  it('rejects with ForkFailedError when the API fails, so no caller counts the fork as done', async () => {
+    const f = await agentFixture();
+    cleanup = f.close;
+    const runner = createForkRunner({
+      llm: f.llm,
+      getParent: () => ({ system: f.system, tools: f.tools, messages: [] }),
+      toolContext: f.toolContext,
+      session: { sessionId: 'sess-1', cwd: f.project },
+      maxTurns: 2,
+    });
+    f.fake.enqueue(apiErrors.serverError());
+    const failed = runner({ promptMessages: [{ role: 'user', content: 'Update the notes.' }], canUseTool: async () => ({ allow: true }) });
+    await expect(failed).rejects.toBeInstanceOf(ForkFailedError);
+    await expect(failed).rejects.toMatchObject({ status: 'error', error: { kind: 'server_error', status: 500 } });
   });
 });

@@ -3,19 +3,13 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ScriptedResponse, WireRequest } from '../../../fakes/anthropic-server/index.js';
 import { text, toolCalls } from '../../../fakes/anthropic-server/index.js';
-import { chatFixture, expectAllAccepted, type ChatFixture } from './chat-fixture.js';
+import { chatFixture, expectAllAccepted, lastUserText, type ChatFixture } from './chat-fixture.js';
 
 let f: ChatFixture | null = null;
 afterEach(async () => {
   await f?.close();
   f = null;
 });
-
-const lastUserText = (request: WireRequest): string => {
-  const last = request.messages?.at(-1);
-  if (!last || last.role !== 'user') return '';
-  return typeof last.content === 'string' ? last.content : last.content.map((b) => (b.type === 'text' ? String(b.text) : b.type)).join('\n');
-};
 
 /** Answers the background forks the way a model would: one tool call, then a short reply. */
 function forkResponder(act: (request: WireRequest) => ScriptedResponse | null) {
