@@ -325,12 +325,15 @@ export class ChatSession {
     this.publish();
     if (!this.policy.memory) return;
     const notes = this.deps.engines.notes;
+    // The conversation at this response: the loop keeps appending to ctx.records while the update runs,
+    // and what comes later must neither feed the decision and the fork nor count as covered.
+    const records = [...ctx.records];
     const work = notes
       .afterModelResponse({
         sessionId: this.sessionId,
         projectDir: this.deps.project,
-        records: ctx.records,
-        fork: agent.notesFork(() => this.records ?? [], () => notes.notesPath(this.deps.project, this.sessionId)),
+        records,
+        fork: agent.notesFork(() => records, () => notes.notesPath(this.deps.project, this.sessionId)),
         isFork: ctx.isFork,
       })
       .then(({ outcome }) => (outcome?.updated ? this.emitNotes(false) : undefined));

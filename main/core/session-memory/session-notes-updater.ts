@@ -29,7 +29,10 @@ export interface NotesUpdateContext {
   sessionId: string;
   /** The opened folder (its real path names the notes folder, SPEC §0). */
   projectDir: string;
-  /** The transcript's records; only those after the last compact boundary are considered. */
+  /**
+   * The transcript's records; only those after the last compact boundary are considered. Copied when
+   * the update is asked for; `fork` should send the same copy as its prefix.
+   */
   records: readonly TranscriptRecord[];
   /** The fork runner bound to this conversation's exact prefix. */
   fork: ForkRunner;
@@ -67,7 +70,9 @@ export class SessionNotesUpdater {
    * The post-response hook: decides by the trigger rule and, when it fires, runs one update. Never
    * throws; a failed update is logged and leaves `tokensAtLastUpdate` where it was.
    */
-  afterModelResponse(ctx: NotesUpdateContext & { isFork: boolean }): Promise<{ decision: TriggerDecision; outcome: NotesUpdateOutcome | null }> {
+  afterModelResponse(hook: NotesUpdateContext & { isFork: boolean }): Promise<{ decision: TriggerDecision; outcome: NotesUpdateOutcome | null }> {
+    // The conversation as it is now: it keeps growing while this waits its turn and while the fork runs.
+    const ctx = frozen(hook);
     return this.serialize(ctx.sessionId, async () => {
       const messages = liveMessages(ctx.records);
       const state = await this.store.read(ctx.sessionId);
@@ -86,7 +91,8 @@ export class SessionNotesUpdater {
   }
 
   /** One update now, whatever the thresholds (`strata session-memory`, a manual request). Throws on failure. */
-  updateNow(ctx: NotesUpdateContext): Promise<NotesUpdateOutcome> {
+  updateNow(request: NotesUpdateContext): Promise<NotesUpdateOutcome> {
+    const ctx = frozen(request);
     return this.serialize(ctx.sessionId, async () => {
       const messages = liveMessages(ctx.records);
       const last = messages[messages.length - 1];
@@ -100,6 +106,7 @@ export class SessionNotesUpdater {
     await this.store.update(sessionId, (s) => ({ ...s, lastSummarizedMessageId: null }));
   }
 
+  /** `ctx.records` is the copy taken when the update was asked for: the decision, the fork and both cursors see only it. */
   private async run(ctx: NotesUpdateContext, started: Pick<SessionMemoryState, 'initialized' | 'updateCursorUuid'>): Promise<NotesUpdateOutcome> {
     const notesPath = await this.notesPath(ctx.projectDir, ctx.sessionId);
     // The cursor moves and the marker is set when the update starts (SPEC §2).
@@ -162,6 +169,11 @@ export class SessionNotesUpdater {
     });
     return result;
   }
+}
+
+/** A copy of the records taken when the hook fired, so later messages are never marked as covered. */
+function frozen<T extends NotesUpdateContext>(ctx: T): T {
+  return { ...ctx, records: Object.freeze([...ctx.records]) };
 }
 
 /** The updater's permission check (SPEC §2): Edit on the notes file and nothing else. */

@@ -1,3 +1,5 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FileCursorStore } from '../../../../main/core/auto-memory/extraction-cursor.js';
 import type { ScriptedResponse, WireRequest } from '../../../fakes/anthropic-server/index.js';
@@ -78,5 +80,42 @@ describe('the notes fork on the chat loop', () => {
     await f.turn(sessionId, 'And I use four-wide tabs.');
     await f.services.vault().chat.find(sessionId)!.idle();
     expect((await cursors.read(sessionId))?.lastMessageUuid).toEqual(expect.any(String));
+  });
+
+  it('decides, forks and sets both cursors from the conversation as it was when the hook fired, not as it grew during the update', async () => {
+    let notesPath = '';
+    f = await chatFixture({
+      fake: {
+        respond: (request) => {
+          const last = lastUserText(request);
+          // The notes fork is slow: the main turn runs its tool and answers meanwhile.
+          if (notesPath && last.includes(notesPath)) return text('Nothing new.', { firstByteDelayMs: 400 });
+          if (last.includes('tool_result')) return text('The file says hello.');
+          return toolCalls([{ name: 'Read', input: { file_path: 'hello.txt' } }]);
+        },
+      },
+    });
+    // Big enough to update after the first response; the second response adds too little for another.
+    await f.call('settings:set', { patch: { memory: { sessionMemory: { ...smallThresholds, minTokensBetweenUpdates: 1_000 } } } });
+    await f.restart();
+    await fs.writeFile(path.join(f.project, 'hello.txt'), 'hello\n');
+    const sessionId = await f.newSession();
+    notesPath = await f.services.vault().chat.engines.notes.notesPath(f.project, sessionId);
+    await f.turn(sessionId, 'What does hello.txt say? '.repeat(20));
+    await f.services.vault().chat.find(sessionId)!.idle();
+
+    const transcript = await f.transcript(sessionId);
+    const assistants = transcript.filter((r) => r.type === 'assistant') as { uuid: string; message: { usage: Record<string, number> } }[];
+    expect(assistants).toHaveLength(2);
+    const notesRequests = f.fake.requests.filter((r) => lastUserText(r.body).includes(notesPath));
+    expect(notesRequests).toHaveLength(1);
+    // The fork's prefix ends at the response the hook fired for: the tool's result came later.
+    expect(JSON.stringify(notesRequests[0]!.body.messages)).not.toContain('hello\\n');
+    expect(JSON.stringify(notesRequests[0]!.body.messages)).not.toContain('The file says hello.');
+    const state = await f.services.vault().chat.engines.notes.store.read(sessionId);
+    // That response has a pending tool call: no message counts as covered yet, however the turn went on.
+    expect(state.lastSummarizedMessageId).toBeNull();
+    const u = assistants[0]!.message.usage;
+    expect(state.tokensAtLastUpdate).toBe(u.input_tokens! + u.cache_read_input_tokens! + u.cache_creation_input_tokens! + u.output_tokens!);
   });
 });

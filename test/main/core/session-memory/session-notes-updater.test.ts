@@ -108,6 +108,29 @@ describe('SessionNotesUpdater', () => {
     expect(state.tokensAtLastUpdate).toBe(11_000);
   });
 
+  it('reads a copy of the records taken when the hook fired: messages added during the fork are not covered', async () => {
+    const { project, make } = await setup();
+    const updater = make();
+    const t = new TranscriptBuilder();
+    t.user('go');
+    t.toolRound('Read', { file_path: '/a' }, 'a');
+    t.toolRound('Read', { file_path: '/b' }, 'b');
+    const use = t.toolUse('Read', { file_path: '/c' });
+    t.assistant([use], { usage: { input_tokens: 11_000 } });
+    // The caller's live array: the conversation goes on while the update runs.
+    const live = [...t.records];
+    const fork: ForkRunner = async () => {
+      t.toolResult(use.id, 'c');
+      t.assistant('read it', { usage: { input_tokens: 30_000 } });
+      live.push(...t.records.slice(live.length));
+      return { usage, cacheHitRatio: 0 };
+    };
+    const { decision } = await updater.afterModelResponse({ sessionId: 's1', projectDir: project, records: live, fork, isFork: false });
+    expect(decision).toMatchObject({ update: true, reason: 'tool-calls' });
+    expect(live).toHaveLength(8);
+    expect(await updater.store.read('s1')).toMatchObject({ tokensAtLastUpdate: 11_000, lastSummarizedMessageId: null, updateCursorUuid: 'u6' });
+  });
+
   it('never runs an update from inside a fork', async () => {
     const { project, make } = await setup();
     const { fork, calls } = editingFork();
