@@ -14,6 +14,7 @@ import { scanText } from '../secrets/index.js';
 import type { ForkRunner as NotesFork } from '../session-memory/fork-types.js';
 import { defaultTools, ReadState, realScope, type BeforeMemoryWrite, type PermissionGate, type Tool, type ToolContext } from '../tools/index.js';
 import { INDEX_FILE_NAME } from '../auto-memory/memory-paths.js';
+import { sandboxMemoryPaths } from '../auto-memory/memory-path-tools.js';
 import type { ReviewInbox } from '../auto-memory/review-inbox.js';
 import type { MemoryProposal } from '../../../common/domain/chat.js';
 import type { TranscriptRecord } from '../transcripts/records.js';
@@ -68,6 +69,11 @@ export function sideQueryOf(small: LlmClient): SideQuery {
   };
 }
 
+/** The agent's tools: the default list, with writes spelled inside a memory folder kept inside it (issue 6 item 5). */
+export function agentTools(memoryDirs: readonly string[]): Tool[] {
+  return sandboxMemoryPaths(defaultTools(), memoryDirs);
+}
+
 /**
  * One conversation's agent: its system prompt and tools (fixed for the session: they are the prompt
  * cache key), the scoped tool contexts of the main agent and of its forks, the memory write guard and
@@ -76,7 +82,7 @@ export function sideQueryOf(small: LlmClient): SideQuery {
  */
 export class ConversationAgent {
   readonly system: Anthropic.TextBlockParam[];
-  readonly tools: Tool[] = defaultTools();
+  readonly tools: Tool[];
   readonly memoryDirs: string[];
   readonly guard: MemoryWriteGuard;
   readonly llm: LlmClient;
@@ -93,6 +99,7 @@ export class ConversationAgent {
     guard: MemoryWriteGuard,
   ) {
     this.memoryDirs = memoryDirs;
+    this.tools = agentTools(memoryDirs);
     this.system = buildSystemPrompt({ project: paths.projectDir, memoryDirs });
     this.guard = guard;
     this.llm = clients.llm;

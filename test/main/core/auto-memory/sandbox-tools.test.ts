@@ -5,6 +5,7 @@ import { defaultMemoryConfig } from '../../../../common/config.js';
 import { runForkedAgent } from '../../../../main/core/agent/index.js';
 import { createExtractorCanUseTool, toLoopCanUseTool } from '../../../../main/core/auto-memory/extractor-permissions.js';
 import { memoryWriteGuard, type MemoryWriteGuard } from '../../../../main/core/auto-memory/write-guard.js';
+import { agentTools } from '../../../../main/core/chat/agent-setup.js';
 import { createLlmClient } from '../../../../main/core/llm/index.js';
 import { scanText } from '../../../../main/core/secrets/index.js';
 import { defaultTools, ReadState, realScope, runTool, type ToolContext } from '../../../../main/core/tools/index.js';
@@ -143,7 +144,10 @@ async function extractorFork(t: Tree, calls: ReturnType<typeof attack>) {
   return results as { is_error?: boolean; content: unknown }[];
 }
 
-/** The main agent's tool context as the chat builds it; a write outside the memory folders asks the user, who says no. */
+/**
+ * The main agent's tools and context as the chat builds them. A write outside the memory folders asks
+ * the user, who says yes: whatever is not refused before the prompt lands.
+ */
 async function mainAgent(t: Tree) {
   const asked: string[] = [];
   const ctx: ToolContext = {
@@ -154,11 +158,11 @@ async function mainAgent(t: Tree) {
     permissionGate: {
       requestPermission: async (request) => {
         asked.push(request.path);
-        return 'deny';
+        return 'allow_once';
       },
     },
   };
-  const tools = new Map(defaultTools().map((tool) => [tool.name, tool]));
+  const tools = new Map(agentTools([t.memory]).map((tool) => [tool.name, tool]));
   const run = async (calls: ReturnType<typeof attack>) => {
     const out = [];
     for (const c of calls) {
@@ -184,9 +188,10 @@ describe('the memory write sandbox on hostile tool inputs', () => {
 
   // A `..` that comes back into the folder reaches the main agent's memory-write hook already resolved
   // (main/core/tools hands it the real path), so only the extractor's check sees and refuses the segment.
-  const mainAgentCases = hostile.filter((c) => c.name !== 'a `..` segment that comes back in');
+  // A project file named as such is the user's call: the prompt below allows it (the next test).
+  const mainAgentCases = hostile.filter((c) => c.name !== 'a `..` segment that comes back in' && c.name !== 'an absolute path in the project');
 
-  it.each(mainAgentCases)('the main agent never writes outside the memory folder unasked through $name', async (c) => {
+  it.each(mainAgentCases)('the main agent never writes outside the memory folder through $name, even when the user would allow it', async (c) => {
     const t = await tree();
     await c.prepare?.(t);
     const before = await snapshot(t.root);
@@ -194,9 +199,17 @@ describe('the memory write sandbox on hostile tool inputs', () => {
     const results = await agent.run(attack(c.path(t)));
     for (const r of results) expect(r.isError, r.content).toBe(true);
     expect(await snapshot(t.root)).toEqual(before);
-    // What it was refused silently was never in the memory folder; the user is asked only about project files.
-    const memoryReal = await fs.realpath(t.memory);
-    for (const asked of agent.asked) expect(asked.startsWith(t.project + path.sep) && !asked.startsWith(memoryReal + path.sep)).toBe(true);
+    // Refused before any prompt: a path spelled inside the memory folder is never a project write.
+    expect(agent.asked).toEqual([]);
+  });
+
+  it('asks the user about a project file named by its own path, and writes it when allowed', async () => {
+    const t = await tree();
+    const agent = await mainAgent(t);
+    const [write] = await agent.run(attack(path.join(t.project, 'app.ts')).slice(0, 1));
+    expect(write!.isError).toBeFalsy();
+    expect(agent.asked).toEqual([path.join(t.project, 'app.ts')]);
+    expect(await fs.readFile(path.join(t.project, 'app.ts'), 'utf8')).toBe('pwned');
   });
 
   it('refuses a main-agent memory write whose path has a `..` segment, even one that comes back in (issue 6 item 5)', async () => {
