@@ -1,5 +1,4 @@
-import { readJsonFile, writeJsonAtomic } from '../fs/atomic-write.js';
-import { sessionStateFile } from './memory-paths.js';
+import { SessionStateStore, type SessionStateSlot } from '../transcripts/session-state-store.js';
 
 /** The extractor's state in a session's JSON (SPEC §4 cursor), under its own key. */
 export interface ExtractionCursor {
@@ -14,33 +13,37 @@ export interface CursorStore {
   write(sessionId: string, cursor: ExtractionCursor): Promise<void>;
 }
 
-const KEY = 'extraction';
-
-/**
- * `<vault>/.strata/sessions/<sessionId>.json`, key `extraction`. Other engines keep their own keys in the
- * same file, so every write is read-modify-write, atomic, and leaves the other keys alone.
- */
-export class FileCursorStore implements CursorStore {
-  constructor(private readonly vaultRoot: string) {}
-
-  async read(sessionId: string): Promise<ExtractionCursor | null> {
-    const doc = await this.readDoc(sessionId);
-    const value = doc[KEY] as Partial<ExtractionCursor> | undefined;
+/** The extractor's slot (`extraction`) of the shared session state file; any other shape reads as no cursor. */
+export const extractionSlot: SessionStateSlot<ExtractionCursor | null> = {
+  key: 'extraction',
+  parse(raw) {
+    const value = raw as Partial<ExtractionCursor> | undefined;
     if (!value || typeof value !== 'object') return null;
     return {
       lastMessageUuid: typeof value.lastMessageUuid === 'string' ? value.lastMessageUuid : null,
       updatedAt: typeof value.updatedAt === 'string' ? value.updatedAt : '',
     };
+  },
+};
+
+/**
+ * `<vault>/.strata/sessions/<sessionId>.json`, key `extraction`, through the vault's `SessionStateStore`:
+ * the notes updater and compaction write the same file, so pass the app's one shared store and every
+ * engine's read-modify-write of a session file is serialized with the others (no lost update).
+ */
+export class FileCursorStore implements CursorStore {
+  readonly sessions: SessionStateStore;
+
+  constructor(vaultRootOrStore: string | SessionStateStore) {
+    this.sessions = typeof vaultRootOrStore === 'string' ? new SessionStateStore(vaultRootOrStore) : vaultRootOrStore;
+  }
+
+  read(sessionId: string): Promise<ExtractionCursor | null> {
+    return this.sessions.get(sessionId, extractionSlot);
   }
 
   async write(sessionId: string, cursor: ExtractionCursor): Promise<void> {
-    const doc = await this.readDoc(sessionId);
-    await writeJsonAtomic(sessionStateFile(this.vaultRoot, sessionId), { ...doc, [KEY]: cursor }, { mode: 0o600, dirMode: 0o700 });
-  }
-
-  private async readDoc(sessionId: string): Promise<Record<string, unknown>> {
-    const raw = await readJsonFile(sessionStateFile(this.vaultRoot, sessionId)).catch(() => undefined);
-    return raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
+    await this.sessions.update(sessionId, extractionSlot, () => cursor);
   }
 }
 

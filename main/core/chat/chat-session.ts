@@ -348,7 +348,8 @@ export class ChatSession {
       guard: agent.guard,
       // The fork of the conversation as it is when the extraction runs.
       fork: (request) => (this.agent ?? agent).extractorFork(this.changes, (cards) => void this.addItems(cards))(request),
-      cursors: new FileCursorStore(this.deps.env.vaultRoot),
+      // The engines' shared store: the notes updater writes the same session file.
+      cursors: new FileCursorStore(this.deps.engines.sessionState),
       config: this.deps.env.config().autoMemory,
       switches: () => projectSwitches(this.deps.env.settings(), this.deps.project),
       logger: this.deps.logger,
