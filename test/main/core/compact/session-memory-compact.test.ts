@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { defaultMemoryConfig } from '../../../../common/config.js';
-import { TRUNCATION_MARKER, resultRecords, sessionMemoryCompact, truncateNotesForCompact, type SessionMemoryCompactInput } from '../../../../main/core/compact/index.js';
+import { TRUNCATION_MARKER, sessionMemoryCompact, truncateNotesForCompact, type SessionMemoryCompactInput } from '../../../../main/core/compact/index.js';
 import { DEFAULT_NOTES_TEMPLATE, parseSections } from '../../../../main/core/session-memory/index.js';
-import { toApiMessages } from '../../../../main/core/agent/api-messages.js';
+import type Anthropic from '@anthropic-ai/sdk';
+import { mergeSameRole } from '../../../../main/core/agent/api-messages.js';
 import type { MessageRecord } from '../../../../main/core/transcripts/records.js';
 import { validateRequest, type WireRequest } from '../../../fakes/anthropic-server/validate.js';
 import { apiProblems, randomTranscript } from '../../../fixtures/transcripts/random-transcript.js';
@@ -181,8 +182,9 @@ describe('sessionMemoryCompact over generated transcripts', () => {
             }
             const messages = [out.result.summary, ...kept].map((r) => (r as MessageRecord).message);
             expect(apiProblems(messages), `seed ${seed}`).toEqual([]);
-            // The agent's own conversion, judged by the strict fake API.
-            const wire = toApiMessages(resultRecords(out.result)) as WireRequest['messages'];
+            // The raw summary and kept messages, judged by the strict fake API. Only same-role neighbours
+            // are merged (one response spans several records); no tool-pair repair, which would hide an orphan.
+            const wire = mergeSameRole(messages.map((m) => ({ role: m.role, content: m.content }) as Anthropic.MessageParam)) as WireRequest['messages'];
             expect(validateRequest({ model: 'claude-test', max_tokens: 1024, messages: wire }, true), `seed ${seed}`).toBeNull();
           }
         }
