@@ -5,6 +5,7 @@ import { settingsSchema } from '../../../common/domain/settings.js';
 import { readJsonFile } from '../../core/fs/atomic-write.js';
 import { readTranscriptFile, sessionMemoryCompact } from '../../core/compact/index.js';
 import { loadCustomization, readNotes } from '../../core/session-memory/index.js';
+import { conversationChain } from '../../core/transcripts/conversation-chain.js';
 import type { TranscriptRecord } from '../../core/transcripts/records.js';
 import { defaultAppDataDir, VaultRootPointer } from '../../core/vault/vault-root.js';
 import { UsageError, type CliIo, type Command } from '../cli-io.js';
@@ -82,7 +83,8 @@ export const compactCommand: Command = {
     const { template } = await loadCustomization(vaultRoot);
     const config = await vaultMemoryConfig(vaultRoot);
     const compacted = sessionMemoryCompact({
-      records: transcript.records,
+      // The conversation as resumed: branches left by a rewind or an edit, and sidechains, drop out.
+      records: conversationChain(transcript.records).records,
       notes,
       template,
       lastSummarizedMessageId: values['last-summarized'] ?? null,

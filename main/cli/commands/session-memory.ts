@@ -2,6 +2,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { stderrLogger, systemClock } from '../../core/ports.js';
 import { SessionNotesUpdater, type ForkRunner } from '../../core/session-memory/index.js';
+import { conversationChain } from '../../core/transcripts/conversation-chain.js';
 import { isMessageRecord, type TranscriptRecord } from '../../core/transcripts/records.js';
 import { UsageError, type CliIo, type Command } from '../cli-io.js';
 import { cliNotesFork } from '../agent-forks.js';
@@ -52,14 +53,16 @@ export function makeSessionMemoryCommand(makeFork: MakeForkRunner): Command {
       const vaultRoot = await resolveVault(values.vault, io);
       const projectDir = path.resolve(values.project);
       const sessionId = sessionIdOf(transcript.records, transcript.path);
-      const fork = await makeFork({ vaultRoot, projectDir, sessionId, records: transcript.records, io });
+      // The conversation as resumed: a rewound or edited transcript's abandoned branches are not in it.
+      const records = conversationChain(transcript.records).records;
+      const fork = await makeFork({ vaultRoot, projectDir, sessionId, records, io });
       const updater = new SessionNotesUpdater({
         vaultRoot,
         config: (await vaultMemoryConfig(vaultRoot)).sessionMemory,
         clock: systemClock,
         logger: stderrLogger(),
       });
-      const outcome = await updater.updateNow({ sessionId, projectDir, records: transcript.records, fork });
+      const outcome = await updater.updateNow({ sessionId, projectDir, records, fork });
       const report = { path: outcome.path, updated: outcome.updated, usage: outcome.usage, cacheHitRatio: outcome.cacheHitRatio };
       if (values.json) io.stdout(JSON.stringify(report));
       else io.stdout(`${outcome.updated ? 'updated' : 'unchanged'}: ${outcome.path} (cache hit ${Math.round(outcome.cacheHitRatio * 100)}%)`);

@@ -118,6 +118,26 @@ describe('strata session-memory and strata extract through the model', () => {
     expect(state).toMatchObject({ tokensAtLastUpdate: 0, lastSummarizedMessageId: null, updateStartedAt: null });
   });
 
+  it('session-memory sets the cursors from the conversation as resumed, not from an abandoned branch of an edited transcript', async () => {
+    const s = await setup();
+    const t = new TranscriptBuilder('sess-branch', s.project);
+    t.user('Please remember that I prefer tabs over spaces.');
+    t.assistant('Noted: tabs.', { usage: { input_tokens: 300 } });
+    t.user('OLD BRANCH: read the whole repository');
+    t.assistant([t.toolUse('Read', { file_path: 'huge.txt' })], { usage: { input_tokens: 150_000 } });
+    // The user edited the second question: the new one hangs off the first answer (u2).
+    t.user('What indentation do I use?');
+    t.records.at(-1)!.parentUuid = 'u2';
+    const transcript = path.join(path.dirname(s.project), 'sess-branch.jsonl');
+    await fs.writeFile(transcript, t.jsonl());
+    s.fake.enqueue(text('Nothing new.'));
+    expect(await runCli(['session-memory', '--transcript', transcript, '--project', s.project, '--vault', s.vault, '--json'], s.io)).toBe(0);
+    const state = await new SessionMemoryStateStore(s.vault).read('sess-branch');
+    expect(state.lastSummarizedMessageId).toBe('u5');
+    expect(state.tokensAtLastUpdate).toBeLessThan(1_000);
+    expect(JSON.stringify(s.fake.requests[0]!.body.messages)).not.toContain('OLD BRANCH');
+  });
+
   it('extract writes a memory through the forked agent, inside the memory folder only', async () => {
     const s = await setup();
     const transcript = await transcriptFile(s.project, path.dirname(s.project));

@@ -54,6 +54,21 @@ describe('strata compact', () => {
     expect(await fs.readdir(f.dir)).toEqual(['session-1.jsonl', 'summary.md', 'vault']);
   });
 
+  it('keeps only the conversation as resumed from a rewound transcript, not its abandoned branch', async () => {
+    const f = await files(notes, (t) => {
+      t.user('OLD BRANCH question');
+      t.assistant('OLD BRANCH answer');
+      // The user rewound to u60 and asked again: the new question's parent is u60, not the old answer.
+      t.user('the edited question');
+      t.records.at(-1)!.parentUuid = 'u60';
+      t.assistant('the new answer', { usage: { input_tokens: 90_000 } });
+    });
+    const { code, json } = await run([...f.args, '--last-summarized', 'u50']);
+    expect(code).toBe(0);
+    expect(json.fallback).toBeNull();
+    expect(json.keptUuids).toEqual([...f.t.records.slice(50, 60).map((r) => r.uuid), 'u63', 'u64']);
+  });
+
   it('reports each fallback with nothing kept and exit 0', async () => {
     const missing = await files(null);
     expect((await run(missing.args)).json).toMatchObject({ keptUuids: [], fallback: 'no-notes', tokensBefore: 90_000 });
