@@ -1,4 +1,4 @@
-import { parseSections, sectionOf } from '../session-memory/index.js';
+import { linesWithin, parseSections, sectionOf } from '../session-memory/index.js';
 import type { CompactBoundaryRecord, MessageRecord } from '../transcripts/records.js';
 
 export const TRUNCATION_MARKER = '[... section truncated for length ...]';
@@ -13,14 +13,7 @@ export function truncateNotesForCompact(notes: string, maxChars: number): { text
   const sections = parsed.sections.map((s) => {
     if (s.body.length <= maxChars) return s;
     truncated = true;
-    const kept: string[] = [];
-    let length = 0;
-    for (const line of s.body.split('\n')) {
-      if (length + line.length + 1 > maxChars) break;
-      kept.push(line);
-      length += line.length + 1;
-    }
-    return sectionOf(`${s.headerLine}\n${kept.map((l) => `${l}\n`).join('')}${TRUNCATION_MARKER}\n\n`);
+    return sectionOf(`${s.headerLine}\n${linesWithin(s.body, maxChars)}${TRUNCATION_MARKER}\n\n`);
   });
   return { text: parsed.preamble + sections.map((s) => s.raw).join(''), truncated };
 }

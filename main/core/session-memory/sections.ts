@@ -38,3 +38,13 @@ export function sectionOf(raw: string): NotesSection {
 export function joinSections(parsed: ParsedNotes): string {
   return parsed.preamble + parsed.sections.map((s) => s.raw).join('');
 }
+
+/** The whole lines at the start of `body` that fit in `maxChars`, each with its line break ('' when none fits). */
+export function linesWithin(body: string, maxChars: number): string {
+  let kept = '';
+  for (const line of body.split('\n')) {
+    if (kept.length + line.length + 1 > maxChars) break;
+    kept += `${line}\n`;
+  }
+  return kept;
+}

@@ -1,6 +1,6 @@
 import type { MemoryConfig } from '../../../common/config.js';
 import { estimateTextTokens } from '../llm/tokens.js';
-import { parseSections } from './sections.js';
+import { linesWithin, parseSections } from './sections.js';
 import { substitute } from './template.js';
 
 export interface SectionSize {
@@ -49,6 +49,31 @@ export function condensationReminder(size: NotesSize, caps: MemoryConfig['sessio
   return parts.join('\n\n');
 }
 
+/**
+ * The notes as the update prompt shows them: a section longer than twice its cap (in characters, at
+ * chars/4) shows its first lines up to that length, then a note that the rest stays in the file unseen.
+ * Five megabytes of notes would otherwise make a prompt of over a million tokens, which the API refuses,
+ * and the notes could never be condensed. Everything shown is the file's exact text, so Edits of it apply.
+ */
+export function notesForPrompt(notes: string, caps: MemoryConfig['sessionMemory']): { text: string; cut: string[] } {
+  const limit = caps.maxSectionTokens * 4 * 2;
+  const parsed = parseSections(notes);
+  const cut: string[] = [];
+  const sections = parsed.sections.map((s) => {
+    if (s.body.length <= limit) return s.raw;
+    cut.push(s.headerLine);
+    const lines = linesWithin(s.body, limit);
+    // A first line longer than the limit is shown in part.
+    const shown = lines || s.body.slice(0, limit);
+    const hidden = estimateTextTokens(s.body.slice(shown.length));
+    return (
+      `${s.headerLine}\n${shown}${lines ? '' : '\n'}[… cut from this prompt only: about ${hidden} more tokens of this section are in the file and not shown. ` +
+      'Condense the section: replace what is shown with a short summary; do not copy this line into the file.]\n\n'
+    );
+  });
+  return { text: parsed.preamble + sections.join(''), cut };
+}
+
 /** The full update prompt: the active prompt with its two placeholders filled, then any condensation request. */
 export function buildUpdatePrompt(
   promptTemplate: string,
@@ -56,7 +81,7 @@ export function buildUpdatePrompt(
   notesPath: string,
   caps: MemoryConfig['sessionMemory'],
 ): string {
-  const body = substitute(promptTemplate, { currentNotes: notes, notesPath });
+  const body = substitute(promptTemplate, { currentNotes: notesForPrompt(notes, caps).text, notesPath });
   const reminder = condensationReminder(analyzeNotesSize(notes, caps), caps);
   return reminder ? `${body}\n\n${reminder}` : body;
 }

@@ -310,6 +310,9 @@ describe('compaction on the chat loop', () => {
     expect(prompt).toMatch(/- "# Worklog" is about \d+ tokens \(limit: 2000\)/);
     expect(prompt).toMatch(/- "# Learnings" is about \d+ tokens \(limit: 2000\)/);
     expect(prompt).not.toContain('"# Current State" is about');
+    // The 5 MB are not sent: the oversized sections are cut in the prompt, with a note.
+    expect(prompt.length).toBeLessThan(60_000);
+    expect(prompt.match(/\[… cut from this prompt only/g)).toHaveLength(2);
 
     const divider = l.divider();
     await l.f.call('chat:compact', { project: l.f.project, sessionId: l.sessionId });

@@ -6,6 +6,8 @@ import {
   analyzeNotesSize,
   buildUpdatePrompt,
   condensationReminder,
+  notesForPrompt,
+  parseSections,
 } from '../../../../main/core/session-memory/index.js';
 
 const caps = defaultMemoryConfig.sessionMemory;
@@ -52,10 +54,28 @@ describe('the update prompt', () => {
     expect(text).toContain('"Current State" and "Errors & Corrections"');
   });
 
-  it('handles 5 MB of notes', () => {
+  it('handles 5 MB of notes: the oversized section is cut in the prompt, with a note, and still named for condensation', () => {
     const notes = fill('# Worklog', 1_300_000);
     const prompt = buildUpdatePrompt(DEFAULT_UPDATE_PROMPT, notes, '/n', caps);
     expect(prompt).toContain('over the 12000-token limit');
     expect(prompt).toContain('"# Worklog" is about 1300');
+    // About 8,000 tokens at most, where the whole file would be 1.3 million.
+    expect(prompt.length).toBeLessThan(DEFAULT_UPDATE_PROMPT.length + DEFAULT_NOTES_TEMPLATE.length + 20_000);
+    expect(prompt).toMatch(/\[… cut from this prompt only: about 129\d{4} more tokens of this section are in the file and not shown\./);
+  });
+
+  it('shows an oversized section’s first whole lines, exactly as in the file, and leaves the other sections whole', () => {
+    const line = 'The parser keeps a stack of open blocks. '.repeat(3);
+    const notes = DEFAULT_NOTES_TEMPLATE.replace('# Learnings\n', `# Learnings\n${`${line}\n`.repeat(2_000)}`).replace('# Current State\n', '# Current State\nParsing.\n');
+    const { text, cut } = notesForPrompt(notes, caps);
+    expect(cut).toEqual(['# Learnings']);
+    const learnings = parseSections(text).sections.find((s) => s.title === 'Learnings')!.body;
+    const [shown, rest] = learnings.split('[… cut from this prompt only');
+    expect(shown!.length).toBeLessThanOrEqual(16_000);
+    expect(notes).toContain(shown);
+    expect(shown!.endsWith(`${line}\n`)).toBe(true);
+    expect(rest).toContain('do not copy this line into the file.]');
+    for (const s of parseSections(text).sections.filter((x) => x.title !== 'Learnings')) expect(notes).toContain(s.raw);
+    expect(notesForPrompt(DEFAULT_NOTES_TEMPLATE, caps)).toEqual({ text: DEFAULT_NOTES_TEMPLATE, cut: [] });
   });
 });
