@@ -1,6 +1,11 @@
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { defaultMemoryConfig } from '../common/config.js';
 import { line, median, type Bench } from './harness.js';
 import { parseMemoryFile } from '../main/core/auto-memory/memory-frontmatter.js';
 import type { MemoryFile } from '../main/core/auto-memory/memory-files.js';
+import { MemoryRecall } from '../main/core/auto-memory/memory-recall.js';
 import { MemoryRanker } from '../main/core/auto-memory/recall-rank.js';
 
 const TOPICS = [
@@ -84,6 +89,42 @@ function msPerQuery(fn: (q: string) => unknown): number {
   return median(rounds);
 }
 
+/**
+ * A whole offline recall per turn over a real folder of `n` files: scan, index, rank, attach. `kept` is
+ * one MemoryRecall across turns (as the chat keeps it, one file edited between turns); the baseline is a
+ * new MemoryRecall per turn, which scans every file and builds the index each time.
+ */
+async function turnMs(n: number): Promise<{ kept: number; fresh: number; firstTurn: number }> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'strata-bench-recall-'));
+  try {
+    const texts = generateMemoryTexts(n);
+    await Promise.all(texts.map(({ relPath, text }) => fs.writeFile(path.join(dir, relPath), text)));
+    const options = { memoryDir: dir, config: defaultMemoryConfig.autoMemory, clock: { now: () => Date.now() } };
+    const ask = (recall: MemoryRecall, query: string) => recall.recall({ query, seen: new Set(), sessionBytesUsed: 0, offline: true });
+    const time = async (fn: () => Promise<unknown>) => {
+      const start = performance.now();
+      await fn();
+      return performance.now() - start;
+    };
+    const kept = new MemoryRecall(options);
+    const firstTurn = await time(() => ask(kept, benchQueries[0]!));
+    const keptRounds: number[] = [];
+    const freshRounds: number[] = [];
+    for (let r = 0; r < 5; r++) {
+      for (const [i, q] of benchQueries.entries()) {
+        // The user or the agent changed one memory since the last turn.
+        const edited = texts[(r * benchQueries.length + i) % texts.length]!;
+        await fs.writeFile(path.join(dir, edited.relPath), `${edited.text}\nEdited in round ${r}.\n`);
+        keptRounds.push(await time(() => ask(kept, q)));
+        freshRounds.push(await time(() => ask(new MemoryRecall(options), q)));
+      }
+    }
+    return { kept: median(keptRounds), fresh: median(freshRounds), firstTurn };
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+}
+
 const bench: Bench = {
   name: 'recall-rank',
   async run() {
@@ -96,6 +137,14 @@ const bench: Bench = {
       const ranked = msPerQuery((q) => ranker.rank(q, 5));
       const naive = msPerQuery((q) => naiveRank(files, q));
       out.push(line('recall-rank', `offline-rank-${n}`, 'ms', ranked, naive, { memories: n, indexBuildMs: Math.round(buildMs * 10) / 10 }));
+      const turn = await turnMs(n);
+      out.push(
+        line('recall-rank', `offline-recall-turn-${n}`, 'ms', turn.kept, turn.fresh, {
+          memories: n,
+          includes: 'scan+build+rank+attach',
+          firstTurnMs: Math.round(turn.firstTurn * 10) / 10,
+        }),
+      );
     }
     return out;
   },

@@ -19,6 +19,11 @@ export interface ScanOptions {
   maxBytes?: number;
   /** Keep only the newest N by mtime (reference §5.10: 200 for the manifest). */
   limit?: number;
+  /**
+   * The previous scan's files by relative path (same `maxBytes`): a file whose mtime and size are
+   * unchanged is taken from here instead of read again. Updated in place to this scan's files.
+   */
+  cache?: Map<string, MemoryFile>;
 }
 
 async function walk(dir: string, rel: string, out: string[]): Promise<void> {
@@ -59,6 +64,8 @@ export async function scanMemoryFiles(memoryDir: string, options: ScanOptions = 
       try {
         const stat = await fs.stat(absPath);
         if (!stat.isFile()) return null;
+        const cached = options.cache?.get(relPath);
+        if (cached && cached.mtimeMs === stat.mtimeMs && cached.size === stat.size) return cached;
         const text = await readHead(absPath, options.maxBytes);
         return { ...parseMemoryFile(text), relPath, absPath, mtimeMs: stat.mtimeMs, size: stat.size, text };
       } catch {
@@ -67,6 +74,10 @@ export async function scanMemoryFiles(memoryDir: string, options: ScanOptions = 
     }),
   );
   const kept = files.filter((f): f is MemoryFile => f !== null).sort((a, b) => b.mtimeMs - a.mtimeMs || a.relPath.localeCompare(b.relPath));
+  if (options.cache) {
+    options.cache.clear();
+    for (const f of kept) options.cache.set(f.relPath, f);
+  }
   return options.limit === undefined ? kept : kept.slice(0, options.limit);
 }
 

@@ -15,6 +15,8 @@ export interface RecallRequest {
   recentTools?: readonly string[];
   /** Set when there is no network or no key: rank locally without trying the model. */
   offline?: boolean;
+  /** This turn's small-model call (the model may change between turns); else the constructor's. */
+  sideQuery?: SideQuery | null;
   signal?: AbortSignal;
 }
 
@@ -29,10 +31,15 @@ const RANK_READ_BYTES = 16 * 1024;
 
 /**
  * Relevant-memory recall (SPEC §4): per user turn, up to 5 files chosen by a small model call over their
- * descriptions, or by the local ranking when offline or when that call fails.
+ * descriptions, or by the local ranking when offline or when that call fails. Keep one per memory folder
+ * across turns: each scan re-reads only files whose mtime or size changed, and the local index is
+ * updated for those files instead of rebuilt.
  */
 export class MemoryRecall {
-  private ranker: { key: string; ranker: MemoryRanker } | null = null;
+  private ranker: MemoryRanker | null = null;
+  private readonly files = new Map<string, MemoryFile>();
+  /** What the last scan did: files read from disk and files taken from the previous scan. */
+  lastScan = { read: 0, reused: 0 };
 
   constructor(
     private readonly options: {
@@ -49,16 +56,20 @@ export class MemoryRecall {
     if (!/\S\s+\S/.test(request.query.trim()) || request.sessionBytesUsed >= config.recallSessionBytes) {
       return { method: 'none', memories: [] };
     }
-    const files = await scanMemoryFiles(this.options.memoryDir, { maxBytes: RANK_READ_BYTES });
+    const before = new Set(this.files.values());
+    const files = await scanMemoryFiles(this.options.memoryDir, { maxBytes: RANK_READ_BYTES, cache: this.files });
+    const reused = files.filter((f) => before.has(f)).length;
+    this.lastScan = { read: files.length - reused, reused };
     const candidates = files.filter((f) => !request.seen.has(f.absPath) && !request.seen.has(f.relPath));
     if (candidates.length === 0) return { method: 'none', memories: [] };
     const byRel = new Map(candidates.map((f) => [f.relPath, f]));
 
     let method: RecallResult['method'] = 'local';
     let chosen: string[] | null = null;
-    if (this.options.sideQuery && !request.offline) {
+    const sideQuery = request.sideQuery !== undefined ? request.sideQuery : this.options.sideQuery;
+    if (sideQuery && !request.offline) {
       const listed = candidates.slice(0, MANIFEST_FILES);
-      chosen = await selectOnline(this.options.sideQuery, {
+      chosen = await selectOnline(sideQuery, {
         query: request.query,
         manifest: formatManifest(listed),
         known: new Set(listed.map((f) => f.relPath)),
@@ -83,10 +94,10 @@ export class MemoryRecall {
     return { method, memories };
   }
 
-  /** The index is a cache of the files: rebuilt when any file is added, removed or changed. */
+  /** The index is a cache of the files: built on first use, then updated for the files that changed. */
   private rankerFor(files: MemoryFile[]): MemoryRanker {
-    const key = files.map((f) => `${f.relPath}:${f.mtimeMs}:${f.size}`).join('|');
-    if (this.ranker?.key !== key) this.ranker = { key, ranker: new MemoryRanker(files) };
-    return this.ranker.ranker;
+    if (this.ranker) this.ranker.sync(files);
+    else this.ranker = new MemoryRanker(files);
+    return this.ranker;
   }
 }

@@ -29,9 +29,21 @@ interface Doc {
   file: string;
 }
 
-/** Ranks a memory folder's files for a question; build once per folder change, query per turn. */
+const toDoc = (f: MemoryFile): Doc => ({
+  id: f.relPath,
+  name: f.name ?? '',
+  description: f.description ?? '',
+  body: f.body,
+  file: f.relPath.replace(/\.md$/, ''),
+});
+
+const versionOf = (f: MemoryFile) => `${f.mtimeMs}:${f.size}`;
+
+/** Ranks a memory folder's files for a question; built once, kept current with `sync`, queried per turn. */
 export class MemoryRanker {
   private readonly index: MiniSearch<Doc>;
+  /** Each indexed file's mtime and size, by relative path. */
+  private readonly versions = new Map<string, string>();
 
   constructor(files: readonly MemoryFile[]) {
     this.index = new MiniSearch<Doc>({
@@ -46,15 +58,32 @@ export class MemoryRanker {
         combineWith: 'OR',
       },
     });
-    this.index.addAll(
-      files.map((f) => ({
-        id: f.relPath,
-        name: f.name ?? '',
-        description: f.description ?? '',
-        body: f.body,
-        file: f.relPath.replace(/\.md$/, ''),
-      })),
-    );
+    this.index.addAll(files.map(toDoc));
+    for (const f of files) this.versions.set(f.relPath, versionOf(f));
+  }
+
+  /**
+   * Brings the index to `files`: removed files leave it, added ones join it, changed ones are
+   * re-indexed; the rest is untouched. Returns how many documents changed.
+   */
+  sync(files: readonly MemoryFile[]): number {
+    let changed = 0;
+    const present = new Set(files.map((f) => f.relPath));
+    for (const id of [...this.versions.keys()]) {
+      if (present.has(id)) continue;
+      this.index.discard(id);
+      this.versions.delete(id);
+      changed++;
+    }
+    for (const f of files) {
+      const version = this.versions.get(f.relPath);
+      if (version === versionOf(f)) continue;
+      if (version === undefined) this.index.add(toDoc(f));
+      else this.index.replace(toDoc(f));
+      this.versions.set(f.relPath, versionOf(f));
+      changed++;
+    }
+    return changed;
   }
 
   /** Relative paths of the best `limit` files, best first, skipping `exclude`. */

@@ -4,7 +4,7 @@ import type { ChatError, ChatItem, MemoryProposal, PermissionDecision, RunPhase 
 import { AppFailure } from '../../../common/result.js';
 import { runQueryLoop, type AgentEvent, type HookContext, type QueryStatus, type SummedUsage } from '../agent/index.js';
 import { RecordBuilder } from '../agent/record-builder.js';
-import { MemoryExtractor, FileCursorStore, MemoryRecall, renderRecalled } from '../auto-memory/index.js';
+import { MemoryExtractor, FileCursorStore, renderRecalled } from '../auto-memory/index.js';
 import { buildSessionContext } from '../context/index.js';
 import type { EventHub } from '../events.js';
 import type { LlmError } from '../llm/index.js';
@@ -412,13 +412,13 @@ export class ChatSession {
 
   /** SPEC §4 recall: up to 5 memory files attached to the question; chips show which. */
   private async recallFor(agent: ConversationAgent, query: string, signal: AbortSignal): Promise<Extract<ChatItem, { kind: 'recall' }> | null> {
-    const config = this.deps.env.config().autoMemory;
     // Real paths, as the tools record what they read: a file the agent already read is never attached.
     const memoryDir = await realpath(agent.paths.memoryDir).catch(() => agent.paths.memoryDir);
-    const recall = new MemoryRecall({ memoryDir, config, clock: this.deps.clock, sideQuery: sideQueryOf(agent.small) });
+    // One per folder, kept by the engines across turns: no rescan of unchanged files, no index rebuild.
+    const recall = this.deps.engines.recallFor(memoryDir);
     const seen = new Set([...this.recalled, ...this.readState.paths()]);
     const result = await recall
-      .recall({ query, seen, sessionBytesUsed: this.recallBytes, recentTools: recentToolNames(await this.history()), signal })
+      .recall({ query, seen, sessionBytesUsed: this.recallBytes, recentTools: recentToolNames(await this.history()), sideQuery: sideQueryOf(agent.small), signal })
       .catch((error: unknown) => {
         this.deps.logger.warn('recall failed', { error: (error as Error).message });
         return null;

@@ -1,4 +1,5 @@
 import type { MemoryConfig } from '../../../common/config.js';
+import { MemoryRecall } from '../auto-memory/memory-recall.js';
 import { Compactor } from '../compact/index.js';
 import type { Clock, Logger } from '../ports.js';
 import { SessionMemoryStateStore, SessionNotesService, SessionNotesUpdater } from '../session-memory/index.js';
@@ -15,8 +16,9 @@ export class MemoryEngines {
   /** The notes panel's read and write, serialized with the updater. */
   readonly notesView: SessionNotesService;
   private readonly updatingListeners = new Set<(event: { sessionId: string; updating: boolean }) => void>();
+  private readonly recalls = new Map<string, { config: string; recall: MemoryRecall }>();
 
-  constructor(deps: { vaultRoot: string; config: () => MemoryConfig; clock: Clock; logger: Logger }) {
+  constructor(private readonly deps: { vaultRoot: string; config: () => MemoryConfig; clock: Clock; logger: Logger }) {
     this.sessionState = new SessionStateStore(deps.vaultRoot);
     const stateStore = new SessionMemoryStateStore(this.sessionState);
     const config = deps.config();
@@ -30,6 +32,20 @@ export class MemoryEngines {
     });
     this.notesView = new SessionNotesService(deps.vaultRoot, this.notes);
     this.compactor = new Compactor({ vaultRoot: deps.vaultRoot, config: config.compaction, stateStore, clock: deps.clock, logger: deps.logger });
+  }
+
+  /**
+   * The recall of one memory folder, kept across turns and sessions: its scan re-reads only changed
+   * files and its local index is updated rather than rebuilt. A change of the recall settings starts afresh.
+   */
+  recallFor(memoryDir: string): MemoryRecall {
+    const config = this.deps.config().autoMemory;
+    const key = JSON.stringify(config);
+    const kept = this.recalls.get(memoryDir);
+    if (kept?.config === key) return kept.recall;
+    const recall = new MemoryRecall({ memoryDir, config, clock: this.deps.clock });
+    this.recalls.set(memoryDir, { config: key, recall });
+    return recall;
   }
 
   /** Told when a session's notes update starts and ends (the notes panel's "updating"). */

@@ -112,6 +112,30 @@ describe('MemoryRecall', () => {
   });
 });
 
+describe('one MemoryRecall kept across turns', () => {
+  it('re-reads only changed files and keeps its index current as files are added, changed and removed', async () => {
+    const dir = await fixtureFolder();
+    const recall = recallFor(dir);
+    const ask = async (query: string) => (await recall.recall({ query, seen: new Set(), sessionBytesUsed: 0, offline: true })).memories.map((m) => m.relPath);
+    const total = (await fs.readdir(dir)).filter((n) => n.endsWith('.md') && n !== 'MEMORY.md').length;
+    expect(await ask('Where are backend exceptions reported?')).toContain('reference_sentry.md');
+    expect(recall.lastScan).toEqual({ read: total, reused: 0 });
+    expect(await ask('Where are backend exceptions reported?')).toContain('reference_sentry.md');
+    expect(recall.lastScan).toEqual({ read: 0, reused: total });
+
+    await fs.writeFile(path.join(dir, 'project_quokka.md'), '---\nname: Quokka mascot\ndescription: The quokka is the team mascot\ntype: project\n---\nQuokka stickers.\n');
+    const changed = path.join(dir, 'reference_sentry.md');
+    await fs.writeFile(changed, '---\nname: Wombat board\ndescription: Wombat tickets live on the wombat board\ntype: reference\n---\nWombat.\n');
+    expect(await ask('Tell me about the quokka mascot stickers')).toEqual(['project_quokka.md']);
+    expect(recall.lastScan).toEqual({ read: 2, reused: total - 1 });
+    expect((await ask('Which board holds the wombat tickets?'))[0]).toBe('reference_sentry.md');
+
+    await fs.rm(path.join(dir, 'project_quokka.md'));
+    expect(await ask('Tell me about the quokka mascot stickers')).toEqual([]);
+    expect(recall.lastScan).toEqual({ read: 0, reused: total });
+  });
+});
+
 describe('parseSelection', () => {
   const known = new Set(['a.md', 'b.md']);
   it.each([

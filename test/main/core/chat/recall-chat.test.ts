@@ -47,6 +47,17 @@ describe('relevant-memory recall in the chat', () => {
     expectAllAccepted(fx.fake);
   });
 
+  it('keeps one recall per memory folder across turns: the second turn re-reads no unchanged file', async () => {
+    const { f: fx, memoryDir, sessionId } = await recallChat(() => text('{"selected_memories": ["project_deploy.md"]}'));
+    await fx.turn(sessionId, 'Which day do deployments happen?');
+    const recall = fx.services.vault().chat.engines.recallFor(await fs.realpath(memoryDir));
+    expect(recall.lastScan).toEqual({ read: 2, reused: 0 });
+    await fs.writeFile(path.join(memoryDir, 'user_role.md'), role.replace('Designer.', 'Designer and writer.'));
+    await fx.turn(sessionId, 'And are deployments ever on Fridays?');
+    expect(fx.services.vault().chat.engines.recallFor(await fs.realpath(memoryDir))).toBe(recall);
+    expect(recall.lastScan).toEqual({ read: 1, reused: 1 });
+  });
+
   it('still knows what it attached after the app restarts', async () => {
     const { f: fx, sessionId } = await recallChat(() => text('{"selected_memories": ["project_deploy.md"]}'));
     await fx.turn(sessionId, 'Which day do deployments happen?');
