@@ -95,6 +95,21 @@ export class MemoryStore {
     return target;
   }
 
+  /** A memory file's text, or null when it does not exist. */
+  async read(file: string): Promise<string | null> {
+    return fs.readFile(await this.resolve(file), 'utf8').catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return null;
+      throw error;
+    });
+  }
+
+  /** User action: rewrite an existing memory file's text; its index line is left as it is. */
+  async update(file: string, text: string): Promise<string> {
+    const target = await this.resolve(file);
+    await writeFileAtomic(target, text, { mode: 0o600, dirMode: 0o700 });
+    return target;
+  }
+
   /** User action: rename a memory file and repoint its index line(s). */
   async rename(from: string, to: string): Promise<string> {
     const source = await this.resolve(from);

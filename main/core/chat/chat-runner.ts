@@ -2,7 +2,9 @@ import path from 'node:path';
 import type { MemoryProposal, PermissionDecision } from '../../../common/domain/chat.js';
 import type { ProjectSettings } from '../../../common/domain/settings.js';
 import { AppFailure } from '../../../common/result.js';
+import type { VaultFile } from '../../../common/domain/vault.js';
 import { MemoryStore } from '../auto-memory/index.js';
+import { memoryDir as vaultMemoryDir } from '../vault/vault-paths.js';
 import { ReviewInbox } from '../auto-memory/review-inbox.js';
 import type { EventHub } from '../events.js';
 import type { Clock, Logger } from '../ports.js';
@@ -13,8 +15,20 @@ import { ChatSession, type SessionPolicy } from './chat-session.js';
 import { MemoryEngines } from './memory-engines.js';
 import type { SessionCatalog } from './session-catalog.js';
 
+/**
+ * The vault layer's memory writes (`Vault`): a snapshot in the file's history before it is written
+ * over, a conflict instead of overwriting an edit made meanwhile, the index line with a new file.
+ */
+export interface VaultMemoryWriter {
+  read(rel: string): Promise<VaultFile>;
+  write(rel: string, text: string, options: { baseHash?: string | null; reason?: string }): Promise<VaultFile>;
+  createMemory(input: { projectSlug: string; team: boolean; fileName: string; name: string; description: string; type: string; body: string }): Promise<VaultFile>;
+}
+
 export interface ChatRunnerDeps {
   env: AgentEnvironment;
+  /** The vault's files; without them (a bare runner) "don't remember" writes through the MemoryStore. */
+  vaultFiles?: VaultMemoryWriter;
   settings: SettingsStore;
   transcripts: TranscriptStore;
   catalog: SessionCatalog;
@@ -23,12 +37,36 @@ export interface ChatRunnerDeps {
   logger: Logger;
 }
 
-const slugWords = (text: string) =>
-  text
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '')
-    .slice(0, 40) || 'memory';
+/** The one feedback memory "Don't remember things like this" keeps adding to (SPEC §4 feedback type). */
+export const DONT_REMEMBER_FILE = 'feedback_dont_remember.md';
+const DONT_REMEMBER = {
+  name: 'Things not to save as memories',
+  description: 'Kinds of information the user asked not to save as memories; skip them when extracting',
+  type: 'feedback',
+};
+const RULES_HEADING = 'Do not save memories like these:';
+
+function dontRememberBody(rule: string): string {
+  return [
+    RULES_HEADING,
+    rule,
+    '',
+    '**Why:** the user removed memories saved in the background and asked not to keep things like them.',
+    '',
+    '**How to apply:** when extracting memories, skip these kinds of information.',
+  ].join('\n');
+}
+
+/** The memory's text with `rule` added after its last rule line; unchanged when the rule is already there. */
+function withRule(text: string, rule: string): string {
+  const lines = text.split('\n');
+  if (lines.includes(rule)) return text;
+  let at = lines.findLastIndex((l) => l.startsWith('- “'));
+  if (at === -1) at = lines.indexOf(RULES_HEADING);
+  if (at === -1) return `${text}${text.endsWith('\n') ? '' : '\n'}\n${RULES_HEADING}\n${rule}\n`;
+  lines.splice(at + 1, 0, rule);
+  return lines.join('\n');
+}
 
 /** The conversations of one vault that have run a turn in this process, by session id. */
 export class ChatRunner {
@@ -97,22 +135,25 @@ export class ChatRunner {
     if (item?.kind !== 'memory') throw new AppFailure('not_found', 'That memory card is gone.');
     if (item.undoToken) await this.undoMemory(item.undoToken).catch(() => false);
     const paths = await this.deps.catalog.paths(project);
+    const rule = `- “${item.title}”${item.type ? ` (a ${item.type} memory)` : ''}`;
+    const rel = `${vaultMemoryDir(paths.memorySlug, false)}/${DONT_REMEMBER_FILE}`;
+    const vault = this.deps.vaultFiles;
+    if (vault) {
+      // Through the vault: the previous text goes into the file's history, and an edit made meanwhile is a conflict.
+      const current = await vault.read(rel).catch((error: unknown) => {
+        if (error instanceof AppFailure && error.code === 'not_found') return null;
+        throw error;
+      });
+      if (!current) await vault.createMemory({ projectSlug: paths.memorySlug, team: false, fileName: DONT_REMEMBER_FILE, ...DONT_REMEMBER, body: dontRememberBody(rule) });
+      else if (withRule(current.text, rule) !== current.text) await vault.write(rel, withRule(current.text, rule), { baseHash: current.hash, reason: 'dont-remember' });
+      return { saved: rel };
+    }
     const store = new MemoryStore(paths.memoryDir, this.deps.env.config().autoMemory);
     await store.ensure();
-    const saved = await store.create({
-      file: `feedback_dont_remember_${slugWords(item.title)}.md`,
-      name: `Don't save memories like “${item.title}”`,
-      description: `The user asked not to remember things like “${item.title}”${item.type ? ` (${item.type})` : ''}`,
-      type: 'feedback',
-      body: [
-        `Do not save memories like “${item.title}”${item.type ? ` (a ${item.type} memory)` : ''}.`,
-        '',
-        '**Why:** the user removed one that was saved in the background and asked not to keep things like it.',
-        '',
-        '**How to apply:** when extracting memories, skip this kind of information.',
-      ].join('\n'),
-    });
-    return { saved: path.relative(this.deps.env.vaultRoot, saved).split(path.sep).join('/') };
+    const current = await store.read(DONT_REMEMBER_FILE);
+    if (current === null) await store.create({ file: DONT_REMEMBER_FILE, ...DONT_REMEMBER, body: dontRememberBody(rule) });
+    else if (withRule(current, rule) !== current) await store.update(DONT_REMEMBER_FILE, withRule(current, rule));
+    return { saved: rel };
   }
 
   /** Review mode's inbox for the project: its own memory folder and its team folder. */
