@@ -95,6 +95,7 @@ async function openVault(
       env: options.env,
       environmentFirst: options.shell === 'cli',
     },
+    vaultFiles: files,
     settings,
     transcripts,
     catalog: sessions,

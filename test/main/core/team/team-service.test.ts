@@ -168,7 +168,7 @@ afterAll(async () => {
     const synced = await ben.call('team:sync-now', { project: projectB });
     expect(synced).toMatchObject({ phase: 'synced', pending: 0, conflicts: [], error: null });
     expect(await fs.readFile(path.join(dirB, 'deploys.md'), 'utf8')).toContain('Deploys only Tuesday to Thursday.');
-    await expect.poll(() => badge(ben, path.join(dirB, 'deploys.md'))).toBe('synced');
+    await expect.poll(() => badge(ben, path.join(dirB, 'deploys.md')), { timeout: 10_000 }).toBe('synced');
 
     // Sign-out revokes and forgets: nothing left in the credential store, sync disabled.
     const out = await ana.call('team:sign-out', { project: projectA });
@@ -243,7 +243,8 @@ afterAll(async () => {
     // Nothing lost: Ben's text is still in place, the badge says conflict.
     expect(await fs.readFile(path.join(dirB, key), 'utf8')).toBe('# Naming\n\nUse snake_case in SQL.\n');
     const fileB = rel(ben, path.join(dirB, key));
-    await expect.poll(async () => (await ben.call('vault:list-files', {})).find((f) => f.path === fileB)?.syncState).toBe('conflict');
+    // The vault's list learns of team files from its watcher, which a loaded machine may delay.
+    await expect.poll(async () => (await ben.call('vault:list-files', {})).find((f) => f.path === fileB)?.syncState, { timeout: 10_000 }).toBe('conflict');
 
     const view = await ben.call('team:read-conflict', { project: projectB, key });
     expect(view).toEqual({
