@@ -7,17 +7,24 @@ export interface AtomicWriteOptions {
   mode?: number;
   /** Create missing parent folders with this mode. */
   dirMode?: number;
+  /**
+   * Runs with the new content written and fsynced, right before the rename; `false` abandons the write
+   * (temp removed, target untouched). A sync pull re-checks the target here: the user may have saved it
+   * while the download was being written (sync-reliability §4, Syncthing's re-check before replacing).
+   */
+  beforeRename?: () => Promise<boolean>;
 }
 
 /**
  * Writes a file so a crash leaves either the old or the new content whole: write a temp file in the
  * same folder, fsync it, rename it over the target (rename is atomic within one file system).
+ * Resolves false only when `beforeRename` abandoned the write.
  */
 export async function writeFileAtomic(
   file: string,
   data: string | Uint8Array,
   options: AtomicWriteOptions = {},
-): Promise<void> {
+): Promise<boolean> {
   const dir = path.dirname(file);
   await fs.mkdir(dir, { recursive: true, mode: options.dirMode ?? 0o755 });
   let mode = options.mode ?? 0o644;
@@ -35,11 +42,16 @@ export async function writeFileAtomic(
     await handle.close();
   }
   try {
+    if (options.beforeRename && !(await options.beforeRename())) {
+      await fs.rm(temp, { force: true });
+      return false;
+    }
     await fs.rename(temp, file);
   } catch (error) {
     await fs.rm(temp, { force: true });
     throw error;
   }
+  return true;
 }
 
 /** Reads and parses a JSON file; `undefined` when it does not exist. Other errors propagate. */

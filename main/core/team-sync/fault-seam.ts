@@ -1,9 +1,11 @@
 /**
  * The `STRATA_FAULT=<point>[:<n>]` seam (issue 8, crash tests): the process dies at the n-th time
  * (default first) the engine reaches a named point, as a `kill -9` would. The value is read once by
- * the caller and passed in; production passes nothing and every `hit` is a no-op.
+ * the caller and passed in; production passes nothing and every `hit` is a no-op. In-process tests may
+ * pass their own seam whose `hit` acts as the user at that point (`before-pull-rename`: a save between
+ * the pull's plan and its rename).
  */
-export const faultPoints = ['after-batch-put', 'after-pull-rename', 'before-state-write', 'after-state-write'] as const;
+export const faultPoints = ['after-batch-put', 'before-pull-rename', 'after-pull-rename', 'before-state-write', 'after-state-write'] as const;
 
 export type FaultPoint = (typeof faultPoints)[number];
 

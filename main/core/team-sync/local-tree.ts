@@ -60,6 +60,7 @@ export async function readLocalFile(teamDir: string, key: string, known?: string
 /**
  * Writes a pulled file atomically and stamps the server's `lastModified` as its mtime (issue 8: recall's
  * "saved N days ago" stays true). Refuses a path whose folders include a symlink leaving the team folder.
+ * Resolves false when `beforeRename` refused (the file is left as it is).
  */
 export async function writeLocalFile(
   teamDir: string,
@@ -68,7 +69,8 @@ export async function writeLocalFile(
   mtime: Date | null,
   /** Folders already checked during this run (a pull writes thousands of files into a few folders). */
   checked?: Map<string, Promise<void>>,
-): Promise<void> {
+  beforeRename?: () => Promise<boolean>,
+): Promise<boolean> {
   const file = keyToPath(teamDir, key);
   if (!file) throw new Error(`refusing to write the unsafe key ${JSON.stringify(key)}`);
   const dir = path.dirname(file);
@@ -78,8 +80,9 @@ export async function writeLocalFile(
     checked?.set(dir, check);
   }
   await check;
-  await writeFileAtomic(file, text);
+  if (!(await writeFileAtomic(file, text, { beforeRename }))) return false;
   if (mtime && !Number.isNaN(mtime.getTime())) await fs.utimes(file, mtime, mtime);
+  return true;
 }
 
 async function checkFolder(teamDir: string, dir: string, key: string): Promise<void> {

@@ -101,12 +101,23 @@ async function forEachLimit<T>(items: T[], limit: number, task: (item: T) => Pro
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
-/** Downloads one file unless it changed since it was hashed (Syncthing's re-check before replacing, issue #3742). */
+/**
+ * Downloads one file unless it changed since the pull planned against `expected`. The re-check runs
+ * with the download already written and fsynced, right before the rename (Syncthing's re-check before
+ * replacing, issue #3742), so a save made while the file was being written is never overwritten: the
+ * caller records a conflict instead. A save in the microseconds between re-check and rename is the
+ * only window left; no rename can compare-and-swap.
+ */
 async function download(ctx: PullContext, key: string, text: string, expected: string | null, mtime: Date | null): Promise<boolean> {
-  const now = (await readLocalFile(ctx.teamDir, key))?.hash ?? null;
-  if (now !== expected) return false;
   const hash = await ctx.store.putBase(text);
-  await writeLocalFile(ctx.teamDir, key, text, mtime, ctx.checkedFolders);
+  const unchanged = async () => {
+    ctx.fault.hit('before-pull-rename');
+    return ((await readLocalFile(ctx.teamDir, key))?.hash ?? null) === expected;
+  };
+  if (!(await writeLocalFile(ctx.teamDir, key, text, mtime, ctx.checkedFolders, unchanged))) {
+    ctx.logger.info('team memory file changed during the pull; kept it and the server copy', { key });
+    return false;
+  }
   ctx.fault.hit('after-pull-rename');
   ctx.state.bases[key] = hash;
   delete ctx.state.deleted[key];

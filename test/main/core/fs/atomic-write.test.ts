@@ -17,6 +17,25 @@ describe('writeFileAtomic', () => {
     expect(await fs.readdir(path.dirname(file))).toEqual(['note.md']);
   });
 
+  it('abandons the write when beforeRename says no, with the new content already on disk aside', async () => {
+    const dir = await tempDir();
+    const file = path.join(dir, 'note.md');
+    await fs.writeFile(file, 'old');
+    let tempSeen = false;
+    const written = await writeFileAtomic(file, 'new', {
+      beforeRename: async () => {
+        tempSeen = (await fs.readdir(dir)).some((n) => n.startsWith('.note.md.') && n.endsWith('.tmp'));
+        return false;
+      },
+    });
+    expect(written).toBe(false);
+    expect(tempSeen).toBe(true);
+    expect(await fs.readFile(file, 'utf8')).toBe('old');
+    expect(await fs.readdir(dir)).toEqual(['note.md']);
+    expect(await writeFileAtomic(file, 'new', { beforeRename: async () => true })).toBe(true);
+    expect(await fs.readFile(file, 'utf8')).toBe('new');
+  });
+
   it('leaves the old or the new content whole when the writer is killed mid-write', async () => {
     const dir = await tempDir();
     const file = path.join(dir, 'state.json');

@@ -40,6 +40,8 @@ const big = (tag: string) => `# ${tag}\n${`${tag} line of notes\n`.repeat(6_000)
 const points = [
   ...[1, 2, 3].map((n) => `after-batch-put:${n}`),
   ...[1, 2, 3].map((n) => `after-pull-rename:${n}`),
+  // Mid-write of a download: its fsynced temp file is left behind, the target untouched.
+  'before-pull-rename:2',
   ...[1, 2, 3, 4, 5].flatMap((n) => [`before-state-write:${n}`, `after-state-write:${n}`]),
 ];
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { promises as fs, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { repositoryChecksum } from '../../../../common/team-memory/index.js';
@@ -143,6 +143,39 @@ describeOnBackends('team sync under faults (sync-reliability §5)', (backend) =>
     expect(await a.read('w.md')).toBe('v5 typed while pulling\n');
     expect(pulling.conflicts).toEqual(['w.md']);
     await l.assertNothingLost([a, b], await serverEntries());
+  });
+
+  it('keeps a save made while a download is written, right before its rename, as a conflict (test 3)', async () => {
+    const l = ledger();
+    let save: (() => void) | null = null;
+    // The user's save lands at the seam the engine reaches with the download fsynced and not renamed yet.
+    const c = await makeDevice('c', server.url, await server.member([REPO]), REPO, {
+      fault: {
+        hit(point) {
+          if (point !== 'before-pull-rename' || !save) return;
+          save();
+          save = null;
+        },
+      },
+    });
+    await l.save(a, 'r.md', 'base\n');
+    await a.engine.sync();
+    await c.engine.sync();
+    await l.save(a, 'r.md', 'theirs from a\n');
+    await a.engine.sync();
+    l.record(c, 'r.md', 'mine, saved during the download\n');
+    save = () => writeFileSync(path.join(c.teamDir, 'r.md'), 'mine, saved during the download\n');
+
+    const report = await c.engine.sync();
+    expect(save).toBeNull();
+    expect(report.pulled).toEqual([]);
+    expect(report.conflicts).toEqual(['r.md']);
+    expect(await c.engine.readConflict('r.md')).toEqual({ key: 'r.md', base: 'base\n', mine: 'mine, saved during the download\n', theirs: 'theirs from a\n' });
+    expect((await serverEntries())['r.md']).toBe('theirs from a\n');
+    // The abandoned download leaves no temp file behind.
+    expect(await fs.readdir(c.teamDir)).toEqual(['r.md']);
+    await l.assertNothingLost([a, c], await serverEntries());
+    c.log.assertNoErrors();
   });
 
   it('treats a lost PUT answer as applied after a hash probe, without conflict or duplicate (test 4)', async () => {
