@@ -10,6 +10,7 @@ import type { EventHub } from '../core/events.js';
 import type { Logger } from '../core/ports.js';
 import { contentSecurityPolicy } from '../core/security/csp.js';
 import { mimeTypeOf, resolveStaticFile } from './static-files.js';
+import { reenterPage } from './reenter-page.js';
 
 export interface HostOptions {
   rendererDir: string;
@@ -82,7 +83,11 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
         'cache-control': 'no-store',
       };
       if (url.pathname === '/' || url.pathname === '/index.html') {
-        if (!sameSecret(url.searchParams.get('token'), token)) return forbid(res);
+        if (!sameSecret(url.searchParams.get('token'), token)) {
+          // Still 403; the body lets a reloaded tab come back with the token it kept (reenter-page.ts).
+          res.writeHead(403, { ...headers, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': reenterPage.csp });
+          return res.end(req.method === 'HEAD' ? undefined : reenterPage.html);
+        }
         const html = await fs.readFile(path.join(options.rendererDir, 'index.html'));
         res.writeHead(200, {
           ...headers,

@@ -27,6 +27,29 @@ describe.skipIf(!hasChromium)('the app shell in Chromium via strata host', () =>
     expect(errors).toEqual([]);
   });
 
+  it('comes back after a reload of the tab, which no longer has the token in its address', async () => {
+    app = await startApp(await tempDir());
+    const { page, errors } = await openPage(browser(), app.host.url, 'reload');
+    await page.getByRole('heading', { name: 'Welcome to Strata' }).waitFor();
+    expect(page.url()).not.toContain('token=');
+    await page.reload();
+    await page.getByRole('heading', { name: 'Welcome to Strata' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'Connected' }).waitFor();
+    expect(page.url()).not.toContain('token=');
+    // The contract works over the re-opened socket.
+    await page.getByRole('button', { name: /^Settings/ }).click();
+    await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+    expect(errors).toEqual([]);
+
+    // A tab that never had the token (another browser profile) gets an explanation, not the app.
+    const stranger = await (await browser().newContext()).newPage();
+    const res = await stranger.goto(`http://127.0.0.1:${app.host.port}/`);
+    expect(res?.status()).toBe(403);
+    await stranger.getByText('Open that link again.', { exact: false }).waitFor();
+    expect(await stranger.getByRole('heading', { name: 'Welcome to Strata' }).count()).toBe(0);
+    await stranger.context().close();
+  });
+
   it('navigates with clicks and with keyboard shortcuts, and every screen is accessible', async () => {
     app = await startApp(await tempDir());
     const { page } = await openPage(browser(), app.host.url, 'navigation');

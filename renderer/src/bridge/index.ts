@@ -1,4 +1,5 @@
 import type { StrataApi } from '../../../common/ipc/contract';
+import { HOST_TOKEN_STORAGE_KEY } from '../../../common/host-token';
 import { createWsBridge, type ConnectionState } from './ws-bridge';
 
 declare global {
@@ -7,22 +8,20 @@ declare global {
   }
 }
 
-const TOKEN_KEY = 'strata.hostToken';
-
 /**
  * In a browser tab served by `strata host`, the token arrives once in the address bar: keep it in
- * sessionStorage (so a reload works) and drop it from the visible URL and history.
+ * sessionStorage (so a reload works: the host's 403 page re-enters with it) and drop it from the visible URL and history.
  */
 function hostToken(): string {
   const url = new URL(window.location.href);
   const fromUrl = url.searchParams.get('token');
   if (fromUrl) {
-    sessionStorage.setItem(TOKEN_KEY, fromUrl);
+    sessionStorage.setItem(HOST_TOKEN_STORAGE_KEY, fromUrl);
     url.searchParams.delete('token');
     window.history.replaceState(null, '', url.pathname + url.search + url.hash);
     return fromUrl;
   }
-  return sessionStorage.getItem(TOKEN_KEY) ?? '';
+  return sessionStorage.getItem(HOST_TOKEN_STORAGE_KEY) ?? '';
 }
 
 type StateListener = (state: ConnectionState) => void;

@@ -77,6 +77,23 @@ describe('strata host', () => {
     expect((await get(host.port, '/?token=wrong')).status).toBe(403);
   });
 
+  it('answers / without the token with a 403 page that holds nothing of the app and runs only its own script', async () => {
+    const { host } = await start();
+    for (const at of ['/', '/index.html', '/?token=wrong']) {
+      const res = await get(host.port, at);
+      expect(res.status).toBe(403);
+      expect(res.body).not.toContain('<!doctype html><title>Strata</title>');
+      expect(res.body).not.toContain(host.token);
+      expect(res.body).toContain('strata.hostToken');
+      const csp = res.headers['content-security-policy'] ?? '';
+      expect(csp).toMatch(/^default-src 'none'; script-src 'sha256-[A-Za-z0-9+/=]{44}'/);
+      expect(csp).not.toContain("'self'");
+      expect(csp).not.toContain('unsafe-inline');
+    }
+    // A foreign Host still gets the bare 403.
+    expect((await get(host.port, '/', 'evil.example')).body).toBe('Forbidden');
+  });
+
   it('serves static assets without the token but only with the exact Host header', async () => {
     const { host } = await start();
     expect((await get(host.port, '/assets/app.js')).status).toBe(200);
