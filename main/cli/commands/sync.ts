@@ -6,6 +6,8 @@ import { systemClock, type Logger } from '../../core/ports.js';
 import { SettingsStore } from '../../core/settings/settings-store.js';
 import { VaultRootPointer, defaultAppDataDir } from '../../core/vault/vault-root.js';
 import { loadKeytarStore, MemoryCredentialStore } from '../../core/auth/credential-store.js';
+import { ProjectPaths } from '../../core/paths/index.js';
+import { resolveTeamRepo } from '../../core/team/team-repo.js';
 import { TeamAuth } from '../../core/team-sync/oauth-client.js';
 import { openTeamSync } from '../../core/team-sync/open-team-sync.js';
 import { faultSeamFrom } from '../../core/team-sync/fault-seam.js';
@@ -21,7 +23,9 @@ function cliLogger(io: CliIo): Logger {
 function printHuman(io: CliIo, repo: string, report: SyncReport, teamDir: string): void {
   io.stdout(`${repo}: pulled ${report.pulled.length}, pushed ${report.pushed.length}, pending ${report.pending.length}`);
   for (const key of report.conflicts) io.stdout(`conflict: ${key} (both versions kept; resolve it in Strata)`);
-  for (const b of report.blocked) io.stdout(`blocked: ${path.join(teamDir, b.key)} line ${b.line} matches ${b.rule}; not uploaded`);
+  for (const b of report.blocked) {
+    for (const f of b.findings) io.stdout(`blocked: ${path.join(teamDir, b.key)} line ${f.line} matches ${f.rule}; not uploaded`);
+  }
   for (const key of report.tooLarge) io.stdout(`too large: ${key} is over 250,000 bytes; not uploaded`);
   for (const w of report.warnings) io.stdout(`warning: ${w}`);
   if (report.error) io.stdout(`error: ${report.error.message}`);
@@ -76,11 +80,15 @@ export const syncCommand: Command = {
     const getToken = envToken ? async () => envToken : () => auth!.getAccessToken();
     if (!(await getToken())) throw new UsageError(`not signed in to ${serverUrl}: sign in from Strata's settings, or set STRATA_TEAM_TOKEN`);
 
+    // DESIGN.md's order (the git remote, the setting only without one); the engine takes it as given.
+    const paths = await ProjectPaths.resolve(vaultRoot, projectDir);
+    const detected = await resolveTeamRepo(paths.gitRoot ?? paths.projectDir, projectSettings?.teamRepo ?? null);
+    if (!detected.ok) throw new UsageError(detected.error.message);
     const opened = await openTeamSync({
       vaultRoot,
       projectDir,
       serverUrl,
-      teamRepo: projectSettings?.teamRepo ?? null,
+      teamRepo: detected.repo,
       getToken,
       config,
       clock: systemClock,
@@ -105,7 +113,8 @@ export const syncCommand: Command = {
           pulled: report.pulled.length,
           pushed: report.pushed.length,
           conflicts: report.conflicts,
-          blocked: report.blocked.map((b) => ({ path: path.join(teamDir, b.key), rule: b.rule, line: b.line })),
+          // rule/line: the first finding (DESIGN.md's shape); findings: all of them.
+          blocked: report.blocked.map((b) => ({ path: path.join(teamDir, b.key), rule: b.rule, line: b.line, findings: b.findings })),
           tooLarge: report.tooLarge,
           pending: report.pending,
           warnings: report.warnings,

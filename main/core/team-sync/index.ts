@@ -15,6 +15,7 @@ export { toConflictView, toTeamStatus, type TeamStatusContext } from './team-sta
 export type {
   BlockedKey,
   FileSyncState,
+  SecretFinding,
   SecretScan,
   SyncError,
   SyncErrorCode,

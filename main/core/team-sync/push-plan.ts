@@ -1,6 +1,6 @@
 import type { LocalFile } from './local-tree.js';
 import type { SyncState } from './sync-state.js';
-import type { BlockedKey, SecretScan } from './sync-types.js';
+import type { BlockedKey, SecretFinding, SecretScan } from './sync-types.js';
 
 /** One push attempt's delta, from the local tree, the bases and the server hashes as last seen. */
 export interface PushPlan {
@@ -37,9 +37,9 @@ export function planPush(state: SyncState, local: Map<string, LocalFile>, scan: 
         plan.tooLarge.push(key);
         continue;
       }
-      const finding = scan(file.text)[0];
-      if (finding) {
-        plan.blocked.push({ key, rule: finding.rule, line: finding.line });
+      const findings = secretFindings(scan, file.text);
+      if (findings.length > 0) {
+        plan.blocked.push({ key, rule: findings[0]!.rule, line: findings[0]!.line, findings });
         continue;
       }
       if (mine === remote) plan.agreed[key] = file.text;
@@ -74,4 +74,16 @@ export function applyEntryLimit(plan: PushPlan, state: SyncState): void {
       delete plan.upload[key];
     }
   }
+}
+
+/** Every finding by line, one per rule and line (the scanner may match one line at several columns). */
+function secretFindings(scan: SecretScan, text: string): SecretFinding[] {
+  const seen = new Set<string>();
+  const out: SecretFinding[] = [];
+  for (const { rule, line } of scan(text)) {
+    if (seen.has(`${rule}\0${line}`)) continue;
+    seen.add(`${rule}\0${line}`);
+    out.push({ rule, line });
+  }
+  return out.sort((a, b) => a.line - b.line || a.rule.localeCompare(b.rule));
 }

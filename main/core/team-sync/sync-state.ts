@@ -25,7 +25,16 @@ const stateSchema = z.object({
     z.object({ baseHash: z.string().nullable(), theirsHash: z.string(), detectedAt: z.string() }),
   ),
   deleted: z.record(z.string(), z.object({ hash: z.string(), deletedAt: z.string(), by: z.enum(['local', 'remote']) })),
-  blocked: z.record(z.string(), z.object({ hash: z.string(), rule: z.string(), line: z.number().int() })),
+  // `findings` came after format 1 shipped: optional, so older state files still read.
+  blocked: z.record(
+    z.string(),
+    z.object({
+      hash: z.string(),
+      rule: z.string(),
+      line: z.number().int(),
+      findings: z.array(z.object({ rule: z.string(), line: z.number().int() })).optional(),
+    }),
+  ),
   lastSyncAt: z.string().nullable(),
 });
 

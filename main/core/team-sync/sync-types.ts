@@ -34,10 +34,18 @@ export interface TeamSyncEngineOptions {
 /** Per-file state shown as a badge (SPEC §5 **Beyond**). */
 export type FileSyncState = 'synced' | 'pending' | 'conflict' | 'blocked' | 'too-large';
 
-export interface BlockedKey {
-  key: string;
+export interface SecretFinding {
   rule: string;
   line: number;
+}
+
+/**
+ * A file held back by the scanner. `rule`/`line` are its first finding (what the renderer and older
+ * readers show); `findings` lists every rule and line, so the user can clear them all in one pass.
+ */
+export interface BlockedKey extends SecretFinding {
+  key: string;
+  findings: SecretFinding[];
 }
 
 export type SyncErrorCode = 'offline' | 'auth' | 'forbidden' | 'contention' | 'too_many_entries' | 'server' | 'local_io';

@@ -246,7 +246,7 @@ export class TeamSyncEngine extends ConflictDesk {
     report.tooLarge = plan.tooLarge;
     report.pulled = [...new Set(report.pulled)].sort();
     report.pushed = [...new Set(report.pushed)].sort();
-    state.blocked = Object.fromEntries(plan.blocked.map((b) => [b.key, { hash: local.get(b.key)!.hash, rule: b.rule, line: b.line }]));
+    state.blocked = Object.fromEntries(plan.blocked.map((b) => [b.key, { hash: local.get(b.key)!.hash, rule: b.rule, line: b.line, findings: b.findings }]));
     if (!report.error) state.lastSyncAt = new Date(this.o.clock.now()).toISOString();
     await this.store.save(state);
     await this.store.collectGarbage(state);

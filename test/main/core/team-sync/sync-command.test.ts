@@ -55,12 +55,20 @@ describe('strata sync', () => {
     expect(JSON.parse(first.out[0]!)).toMatchObject({ repo, pulled: 0, pushed: 1, conflicts: [], blocked: [], tooLarge: [], pending: [] });
 
     const secret = canarySecret();
-    await fs.writeFile(path.join(teamDir, 'keys.md'), `# keys\n\n${secret}\n`);
+    const other = canarySecret();
+    await fs.writeFile(path.join(teamDir, 'keys.md'), `# keys\n\n${secret}\n${other}\n`);
     const second = io({ STRATA_TEAM_TOKEN: token });
     expect(await runCli(args, second.cli)).toBe(1);
     const report = JSON.parse(second.out[0]!) as { blocked: unknown[] };
-    expect(report.blocked).toEqual([{ path: path.join(teamDir, 'keys.md'), rule: 'github-pat', line: 3 }]);
+    const findings = [{ rule: 'github-pat', line: 3 }, { rule: 'github-pat', line: 4 }];
+    expect(report.blocked).toEqual([{ path: path.join(teamDir, 'keys.md'), rule: 'github-pat', line: 3, findings }]);
     expect([...second.out, ...second.err].join('\n')).not.toContain(secret);
+
+    // Without --json, one line per finding.
+    const human = io({ STRATA_TEAM_TOKEN: token });
+    expect(await runCli(args.filter((a) => a !== '--json'), human.cli)).toBe(1);
+    expect(human.out.filter((l) => l.startsWith('blocked:'))).toEqual([3, 4].map((n) => `blocked: ${path.join(teamDir, 'keys.md')} line ${n} matches github-pat; not uploaded`));
+    expect([...human.out, ...human.err].join('\n')).not.toContain(other);
   });
 
   it('lists restorable deletions and puts one back with --restore, which the same run pushes', async () => {

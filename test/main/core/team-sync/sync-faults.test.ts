@@ -272,12 +272,16 @@ describeOnBackends('team sync under faults (sync-reliability §5)', (backend) =>
 
   it('never uploads or reverts a file with a secret, and syncs it once the secret is gone (test 8)', async () => {
     const secret = canarySecret();
+    const second = canarySecret();
     await a.write('deploy.md', 'clean\n');
     await a.engine.sync();
     await b.engine.sync();
-    await a.write('deploy.md', `clean\ntoken ${secret}\n`);
+    await a.write('deploy.md', `clean\ntoken ${secret}\nnotes\nbackup ${second}\n`);
     const blocked = await a.engine.sync();
-    expect(blocked.blocked).toEqual([{ key: 'deploy.md', rule: 'github-pat', line: 2 }]);
+    // Every finding with its line, so the user can clear them all; rule/line stay the first one's.
+    expect(blocked.blocked).toEqual([
+      { key: 'deploy.md', rule: 'github-pat', line: 2, findings: [{ rule: 'github-pat', line: 2 }, { rule: 'github-pat', line: 4 }] },
+    ]);
     expect((await a.engine.fileStates()).get('deploy.md')).toBe('blocked');
 
     await a.write('deploy.md', `clean\ntoken ${secret}\nmore notes\n`);
@@ -293,11 +297,11 @@ describeOnBackends('team sync under faults (sync-reliability §5)', (backend) =>
     const clean = await a.engine.sync();
     expect(clean.pushed).toEqual(['deploy.md']);
     expect((await serverEntries())['deploy.md']).toBe('clean\nmore notes\n');
-    expect(a.requests.filter((r) => r.body.includes(secret))).toEqual([]);
-    expect(a.log.entries.filter((e) => JSON.stringify(e).includes(secret))).toEqual([]);
-    const stateFiles = await fs.readdir(a.stateDir, { recursive: true, withFileTypes: true });
-    for (const f of stateFiles.filter((e) => e.isFile())) {
-      expect(await fs.readFile(path.join(f.parentPath, f.name), 'utf8')).not.toContain(secret);
+    const stateFiles = (await fs.readdir(a.stateDir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile());
+    for (const s of [secret, second]) {
+      expect(a.requests.filter((r) => r.body.includes(s))).toEqual([]);
+      expect(a.log.entries.filter((e) => JSON.stringify(e).includes(s))).toEqual([]);
+      for (const f of stateFiles) expect(await fs.readFile(path.join(f.parentPath, f.name), 'utf8')).not.toContain(s);
     }
   });
 });

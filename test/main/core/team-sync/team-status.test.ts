@@ -20,7 +20,7 @@ describe('team status for the renderer', () => {
       progress: null,
       pending: 2,
       conflicts: ['a.md'],
-      blocked: [{ key: 'notes/keys.md', rule: 'github-pat', line: 3 }],
+      blocked: [{ key: 'notes/keys.md', rule: 'github-pat', line: 3, findings: [{ rule: 'github-pat', line: 3 }] }],
       tooLarge: [],
       lastSyncAt: '2026-12-02T18:00:00.000Z',
       error: { code: 'offline', message: 'the team server cannot be reached' },
