@@ -91,6 +91,26 @@ describe.skipIf(!hasChromium)('the app shell in Chromium via strata host', () =>
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
   });
 
+  it('says plainly that a key saved where no keychain runs lasts only until Strata stops, and it does', async () => {
+    const appData = await tempDir();
+    // startApp's default credential store is the in-memory one `strata host` falls back to without a keyring.
+    app = await startApp(appData);
+    let { page } = await openPage(browser(), app.host.url, 'key-no-keychain');
+    await page.getByRole('button', { name: /^Settings/ }).click();
+    const keyForm = page.getByRole('form', { name: 'Anthropic API key' });
+    await keyForm.getByText('No OS keychain is available here', { exact: false }).waitFor();
+    await keyForm.getByRole('textbox', { name: 'API key' }).fill('sk-ant-e2e-memory-only');
+    await keyForm.getByRole('button', { name: 'Save key' }).click();
+    await keyForm.getByRole('status').filter({ hasText: 'Saved until Strata stops (no keychain to keep it).' }).waitFor();
+    expect(await keyForm.getByText('keychain.', { exact: false }).count()).toBe(0);
+    await expectAccessible(page);
+    await app.close();
+
+    app = await startApp(appData);
+    ({ page } = await openPage(browser(), app.host.url, 'key-no-keychain-2'));
+    await page.getByRole('button', { name: 'Add API key in Settings' }).waitFor();
+  });
+
   it('refuses an invalid base URL in the form before anything is saved', async () => {
     app = await startApp(await tempDir());
     const { page } = await openPage(browser(), app.host.url, 'settings-invalid');

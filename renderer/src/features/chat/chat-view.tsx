@@ -39,7 +39,7 @@ export function ChatView() {
             </div>
           </li>
           <li>
-            <strong>Add your Anthropic API key.</strong> It is kept in your system keychain, never in a file.
+            <strong>Add your Anthropic API key.</strong> It goes to your system keychain, never into a plain-text file.
             <div>
               {needsKey ? (
                 <button type="button" className="button secondary" onClick={() => setScreen('settings')}>

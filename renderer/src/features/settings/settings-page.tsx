@@ -14,6 +14,29 @@ function isUrl(value: string): boolean {
   }
 }
 
+/**
+ * Where a saved key lives, by the credential driver main chose: the OS keychain, Electron's
+ * safeStorage file, or (no keyring at all) this process's memory — said plainly, because then the
+ * key is gone when Strata stops.
+ */
+function keyStore(driver: string | undefined): { where: string; saved: string } {
+  switch (driver) {
+    case 'keytar':
+      return { where: 'Stored in your OS keychain.', saved: 'Saved to the keychain.' };
+    case 'safe-storage':
+      return {
+        where: 'Stored encrypted with your OS account’s key in Strata’s data folder (no keychain answered).',
+        saved: 'Saved, encrypted.',
+      };
+    default:
+      return {
+        where:
+          'No OS keychain is available here, so a key saved now lasts only until Strata stops. Set ANTHROPIC_API_KEY to keep one across restarts.',
+        saved: 'Saved until Strata stops (no keychain to keep it).',
+      };
+  }
+}
+
 function ApiKeySection() {
   const { credentials } = useStoreShallow((s) => ({ credentials: s.credentials }));
   const [key, setKey] = useState('');
@@ -25,12 +48,13 @@ function ApiKeySection() {
       setSaved(true);
     }
   };
+  const store = keyStore(credentials?.driver);
   const where =
     credentials?.apiKey === 'keychain'
-      ? `Stored in your keychain (${credentials.driver}).`
+      ? store.where
       : credentials?.apiKey === 'environment'
         ? 'Taken from the ANTHROPIC_API_KEY environment variable.'
-        : 'No key yet. Get one from the Anthropic Console.';
+        : `No key yet. Get one from the Anthropic Console.${credentials?.driver === 'memory' ? ` ${store.where}` : ''}`;
   return (
     <form className="card" onSubmit={(e) => void submit(e)} aria-labelledby="key-heading">
       <h2 id="key-heading">Anthropic API key</h2>
@@ -62,7 +86,7 @@ function ApiKeySection() {
       </div>
       {saved && (
         <p className="ok-text small" role="status">
-          Saved to the keychain.
+          {store.saved}
         </p>
       )}
     </form>
