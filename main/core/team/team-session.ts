@@ -9,10 +9,10 @@ import type { VaultServices } from '../services.js';
 import { TeamSyncFailure } from '../team-sync/conflict-desk.js';
 import { TeamAuth } from '../team-sync/oauth-client.js';
 import { openTeamSync, type OpenedTeamSync } from '../team-sync/open-team-sync.js';
-import { detectTeamRepo } from '../team-sync/repo-detect.js';
 import { SyncScheduler } from '../team-sync/sync-scheduler.js';
 import type { FileSyncState } from '../team-sync/sync-types.js';
 import { toConflictView, toTeamStatus } from '../team-sync/team-status.js';
+import { resolveTeamRepo } from './team-repo.js';
 
 export interface TeamServiceOptions {
   /** The current vault (rebuilt on a vault switch). */
@@ -86,10 +86,11 @@ export class TeamSession {
 
   static async open(project: string, config: SessionConfig, o: TeamServiceOptions): Promise<TeamSession> {
     const paths = await ProjectPaths.resolve(config.vaultRoot, project);
+    const detected = await resolveTeamRepo(paths.gitRoot ?? paths.projectDir, config.teamRepo);
     let session: TeamSession | null = null;
     let opened: OpenedTeamSync | null = null;
-    let repo: string | null = null;
-    let repoProblem: string | null = null;
+    let repo = detected.ok ? detected.repo : null;
+    let repoProblem = detected.ok ? null : detected.error.message;
     if (config.serverUrl) {
       const auth = new TeamAuth({
         serverUrl: config.serverUrl,
@@ -99,22 +100,21 @@ export class TeamSession {
         openBrowser: (url) => session?.offerSignInUrl(url),
         refreshLeadMs: o.vault().memoryConfig().teamSync.tokenRefreshLeadMs,
       });
-      const result = await openTeamSync({
-        vaultRoot: config.vaultRoot,
-        projectDir: project,
-        serverUrl: config.serverUrl,
-        teamRepo: config.teamRepo,
-        getToken: () => auth.getAccessToken(),
-        config: o.vault().memoryConfig().teamSync,
-        clock: o.clock,
-        logger: o.logger,
-        onStatus: () => session?.emit(),
-      });
-      if (result.ok) {
-        opened = result.value;
-        repo = result.value.repo;
-      } else {
-        repoProblem = result.error.message;
+      if (repo) {
+        // The resolved repository goes in as `teamRepo`, which the engine takes as given.
+        const result = await openTeamSync({
+          vaultRoot: config.vaultRoot,
+          projectDir: project,
+          serverUrl: config.serverUrl,
+          teamRepo: repo,
+          getToken: () => auth.getAccessToken(),
+          config: o.vault().memoryConfig().teamSync,
+          clock: o.clock,
+          logger: o.logger,
+          onStatus: () => session?.emit(),
+        });
+        if (result.ok) opened = result.value;
+        else [repo, repoProblem] = [null, result.error.message];
       }
       session = new TeamSession(project, config, opened?.teamDir ?? paths.teamMemoryDir, repo, repoProblem, opened, o);
       session.auth = auth;
@@ -122,9 +122,6 @@ export class TeamSession {
       // A stored sign-in may have been revoked elsewhere: the server says so (and who it is) at once.
       if (session.signedIn) void session.checkAccount();
     } else {
-      const detected = await detectTeamRepo(paths.gitRoot ?? paths.projectDir, config.teamRepo);
-      if (detected.ok) repo = detected.repo;
-      else repoProblem = detected.error.message;
       session = new TeamSession(project, config, paths.teamMemoryDir, repo, repoProblem, null, o);
     }
     session.startSyncing();

@@ -48,7 +48,7 @@ export function ProjectSection({ settings, project }: { settings: Settings; proj
         }}
       >
         <label className="field grow">
-          <span>Repository (owner/name; leave empty to use the git remote)</span>
+          <span>Repository (owner/name), used when the project’s git remote gives none</span>
           <input className="input" value={repo} aria-invalid={!repoValid} onChange={(e) => setRepo(e.target.value)} placeholder="acme/website" />
           {!repoValid && <span className="error-text small">Use the form owner/name.</span>}
         </label>
@@ -59,7 +59,7 @@ export function ProjectSection({ settings, project }: { settings: Settings; proj
       {status ? (
         <div className="team-status">
           <p className="small">
-            {status.repo ? `Repository: ${status.repo}. ` : ''}
+            {status.repo ? `Repository: ${status.repo}${current.teamRepo && current.teamRepo !== status.repo ? ' (from the git remote, which comes first)' : ''}. ` : ''}
             {status.repoProblem ?? ''}
             {status.serverUrl ? ` Server: ${status.serverUrl}.` : ' Set a team server URL above to sync.'}
           </p>
