@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { readJsonFile, writeFileAtomic, writeJsonAtomic } from '../fs/atomic-write.js';
 import { hashText } from './team-key.js';
 import type { FaultSeam } from './fault-seam.js';
+import type { Clock, Logger } from '../ports.js';
 
 /**
  * What this device knows, persisted in `<vault>/.strata/team-sync/<owner>__<name>/` (sync-reliability §1,
@@ -77,28 +78,55 @@ export class SyncStateStore {
   readonly conflictsDir: string;
   /** Hashes whose base file is known to exist (this process wrote or saw it). */
   private readonly known = new Set<string>();
+  /** Why a state file was last set aside, until the engine reports it (see `takeSetAside`). */
+  private setAsideNotice: string | null = null;
 
   constructor(
     readonly dir: string,
     private readonly fault: FaultSeam,
+    private readonly logger: Logger,
+    private readonly clock: Clock,
   ) {
     this.stateFile = path.join(dir, 'state.json');
     this.basesDir = path.join(dir, 'bases');
     this.conflictsDir = path.join(dir, 'conflicts');
   }
 
-  /** A state file that cannot be read is kept aside, never silently reset (a fresh base means conflicts, not loss). */
+  /**
+   * A state file that is not JSON or not our shape is renamed `state.json.invalid-<time>` (kept for a
+   * look, never overwritten by the next save) and the run starts from an empty state: with no base, every
+   * file is a both-sides case, so equal content is recorded and different content becomes a conflict with
+   * both kept — nothing is lost. A file that cannot be *read* (EACCES, EIO) fails the run instead.
+   */
   async load(): Promise<SyncState> {
     let raw: unknown;
     try {
       raw = await readJsonFile(this.stateFile);
-    } catch {
-      await fs.rename(this.stateFile, `${this.stateFile}.unreadable-${Date.now()}`).catch(() => undefined);
-      return emptyState();
+    } catch (error) {
+      if (!(error instanceof SyntaxError)) throw error;
+      return this.setAside('it is not valid JSON');
     }
     if (raw === undefined) return emptyState();
     const parsed = stateSchema.safeParse(raw);
-    return parsed.success ? parsed.data : emptyState();
+    if (parsed.success) return parsed.data;
+    const issue = parsed.error.issues[0];
+    return this.setAside(`it does not have the expected shape (${issue?.path.join('.') || 'top level'}: ${issue?.message ?? 'invalid'})`);
+  }
+
+  /** The notice of a state file set aside since the last call, for the run's report. */
+  takeSetAside(): string | null {
+    const notice = this.setAsideNotice;
+    this.setAsideNotice = null;
+    return notice;
+  }
+
+  private async setAside(reason: string): Promise<SyncState> {
+    const stamp = new Date(this.clock.now()).toISOString().replace(/[:.]/g, '-');
+    const kept = `${this.stateFile}.invalid-${stamp}`;
+    await fs.rename(this.stateFile, kept);
+    this.setAsideNotice = `the team sync state was invalid (${reason}); kept it as ${path.basename(kept)} and started from an empty state, so files that differ from the server show as conflicts`;
+    this.logger.warn('team sync state file was invalid; set aside, starting from an empty state', { file: kept, reason });
+    return emptyState();
   }
 
   /** Named fault points around every state write (issue 8: crash tests). */

@@ -31,7 +31,7 @@ export class TeamSyncEngine extends ConflictDesk {
 
   constructor(private readonly o: TeamSyncEngineOptions) {
     const fault = o.fault ?? noFaults;
-    super(o, new SyncStateStore(o.stateDir, fault));
+    super(o, new SyncStateStore(o.stateDir, fault, o.logger, o.clock));
     this.fault = fault;
     this.sleep = o.sleep ?? realSleep;
     this.random = o.random ?? Math.random;
@@ -73,9 +73,12 @@ export class TeamSyncEngine extends ConflictDesk {
 
   private async run(pull: boolean, push: boolean): Promise<SyncReport> {
     const report = emptyReport();
-    const state = await this.store.load();
+    let state: SyncState | null = null;
     this.emit({ ...this.current, phase: 'syncing', progress: { done: 0, total: 0 } });
     try {
+      state = await this.store.load();
+      const setAside = this.store.takeSetAside();
+      if (setAside) report.warnings.push(setAside);
       expireDeleted(state, this.o.clock.now() - this.o.config.tombstoneDays * 86_400_000);
       if (pull) await this.pullStep(state, report, false);
       if (push && !report.error) await this.pushStep(state, report);
@@ -92,7 +95,7 @@ export class TeamSyncEngine extends ConflictDesk {
       conflicts: report.conflicts,
       blocked: report.blocked,
       tooLarge: report.tooLarge,
-      lastSyncAt: state.lastSyncAt,
+      lastSyncAt: state?.lastSyncAt ?? this.current.lastSyncAt,
       error: report.error,
     });
     return report;
