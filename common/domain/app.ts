@@ -23,6 +23,8 @@ export interface Project {
   path: string;
   name: string;
   openedAt: string;
+  /** The folder name of its memory under `projects/` (the git root's slug, so worktrees share it). */
+  memorySlug: string;
 }
 
 export interface DirEntry {

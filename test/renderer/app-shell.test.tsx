@@ -91,7 +91,7 @@ describe('the app shell', () => {
   it('lists projects pushed from main and opens one from the sidebar', async () => {
     const fake = await mountApp();
     const user = userEvent.setup();
-    act(() => fake.emit('project:did-change-list', [{ path: '/home/u/notes', name: 'notes', openedAt: '2026-12-01T00:00:00Z' }]));
+    act(() => fake.emit('project:did-change-list', [{ path: '/home/u/notes', name: 'notes', openedAt: '2026-12-01T00:00:00Z', memorySlug: '-home-u-notes' }]));
     await user.click(await screen.findByRole('button', { name: 'notes' }));
     expect(await screen.findByRole('heading', { name: 'New conversation', level: 1 })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'notes' }).getAttribute('aria-current')).toBe('true');

@@ -5,11 +5,12 @@ import type { Project } from '../../../common/domain/app.js';
 import { AppFailure } from '../../../common/result.js';
 import { readJsonFile, writeJsonAtomic } from '../fs/atomic-write.js';
 import type { Clock } from '../ports.js';
+import { ProjectPaths } from '../paths/project-paths.js';
 
 const MAX_RECENT = 50;
 
 const fileSchema = z.object({
-  projects: z.array(z.object({ path: z.string(), name: z.string(), openedAt: z.string() })),
+  projects: z.array(z.object({ path: z.string(), name: z.string(), openedAt: z.string(), memorySlug: z.string().optional() })),
 });
 
 /** The folders the user has opened, most recent first, kept in `.strata/projects.json`. */
@@ -18,7 +19,7 @@ export class ProjectRegistry {
   private projects: Project[] = [];
 
   constructor(
-    vaultRoot: string,
+    private readonly vaultRoot: string,
     private readonly clock: Clock,
   ) {
     this.file = path.join(vaultRoot, '.strata', 'projects.json');
@@ -26,7 +27,10 @@ export class ProjectRegistry {
 
   async load(): Promise<Project[]> {
     const parsed = fileSchema.safeParse(await readJsonFile(this.file).catch(() => undefined));
-    this.projects = parsed.success ? parsed.data.projects : [];
+    // Lists written before memorySlug was kept get it now (a git lookup per project, once).
+    this.projects = await Promise.all(
+      (parsed.success ? parsed.data.projects : []).map(async (p) => ({ ...p, memorySlug: p.memorySlug ?? (await this.memorySlugOf(p.path)) })),
+    );
     return this.list();
   }
 
@@ -47,6 +51,7 @@ export class ProjectRegistry {
       path: real,
       name: path.basename(real) || real,
       openedAt: new Date(this.clock.now()).toISOString(),
+      memorySlug: await this.memorySlugOf(real),
     };
     this.projects = [project, ...this.projects.filter((p) => p.path !== real)].slice(0, MAX_RECENT);
     await this.save();
@@ -57,6 +62,10 @@ export class ProjectRegistry {
     this.projects = this.projects.filter((p) => p.path !== folder);
     await this.save();
     return this.list();
+  }
+
+  private async memorySlugOf(folder: string): Promise<string> {
+    return (await ProjectPaths.resolve(this.vaultRoot, folder)).memorySlug;
   }
 
   private async save(): Promise<void> {

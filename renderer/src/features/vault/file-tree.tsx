@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import type { VaultFileMeta, VaultScope } from '../../../../common/domain/vault';
 import { useStoreShallow, useStore, type VaultSort } from '../../store';
+import { useProjectLabel } from './project-label';
 import { openFile } from '../../bridge/vault-actions';
 import { arrowFocus } from '../../ui/arrow-keys';
 
@@ -17,8 +18,6 @@ const sorters: Record<VaultSort, (a: VaultFileMeta, b: VaultFileMeta) => number>
   size: (a, b) => b.size - a.size,
 };
 
-/** Shortens a project slug (`-home-ana-work-site`) to its last folder for display. */
-export const projectLabel = (slug: string | null) => (slug ? slug.split('-').filter(Boolean).pop() ?? slug : 'You');
 
 const syncLabels: Record<NonNullable<VaultFileMeta['syncState']>, string> = {
   synced: 'synced',
@@ -47,6 +46,7 @@ function Badges({ file }: { file: VaultFileMeta }) {
 
 /** Files grouped by scope, then by project; arrow keys move between rows (they are buttons in a list). */
 export function FileTree() {
+  const label = useProjectLabel();
   const { files, sort, selectedPath, loaded } = useStoreShallow((s) => ({
     files: s.files,
     sort: s.sort,
@@ -88,7 +88,7 @@ export function FileTree() {
           {g.projects.length === 0 && <p className="muted small tree-empty">Nothing yet.</p>}
           {g.projects.map((p) => (
             <div key={p.slug}>
-              {g.scope !== 'instructions' || p.slug ? <h3 className="tree-project" title={p.slug}>{projectLabel(p.slug || null)}</h3> : null}
+              {g.scope !== 'instructions' || p.slug ? <h3 className="tree-project" title={p.slug}>{label(p.slug || null)}</h3> : null}
               <ul className="tree-list">
                 {p.files.map((f) => (
                   <li key={f.path}>

@@ -3,7 +3,7 @@ import type { HealthReport } from '../../../../common/domain/vault';
 import { api } from '../../bridge';
 import { deleteFile, openFile } from '../../bridge/vault-actions';
 import { useStore } from '../../store';
-import { projectLabel } from './file-tree';
+import { useProjectLabel } from './project-label';
 
 const fileName = (path: string) => path.split('/').pop() ?? path;
 
@@ -17,6 +17,7 @@ function FileLink({ path }: { path: string }) {
 
 /** What costs tokens, what is stale, duplicated or broken — each with the action that fixes it. */
 export function HealthPanel() {
+  const label = useProjectLabel();
   const [report, setReport] = useState<HealthReport | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [checks, setChecks] = useState(0);
@@ -51,7 +52,7 @@ export function HealthPanel() {
       {allGood && <p className="ok-text">Nothing to fix.</p>}
       {report.indexes.map((ix) => (
         <p key={ix.projectSlug} className={ix.lines > ix.maxLines * 0.9 || ix.chars > ix.maxChars * 0.9 ? 'warning-text' : 'muted'}>
-          {projectLabel(ix.projectSlug)} MEMORY.md: {ix.lines}/{ix.maxLines} lines, {ix.chars.toLocaleString()}/
+          {label(ix.projectSlug)} MEMORY.md: {ix.lines}/{ix.maxLines} lines, {ix.chars.toLocaleString()}/
           {ix.maxChars.toLocaleString()} characters.{' '}
           <button type="button" className="link" onClick={() => openIndex(ix.projectSlug)}>
             Open the index
@@ -64,7 +65,7 @@ export function HealthPanel() {
           <ul className="plain-list">
             {report.brokenPointers.map((b) => (
               <li key={`${b.projectSlug}/${b.target}`}>
-                {projectLabel(b.projectSlug)}: a line points at <code>{b.target}</code>, which does not exist.{' '}
+                {label(b.projectSlug)}: a line points at <code>{b.target}</code>, which does not exist.{' '}
                 <button type="button" className="link" onClick={() => openIndex(b.projectSlug)}>
                   Fix in the index
                 </button>

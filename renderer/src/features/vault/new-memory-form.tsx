@@ -3,7 +3,7 @@ import type { Frontmatter, MemoryType } from '../../../../common/domain/vault';
 import { createMemory } from '../../bridge/vault-actions';
 import { useStore, useStoreShallow } from '../../store';
 import { FrontmatterForm, validateFrontmatter } from './frontmatter-form';
-import { projectLabel } from './file-tree';
+import { projectLabel } from './project-label';
 
 const FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,120}\.md$/;
 
@@ -27,7 +27,7 @@ function useTargets(): { id: string; label: string; project?: string; projectSlu
     const slugs = [...new Set(files.filter((f) => f.scope === 'project-memory' || f.scope === 'team-memory').map((f) => f.projectSlug!))].sort();
     return [
       ...(active ? [{ id: `project:${active.path}`, label: `${active.name} (open project)`, project: active.path }] : []),
-      ...slugs.map((slug) => ({ id: `slug:${slug}`, label: projectLabel(slug), projectSlug: slug })),
+      ...slugs.map((slug) => ({ id: `slug:${slug}`, label: projectLabel(slug, projects), projectSlug: slug })),
     ];
   }, [files, projects, activeProject]);
 }

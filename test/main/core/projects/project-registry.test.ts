@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ProjectRegistry } from '../../../../main/core/projects/project-registry.js';
+import { slug } from '../../../../main/core/paths/slug.js';
 import { tempDir } from '../../../support/temp-dir.js';
 
 const clock = (start = 1_700_000_000_000) => {
@@ -42,5 +43,18 @@ describe('ProjectRegistry', () => {
     expect(await registry.forget(a)).toEqual([]);
     await fs.writeFile(path.join(vault, '.strata', 'projects.json'), '{broken');
     expect(await new ProjectRegistry(vault, clock()).load()).toEqual([]);
+  });
+
+  it('knows where each project keeps its memory: the git root’s slug, also for lists written before it was kept', async () => {
+    const vault = await tempDir();
+    const repo = await tempDir();
+    await fs.mkdir(path.join(repo, '.git'));
+    await fs.mkdir(path.join(repo, 'web'));
+    const plain = await tempDir();
+    const registry = new ProjectRegistry(vault, clock());
+    expect((await registry.open(path.join(repo, 'web'))).memorySlug).toBe(slug(repo));
+    expect((await registry.open(plain)).memorySlug).toBe(slug(plain));
+    await fs.writeFile(path.join(vault, '.strata', 'projects.json'), JSON.stringify({ projects: [{ path: path.join(repo, 'web'), name: 'web', openedAt: '2026-12-01T00:00:00Z' }] }));
+    expect(await new ProjectRegistry(vault, clock()).load()).toEqual([{ path: path.join(repo, 'web'), name: 'web', openedAt: '2026-12-01T00:00:00Z', memorySlug: slug(repo) }]);
   });
 });
