@@ -5,17 +5,57 @@ import tseslint from 'typescript-eslint';
 import { builtinModules } from 'node:module';
 import globals from 'globals';
 
-const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
+const nodeBuiltins = [...new Set(builtinModules.map((m) => m.replace(/^node:/, '')))];
 const nodeOnlyPackages = [
   'electron', 'chokidar', 'keytar', '@anthropic-ai/sdk', 'ws', 'better-sqlite3', 'pg', 'fastify',
   '@node-oauth/oauth2-server', 'minisearch', 'esbuild', 'playwright-core',
 ];
 
-const fenceRules = {
-  electronOutsideShell: {
-    paths: [{ name: 'electron', message: 'main/core runs under plain Node: only main/electron and preload import electron.' }],
-  },
-};
+const escape = (s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+/** A module name and its subpaths: `electron`, `electron/main`, `node:fs`, `fs/promises`, `ws/lib/…`. */
+const moduleRegex = (names, { nodePrefix = false } = {}) =>
+  `^${nodePrefix ? '(node:)?' : ''}(${names.map(escape).join('|')})(/.*)?$`;
+
+const ELECTRON = moduleRegex(['electron']);
+const NODE_ONLY = `${moduleRegex(nodeBuiltins, { nodePrefix: true })}|${moduleRegex(nodeOnlyPackages)}|^node:`;
+/** Relative imports of main/electron from main/core, main/host or main/cli (electron one step removed). */
+const ELECTRON_SHELL_CODE = '^(\\.\\.?/)+(\\.\\./)*electron(/.*)?$';
+
+/**
+ * One fence: what a folder may not import, by static import/export, `import()` or `require()`.
+ * Flat config keeps only the last `no-restricted-imports`/`no-restricted-syntax` setting that matches a
+ * file, so each block below spells out every fence for its files.
+ */
+function fence({ regexes = [], importNames = [], syntax = [] }) {
+  const rules = {};
+  const patterns = [
+    ...regexes.map(([regex, message]) => ({ regex, message })),
+    ...importNames.map(([names, message]) => ({ regex: ELECTRON, importNames: names, message })),
+  ];
+  if (patterns.length) rules['no-restricted-imports'] = ['error', { patterns }];
+  // esquery takes the regex between slashes; `/` inside is written as \u002F there.
+  const dynamic = regexes.flatMap(([regex, message]) => {
+    const q = `/${regex.replace(/\//g, '\\u002F')}/`;
+    return [
+      { selector: `ImportExpression[source.value=${q}]`, message },
+      { selector: `CallExpression[callee.name='require'][arguments.0.value=${q}]`, message },
+    ];
+  });
+  if (dynamic.length || syntax.length) rules['no-restricted-syntax'] = ['error', ...dynamic, ...syntax];
+  return rules;
+}
+
+const noElectron = [ELECTRON, 'main/core runs under plain Node: only main/electron and preload import electron.'];
+const noShellCode = [ELECTRON_SHELL_CODE, 'Only main/electron imports main/electron: it is where electron lives.'];
+const rendererMsg = 'The renderer talks to main only through the contract (renderer/src/bridge).';
+const noNodeInRenderer = [NODE_ONLY, rendererMsg];
+const noOtherLayers = ['(^|/)(main|server|preload)(/|$)', 'The renderer imports only common/ and its own files.'];
+const noZustand = ['^zustand(/.*)?$', 'Only renderer/src/store imports zustand.'];
+const rawIpc = 'Only main/electron/ipc-router.ts and preload/index.ts touch ipcMain / ipcRenderer.';
+const noRawIpcSyntax = [
+  { selector: 'MemberExpression[property.name=/^ipc(Main|Renderer)$/]', message: rawIpc },
+  { selector: 'ObjectPattern > Property[key.name=/^ipc(Main|Renderer)$/]', message: rawIpc },
+];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'release/**', 'node_modules/**', 'test-results/**', '.bench-tmp/**'] },
@@ -29,84 +69,30 @@ export default tseslint.config(
       'no-console': ['error', { allow: ['warn', 'error'] }],
     },
   },
-  // Everything but the Electron shell and the preload: no electron.
-  {
-    files: ['common/**', 'main/core/**', 'main/host/**', 'main/cli/**', 'server/**', 'renderer/**'],
-    rules: { 'no-restricted-imports': ['error', fenceRules.electronOutsideShell] },
-  },
+  // Node code other than the Electron shell: no electron, and no main/electron code either.
+  { files: ['main/core/**', 'main/host/**', 'main/cli/**'], rules: fence({ regexes: [noElectron, noShellCode] }) },
+  { files: ['server/**'], rules: fence({ regexes: [noElectron] }) },
   // common/ runs in all three environments: no Node built-ins, no Node-only packages.
-  {
-    files: ['common/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [...nodeBuiltins, ...nodeOnlyPackages].map((name) => ({ name, message: 'common/ runs in the renderer too.' })),
-        },
-      ],
-    },
-  },
+  { files: ['common/**'], rules: fence({ regexes: [[NODE_ONLY, 'common/ runs in the renderer too.']] }) },
   // The renderer never sees Node; only the store folder imports zustand.
-  {
-    files: ['renderer/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [
-            ...[...nodeBuiltins, ...nodeOnlyPackages].map((name) => ({
-              name,
-              message: 'The renderer talks to main only through the contract (renderer/src/bridge).',
-            })),
-            { name: 'zustand', message: 'Only renderer/src/store imports zustand.' },
-          ],
-          patterns: [
-            { group: ['zustand/*'], message: 'Only renderer/src/store imports zustand.' },
-            { group: ['**/main/**', '**/server/**', '**/preload/**'], message: 'The renderer imports only common/ and its own files.' },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['renderer/src/store/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [...nodeBuiltins, ...nodeOnlyPackages].map((name) => ({ name, message: 'The renderer never sees Node.' })),
-        },
-      ],
-    },
-  },
+  { files: ['renderer/**'], rules: fence({ regexes: [noNodeInRenderer, noOtherLayers, noZustand] }) },
+  { files: ['renderer/src/store/**'], rules: fence({ regexes: [noNodeInRenderer, noOtherLayers] }) },
   // Raw ipcMain / ipcRenderer only in the two files that wrap them.
   {
     files: ['main/electron/**', 'preload/**'],
     ignores: ['main/electron/ipc-router.ts', 'preload/index.ts', 'main/electron/main.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [
-            { name: 'electron', importNames: ['ipcMain', 'ipcRenderer'], message: 'Use the IPC router / the preload bridge.' },
-          ],
-        },
-      ],
-    },
+    rules: fence({ importNames: [[['ipcMain', 'ipcRenderer'], rawIpc]], syntax: noRawIpcSyntax }),
   },
   {
     files: ['main/electron/main.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { paths: [{ name: 'electron', importNames: ['ipcRenderer'], message: 'main never uses ipcRenderer.' }] },
-      ],
+    rules: fence({
+      importNames: [[['ipcRenderer'], 'main never uses ipcRenderer.']],
       // main.ts hands ipcMain to the router and may not call it itself.
-      'no-restricted-syntax': [
-        'error',
+      syntax: [
         { selector: "MemberExpression[object.name='ipcMain']", message: 'Only main/electron/ipc-router.ts touches ipcMain.' },
+        { selector: 'MemberExpression[property.name=/^ipc(Main|Renderer)$/]', message: rawIpc },
       ],
-    },
+    }),
   },
   {
     files: ['**/*.{js,mjs,cjs}'],
