@@ -57,12 +57,34 @@ export function planPush(state: SyncState, local: Map<string, LocalFile>, scan: 
 }
 
 /**
+ * How long a limit learned from a 413 is trusted. The reference keeps it for one session (it lives in
+ * memory); ours is persisted, so it needs an end of its own, or a server whose limit was raised would
+ * never get the held-back files. After it, one PUT tries the full set; a 413 teaches the limit again.
+ */
+export const entryLimitTtlMs = 24 * 3_600_000;
+
+/** Forgets a learned entry limit older than `entryLimitTtlMs` (or of unknown age). */
+export function expireEntryLimit(state: SyncState, now: number): void {
+  if (state.maxEntries === null) return;
+  const learnedAt = state.maxEntriesLearnedAt ? Date.parse(state.maxEntriesLearnedAt) : NaN;
+  if (now - learnedAt < entryLimitTtlMs) return;
+  state.maxEntries = null;
+  state.maxEntriesLearnedAt = null;
+}
+
+/**
  * Holds back new keys the server would refuse (a 413 taught `maxEntries`): the count after the PUT is
- * what the server checks. Held-back keys stay pending and are reported, never dropped silently.
+ * what the server checks. Held-back keys stay pending and are reported, never dropped silently. A server
+ * seen holding more entries than the limit has had it raised: the limit is forgotten at once.
  */
 export function applyEntryLimit(plan: PushPlan, state: SyncState): void {
   if (state.maxEntries === null) return;
   let count = Object.keys(state.remote).length;
+  if (count > state.maxEntries) {
+    state.maxEntries = null;
+    state.maxEntriesLearnedAt = null;
+    return;
+  }
   for (const [key, value] of Object.entries(plan.upload)) {
     if (value === null && key in state.remote) count--;
   }

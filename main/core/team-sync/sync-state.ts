@@ -19,6 +19,8 @@ const stateSchema = z.object({
   etag: z.string().nullable(),
   serverVersion: z.number().int().nullable(),
   maxEntries: z.number().int().positive().nullable(),
+  // When `maxEntries` was learned; added after format 1 shipped (absent reads as "unknown age").
+  maxEntriesLearnedAt: z.string().nullable().default(null),
   bases: z.record(z.string(), z.string()),
   remote: z.record(z.string(), z.string()),
   conflicts: z.record(
@@ -46,6 +48,7 @@ export const emptyState = (): SyncState => ({
   etag: null,
   serverVersion: null,
   maxEntries: null,
+  maxEntriesLearnedAt: null,
   bases: {},
   remote: {},
   conflicts: {},

@@ -1,5 +1,5 @@
 import { applySnapshot } from './pull-apply.js';
-import { applyEntryLimit, planPush } from './push-plan.js';
+import { applyEntryLimit, expireEntryLimit, planPush } from './push-plan.js';
 import { backoffDelay, batchEntries } from './batching.js';
 import { readLocalTree } from './local-tree.js';
 import { expireDeleted, missingRemoteContent, SyncStateStore, type SyncState } from './sync-state.js';
@@ -80,6 +80,7 @@ export class TeamSyncEngine extends ConflictDesk {
       const setAside = this.store.takeSetAside();
       if (setAside) report.warnings.push(setAside);
       expireDeleted(state, this.o.clock.now() - this.o.config.tombstoneDays * 86_400_000);
+      expireEntryLimit(state, this.o.clock.now());
       if (pull) await this.pullStep(state, report, false);
       if (push && !report.error) await this.pushStep(state, report);
       await this.finish(state, report);
@@ -198,6 +199,7 @@ export class TeamSyncEngine extends ConflictDesk {
         report.error = failureToError(result);
         if (result.kind === 'http' && result.maxEntries) {
           state.maxEntries = result.maxEntries;
+          state.maxEntriesLearnedAt = new Date(this.o.clock.now()).toISOString();
           await this.store.save(state);
           return 'too-many';
         }
