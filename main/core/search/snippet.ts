@@ -38,16 +38,19 @@ export function bestLine(text: string, terms: string[], queryTerms: string[]): B
   if (words.length === 0) return { index: 0, snippet: text.slice(0, SNIPPET_CHARS), ranges: [] };
   const pattern = patternFor(words);
   const lines = text.split('\n');
-  let best = { index: 0, count: 0 };
+  // The result's title and description already show the frontmatter: a body line with as many terms wins.
+  const bodyStart = frontmatterEnd(lines);
+  let best = { index: 0, count: 0, body: false };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     if (line.length === 0) continue;
     pattern.lastIndex = 0;
     const seen = new Set<string>();
     for (let m = pattern.exec(line); m; m = pattern.exec(line)) seen.add(m[0].toLowerCase());
-    if (seen.size > best.count) {
-      best = { index: i, count: seen.size };
-      if (seen.size === words.length) break;
+    const body = i >= bodyStart;
+    if (seen.size > best.count || (seen.size === best.count && seen.size > 0 && body && !best.body)) {
+      best = { index: i, count: seen.size, body };
+      if (seen.size === words.length && body) break;
     }
   }
   const line = lines[best.index] ?? '';
@@ -62,4 +65,11 @@ export function bestLine(text: string, terms: string[], queryTerms: string[]): B
   pattern.lastIndex = 0;
   for (let m = pattern.exec(snippet); m; m = pattern.exec(snippet)) ranges.push([m.index, m.index + m[0].length]);
   return { index: best.index, snippet, ranges };
+}
+
+/** The index of the first line after a leading `---` frontmatter block (0 when there is none). */
+function frontmatterEnd(lines: string[]): number {
+  if (lines[0]?.trimEnd() !== '---') return 0;
+  for (let i = 1; i < lines.length && i < 200; i++) if (lines[i]!.trimEnd() === '---') return i + 1;
+  return 0;
 }

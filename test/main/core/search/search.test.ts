@@ -38,6 +38,10 @@ describe('Vault search', () => {
     expect(db.snippet).toBe('We use PostgreSQL 15.');
     expect(db.ranges.map(([a, b]) => db.snippet.slice(a, b))).toEqual(['PostgreSQL']);
     expect(vault.search('british')[0]).toMatchObject({ path: 'CLAUDE.md', scope: 'instructions', line: 3 });
+    // The title shows the name already: a body line with the word is the better snippet…
+    expect(vault.search('deploys')[0]).toMatchObject({ title: 'Deploys', snippet: 'Deploys go through the blue pipeline.', line: 7 });
+    // …and a word only in the frontmatter still gets its line.
+    expect(vault.search('which')[0]).toMatchObject({ path: `${P}/memory/db.md`, snippet: 'description: which database we use', line: 3 });
   });
 
   it('indexes only user and assistant text of transcripts, pointing at the JSONL line', async () => {
