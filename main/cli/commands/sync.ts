@@ -8,7 +8,7 @@ import { VaultRootPointer, defaultAppDataDir } from '../../core/vault/vault-root
 import { loadKeytarStore, MemoryCredentialStore } from '../../core/auth/credential-store.js';
 import { ProjectPaths } from '../../core/paths/index.js';
 import { resolveTeamRepo } from '../../core/team/team-repo.js';
-import { TeamAuth } from '../../core/team-sync/oauth-client.js';
+import { TeamSignIn } from '../../core/team/auth-discovery.js';
 import { openTeamSync } from '../../core/team-sync/open-team-sync.js';
 import { faultSeamFrom } from '../../core/team-sync/fault-seam.js';
 import type { SyncReport } from '../../core/team-sync/sync-types.js';
@@ -69,7 +69,7 @@ export const syncCommand: Command = {
     const envToken = io.env.STRATA_TEAM_TOKEN;
     const auth = envToken
       ? null
-      : new TeamAuth({
+      : new TeamSignIn({
           serverUrl,
           credentials: (await loadKeytarStore()) ?? new MemoryCredentialStore(),
           clock: systemClock,

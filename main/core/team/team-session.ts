@@ -7,11 +7,12 @@ import { ProjectPaths } from '../paths/index.js';
 import type { Clock, CredentialStore, Logger } from '../ports.js';
 import type { VaultServices } from '../services.js';
 import { TeamSyncFailure } from '../team-sync/conflict-desk.js';
-import { TeamAuth } from '../team-sync/oauth-client.js';
+import type { TeamAuth } from '../team-sync/oauth-client.js';
 import { openTeamSync, type OpenedTeamSync } from '../team-sync/open-team-sync.js';
 import { SyncScheduler } from '../team-sync/sync-scheduler.js';
 import type { FileSyncState } from '../team-sync/sync-types.js';
 import { toConflictView, toTeamStatus } from '../team-sync/team-status.js';
+import { TeamSignIn } from './auth-discovery.js';
 import { resolveTeamRepo } from './team-repo.js';
 
 export interface TeamServiceOptions {
@@ -92,7 +93,7 @@ export class TeamSession {
     let repo = detected.ok ? detected.repo : null;
     let repoProblem = detected.ok ? null : detected.error.message;
     if (config.serverUrl) {
-      const auth = new TeamAuth({
+      const auth = new TeamSignIn({
         serverUrl: config.serverUrl,
         credentials: o.credentials,
         clock: o.clock,
