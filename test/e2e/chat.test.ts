@@ -1,4 +1,5 @@
 import { promises as fs } from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -273,6 +274,7 @@ describe.skipIf(!hasChromium)('the chat in Chromium via strata host and the fake
     { status: '529', scripted: apiErrors.overloaded(), banner: 'The model is overloaded right now. Try again in a moment.' },
     { status: '429', scripted: apiErrors.rateLimited(17), banner: 'Rate limited — try again in 17 s.' },
     { status: '401', scripted: apiErrors.invalidKey(), banner: 'The API key was refused. Check it in Settings.' },
+    { status: '400 prompt too long', scripted: apiErrors.promptTooLong(), banner: 'The conversation is too long for the model. Compact it or start a new one.' },
   ];
   for (const { status, scripted, banner } of errorCases) {
     it(`shows a ${status} as a banner whose Retry continues the conversation`, async () => {
@@ -282,6 +284,8 @@ describe.skipIf(!hasChromium)('the chat in Chromium via strata host and the fake
       const alert = page.getByRole('alert').filter({ hasText: banner });
       await alert.waitFor();
       await settled(page);
+      // One banner, this error's own.
+      expect(await page.getByRole('alert').count()).toBe(1);
       expect(await answers(page).count()).toBe(0);
       await expectAccessible(page);
 
@@ -298,4 +302,32 @@ describe.skipIf(!hasChromium)('the chat in Chromium via strata host and the fake
       expect(errors).toEqual([]);
     });
   }
+
+  it('says the model cannot be reached when the connection is refused; Retry continues once the base URL answers', async () => {
+    const { page, errors, fake } = await open('chat-error-offline');
+    const closed = await new Promise<number>((resolve) => {
+      const server = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as net.AddressInfo;
+        server.close(() => resolve(port));
+      });
+    });
+    await app!.services.vault().settings.update({ baseUrl: `http://127.0.0.1:${closed}` });
+    await send(page, 'Hello');
+    const alert = page.getByRole('alert').filter({ hasText: 'Strata cannot reach the model. Check your connection; your conversation is saved.' });
+    await alert.waitFor();
+    await settled(page);
+    expect(await page.getByRole('alert').count()).toBe(1);
+    expect(fake.requests).toHaveLength(0);
+    await expectAccessible(page);
+
+    await app!.services.vault().settings.update({ baseUrl: fake.url });
+    fake.enqueue(text('Back online.'));
+    await alert.getByRole('button', { name: 'Retry' }).click();
+    await answers(page).getByText('Back online.').waitFor();
+    await expect.poll(() => alert.count()).toBe(0);
+    await settled(page);
+    expect(sentMessages(fake).filter((m) => m.role === 'user')).toHaveLength(1);
+    allAccepted(fake);
+    expect(errors).toEqual([]);
+  });
 });
