@@ -1,21 +1,19 @@
 import { createHash } from 'node:crypto';
-import { promises as fs } from 'node:fs';
 
 /**
  * What this session has read (issue 3 item 3): Edit, and Write over an existing file, need a prior
- * Read of the current content. A file changed since (mtime and content hash both differ) must be
- * read again, so the model never edits text it has not seen.
+ * Read of the current content. A file whose content changed since must be read
+ * again, so the model never edits text it has not seen.
  */
 export class ReadState {
-  private readonly seen = new Map<string, { mtimeMs: number; hash: string }>();
+  private readonly seen = new Map<string, string>();
 
   static hash(content: string | Buffer): string {
     return createHash('sha256').update(content).digest('hex');
   }
 
   async record(file: string, content: string | Buffer): Promise<void> {
-    const { mtimeMs } = await fs.stat(file);
-    this.seen.set(file, { mtimeMs, hash: ReadState.hash(content) });
+    this.seen.set(file, ReadState.hash(content));
   }
 
   /** The files read so far (real paths): recall never attaches one of them again. */
@@ -27,12 +25,16 @@ export class ReadState {
     this.seen.delete(file);
   }
 
-  /** null when the current content was read; otherwise the reason the model must Read first. */
+  /**
+   * null when the current content is what was read; otherwise the reason the model must Read first.
+   * Judged by content alone: an unchanged mtime proves nothing on file systems with coarse timestamps
+   * (FAT, HFS+, some network mounts), where an edit in the same second keeps it, and a touched file
+   * whose text is the same is still the text the model saw.
+   */
   async check(file: string, current: string): Promise<string | null> {
-    const entry = this.seen.get(file);
-    if (!entry) return `File has not been read yet. Read it first before writing to it.`;
-    const { mtimeMs } = await fs.stat(file);
-    if (mtimeMs === entry.mtimeMs || ReadState.hash(current) === entry.hash) return null;
+    const seen = this.seen.get(file);
+    if (!seen) return `File has not been read yet. Read it first before writing to it.`;
+    if (ReadState.hash(current) === seen) return null;
     return 'File has been modified since read, either by the user or by a linter. Read it again before attempting to write it.';
   }
 }

@@ -110,6 +110,29 @@ describe('Write, Edit, Delete', () => {
     expect((await edit({ old_string: 'changed', new_string: 'x' })).content).toContain('modified since read');
   });
 
+  it('refuses an Edit after the file changed behind the model even when its mtime did not move', async () => {
+    const { project, ctx } = await setup();
+    const file = path.join(project, 'same-second.txt');
+    await fs.writeFile(file, 'version one\n');
+    const stamp = new Date('2026-01-02T03:04:05Z');
+    await fs.utimes(file, stamp, stamp);
+    await runTool(tool('Read'), { file_path: file }, ctx);
+    // Another editor saves within the same timestamp tick (FAT, HFS+ and some mounts keep whole seconds).
+    await fs.writeFile(file, 'version two by the user\n');
+    await fs.utimes(file, stamp, stamp);
+    const edit = await runTool(tool('Edit'), { file_path: file, old_string: 'version', new_string: 'draft' }, ctx);
+    expect(edit.isError).toBe(true);
+    expect(edit.content).toContain('modified since read');
+    const write = await runTool(tool('Write'), { file_path: file, content: 'overwritten' }, ctx);
+    expect(write.isError).toBe(true);
+    expect(await fs.readFile(file, 'utf8')).toBe('version two by the user\n');
+    // A touch that leaves the text as read is still the text the model saw.
+    await runTool(tool('Read'), { file_path: file }, ctx);
+    await fs.utimes(file, new Date(), new Date(Date.now() + 5_000));
+    expect((await runTool(tool('Edit'), { file_path: file, old_string: 'two', new_string: '2' }, ctx)).isError).toBeFalsy();
+    expect(await fs.readFile(file, 'utf8')).toBe('version 2 by the user\n');
+  });
+
   it('deletes only inside memory folders', async () => {
     const { project, memory, ctx } = await setup();
     await fs.writeFile(path.join(project, 'p.md'), 'p');
