@@ -42,6 +42,7 @@ describe('team memory in the vault', () => {
       meta('c.md', 'conflict'),
       meta('d.md', 'blocked'),
       meta('e.md', 'too-large'),
+      meta('g..md', 'invalid-name'),
       meta('f.md', undefined, { scope: 'project-memory', path: 'projects/-p/memory/f.md', type: 'user' }),
     ]);
     render(<FileTree />);
@@ -54,6 +55,7 @@ describe('team memory in the vault', () => {
     expect(badges('c.md')).toEqual(['conflict', 'project']);
     expect(badges('d.md')).toEqual(['secret', 'project']);
     expect(badges('e.md')).toEqual(['too large', 'project']);
+    expect(badges('g\\.\\.md')).toEqual(['name not synced', 'project']);
     expect(badges('f.md')).toEqual(['user']);
   });
 

@@ -27,6 +27,7 @@ function printHuman(io: CliIo, repo: string, report: SyncReport, teamDir: string
     for (const f of b.findings) io.stdout(`blocked: ${path.join(teamDir, b.key)} line ${f.line} matches ${f.rule}; not uploaded`);
   }
   for (const key of report.tooLarge) io.stdout(`too large: ${key} is over 250,000 bytes; not uploaded`);
+  for (const n of report.invalidNames) io.stdout(`not synced: ${path.join(teamDir, n.key)}: the server refuses its name (${n.reason}); rename it`);
   for (const w of report.warnings) io.stdout(`warning: ${w}`);
   if (report.error) io.stdout(`error: ${report.error.message}`);
 }
@@ -116,6 +117,7 @@ export const syncCommand: Command = {
           // rule/line: the first finding (DESIGN.md's shape); findings: all of them.
           blocked: report.blocked.map((b) => ({ path: path.join(teamDir, b.key), rule: b.rule, line: b.line, findings: b.findings })),
           tooLarge: report.tooLarge,
+          invalidNames: report.invalidNames.map((n) => ({ path: path.join(teamDir, n.key), reason: n.reason })),
           pending: report.pending,
           warnings: report.warnings,
           deleted,

@@ -11,6 +11,7 @@ export { TeamApi, type TeamApiOptions } from './team-api.js';
 export { TeamSyncFailure, type ConflictResolution, type ConflictTexts, type DeletedFile } from './conflict-desk.js';
 export { faultSeamFrom, faultPoints, InjectedCrash, type FaultPoint, type FaultSeam } from './fault-seam.js';
 export { teamSyncStateDir } from './team-sync-paths.js';
+export type { InvalidName } from './local-tree.js';
 export { toConflictView, toTeamStatus, type TeamStatusContext } from './team-status.js';
 export type {
   BlockedKey,

@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.js';
-import { hashText, isValidTeamKey } from './team-key.js';
+import { hashText, isValidTeamKey, teamKeyProblem } from './team-key.js';
 
 /** One file of the team folder as read now: its hash is what the decision table compares. */
 export interface LocalFile {
@@ -18,11 +18,19 @@ export function keyToPath(teamDir: string, key: string): string | null {
   return file.startsWith(path.resolve(teamDir) + path.sep) ? file : null;
 }
 
+/** A file whose name the server refuses (SPEC §5 key rules): it can never sync as named. */
+export interface InvalidName {
+  key: string;
+  /** The validator's clause: "it contains a backslash". */
+  reason: string;
+}
+
 /**
  * Every regular file under the team folder. Dot-files (our own temp files among them) and symlinks are
- * not team memory; keys the server would refuse are left out (and never synced).
+ * not team memory. Keys the server would refuse are left out of the tree, so they never fail a batch,
+ * and listed in `invalid` when given, so the user learns why they do not sync.
  */
-export async function readLocalTree(teamDir: string): Promise<Map<string, LocalFile>> {
+export async function readLocalTree(teamDir: string, invalid?: InvalidName[]): Promise<Map<string, LocalFile>> {
   const out = new Map<string, LocalFile>();
   const walk = async (dir: string, prefix: string): Promise<void> => {
     const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
@@ -32,7 +40,12 @@ export async function readLocalTree(teamDir: string): Promise<Map<string, LocalF
         const key = prefix + entry.name;
         const full = path.join(dir, entry.name);
         if (entry.isDirectory()) return walk(full, `${key}/`);
-        if (!entry.isFile() || !isValidTeamKey(key)) return;
+        if (!entry.isFile()) return;
+        const problem = teamKeyProblem(key);
+        if (problem) {
+          invalid?.push({ key, reason: problem });
+          return;
+        }
         const file = await readLocalFile(teamDir, key, full);
         if (file) out.set(key, file);
       }),

@@ -2,6 +2,7 @@ import type { MemoryConfig } from '../../../common/config.js';
 import type { Clock, Logger } from '../ports.js';
 import type { GetResult, PutResult } from './team-api.js';
 import type { FaultSeam } from './fault-seam.js';
+import type { InvalidName } from './local-tree.js';
 
 /** What the scanner reports (main/core/secrets `scanText`): a rule and a line, never the value. */
 export type SecretScan = (text: string) => { rule: string; line: number }[];
@@ -31,8 +32,8 @@ export interface TeamSyncEngineOptions {
   onStatus?: (status: TeamSyncStatus) => void;
 }
 
-/** Per-file state shown as a badge (SPEC §5 **Beyond**). */
-export type FileSyncState = 'synced' | 'pending' | 'conflict' | 'blocked' | 'too-large';
+/** Per-file state shown as a badge (SPEC §5 **Beyond**); `invalid-name`: the server refuses the file's name. */
+export type FileSyncState = 'synced' | 'pending' | 'conflict' | 'blocked' | 'too-large' | 'invalid-name';
 
 export interface SecretFinding {
   rule: string;
@@ -64,6 +65,8 @@ export interface SyncReport {
   conflicts: string[];
   blocked: BlockedKey[];
   tooLarge: string[];
+  /** Local files whose names the server refuses: never uploaded, never failing a batch, left in place. */
+  invalidNames: InvalidName[];
   /** Keys changed locally and not on the server yet (conflicts, blocked and too-large excluded). */
   pending: string[];
   warnings: string[];
@@ -88,6 +91,7 @@ export const emptyReport = (): SyncReport => ({
   conflicts: [],
   blocked: [],
   tooLarge: [],
+  invalidNames: [],
   pending: [],
   warnings: [],
   error: null,

@@ -18,5 +18,11 @@ export function isValidTeamKey(key: string): boolean {
   return validateTeamMemoryKey(key).ok;
 }
 
+/** Why the server would refuse `key` ("it contains a backslash"), or null for a valid key. */
+export function teamKeyProblem(key: string): string | null {
+  const check = validateTeamMemoryKey(key);
+  return check.ok ? null : check.reason;
+}
+
 /** `owner/name` as the server accepts it. */
 export { isValidRepo };

@@ -1,7 +1,7 @@
 import { applySnapshot } from './pull-apply.js';
 import { applyEntryLimit, expireEntryLimit, planPush } from './push-plan.js';
 import { backoffDelay, batchEntries } from './batching.js';
-import { readLocalTree } from './local-tree.js';
+import { readLocalTree, type InvalidName } from './local-tree.js';
 import { expireDeleted, missingRemoteContent, SyncStateStore, type SyncState } from './sync-state.js';
 import { InjectedCrash, noFaults, type FaultSeam } from './fault-seam.js';
 import { failureToError } from './sync-errors.js';
@@ -59,9 +59,11 @@ export class TeamSyncEngine extends ConflictDesk {
   fileStates(): Promise<Map<string, FileSyncState>> {
     return this.exclusive(async () => {
       const state = await this.store.load();
-      const local = await readLocalTree(this.o.teamDir);
+      const invalid: InvalidName[] = [];
+      const local = await readLocalTree(this.o.teamDir, invalid);
       const plan = planPush(state, local, this.o.scan, this.o.config.maxFileBytes);
       const out = new Map<string, FileSyncState>();
+      for (const { key } of invalid) out.set(key, 'invalid-name');
       for (const key of local.keys()) out.set(key, local.get(key)!.hash === state.bases[key] ? 'synced' : 'pending');
       for (const key of Object.keys(state.bases)) if (!local.has(key)) out.set(key, 'pending');
       for (const b of plan.blocked) out.set(b.key, 'blocked');
@@ -241,7 +243,9 @@ export class TeamSyncEngine extends ConflictDesk {
 
   /** Closes the run: the report's lists, the persisted blocked list, base texts no longer needed. */
   private async finish(state: SyncState, report: SyncReport): Promise<void> {
-    const local = await readLocalTree(this.o.teamDir);
+    const invalid: InvalidName[] = [];
+    const local = await readLocalTree(this.o.teamDir, invalid);
+    report.invalidNames = invalid.sort((a, b) => a.key.localeCompare(b.key));
     const plan = planPush(state, local, this.o.scan, this.o.config.maxFileBytes);
     const held = new Set([...plan.blocked.map((b) => b.key), ...plan.tooLarge, ...Object.keys(state.conflicts)]);
     const changed = [...new Set([...local.keys(), ...Object.keys(state.bases)])].filter((k) => (local.get(k)?.hash ?? null) !== (state.bases[k] ?? null));

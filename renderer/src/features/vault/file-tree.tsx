@@ -25,6 +25,7 @@ const syncLabels: Record<NonNullable<VaultFileMeta['syncState']>, string> = {
   conflict: 'conflict',
   blocked: 'secret',
   'too-large': 'too large',
+  'invalid-name': 'name not synced',
 };
 
 /** A file's problem, or else its team sync state (team memory only) and its memory type. */

@@ -133,6 +133,37 @@ describe('team sync behaviour', () => {
     expect(a.requests.filter((r) => r.method === 'PUT').length).toBe(before);
   });
 
+  it('reports files whose names the server refuses, with the reason, and syncs the rest', async () => {
+    const { a, entries } = await pair();
+    await a.write('ok.md', 'fine\n');
+    await a.write('draft..md', 'two dots\n');
+    await a.write('a%2Fb.md', 'encoded slash\n');
+    await a.write('back\\slash.md', 'backslash\n');
+    await a.write('v1..v2/notes.md', 'in a folder the server refuses\n');
+    const report = await a.engine.sync();
+    expect(report.error).toBeNull();
+    expect(report.pushed).toEqual(['ok.md']);
+    expect(report.pending).toEqual([]);
+    expect(report.invalidNames).toEqual([
+      { key: 'a%2Fb.md', reason: 'its URL-decoded form contains another /' },
+      { key: 'back\\slash.md', reason: 'it contains a backslash' },
+      { key: 'draft..md', reason: 'it contains ..' },
+      { key: 'v1..v2/notes.md', reason: 'it contains ..' },
+    ]);
+    expect(await entries()).toEqual({ 'ok.md': 'fine\n' });
+    const states = await a.engine.fileStates();
+    expect(Object.fromEntries(states)).toEqual({
+      'ok.md': 'synced',
+      'draft..md': 'invalid-name',
+      'a%2Fb.md': 'invalid-name',
+      'back\\slash.md': 'invalid-name',
+      'v1..v2/notes.md': 'invalid-name',
+    });
+    // Left in place, untouched, and reported again on every run.
+    expect(await a.read('draft..md')).toBe('two dots\n');
+    expect((await a.engine.sync()).invalidNames).toHaveLength(4);
+  });
+
   it("stamps pulled files with the server's lastModified", async () => {
     const { a, b, repo } = await pair();
     await a.write('dated.md', 'dated\n');

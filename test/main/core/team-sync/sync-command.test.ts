@@ -48,11 +48,21 @@ describe('strata sync', () => {
     const teamDir = (await ProjectPaths.resolve(vault, dir)).teamMemoryDir;
     await fs.mkdir(teamDir, { recursive: true });
     await fs.writeFile(path.join(teamDir, 'ok.md'), 'fine\n');
+    await fs.writeFile(path.join(teamDir, 'v1..v2.md'), 'a name the server refuses\n');
     const args = ['sync', '--project', dir, '--server', server.url, '--vault', vault, '--json'];
 
     const first = io({ STRATA_TEAM_TOKEN: token });
     expect(await runCli(args, first.cli)).toBe(0);
-    expect(JSON.parse(first.out[0]!)).toMatchObject({ repo, pulled: 0, pushed: 1, conflicts: [], blocked: [], tooLarge: [], pending: [] });
+    expect(JSON.parse(first.out[0]!)).toMatchObject({
+      repo,
+      pulled: 0,
+      pushed: 1,
+      conflicts: [],
+      blocked: [],
+      tooLarge: [],
+      invalidNames: [{ path: path.join(teamDir, 'v1..v2.md'), reason: 'it contains ..' }],
+      pending: [],
+    });
 
     const secret = canarySecret();
     const other = canarySecret();
@@ -68,6 +78,7 @@ describe('strata sync', () => {
     const human = io({ STRATA_TEAM_TOKEN: token });
     expect(await runCli(args.filter((a) => a !== '--json'), human.cli)).toBe(1);
     expect(human.out.filter((l) => l.startsWith('blocked:'))).toEqual([3, 4].map((n) => `blocked: ${path.join(teamDir, 'keys.md')} line ${n} matches github-pat; not uploaded`));
+    expect(human.out).toContain(`not synced: ${path.join(teamDir, 'v1..v2.md')}: the server refuses its name (it contains ..); rename it`);
     expect([...human.out, ...human.err].join('\n')).not.toContain(other);
   });
 
