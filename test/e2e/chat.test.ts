@@ -330,4 +330,38 @@ describe.skipIf(!hasChromium)('the chat in Chromium via strata host and the fake
     allAccepted(fake);
     expect(errors).toEqual([]);
   });
+
+  it('comes back after the host restarts: the conversation is listed, opens whole, and continues with its history', async () => {
+    fake = await startFakeAnthropic({ strict: true });
+    const project = path.join(await tempDir('strata-e2e-chat-'), 'site');
+    const appData = await tempDir();
+    app = await startApp(appData, { env: { ANTHROPIC_API_KEY: TEST_API_KEY } });
+    await prepareChat(app.services, { project, baseUrl: fake.url });
+    let { page } = await openPage(browser(), app.host.url, 'chat-resume');
+    await page.getByRole('region', { name: 'Projects' }).getByRole('button', { name: 'site', exact: true }).click();
+    fake.enqueue(toolCalls([{ name: 'Glob', input: { pattern: '*.md' } }]), text('There are no markdown files yet.'));
+    await send(page, 'Which notes do we have?');
+    await answers(page).getByText('There are no markdown files yet.').waitFor();
+    await settled(page);
+    await app.close();
+
+    // The next day: a new host on the same app data, a new tab.
+    app = await startApp(appData, { env: { ANTHROPIC_API_KEY: TEST_API_KEY } });
+    ({ page } = await openPage(browser(), app.host.url, 'chat-resume-2'));
+    await page.getByRole('region', { name: 'Projects' }).getByRole('button', { name: 'site', exact: true }).click();
+    await conversations(page).getByRole('button', { name: 'Which notes do we have?', exact: true }).click();
+    await page.getByRole('heading', { name: 'Which notes do we have?', level: 1 }).waitFor();
+    await answers(page).getByText('There are no markdown files yet.').waitFor();
+    await page.getByRole('button', { name: /Glob.*Done/ }).waitFor();
+
+    fake.enqueue(text('Then let us start one.'));
+    await send(page, 'And now?');
+    await answers(page).getByText('Then let us start one.').waitFor();
+    await settled(page);
+    const sent = JSON.stringify(sentMessages(fake));
+    expect(sent).toContain('Which notes do we have?');
+    expect(sent).toContain('tool_result');
+    expect(sent).toContain('And now?');
+    allAccepted(fake);
+  });
 });
