@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { realpath } from 'node:fs/promises';
+import path from 'node:path';
 import type { ChatError, ChatItem, MemoryProposal, PermissionDecision, RunPhase } from '../../../common/domain/chat.js';
 import { AppFailure } from '../../../common/result.js';
 import { runQueryLoop, type AgentEvent, type HookContext, type QueryStatus, type SummedUsage } from '../agent/index.js';
@@ -9,7 +10,7 @@ import { buildSessionContext } from '../context/index.js';
 import type { EventHub } from '../events.js';
 import type { LlmError } from '../llm/index.js';
 import type { Clock, Logger } from '../ports.js';
-import { liveContextTokens, liveMessages } from '../session-memory/index.js';
+import { isStillTemplate, liveContextTokens, liveMessages, loadCustomization } from '../session-memory/index.js';
 import { ReadState, type PermissionAnswer } from '../tools/index.js';
 import { conversationChain } from '../transcripts/conversation-chain.js';
 import { isMessageRecord, type TranscriptRecord } from '../transcripts/records.js';
@@ -93,6 +94,8 @@ export class ChatSession {
   lastOutcome: TurnOutcome | null = null;
   /** The prompt of a turn that failed before the prompt reached the transcript. */
   private unsentPrompt: string | null = null;
+  /** Whether this process has built the reminder block for the session yet (start, resume or compaction). */
+  private contextBuilt = false;
 
   constructor(private readonly deps: ChatSessionDeps) {
     this.changes = new MemoryChanges(deps.env.vaultRoot);
@@ -205,7 +208,9 @@ export class ChatSession {
     const history = await this.history();
     const freshSession = !history.some(isMessageRecord);
     await this.maybeCompact(agent, signal);
-    if (freshSession) await this.injectContext(agent);
+    // SPEC §6–7: rebuilt at session start, and for a session resumed in this process (another day, an
+    // edited CLAUDE.md or MEMORY.md, the notes so far) before its first turn here.
+    if (freshSession || !this.contextBuilt) await this.injectContext(agent, freshSession ? 'start' : 'resume');
     const recall = text !== undefined && this.policy.memory && agent.switches.autoMemory ? await this.recallFor(agent, text, signal) : null;
     let recallPending = recall;
     let announced = false;
@@ -369,8 +374,12 @@ export class ChatSession {
     this.deps.events.emit('notes:did-change', { ...notes, updating });
   }
 
-  /** SPEC §6–7: CLAUDE.md files, both MEMORY.md indexes and today's date, once at the start and after each compaction. */
-  private async injectContext(agent: ConversationAgent): Promise<void> {
+  /**
+   * SPEC §6–7: CLAUDE.md files, both MEMORY.md indexes and today's date at the start, after each
+   * compaction, and when a session is resumed (then with its notes so far).
+   */
+  private async injectContext(agent: ConversationAgent, reason: 'start' | 'resume' | 'compaction'): Promise<void> {
+    this.contextBuilt = true;
     const context = await buildSessionContext({
       paths: agent.paths,
       config: this.deps.env.config(),
@@ -378,11 +387,19 @@ export class ChatSession {
       autoMemory: agent.switches.autoMemory,
       teamMemory: agent.switches.autoMemory && agent.switches.teamSync,
       approvedExternalIncludes: agent.switches.approvedIncludes,
+      sessionNotes: reason === 'resume' ? await this.notesSoFar() : null,
     });
-    // A compaction may have kept the first reminder verbatim; when nothing in it changed, once is enough.
+    // A compaction may have kept the first reminder verbatim, a resumed session may hold this very one;
+    // when nothing in it changed, once is enough.
     const history = await this.history();
     if (history.some((r) => isMessageRecord(r) && r.isMeta && r.message.content === context.reminder)) return;
     await this.appendMeta(agent, context.reminder);
+    // A resumed session already showed its notices; only approvals still waiting are asked again.
+    if (reason === 'resume') {
+      const waiting = context.instructions.pendingApprovals.map((a): ChatItem => ({ kind: 'include-approval', id: `include-${randomUUID()}`, path: a.path, includedFrom: a.includedFrom }));
+      if (waiting.length > 0) await this.addItems(waiting);
+      return;
+    }
     const asks: ChatItem[] = context.instructions.pendingApprovals.map((a) => ({
       kind: 'include-approval',
       id: `include-${randomUUID()}`,
@@ -402,6 +419,17 @@ export class ChatSession {
       const notice = await indexCapNotice(agent.paths.memoryDir, this.deps.env.config()).catch(() => null);
       if (notice) this.notice(notice);
     }
+  }
+
+  /** The session's notes for a resumed session's reminder, unless missing, still the template or memory is off. */
+  private async notesSoFar(): Promise<{ path: string; content: string } | null> {
+    if (!this.policy.memory) return null;
+    const [notes, custom] = await Promise.all([
+      this.deps.engines.notesView.read(this.deps.project, this.sessionId),
+      loadCustomization(this.deps.env.vaultRoot, this.deps.logger),
+    ]);
+    if (!notes.exists || isStillTemplate(notes.text, custom.template)) return null;
+    return { path: path.join(this.deps.env.vaultRoot, notes.path), content: notes.text };
   }
 
   private async appendMeta(agent: ConversationAgent, text: string): Promise<void> {
@@ -471,7 +499,7 @@ export class ChatSession {
       const divider = { ...boundary!, compactMetadata: { ...((boundary as { compactMetadata?: object }).compactMetadata ?? {}), ...meta } } as TranscriptRecord;
       await this.append([divider, ...rest]);
       this.records = conversationChain(this.records!).records;
-      await this.injectContext(agent);
+      await this.injectContext(agent, 'compaction');
       this.emitUpserts(recordsToItems([divider], this.deps.project));
     } catch (error) {
       // Nothing was appended: the conversation goes on uncompacted.

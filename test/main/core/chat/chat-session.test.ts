@@ -68,6 +68,45 @@ describe('a conversation through the IPC handlers, the real SDK and the strict f
     expectAllAccepted(f.fake);
   });
 
+  it('rebuilds the context when a session is resumed: the edited CLAUDE.md and the notes so far reach the model, once', async () => {
+    f = await chatFixture();
+    await fs.writeFile(path.join(f.project, 'CLAUDE.md'), 'Answer in English.\n');
+    const sessionId = await f.newSession();
+    f.fake.enqueue(text('Hello.'));
+    await f.turn(sessionId, 'First question');
+    expect(lastRequestText(f.fake)).toContain('Answer in English.');
+
+    // Overnight: the instructions change and the notes hold what the session did.
+    await f.restart();
+    await fs.writeFile(path.join(f.project, 'CLAUDE.md'), 'Answer in French.\n');
+    const notes = await f.call('notes:read', { project: f.project, sessionId });
+    await f.call('notes:write', { project: f.project, sessionId, text: '# Current State\nPlanning the Friday launch.\n', baseHash: notes.hash });
+    f.fake.enqueue(text('Bonjour.'));
+    await f.turn(sessionId, 'Second question');
+    const resumed = f.fake.requests.at(-1)!.body.messages!;
+    const last = JSON.stringify(resumed.at(-1));
+    // The new reminder sits with the new prompt, after the history the model already saw.
+    expect(last).toContain('Answer in French.');
+    expect(last).toContain('Planning the Friday launch.');
+    expect(last).toContain("Today's date is");
+    expect(last).toContain('Second question');
+    expect(JSON.stringify(resumed.slice(0, -1))).toContain('Answer in English.');
+    expectAllAccepted(f.fake);
+
+    // Later turns of the same run, and a restart with nothing changed, add no further reminder.
+    f.fake.enqueue(text('Encore.'));
+    await f.turn(sessionId, 'Third question');
+    await f.restart();
+    f.fake.enqueue(text('Toujours.'));
+    await f.turn(sessionId, 'Fourth question');
+    const all = JSON.stringify(f.fake.requests.at(-1)!.body.messages);
+    expect(all.split('Answer in French.').length - 1).toBe(1);
+    expect(all.split('Planning the Friday launch.').length - 1).toBe(1);
+    const view = await f.call('chat:open-session', { project: f.project, sessionId });
+    expect(view.items.filter((i) => i.kind === 'user').map((i) => i.kind === 'user' && i.text)).toEqual(['First question', 'Second question', 'Third question', 'Fourth question']);
+    expectAllAccepted(f.fake);
+  });
+
   it('asks before a write outside the memory folders: allow once writes, deny tells the model, always is remembered', async () => {
     f = await chatFixture();
     const sessionId = await f.newSession();
