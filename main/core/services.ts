@@ -148,7 +148,8 @@ export async function createServices(input: ServicesConfig): Promise<Services> {
   const events = new EventHub();
   const vaultOptions = { clock: config.clock, logger: config.logger, watch: config.watch, events, credentials: config.credentials, env: config.env, shell: config.shell };
   let current = await openVault(initial.root, initial.isDefault, vaultOptions);
-  const team = new TeamService({ vault: () => current, events, credentials: config.credentials, clock: config.clock, logger: config.logger });
+  // The app pulls every team-enabled project at start (issue 8); a one-shot CLI command does not.
+  const team = new TeamService({ vault: () => current, events, credentials: config.credentials, clock: config.clock, logger: config.logger, openAtStart: config.shell !== 'cli' });
 
   return {
     config,

@@ -1,14 +1,16 @@
 import type { ConflictChoice, ConflictView, DeletedTeamFile, TeamStatus } from '../../../common/domain/team.js';
 import type { VaultFileMeta } from '../../../common/domain/vault.js';
 import { AppFailure } from '../../../common/result.js';
+import { TeamSignIn } from './auth-discovery.js';
 import { sameConfig, TeamSession, type SessionConfig, type TeamServiceOptions } from './team-session.js';
 
 export type { TeamServiceOptions } from './team-session.js';
 
 /**
- * The team memory of every project the renderer has asked about, in the current vault. Sessions open
- * lazily (`team:status` when a project is selected), rebuild when their settings change, and close on
- * a vault switch and at shutdown.
+ * The team memory of the projects of the current vault. With `openAtStart` (the app, not one-shot CLI
+ * commands) every registered project whose team sync is set up gets its session when the services start
+ * and after a vault switch; any other project's opens when the renderer asks (`team:status` when it is
+ * selected). Sessions rebuild when their settings change, and close on a vault switch and at shutdown.
  */
 export class TeamService {
   private readonly sessions = new Map<string, Promise<TeamSession>>();
@@ -17,8 +19,35 @@ export class TeamService {
 
   constructor(private readonly o: TeamServiceOptions) {
     this.offEvents = o.events.subscribe((channel) => {
-      if (channel === 'settings:did-change' || channel === 'vault:did-change-root') void this.reconcile();
+      if (channel === 'settings:did-change') void this.reconcile();
+      if (channel === 'vault:did-change-root') void this.reconcile().then(() => (o.openAtStart ? this.openConfigured() : undefined));
     });
+    if (o.openAtStart) void this.openConfigured();
+  }
+
+  /**
+   * Issue 8, "pull at start": opens the session of each registered project whose team sync is set up
+   * (a server URL, sync on, a stored sign-in for that server), so it pulls now and every 5 minutes
+   * without waiting to be selected. In the background, after the vault's first scan, one project at a
+   * time; a server that is down leaves those sessions reporting offline, never fails the start.
+   */
+  async openConfigured(): Promise<void> {
+    const vault = this.o.vault();
+    await vault.ready;
+    const signedIn = new Map<string, Promise<boolean>>();
+    for (const { path: project } of vault.projects.list()) {
+      if (this.closed || this.o.vault() !== vault) return;
+      const config = this.configFor(project);
+      const serverUrl = config.serverUrl;
+      if (!serverUrl || !config.enabled || this.sessions.has(project)) continue;
+      if (!signedIn.has(serverUrl)) signedIn.set(serverUrl, this.hasStoredSignIn(serverUrl));
+      if (!(await signedIn.get(serverUrl)) || this.closed || this.o.vault() !== vault) continue;
+      try {
+        await this.session(project);
+      } catch (error) {
+        this.o.logger.warn('team sync: a project could not be opened at start', { message: (error as Error).message });
+      }
+    }
   }
 
   async status(project: string): Promise<TeamStatus> {
@@ -79,6 +108,17 @@ export class TeamService {
     this.offEvents();
     await Promise.all([...this.sessions.values()].map(async (s) => (await s.catch(() => null))?.close()));
     this.sessions.clear();
+  }
+
+  /** Tokens for `serverUrl` in the credential store; read only, nothing asked of the server. */
+  private async hasStoredSignIn(serverUrl: string): Promise<boolean> {
+    const { credentials, clock, logger } = this.o;
+    try {
+      return await new TeamSignIn({ serverUrl, credentials, clock, logger, openBrowser: () => undefined }).isSignedIn();
+    } catch (error) {
+      logger.warn('team sync: the credential store could not be read', { message: (error as Error).message });
+      return false;
+    }
   }
 
   private configFor(project: string): SessionConfig {

@@ -26,6 +26,8 @@ export interface TeamServiceOptions {
   signInTimeoutMs?: number;
   /** How long closing waits for the last push of pending changes; 5 s. */
   finalPushMs?: number;
+  /** Open the sessions of the projects whose team sync is set up at start (the app; not the CLI). */
+  openAtStart?: boolean;
 }
 
 /** What a session was built from; a change of any field (settings, vault) rebuilds it. */

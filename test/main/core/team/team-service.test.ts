@@ -1,98 +1,14 @@
-import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTeamServer, TeamAdmin, type TeamServer } from '../../../../server/index.js';
-import type { TeamStatus } from '../../../../common/domain/team.js';
-import type { InvokeChannel, RequestOf, ResponseOf } from '../../../../common/ipc/contract.js';
-import { createServices, type Services } from '../../../../main/core/services.js';
-import { createDispatcher } from '../../../../main/core/ipc/dispatcher.js';
-import { createHandlers } from '../../../../main/core/ipc/handlers.js';
-import { ProjectPaths } from '../../../../main/core/paths/index.js';
 import { tempDir } from '../../../support/temp-dir.js';
 import { testLogger } from '../../../support/test-logger.js';
-import { signInAsBrowser } from './team-browser.js';
+import { apps, gitProject, PASSWORD, rel, REPO, signIn, startApp, teamDir, type App } from './team-app.js';
 import { describeOnBackends } from '../../../server/helpers/backends.js';
 import { canarySecret } from '../team-sync/sync-harness.js';
 
-/**
- * Team memory through the app's own IPC handlers: two apps, each with its own vault and credential
- * store, and the real team server (SQLite and PostgreSQL) on loopback. Sign-in plays the browser tab
- * the app opens.
- */
-const REPO = 'acme/notes';
-const PASSWORD = 'correct horse battery';
-
-interface App {
-  services: Services;
-  log: ReturnType<typeof testLogger>;
-  statuses: TeamStatus[];
-  call<C extends InvokeChannel>(channel: C, payload: RequestOf<C>): Promise<ResponseOf<C>>;
-  fail<C extends InvokeChannel>(channel: C, payload: RequestOf<C>): Promise<{ code: string; message: string }>;
-}
-
-const apps: App[] = [];
-afterEach(async () => {
-  for (const app of apps.splice(0)) {
-    await app.services.close();
-    app.log.assertNoErrors();
-  }
-});
-
-async function startApp(name: string): Promise<App> {
-  const appData = await tempDir(`strata-team-${name}-`);
-  const log = testLogger();
-  const services = await createServices({ appDataDir: appData, vaultRoot: path.join(appData, 'vault'), shell: 'host', logger: log.logger, env: {} });
-  await services.vault().ready;
-  await services.vault().files.whenWatching();
-  const dispatch = createDispatcher(createHandlers(services, 'host'), log.logger);
-  const statuses: TeamStatus[] = [];
-  services.events.subscribe((channel, payload) => {
-    if (channel === 'team:did-change-status') statuses.push(payload as TeamStatus);
-  });
-  const app: App = {
-    services,
-    log,
-    statuses,
-    async call(channel, payload) {
-      const result = await dispatch(channel, payload);
-      if (!result.ok) throw new Error(`${channel}: ${result.error.code} ${result.error.message}`);
-      return result.value as never;
-    },
-    async fail(channel, payload) {
-      const result = await dispatch(channel, payload);
-      if (result.ok) throw new Error(`${channel} succeeded`);
-      return result.error;
-    },
-  };
-  apps.push(app);
-  return app;
-}
-
-/** A project folder whose repository comes from its git remote (ssh form, `.git` stripped). */
-async function gitProject(): Promise<string> {
-  const dir = await tempDir('strata-team-git-');
-  execFileSync('git', ['init', '-q', dir]);
-  execFileSync('git', ['-C', dir, 'remote', 'add', 'origin', `git@github.com:${REPO}.git`]);
-  return dir;
-}
-
-async function signIn(app: App, project: string, user: string): Promise<void> {
-  const started = await app.call('team:sign-in', { project });
-  expect(started.signedIn).toBe(false);
-  expect(started.signInUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/oauth\/authorize\?/);
-  const authorize = new URL(started.signInUrl!);
-  expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
-  expect(await signInAsBrowser(started.signInUrl!, user, PASSWORD)).toMatch(/close this tab/);
-  await expect.poll(async () => (await app.call('team:status', { project })).signedIn, { timeout: 10_000 }).toBe(true);
-}
-
-async function teamDir(app: App, project: string): Promise<string> {
-  return (await ProjectPaths.resolve(app.services.vault().root, project)).teamMemoryDir;
-}
-
-const rel = (app: App, file: string) => path.relative(app.services.vault().root, file).split(path.sep).join('/');
-
+/** Team memory through the app's IPC handlers: two apps, two vaults, the real server (SQLite and PostgreSQL). */
 describeOnBackends('team memory in the app (IPC handlers, real server, two vaults)', (backend) => {
 let server: TeamServer;
 let admin: TeamAdmin;

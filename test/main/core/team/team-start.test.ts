@@ -1,0 +1,109 @@
+import { promises as fs } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTeamServer, TeamAdmin, type TeamServer } from '../../../../server/index.js';
+import { tempDir } from '../../../support/temp-dir.js';
+import { testLogger } from '../../../support/test-logger.js';
+import { gitProject, PASSWORD, signIn, startApp, stopApp, teamDir, type App } from './team-app.js';
+
+/**
+ * Issue 8, "pull at start … every 5 minutes while the app is open": the app opens the team session of
+ * every registered project whose team sync is set up when its services start, without the renderer
+ * selecting it, and a team server that is down or hangs neither delays nor fails the start.
+ */
+let server: TeamServer;
+let admin: TeamAdmin;
+const serverLogs = testLogger();
+
+beforeAll(async () => {
+  const dir = await tempDir('strata-team-start-');
+  admin = await TeamAdmin.open(`sqlite:${path.join(dir, 'team.db')}`);
+  for (const user of ['ana', 'ben']) {
+    await admin.addUser(user, PASSWORD);
+    await admin.grant(user, 'acme/notes');
+  }
+  server = await startTeamServer({ db: `sqlite:${path.join(dir, 'team.db')}`, port: 0, logger: serverLogs.logger, limits: { rateLimitPerMinute: 0 } });
+});
+
+afterAll(async () => {
+  await server.close();
+  await admin.close();
+  serverLogs.assertNoErrors();
+});
+
+const projectSettings = (teamSync: boolean) => ({ autoMemory: true, extraction: true, teamSync, reviewMode: false });
+const restart = (app: App) => ({ appData: app.services.config.appDataDir, credentials: app.services.credentials });
+const statusesOf = (app: App, project: string) => app.statuses.filter((s) => s.project === project);
+
+describe('team sync at start', () => {
+  it('pulls each registered, signed-in, team-enabled project at start and on its interval, unasked', async () => {
+    // Ben's app: two registered projects on the team repository, team sync off for the second.
+    const ben = await startApp('ben');
+    const project = await gitProject();
+    const off = await gitProject();
+    for (const folder of [project, off]) await ben.call('project:open', { path: folder });
+    await ben.call('settings:set', {
+      patch: { teamServerUrl: server.url, projects: { [off]: projectSettings(false) }, memory: { teamSync: { pullIntervalMs: 500 } } },
+    });
+    await signIn(ben, project, 'ben');
+    await stopApp(ben);
+
+    // While Ben's app is closed, Ana shares a memory.
+    const ana = await startApp('ana');
+    const anaProject = await gitProject();
+    await ana.call('settings:set', { patch: { teamServerUrl: server.url } });
+    await signIn(ana, anaProject, 'ana');
+    const anaDir = await teamDir(ana, anaProject);
+    await fs.mkdir(anaDir, { recursive: true });
+    await fs.writeFile(path.join(anaDir, 'deploys.md'), 'Deploys only Tuesday to Thursday.\n');
+    expect(await ana.call('team:sync-now', { project: anaProject })).toMatchObject({ phase: 'synced', pending: 0 });
+
+    // Ben starts the app again and selects nothing: the memory arrives by the pull at start.
+    const again = await startApp('ben', restart(ben));
+    const benDir = await teamDir(again, project);
+    await expect.poll(() => fs.readFile(path.join(benDir, 'deploys.md'), 'utf8').catch(() => null), { timeout: 10_000 }).toBe(
+      'Deploys only Tuesday to Thursday.\n',
+    );
+    await expect.poll(() => statusesOf(again, project).at(-1)?.phase, { timeout: 10_000 }).toBe('synced');
+
+    // And by the periodic pull after that (500 ms here, 5 minutes in the app).
+    await fs.writeFile(path.join(anaDir, 'oncall.md'), 'Rotate on-call on Mondays.\n');
+    await ana.call('team:sync-now', { project: anaProject });
+    await expect.poll(() => fs.readFile(path.join(benDir, 'oncall.md'), 'utf8').catch(() => null), { timeout: 10_000 }).toBe(
+      'Rotate on-call on Mondays.\n',
+    );
+
+    // The project with team sync off was left alone.
+    expect(statusesOf(again, off)).toEqual([]);
+    await expect(fs.stat(await teamDir(again, off))).rejects.toThrow();
+  }, 60_000);
+
+  it('starts while the team server hangs, then reports the project offline; nothing fails', async () => {
+    // A "server" that accepts connections and never answers, until it is shut.
+    const sockets = new Set<net.Socket>();
+    const hanging = net.createServer((socket) => void sockets.add(socket));
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    const deadUrl = `http://127.0.0.1:${(hanging.address() as net.AddressInfo).port}`;
+
+    const cara = await startApp('cara');
+    const project = await gitProject();
+    await cara.call('project:open', { path: project });
+    await cara.call('settings:set', { patch: { teamServerUrl: deadUrl, memory: { teamSync: { networkRetries: 0 } } } });
+    // A stored sign-in for that server, as a past session left it.
+    const tokens = { accessToken: 'stored-access', refreshToken: 'stored-refresh', expiresAt: Date.now() + 3_600_000 };
+    await cara.services.credentials.set(`team-server:${deadUrl}`, JSON.stringify(tokens));
+    await stopApp(cara);
+
+    const again = await startApp('cara', restart(cara));
+    // The services are up and answer while the start-up sync waits on the server.
+    await expect.poll(() => statusesOf(again, project).at(-1)?.phase, { timeout: 10_000 }).toBe('syncing');
+    expect(await again.call('project:list', {})).toMatchObject([{ path: project }]);
+
+    // The server goes away: the sync ends offline, and the app closes cleanly.
+    hanging.close();
+    for (const socket of sockets) socket.destroy();
+    await expect.poll(() => statusesOf(again, project).at(-1)?.phase, { timeout: 10_000 }).toBe('offline');
+    expect(await again.call('team:status', { project })).toMatchObject({ signedIn: true, phase: 'offline' });
+  }, 30_000);
+});
