@@ -89,14 +89,15 @@ describe('the app shell', () => {
   });
 
   it('lists projects pushed from main and opens one from the sidebar', async () => {
-    const fake = await mountApp();
+    const fake = await mountApp({ credentials: { apiKey: 'keychain', driver: 'keytar' } });
     const user = userEvent.setup();
     act(() => fake.emit('project:did-change-list', [{ path: '/home/u/notes', name: 'notes', openedAt: '2026-12-01T00:00:00Z', memorySlug: '-home-u-notes' }]));
     await user.click(await screen.findByRole('button', { name: 'notes' }));
     expect(await screen.findByRole('heading', { name: 'New conversation', level: 1 })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'notes' }).getAttribute('aria-current')).toBe('true');
     expect(screen.getByRole('heading', { name: 'Start a conversation' })).toBeTruthy();
-    expect(screen.getByLabelText('Message')).toBeTruthy();
+    // The cursor waits in the prompt of the opened conversation.
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Message')));
   });
 
   it('shows an error from main as a dismissible alert', async () => {

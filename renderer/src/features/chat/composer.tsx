@@ -1,9 +1,17 @@
-import { useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { sendMessage, stopSession } from '../../bridge/chat-actions';
 
 /** The prompt box: Enter sends, Shift+Enter adds a line, Escape stops a running answer. */
 export function Composer({ project, sessionId, busy, disabled }: { project: string; sessionId: string; busy: boolean; disabled: boolean }) {
   const [text, setText] = useState('');
+  const areaRef = useRef<HTMLTextAreaElement>(null);
+  // Opening a conversation (or a project's new one) puts the cursor in the prompt, unless the user is
+  // typing in another field.
+  useEffect(() => {
+    const active = document.activeElement;
+    if (disabled || (active instanceof HTMLElement && active.matches('input, textarea, select, [contenteditable="true"]'))) return;
+    areaRef.current?.focus();
+  }, [sessionId, disabled]);
   const send = async () => {
     const trimmed = text.trim();
     if (!trimmed || busy || disabled) return;
@@ -31,6 +39,7 @@ export function Composer({ project, sessionId, busy, disabled }: { project: stri
       </label>
       <textarea
         id="prompt"
+        ref={areaRef}
         className="input prompt"
         rows={3}
         placeholder={disabled ? 'Add an API key in Settings to start' : 'Ask Strata… (Enter to send, Shift+Enter for a new line)'}
