@@ -8,7 +8,7 @@ import { loadKeytarStore } from '../core/auth/credential-store.js';
 import { stderrLogger } from '../core/ports.js';
 import { APP_HOST, APP_SCHEME, registerAppProtocol } from './app-protocol.js';
 import { bindIpcRouter, sendEvent } from './ipc-router.js';
-import { SafeStorageCredentialStore } from './safe-storage-store.js';
+import { chooseCredentialStore } from './safe-storage-store.js';
 import { createMainWindow } from './window.js';
 
 /** The Electron entry: the only place that wires Electron to the engines. */
@@ -32,7 +32,7 @@ async function start(): Promise<void> {
   await app.whenReady();
   const logger = stderrLogger();
   const appDataDir = process.env.STRATA_APP_DATA ?? app.getPath('userData');
-  const credentials = (await loadKeytarStore()) ?? new SafeStorageCredentialStore(safeStorage, appDataDir);
+  const credentials = await chooseCredentialStore({ loadKeytar: () => loadKeytarStore(), safeStorage, appDataDir, logger });
   const services = await createServices({ appDataDir, shell: 'electron', credentials, logger });
   const dispatch = createDispatcher(createHandlers(services, 'electron'), logger);
 
