@@ -26,7 +26,10 @@ export class ProjectRegistry {
   }
 
   async load(): Promise<Project[]> {
-    const parsed = fileSchema.safeParse(await readJsonFile(this.file).catch(() => undefined));
+    const raw = await readJsonFile(this.file).catch(() => null);
+    const parsed = fileSchema.safeParse(raw);
+    // A list that does not parse is kept aside, not overwritten by the next open (as settings are).
+    if (raw !== undefined && !parsed.success) await fs.rename(this.file, `${this.file}.invalid-${this.clock.now()}`).catch(() => undefined);
     // Lists written before memorySlug was kept get it now (a git lookup per project, once).
     this.projects = await Promise.all(
       (parsed.success ? parsed.data.projects : []).map(async (p) => ({ ...p, memorySlug: p.memorySlug ?? (await this.memorySlugOf(p.path)) })),

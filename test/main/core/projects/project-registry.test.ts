@@ -35,7 +35,7 @@ describe('ProjectRegistry', () => {
     await expect(registry.open(file)).rejects.toMatchObject({ code: 'not_a_directory' });
   });
 
-  it('forgets a project and survives a corrupt projects file', async () => {
+  it('forgets a project, and keeps a corrupt projects file aside instead of overwriting it', async () => {
     const vault = await tempDir();
     const a = await tempDir();
     const registry = new ProjectRegistry(vault, clock());
@@ -43,6 +43,9 @@ describe('ProjectRegistry', () => {
     expect(await registry.forget(a)).toEqual([]);
     await fs.writeFile(path.join(vault, '.strata', 'projects.json'), '{broken');
     expect(await new ProjectRegistry(vault, clock()).load()).toEqual([]);
+    const aside = (await fs.readdir(path.join(vault, '.strata'))).filter((f) => f.startsWith('projects.json.invalid-'));
+    expect(aside).toHaveLength(1);
+    expect(await fs.readFile(path.join(vault, '.strata', aside[0]!), 'utf8')).toBe('{broken');
   });
 
   it('knows where each project keeps its memory: the git root’s slug, also for lists written before it was kept', async () => {
