@@ -1,24 +1,18 @@
 import { promises as fs } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TeamApi } from '../../../../main/core/team-sync/team-api.js';
 import { freshRepo, makeDevice, type Device } from './sync-harness.js';
-import { startSyncServer, type SyncServer } from './sync-server.js';
+import { startSqliteSyncServer, type SyncServer } from './sync-server.js';
 
 /** Deletions, limits, batching, mtimes and backoff against the real server (SQLite). */
 let server: SyncServer;
-let dbDir = '';
 
 beforeAll(async () => {
-  dbDir = await fs.mkdtemp(path.join(os.tmpdir(), 'strata-sync-db-'));
-  server = await startSyncServer(`sqlite:${path.join(dbDir, 'team.db')}`, { maxEntries: 4 });
+  server = await startSqliteSyncServer('strata-sync-db-', { maxEntries: 4 });
 });
 
-afterAll(async () => {
-  await server.close();
-  await fs.rm(dbDir, { recursive: true, force: true });
-});
+afterAll(() => server.close());
 
 async function pair(): Promise<{ repo: string; a: Device; b: Device; entries: () => Promise<Record<string, string>> }> {
   const repo = freshRepo();

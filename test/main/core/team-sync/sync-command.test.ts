@@ -1,5 +1,4 @@
 import { promises as fs } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../../main/cli/index.js';
@@ -7,21 +6,16 @@ import type { CliIo } from '../../../../main/cli/cli-io.js';
 import { ProjectPaths } from '../../../../main/core/paths/index.js';
 import { tempDir } from '../../../support/temp-dir.js';
 import { canarySecret, freshRepo } from './sync-harness.js';
-import { startSyncServer, type SyncServer } from './sync-server.js';
+import { startSqliteSyncServer, type SyncServer } from './sync-server.js';
 
 /** `strata sync` (DESIGN.md): one pull + push, JSON report, exit 1 on a conflict or a blocked file. */
 let server: SyncServer;
-let dbDir = '';
 
 beforeAll(async () => {
-  dbDir = await fs.mkdtemp(path.join(os.tmpdir(), 'strata-cli-db-'));
-  server = await startSyncServer(`sqlite:${path.join(dbDir, 'team.db')}`);
+  server = await startSqliteSyncServer('strata-cli-db-');
 });
 
-afterAll(async () => {
-  await server.close();
-  await fs.rm(dbDir, { recursive: true, force: true });
-});
+afterAll(() => server.close());
 
 function io(env: Record<string, string>) {
   const out: string[] = [];

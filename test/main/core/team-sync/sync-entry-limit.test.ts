@@ -1,7 +1,6 @@
-import { promises as fs } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../../../support/temp-dir.js';
 import { freshRepo, makeDevice, type Device } from './sync-harness.js';
 import { startSyncServer, type SyncServer } from './sync-server.js';
 
@@ -12,17 +11,12 @@ import { startSyncServer, type SyncServer } from './sync-server.js';
  */
 const HOUR = 3_600_000;
 const servers: SyncServer[] = [];
-const dirs: string[] = [];
 
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-  await Promise.all(dirs.splice(0).map((d) => fs.rm(d, { recursive: true, force: true })));
-});
+// Runs before temp-dir's own afterEach (hooks run last-registered first), so the folder goes after the server.
+afterEach(() => Promise.all(servers.splice(0).map((s) => s.close())));
 
 async function database(): Promise<string> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'strata-sync-limit-db-'));
-  dirs.push(dir);
-  return `sqlite:${path.join(dir, 'team.db')}`;
+  return `sqlite:${path.join(await tempDir('strata-sync-limit-db-'), 'team.db')}`;
 }
 
 async function serve(db: string, maxEntries: number): Promise<SyncServer> {

@@ -1,3 +1,6 @@
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { startTeamServer, TeamAdmin, type ServerLimits } from '../../../../server/index.js';
 import { openDatabase } from '../../../../server/storage/open-db.js';
 import type { Row, SqlDb } from '../../../../server/storage/sql-db.js';
@@ -65,6 +68,19 @@ export async function startSyncServer(dbUrl: string, limits: Partial<ServerLimit
       await admin.close();
       await db.close();
       logs.assertNoErrors();
+    },
+  };
+}
+
+/** The server on a fresh SQLite database in its own temp folder, for a whole suite; `close` removes the folder. */
+export async function startSqliteSyncServer(prefix: string, limits: Partial<ServerLimits> = {}): Promise<SyncServer> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), prefix));
+  const server = await startSyncServer(`sqlite:${path.join(dir, 'team.db')}`, limits);
+  return {
+    ...server,
+    async close() {
+      await server.close();
+      await fs.rm(dir, { recursive: true, force: true });
     },
   };
 }

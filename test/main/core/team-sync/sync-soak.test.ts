@@ -1,10 +1,9 @@
 import { promises as fs } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TeamApi } from '../../../../main/core/team-sync/team-api.js';
 import { freshRepo, makeDevice, type Device } from './sync-harness.js';
-import { startSyncServer, type SyncServer } from './sync-server.js';
+import { startSqliteSyncServer, type SyncServer } from './sync-server.js';
 
 /**
  * sync-reliability §5 test 16, small: two devices make seeded random edits, deletions, syncs, offline
@@ -13,17 +12,12 @@ import { startSyncServer, type SyncServer } from './sync-server.js';
  * deleted it, and both devices and the server agree.
  */
 let server: SyncServer;
-let dbDir = '';
 
 beforeAll(async () => {
-  dbDir = await fs.mkdtemp(path.join(os.tmpdir(), 'strata-soak-db-'));
-  server = await startSyncServer(`sqlite:${path.join(dbDir, 'team.db')}`);
+  server = await startSqliteSyncServer('strata-soak-db-');
 });
 
-afterAll(async () => {
-  await server.close();
-  await fs.rm(dbDir, { recursive: true, force: true });
-});
+afterAll(() => server.close());
 
 function mulberry32(seed: number): () => number {
   let a = seed;

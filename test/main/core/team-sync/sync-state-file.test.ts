@@ -1,24 +1,18 @@
 import { promises as fs } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TeamApi } from '../../../../main/core/team-sync/team-api.js';
 import { freshRepo, makeDevice, SaveLedger } from './sync-harness.js';
-import { startSyncServer, type SyncServer } from './sync-server.js';
+import { startSqliteSyncServer, type SyncServer } from './sync-server.js';
 
 /** The sync state file itself going bad (SQLite server; the client's recovery does not touch the server's storage). */
 let server: SyncServer;
-let dbDir = '';
 
 beforeAll(async () => {
-  dbDir = await fs.mkdtemp(path.join(os.tmpdir(), 'strata-sync-state-db-'));
-  server = await startSyncServer(`sqlite:${path.join(dbDir, 'team.db')}`);
+  server = await startSqliteSyncServer('strata-sync-state-db-');
 });
 
-afterAll(async () => {
-  await server.close();
-  await fs.rm(dbDir, { recursive: true, force: true });
-});
+afterAll(() => server.close());
 
 describe('an invalid sync state file', () => {
   it.each([
