@@ -279,30 +279,35 @@ export class TeamSession {
 
   /**
    * Ends the session (shutdown, a vault switch, changed settings). A local change not pushed yet (the
-   * 2 s debounce still waiting, or an edit the watcher has not reported) gets one last push, bounded by
-   * `finalPushMs` so quitting never hangs on a dead network; whatever does not make it stays pending on
-   * disk and goes with the next start's sync.
+   * 2 s debounce still waiting, or an edit the watcher has not reported) gets one last push. Both the
+   * wait for a run in progress and that push are bounded by `finalPushMs`, so quitting never hangs on a
+   * dead network (a start-up pull may sit in backoff, or on a server that never answers); whatever does
+   * not make it stays pending on disk and goes with the next start's sync.
    */
   async close(): Promise<void> {
     const wasSyncing = this.scheduler !== null;
     this.closed = true;
     this.signInAbort?.abort();
     this.signInAbort = null;
-    await this.stopSyncing();
+    const stopped = await settlesWithin(this.stopSyncing(), this.finalPushMs);
+    if (!stopped) this.o.logger.warn('team sync: a sync still waiting on the server was left behind at close; its changes stay pending');
     await this.statesRun?.catch(() => undefined);
-    if (wasSyncing && this.opened && this.signedIn) await this.finalPush(this.opened.engine);
+    // A run left behind is still pushing; a second push beside it would only race it.
+    if (stopped && wasSyncing && this.opened && this.signedIn) await this.finalPush(this.opened.engine);
+  }
+
+  private get finalPushMs(): number {
+    return this.o.finalPushMs ?? 5_000;
   }
 
   private async finalPush(engine: OpenedTeamSync['engine']): Promise<void> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
     const push = (async () => {
       const states = await engine.fileStates();
       if (![...states.values()].includes('pending')) return;
       const report = await engine.push();
       this.o.logger.info('team sync: final push at close', { pushed: report.pushed.length, pending: report.pending.length });
     })().catch((error: unknown) => this.o.logger.warn('team sync: the final push failed; changes stay pending', { message: (error as Error).message }));
-    await Promise.race([push, new Promise<void>((resolve) => (timer = setTimeout(resolve, this.o.finalPushMs ?? 5_000)))]);
-    clearTimeout(timer);
+    await settlesWithin(push, this.finalPushMs);
   }
 
   /** Asks the server who this sign-in is; a sign-in revoked elsewhere ends here, nothing local touched. */
@@ -416,6 +421,19 @@ export class TeamSession {
     if (!this.signedIn || !this.scheduler) throw new AppFailure('permission_denied', 'Sign in to the team server first.');
     return this.scheduler;
   }
+}
+
+/** True when `work` settles within `ms`; false when the wait gave up (the work goes on). */
+async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const settled = work.then(
+    () => true,
+    () => true,
+  );
+  const gaveUp = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  const result = await Promise.race([settled, gaveUp]);
+  clearTimeout(timer);
+  return result;
 }
 
 function asAppFailure(error: unknown): Error {

@@ -79,31 +79,43 @@ describe('team sync at start', () => {
     await expect(fs.stat(await teamDir(again, off))).rejects.toThrow();
   }, 60_000);
 
-  it('starts while the team server hangs, then reports the project offline; nothing fails', async () => {
-    // A "server" that accepts connections and never answers, until it is shut.
-    const sockets = new Set<net.Socket>();
-    const hanging = net.createServer((socket) => void sockets.add(socket));
-    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
-    const deadUrl = `http://127.0.0.1:${(hanging.address() as net.AddressInfo).port}`;
-
+  /** Cara's app, restarted with a registered project on `serverUrl` and a sign-in a past session left. */
+  async function restartedWithStoredSignIn(serverUrl: string): Promise<{ app: App; project: string }> {
     const cara = await startApp('cara');
     const project = await gitProject();
     await cara.call('project:open', { path: project });
-    await cara.call('settings:set', { patch: { teamServerUrl: deadUrl, memory: { teamSync: { networkRetries: 0 } } } });
-    // A stored sign-in for that server, as a past session left it.
+    await cara.call('settings:set', { patch: { teamServerUrl: serverUrl, memory: { teamSync: { networkRetries: 0 } } } });
     const tokens = { accessToken: 'stored-access', refreshToken: 'stored-refresh', expiresAt: Date.now() + 3_600_000 };
-    await cara.services.credentials.set(`team-server:${deadUrl}`, JSON.stringify(tokens));
+    await cara.services.credentials.set(`team-server:${new URL(serverUrl).origin}`, JSON.stringify(tokens));
     await stopApp(cara);
+    return { app: await startApp('cara', restart(cara)), project };
+  }
 
-    const again = await startApp('cara', restart(cara));
+  it('starts while the team server never answers, and quitting waits for that sync only so long', async () => {
+    const sockets = new Set<net.Socket>();
+    const hanging = net.createServer((socket) => void sockets.add(socket));
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    const { app, project } = await restartedWithStoredSignIn(`http://127.0.0.1:${(hanging.address() as net.AddressInfo).port}`);
     // The services are up and answer while the start-up sync waits on the server.
-    await expect.poll(() => statusesOf(again, project).at(-1)?.phase, { timeout: 10_000 }).toBe('syncing');
-    expect(await again.call('project:list', {})).toMatchObject([{ path: project }]);
+    await expect.poll(() => statusesOf(app, project).at(-1)?.phase, { timeout: 10_000 }).toBe('syncing');
+    expect(await app.call('project:list', {})).toMatchObject([{ path: project }]);
 
-    // The server goes away: the sync ends offline, and the app closes cleanly.
+    const quitting = Date.now();
+    await stopApp(app);
+    expect(Date.now() - quitting).toBeLessThan(8_000);
+    // The sync left behind ends when the connection does.
     hanging.close();
     for (const socket of sockets) socket.destroy();
-    await expect.poll(() => statusesOf(again, project).at(-1)?.phase, { timeout: 10_000 }).toBe('offline');
-    expect(await again.call('team:status', { project })).toMatchObject({ signedIn: true, phase: 'offline' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
   }, 30_000);
+
+  it('starts while the team server is down, and the project reports offline; nothing fails', async () => {
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as net.AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const { app, project } = await restartedWithStoredSignIn(`http://127.0.0.1:${port}`);
+    await expect.poll(() => statusesOf(app, project).at(-1)?.phase, { timeout: 10_000 }).toBe('offline');
+    expect(await app.call('team:status', { project })).toMatchObject({ signedIn: true, phase: 'offline' });
+  });
 });
