@@ -274,7 +274,6 @@ describe.skipIf(!hasChromium)('the chat in Chromium via strata host and the fake
     { status: '529', scripted: apiErrors.overloaded(), banner: 'The model is overloaded right now. Try again in a moment.' },
     { status: '429', scripted: apiErrors.rateLimited(17), banner: 'Rate limited — try again in 17 s.' },
     { status: '401', scripted: apiErrors.invalidKey(), banner: 'The API key was refused. Check it in Settings.' },
-    { status: '400 prompt too long', scripted: apiErrors.promptTooLong(), banner: 'The conversation is too long for the model. Compact it or start a new one.' },
   ];
   for (const { status, scripted, banner } of errorCases) {
     it(`shows a ${status} as a banner whose Retry continues the conversation`, async () => {
@@ -302,6 +301,35 @@ describe.skipIf(!hasChromium)('the chat in Chromium via strata host and the fake
       expect(errors).toEqual([]);
     });
   }
+
+  it('shows a 400 prompt too long as a banner whose Retry compacts the conversation, then answers', async () => {
+    const { page, errors, fake } = await open('chat-error-400');
+    fake.enqueue(text('The parser keeps a stack of open blocks.'));
+    await send(page, 'How does the parser work?');
+    await answers(page).getByText('The parser keeps a stack of open blocks.').waitFor();
+    await settled(page);
+    fake.enqueue(apiErrors.promptTooLong());
+    await send(page, 'And nested blocks?');
+    const alert = page.getByRole('alert').filter({ hasText: 'The conversation is too long for the model. Retry compacts it first; or start a new one.' });
+    await alert.waitFor();
+    await settled(page);
+    expect(await page.getByRole('alert').count()).toBe(1);
+    await expectAccessible(page);
+
+    fake.enqueue(
+      text('<analysis>scratch</analysis><summary>1. Primary request: explain the parser, now nested blocks.</summary>'),
+      text('Nested blocks push onto the stack.'),
+    );
+    await alert.getByRole('button', { name: 'Retry' }).click();
+    await answers(page).getByText('Nested blocks push onto the stack.').waitFor();
+    await expect.poll(() => alert.count()).toBe(0);
+    await settled(page);
+    // The divider shows the compaction that made room; the strict fake accepted every request.
+    await page.getByText(/^Compacted .* tokens using/).waitFor();
+    expect(JSON.stringify(sentMessages(fake))).toContain('explain the parser, now nested blocks');
+    allAccepted(fake);
+    expect(errors).toEqual([]);
+  });
 
   it('says the model cannot be reached when the connection is refused; Retry continues once the base URL answers', async () => {
     const { page, errors, fake } = await open('chat-error-offline');

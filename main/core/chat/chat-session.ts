@@ -113,11 +113,17 @@ export class ChatSession {
 
   /**
    * Continues after an error: the unanswered user message is already in the transcript, unless the turn
-   * failed before it was written (no key yet), and then the prompt is sent again.
+   * failed before it was written (no key yet), and then the prompt is sent again. After the API said the
+   * conversation is too long, sending it unchanged could only fail again: Retry compacts it first (as
+   * an auto-compaction: notes when they cover it, else the summarizer), then continues.
    */
   retry(): Promise<void> {
     const unsent = this.unsentPrompt;
-    return this.start(async (signal) => this.turnWith(unsent ?? undefined, signal));
+    const tooLong = this.error?.kind === 'context_too_long';
+    return this.start(async (signal) => {
+      if (tooLong && (await this.history()).some(isMessageRecord)) await this.compactNow(await this.currentAgent(), 'auto', undefined, signal);
+      await this.turnWith(unsent ?? undefined, signal);
+    });
   }
 
   /** "Compact now": compacts the conversation as it stands, with optional instructions for the summarizer. */

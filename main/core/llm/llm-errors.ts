@@ -57,7 +57,7 @@ export function toLlmError(e: unknown, signal?: AbortSignal): LlmError {
     }
     if (e.status === 400 || e.status === 413) {
       if (/prompt is too long|too many tokens|context.{0,20}(length|window)/i.test(text)) {
-        return { kind: 'context_too_long', message: 'The conversation is too long for the model. Compact it, then retry.' };
+        return { kind: 'context_too_long', message: `The API said: ${text}` };
       }
       return { kind: 'bad_request', message: `The API rejected the request: ${text}` };
     }

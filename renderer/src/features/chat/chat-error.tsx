@@ -14,7 +14,7 @@ function advice(error: ChatErrorValue): string {
     case 'overloaded':
       return 'The model is overloaded right now. Try again in a moment.';
     case 'context_too_long':
-      return 'The conversation is too long for the model. Compact it or start a new one.';
+      return 'The conversation is too long for the model. Retry compacts it first; or start a new one.';
     case 'offline':
       return 'Strata cannot reach the model. Check your connection; your conversation is saved.';
     case 'server_error':

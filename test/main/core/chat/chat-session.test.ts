@@ -222,7 +222,6 @@ describe('a conversation through the IPC handlers, the real SDK and the strict f
     ['401', apiErrors.invalidKey(), 'invalid_key'],
     ['429', apiErrors.rateLimited(17), 'rate_limited'],
     ['529', apiErrors.overloaded(), 'overloaded'],
-    ['400 prompt too long', apiErrors.promptTooLong(), 'context_too_long'],
   ] as const;
   for (const [name, scripted, kind] of errorCases) {
     it(`turns a ${name} into a ${kind} banner, and Retry continues with a turn the strict API accepts`, async () => {
@@ -242,6 +241,51 @@ describe('a conversation through the IPC handlers, the real SDK and the strict f
       expect(f.fake.requests.at(-1)!.rejected).toBeNull();
     });
   }
+
+  it('turns a 400 prompt too long into a context_too_long banner whose Retry compacts first, then answers', async () => {
+    f = await chatFixture();
+    const sessionId = await f.newSession();
+    f.fake.enqueue(text('The parser keeps a stack of open blocks.'));
+    await f.turn(sessionId, 'How does the parser work?');
+    f.fake.enqueue(apiErrors.promptTooLong());
+    const failed = await f.turn(sessionId, 'And nested blocks?');
+    expect(failed.error).toMatchObject({ kind: 'context_too_long', message: expect.stringContaining('prompt is too long') });
+    const before = f.fake.requests.length;
+
+    // No notes cover the conversation yet: the summarizer writes the summary, then the turn goes on.
+    f.fake.enqueue(
+      text('<analysis>scratch</analysis><summary>1. Primary request: explain the parser, now nested blocks.</summary>'),
+      text('Nested blocks push onto the stack.'),
+    );
+    const settled = f.next('chat:did-update', (u) => u.sessionId === sessionId && (u.phase === 'idle' || u.phase === 'error'));
+    await f.call('chat:retry', { project: f.project, sessionId });
+    expect((await settled).error).toBeNull();
+    expect(f.fake.requests).toHaveLength(before + 2);
+    const answered = JSON.stringify(f.fake.requests.at(-1)!.body.messages);
+    expect(answered).toContain('explain the parser, now nested blocks');
+    // The compacted conversation is what went out: not the old first answer verbatim.
+    expect(answered).not.toContain('The parser keeps a stack of open blocks.');
+    expectAllAccepted(f.fake);
+    const view = await f.call('chat:open-session', { project: f.project, sessionId });
+    expect(view.items.some((i) => i.kind === 'compaction')).toBe(true);
+    expect(view.items.at(-1)).toMatchObject({ kind: 'assistant', text: 'Nested blocks push onto the stack.' });
+  });
+
+  it('retries unchanged after any other error: no compaction', async () => {
+    f = await chatFixture();
+    const sessionId = await f.newSession();
+    f.fake.enqueue(text('First answer.'));
+    await f.turn(sessionId, 'First');
+    f.fake.enqueue(apiErrors.overloaded());
+    await f.turn(sessionId, 'Second');
+    f.fake.enqueue(text('Second answer.'));
+    const settled = f.next('chat:did-update', (u) => u.sessionId === sessionId && u.phase === 'idle');
+    await f.call('chat:retry', { project: f.project, sessionId });
+    await settled;
+    expect(JSON.stringify(f.fake.requests.at(-1)!.body.messages)).toContain('First answer.');
+    const view = await f.call('chat:open-session', { project: f.project, sessionId });
+    expect(view.items.some((i) => i.kind === 'compaction')).toBe(false);
+  });
 
   it('says the API is unreachable when the connection is refused, and recovers once it is back', async () => {
     f = await chatFixture();
