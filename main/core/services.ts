@@ -105,6 +105,12 @@ async function openVault(
   });
   const offChanges = files.onChanges((changes) => options.events.emit('vault:did-change-files', changes));
   const offState = files.onState((state) => options.events.emit('vault:did-change-state', { root, state }));
+  // The opened projects' own CLAUDE.md files are vault files too (DESIGN.md "Data on disk"); re-scanned
+  // whenever a project is opened or forgotten.
+  void files.setProjects(projects.list());
+  const offProjects = options.events.subscribe((channel) => {
+    if (channel === 'project:did-change-list') void files.setProjects(projects.list());
+  });
   // Opening scans the whole vault: start it now, let callers that need the catalog await `ready`.
   const ready = files.open().catch((error: unknown) => {
     logger.warn('the vault could not be opened', { root, error: (error as Error).message });
@@ -124,6 +130,7 @@ async function openVault(
       await chat.close();
       offChanges();
       offState();
+      offProjects();
       await ready;
       await files.close();
     },

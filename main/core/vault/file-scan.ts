@@ -2,7 +2,18 @@ import { lstatSync, readdirSync, readFileSync, realpathSync, statSync, type Dire
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import type { VaultFileMeta } from '../../../common/domain/vault.js';
-import { classifyVaultPath, isIgnoredRelative, isMemoryScope, toVaultPath, type VaultLocation } from './vault-paths.js';
+import {
+  classifyVaultPath,
+  isIgnoredRelative,
+  isInside,
+  isProjectInstructionFile,
+  isMemoryScope,
+  placeOf,
+  projectInstructionPath,
+  toVaultPath,
+  type ProjectDirs,
+  type VaultLocation,
+} from './vault-paths.js';
 import { memoryTypeOf, parseMarkdown, type ParsedMarkdown } from './frontmatter.js';
 
 /** One scanned file: its metadata and, when it could be loaded as text, the text and its hash. */
@@ -46,7 +57,8 @@ const errnoMessage = (error: unknown): string => {
 };
 
 function baseMeta(rel: string, location: VaultLocation, stats: Stats | null): VaultFileMeta {
-  const name = rel.split('/').at(-1)!;
+  // A project's `.claude/CLAUDE.md` is told apart from its `CLAUDE.md` by the path in the project.
+  const name = projectInstructionPath(rel)?.inner ?? rel.split('/').at(-1)!;
   return {
     path: rel,
     scope: location.scope,
@@ -67,8 +79,8 @@ function baseMeta(rel: string, location: VaultLocation, stats: Stats | null): Va
  * broken links, loops, links out of the vault, unreadable, binary and oversized files come back as
  * metadata with `error`/`binary`/`tooLarge`. Null when the path is not a vault file or is gone.
  */
-export async function scanFile(root: string, rel: string, maxBytes: number): Promise<ScannedFile | null> {
-  return scanFileSync(root, rel, maxBytes);
+export async function scanFile(root: string, rel: string, maxBytes: number, projects?: ProjectDirs): Promise<ScannedFile | null> {
+  return scanFileSync(root, rel, maxBytes, projects);
 }
 
 /**
@@ -77,10 +89,11 @@ export async function scanFile(root: string, rel: string, maxBytes: number): Pro
  * (open, stat, read, close): the 10,000-file open of issue 4 `vault-ready` reads them in slices this
  * way (`forEachSlice`), yielding to the event loop between slices.
  */
-export function scanFileSync(root: string, rel: string, maxBytes: number): ScannedFile | null {
+export function scanFileSync(root: string, rel: string, maxBytes: number, projects?: ProjectDirs): ScannedFile | null {
   const location = classifyVaultPath(rel);
-  if (!location) return null;
-  const abs = path.join(root, ...rel.split('/'));
+  const place = location && placeOf(root, rel, projects);
+  if (!location || !place) return null;
+  const { abs, base } = place;
   let lstat: Stats;
   try {
     lstat = lstatSync(abs);
@@ -96,11 +109,12 @@ export function scanFileSync(root: string, rel: string, maxBytes: number): Scann
     ino: lstat.ino,
   });
   let stats = lstat;
-  if (lstat.isSymbolicLink()) {
+  // A project file's folders may be links too (`.claude` → elsewhere), so its real path is always checked.
+  if (lstat.isSymbolicLink() || place.inProject) {
     try {
       const target = realpathSync(abs);
-      // A link is followed only while it stays inside the vault (issue 4 "Bad input").
-      if (target !== root && !target.startsWith(root + path.sep)) return fail('Symbolic link to outside the vault: not followed', lstat);
+      // A link is followed only while it stays inside the vault, or inside its project (issue 4 "Bad input").
+      if (!isInside(base, target)) return fail(`Symbolic link to outside the ${place.inProject ? 'project' : 'vault'}: not followed`, lstat);
       stats = statSync(target);
     } catch (error) {
       return fail(errnoMessage(error), lstat);
@@ -164,6 +178,28 @@ export async function walkVault(root: string): Promise<string[]> {
     if (listed % 16 === 0) await yieldToLoop();
   }
   return out.map(toVaultPath).sort();
+}
+
+/** The instruction files present in a project folder (project-relative, `/`), links included. */
+export function listProjectInstructions(dir: string): string[] {
+  const out: string[] = [];
+  const present = (inner: string) => {
+    try {
+      lstatSync(path.join(dir, ...inner.split('/')));
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  for (const inner of ['CLAUDE.md', '.claude/CLAUDE.md', 'CLAUDE.local.md']) if (present(inner)) out.push(inner);
+  let rules: string[] = [];
+  try {
+    rules = readdirSync(path.join(dir, '.claude', 'rules'));
+  } catch {
+    // No rules folder.
+  }
+  for (const name of rules) if (isProjectInstructionFile(`.claude/rules/${name}`)) out.push(`.claude/rules/${name}`);
+  return out.sort();
 }
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));

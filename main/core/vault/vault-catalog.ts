@@ -1,10 +1,10 @@
 import { lstatSync } from 'node:fs';
-import path from 'node:path';
 import type { Logger } from '../ports.js';
 import { SearchIndex, type IndexedDoc } from '../search/search-index.js';
 import { loadSearchCache } from '../search/index-cache.js';
 import { transcriptText } from '../search/transcript-text.js';
 import { forEachSlice, scanFileSync, walkVault, type ScannedFile } from './file-scan.js';
+import { placeOf, PROJECTS_PREFIX, type ProjectDirs } from './vault-paths.js';
 
 /** The search document (and catalog entry) of a scanned file. */
 export function docOf(scan: ScannedFile, mtimeMs: number): IndexedDoc {
@@ -29,19 +29,21 @@ export function docOf(scan: ScannedFile, mtimeMs: number): IndexedDoc {
 }
 
 /** Scans one file into a document; null when it is gone or not a vault file. */
-export async function scanDoc(root: string, rel: string, maxBytes: number): Promise<IndexedDoc | null> {
-  return scanDocSync(root, rel, maxBytes);
+export async function scanDoc(root: string, rel: string, maxBytes: number, projects?: ProjectDirs): Promise<IndexedDoc | null> {
+  return scanDocSync(root, rel, maxBytes, projects);
 }
 
-function scanDocSync(root: string, rel: string, maxBytes: number): IndexedDoc | null {
-  const scan = scanFileSync(root, rel, maxBytes);
+function scanDocSync(root: string, rel: string, maxBytes: number, projects?: ProjectDirs): IndexedDoc | null {
+  const scan = scanFileSync(root, rel, maxBytes, projects);
   return scan ? docOf(scan, Date.parse(scan.meta.mtime)) : null;
 }
 
 /** The on-disk identity a cached document is checked against. */
-function identity(root: string, rel: string): { mtimeMs: number; size: number; ino: number } | null {
+function identity(root: string, rel: string, projects?: ProjectDirs): { mtimeMs: number; size: number; ino: number } | null {
+  const place = placeOf(root, rel, projects);
+  if (!place) return null;
   try {
-    const s = lstatSync(path.join(root, ...rel.split('/')));
+    const s = lstatSync(place.abs);
     return { mtimeMs: s.mtimeMs, size: s.size, ino: s.ino };
   } catch {
     return null;
@@ -86,24 +88,41 @@ export interface Difference {
   after: IndexedDoc | null;
 }
 
+/** Which catalog entries a reconcile pass answers for, and the project folders they may live in. */
+export interface ReconcileScope {
+  owns(rel: string): boolean;
+  projects: ProjectDirs;
+}
+
+/** The files below the vault root: everything but the opened projects' instruction files. */
+const VAULT_FILES: ReconcileScope = { owns: (rel) => !rel.startsWith(`${PROJECTS_PREFIX}/`), projects: new Map() };
+
 /**
  * Brings the catalog in line with the disk (after a cache load, after the watcher became ready, after
- * the root came back), returning what differed. `rels` may be given when the walk is already done.
+ * the root came back), returning what differed. `rels` may be given when the walk is already done;
+ * with a `scope`, `rels` are that scope's files and entries outside it are left alone.
  */
-export async function reconcile(root: string, index: SearchIndex, maxBytes: number, rels?: string[]): Promise<Difference[]> {
+export async function reconcile(
+  root: string,
+  index: SearchIndex,
+  maxBytes: number,
+  rels?: string[],
+  scope: ReconcileScope = VAULT_FILES,
+): Promise<Difference[]> {
   const onDisk = rels ?? (await walkVault(root));
   const present = new Set(onDisk);
   const out: Difference[] = [];
+  const { projects } = scope;
   for (const [rel, doc] of [...index.docs]) {
-    if (!present.has(rel)) {
+    if (scope.owns(rel) && !present.has(rel)) {
       index.remove(rel);
       out.push({ path: rel, before: doc, after: null });
     }
   }
   await forEachSlice(onDisk, SLICE, (rel) => {
     const before = index.docs.get(rel) ?? null;
-    if (before && sameFile(before, identity(root, rel))) return;
-    const after = scanDocSync(root, rel, maxBytes);
+    if (before && sameFile(before, identity(root, rel, projects))) return;
+    const after = scanDocSync(root, rel, maxBytes, projects);
     if (after) index.upsert(after);
     else index.remove(rel);
     if (before?.hash !== after?.hash || (before === null) !== (after === null)) out.push({ path: rel, before, after });

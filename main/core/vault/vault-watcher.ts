@@ -37,6 +37,10 @@ export interface VaultWatcherOptions {
   onState: (state: WatcherState) => void;
   /** How often a missing root is looked for again; 1 s by default. */
   rootCheckMs?: number;
+  /** Which paths (relative to the root) are not watched; default: the vault's `isIgnoredRelative`. */
+  ignored?: (rel: string) => boolean;
+  /** How many folder levels below the root are watched; default: all. */
+  depth?: number;
 }
 
 const POLLING_CODES = new Set(['ENOSPC', 'EMFILE']);
@@ -77,10 +81,12 @@ export class VaultWatcher {
   }
 
   private open(): Promise<void> {
-    const { root, writeFinishMs } = this.options;
-    const ignored = (file: string) => isIgnoredRelative(path.relative(root, file));
+    const { root, writeFinishMs, depth } = this.options;
+    const isIgnored = this.options.ignored ?? isIgnoredRelative;
+    const ignored = (file: string) => isIgnored(path.relative(root, file));
     const watcher = this.factory(root, {
       ignored,
+      ...(depth === undefined ? {} : { depth }),
       ignoreInitial: true,
       // Never follow a link: a loop or a link out of the vault must not be walked (issue 4).
       followSymlinks: false,

@@ -17,7 +17,9 @@ import { addToIndex, buildIndexView, INDEX_FILE, parseIndex, removeFromIndex, re
 import { OwnWrites } from './own-writes.js';
 import { loadCatalog, reconcile, scanDoc, type Difference } from './vault-catalog.js';
 import { VaultWatcher, type RawFileEvent, type WatcherFactory } from './vault-watcher.js';
-import { classifyVaultPath, isMemoryScope, memoryDir, resolveVaultPath } from './vault-paths.js';
+import { classifyVaultPath, hasHistory, isIgnoredInProject, isMemoryScope, memoryDir, PROJECTS_PREFIX, resolveVaultPath } from './vault-paths.js';
+import { listProjectInstructions } from './file-scan.js';
+import { slug } from '../paths/slug.js';
 
 /** `opening` until searchable, `ready` after, `root-missing` while the root folder is gone. */
 export type { VaultState } from '../../../common/domain/app.js';
@@ -71,6 +73,13 @@ export class Vault {
   private closing = false;
   /** Catalog entries of files the vault itself removed, until the watcher reports the unlink. */
   private readonly ownRemoved = new Map<string, IndexedDoc>();
+  /** The opened projects asked for (`setProjects`): slug of the folder → the folder. */
+  private wantedProjects = new Map<string, string>();
+  /** The projects whose instruction files are in the catalog: slug → real folder (`@projects/<slug>/`). */
+  private readonly projectDirs = new Map<string, string>();
+  private readonly projectWatchers = new Map<string, VaultWatcher>();
+  /** Project watchers start with the root's, once the vault is searchable. */
+  private watchProjects = false;
 
   constructor(private readonly options: VaultOptions) {
     const v = options.config().vault;
@@ -99,6 +108,7 @@ export class Vault {
     const useCache = this.options.useCache ?? true;
     const loaded = await loadCatalog(this.root, this.cfg().maxFileBytes, this.options.logger, useCache);
     this.index = loaded.index;
+    await this.enqueue(() => this.syncProjects());
     this.setState('ready');
     const index = this.index;
     this.settled = index.settle(() => this.index !== index || this.closing);
@@ -116,8 +126,27 @@ export class Vault {
       });
       this.watching = this.watcher
         .start()
-        .then(() => this.enqueue(async () => this.emitDifferences(await reconcile(this.root, this.index, this.cfg().maxFileBytes))));
+        .then(() =>
+          this.enqueue(async () => {
+            this.emitDifferences(await reconcile(this.root, this.index, this.cfg().maxFileBytes));
+            this.watchProjects = true;
+            await this.syncProjects();
+          }),
+        );
     }
+  }
+
+  /**
+   * The opened projects (ProjectRegistry) whose own instruction files — `CLAUDE.md`, `.claude/CLAUDE.md`,
+   * `.claude/rules/*.md`, `CLAUDE.local.md` (SPEC §6) — the vault lists, indexes, watches and edits as
+   * `@projects/<slug of the folder>/…`. Call again when a project is opened or forgotten; resolves
+   * once the catalog holds the new set.
+   */
+  setProjects(projects: readonly { path: string }[]): Promise<void> {
+    const wanted = new Map<string, string>();
+    for (const p of projects) if (!wanted.has(slug(p.path))) wanted.set(slug(p.path), p.path);
+    this.wantedProjects = wanted;
+    return this.currentState === 'closed' ? Promise.resolve() : this.enqueue(() => this.syncProjects());
   }
 
   /** Resolves once the watcher has finished its initial scan (and the catch-up pass ran). */
@@ -141,6 +170,9 @@ export class Vault {
     await this.settled;
     await this.watcher?.close();
     this.watcher = null;
+    this.watchProjects = false;
+    await Promise.all([...this.projectWatchers.values()].map((w) => w.close()));
+    this.projectWatchers.clear();
     await this.queue.catch(() => undefined);
     for (const p of this.pendingUnlinks.values()) clearTimeout(p.timer);
     this.pendingUnlinks.clear();
@@ -172,10 +204,10 @@ export class Vault {
   /** Reads one file as text with its frontmatter; binary, oversized and unreadable files are refused. */
   async read(rel: string): Promise<VaultFile> {
     this.assertUsable();
-    const abs = resolveVaultPath(this.root, rel);
+    const abs = this.resolve(rel);
     const location = classifyVaultPath(rel);
     if (!location) throw new AppFailure('invalid_request', `${rel} is not a vault file`);
-    const doc = await scanDoc(this.root, rel, this.cfg().maxFileBytes);
+    const doc = await scanDoc(this.root, rel, this.cfg().maxFileBytes, this.projectDirs);
     if (!doc) throw new AppFailure('not_found', `${rel} does not exist`);
     const { meta } = doc;
     if (meta.tooLarge) {
@@ -223,7 +255,7 @@ export class Vault {
   markReviewed(rel: string): Promise<VaultFileMeta> {
     return this.mutate(async () => {
       this.assertUsable();
-      const abs = resolveVaultPath(this.root, rel);
+      const abs = this.resolve(rel);
       const location = classifyVaultPath(rel);
       if (!location || !isMemoryScope(location.scope) || rel.endsWith(`/${INDEX_FILE}`)) throw new AppFailure('invalid_request', `${rel} is not a memory`);
       const now = new Date(this.options.clock.now());
@@ -239,10 +271,10 @@ export class Vault {
   rename(rel: string, newFileName: string): Promise<VaultFileMeta> {
     return this.mutate(async () => {
       this.assertUsable();
-      const from = resolveVaultPath(this.root, rel);
+      const from = this.resolve(rel);
       const location = classifyVaultPath(rel);
       const newRel = `${rel.slice(0, rel.lastIndexOf('/') + 1)}${newFileName}`;
-      const to = resolveVaultPath(this.root, newRel);
+      const to = this.resolve(newRel);
       if (!location || location.scope === 'transcript' || classifyVaultPath(newRel)?.scope !== location.scope) {
         throw new AppFailure('invalid_request', `${rel} cannot be renamed to ${newFileName}`);
       }
@@ -268,7 +300,7 @@ export class Vault {
   delete(rel: string): Promise<{ undoToken: string }> {
     return this.mutate(async () => {
       this.assertUsable();
-      const abs = resolveVaultPath(this.root, rel);
+      const abs = this.resolve(rel);
       const location = classifyVaultPath(rel);
       if (!location || location.scope === 'transcript') throw new AppFailure('invalid_request', `${rel} cannot be deleted here`);
       const bytes = await fs.readFile(abs).catch(() => {
@@ -314,13 +346,13 @@ export class Vault {
 
   /** Versions of a file, newest first. */
   timeline(rel: string): Promise<HistoryVersion[]> {
-    resolveVaultPath(this.root, rel);
+    this.resolve(rel);
     return this.history.timeline(rel);
   }
 
   /** A saved version and its diff against the current file (or against nothing, if deleted). */
   async readVersion(rel: string, hash: string): Promise<{ text: string; diff: string }> {
-    const abs = resolveVaultPath(this.root, rel);
+    const abs = this.resolve(rel);
     const text = await this.history.readVersion(rel, hash);
     const current = await fs.readFile(abs, 'utf8').catch(() => '');
     return { text, diff: this.history.diff(rel, text, current, [`saved ${hash.slice(0, 12)}`, 'current']) };
@@ -405,7 +437,7 @@ export class Vault {
 
   private async writeLocked(rel: string, text: string, options: { baseHash?: string | null; reason?: string }): Promise<VaultFile> {
     this.assertUsable();
-    const abs = resolveVaultPath(this.root, rel);
+    const abs = this.resolve(rel);
     const location = classifyVaultPath(rel);
     if (!location) throw new AppFailure('invalid_request', `${rel} is not a vault file`);
     if (location.scope === 'transcript') throw new AppFailure('unsupported', 'Transcripts are written by the chat, not edited in the vault');
@@ -428,7 +460,7 @@ export class Vault {
     if (current && (current.length > this.cfg().maxFileBytes || decodeText(current) === null)) {
       throw new AppFailure('unsupported', `${rel} is binary or too large; it is not written over`);
     }
-    if (current && isMemoryScope(location.scope)) await this.history.snapshot(rel, current, options.reason ?? 'edit');
+    if (current && hasHistory(location.scope)) await this.history.snapshot(rel, current, options.reason ?? 'edit');
     const hash = sha256(text);
     this.own.expectWrite(rel, hash, current ? 'changed' : 'added');
     try {
@@ -462,7 +494,7 @@ export class Vault {
 
   /** Rescans one file into the catalog and index right away (own writes need no watcher delay). */
   private async refresh(rel: string): Promise<IndexedDoc | null> {
-    const doc = await scanDoc(this.root, rel, this.cfg().maxFileBytes);
+    const doc = await scanDoc(this.root, rel, this.cfg().maxFileBytes, this.projectDirs);
     if (doc) this.index.upsert(doc);
     else this.index.remove(rel);
     this.scheduleSave();
@@ -479,7 +511,7 @@ export class Vault {
       if (!doc && !own) return;
       this.index.remove(rel);
       this.scheduleSave();
-      if (!own && doc && isMemoryScope(doc.scope) && doc.hash !== null && !doc.meta.binary) {
+      if (!own && doc && hasHistory(doc.scope) && doc.hash !== null && !doc.meta.binary) {
         await this.history.snapshot(rel, doc.text, 'before-external-delete').catch((error: unknown) => {
           this.options.logger.warn('vault: no snapshot before an external delete', { path: rel, error: String(error) });
         });
@@ -489,7 +521,7 @@ export class Vault {
       return;
     }
     const before = this.index.docs.get(rel) ?? null;
-    const after = await scanDoc(this.root, rel, this.cfg().maxFileBytes);
+    const after = await scanDoc(this.root, rel, this.cfg().maxFileBytes, this.projectDirs);
     if (!after) return;
     const own = this.own.consumeWrite(rel, after.hash);
     const renamedFrom = this.matchUnlink(after);
@@ -497,7 +529,7 @@ export class Vault {
       this.index.upsert(after);
       return;
     }
-    if (!own && before && isMemoryScope(before.scope) && before.hash !== null && !before.meta.binary && before.hash !== after.hash) {
+    if (!own && before && hasHistory(before.scope) && before.hash !== null && !before.meta.binary && before.hash !== after.hash) {
       // A change from outside (another editor, the agent) is snapshotted too, from what was indexed.
       await this.history.snapshot(rel, before.text, 'before-external-change');
     }
@@ -529,11 +561,64 @@ export class Vault {
     if (!pending) return;
     this.pendingUnlinks.delete(rel);
     if (this.index.docs.has(rel)) return;
-    if (!pending.own && pending.doc && isMemoryScope(pending.doc.scope) && pending.doc.hash !== null) {
+    if (!pending.own && pending.doc && hasHistory(pending.doc.scope) && pending.doc.hash !== null) {
       const last = (await this.history.timeline(rel))[0];
       if (last) await this.history.markDeleted(rel, last.hash);
     }
     this.push({ kind: 'removed', path: rel, external: !pending.own });
+  }
+
+  /** Brings the projects in the catalog (and their watchers) in line with `wantedProjects`. */
+  private async syncProjects(): Promise<void> {
+    const wanted = new Map<string, string>();
+    for (const [name, dir] of this.wantedProjects) wanted.set(name, await fs.realpath(dir).catch(() => dir));
+    for (const [name, dir] of [...this.projectDirs]) {
+      if (wanted.get(name) === dir) continue;
+      this.projectDirs.delete(name);
+      const watcher = this.projectWatchers.get(name);
+      this.projectWatchers.delete(name);
+      await watcher?.close();
+    }
+    for (const [name, dir] of wanted) {
+      this.projectDirs.set(name, dir);
+      if (this.watchProjects && !this.projectWatchers.has(name)) await this.watchProject(name, dir);
+    }
+    // Projects no longer open leave the catalog, including any the search cache still held.
+    const closed = (rel: string) => rel.startsWith(`${PROJECTS_PREFIX}/`) && !this.projectDirs.has(rel.split('/')[1]!);
+    this.emitDifferences(await reconcile(this.root, this.index, this.cfg().maxFileBytes, [], { owns: closed, projects: this.projectDirs }));
+    for (const name of this.projectDirs.keys()) await this.reconcileProject(name);
+  }
+
+  /** A second watcher, over one project folder, limited to its instruction files (depth 2). */
+  private async watchProject(name: string, dir: string): Promise<void> {
+    const prefix = `${PROJECTS_PREFIX}/${name}/`;
+    const watcher = new VaultWatcher({
+      root: dir,
+      writeFinishMs: this.cfg().writeFinishMs,
+      logger: this.options.logger,
+      factory: this.options.watcherFactory,
+      ignored: isIgnoredInProject,
+      depth: 2,
+      onEvent: (event) => this.enqueue(() => this.onRawEvent({ ...event, path: `${prefix}${event.path}` })),
+      // A project folder that goes away takes its files out of the catalog; the vault stays usable.
+      onState: () => this.enqueue(() => this.reconcileProject(name)),
+    });
+    this.projectWatchers.set(name, watcher);
+    await watcher.start();
+  }
+
+  private async reconcileProject(name: string): Promise<void> {
+    const dir = this.projectDirs.get(name);
+    if (!dir) return;
+    const prefix = `${PROJECTS_PREFIX}/${name}/`;
+    const rels = listProjectInstructions(dir).map((inner) => `${prefix}${inner}`);
+    const scope = { owns: (rel: string) => rel.startsWith(prefix), projects: this.projectDirs };
+    this.emitDifferences(await reconcile(this.root, this.index, this.cfg().maxFileBytes, rels, scope));
+  }
+
+  /** `resolveVaultPath` over the root and the open projects. */
+  private resolve(rel: string): string {
+    return resolveVaultPath(this.root, rel, this.projectDirs);
   }
 
   private async onWatcherState(state: 'watching' | 'root-missing'): Promise<void> {

@@ -5,6 +5,7 @@ import { tempDir } from '../../../support/temp-dir.js';
 import { openVault, memoryText } from './vault-helpers.js';
 import { nearDuplicates, shingles } from '../../../../main/core/vault/health.js';
 import { parseIndex, retargetIndex } from '../../../../main/core/vault/memory-index.js';
+import { slug } from '../../../../common/paths/slug.js';
 
 const MEM = 'projects/p1/memory';
 const DAY = 86_400_000;
@@ -43,6 +44,22 @@ describe('Vault health', () => {
     );
     expect(report.duplicates).toHaveLength(2);
     expect(report.largeInstructions).toEqual([{ path: 'CLAUDE.md', chars: 40_001 }]);
+  });
+
+  it("flags an opened project's own CLAUDE.md files over 40,000 characters, and counts their tokens", async () => {
+    const project = await tempDir('strata-health-project-');
+    await fs.mkdir(path.join(project, '.claude', 'rules'), { recursive: true });
+    await fs.writeFile(path.join(project, 'CLAUDE.md'), 'y'.repeat(40_000));
+    await fs.writeFile(path.join(project, '.claude', 'rules', 'big.md'), 'z'.repeat(50_000));
+    const { vault } = await openVault(await root());
+    await vault.setProjects([{ path: project }]);
+    const base = `@projects/${slug(project)}`;
+    const report = await vault.health();
+    expect([...report.largeInstructions].sort((a, b) => a.path.localeCompare(b.path))).toEqual([
+      { path: `${base}/.claude/rules/big.md`, chars: 50_000 },
+      { path: 'CLAUDE.md', chars: 40_001 },
+    ]);
+    expect(report.files.find((f) => f.path === `${base}/CLAUDE.md`)!.tokens).toBe(10_000);
   });
 
   it('fixes the index in one click: adds a missing file, removes a broken line', async () => {
