@@ -6,7 +6,7 @@ import type { Clock, Logger } from '../ports.js';
 import { detectTeamRepo } from './repo-detect.js';
 import { TeamApi } from './team-api.js';
 import { TeamSyncEngine } from './team-sync-engine.js';
-import { teamSyncStateDir } from './team-sync-paths.js';
+import { migrateLegacyStateDir, teamSyncStateDir } from './team-sync-paths.js';
 import type { FaultSeam } from './fault-seam.js';
 import type { SecretScan, TeamSyncStatus } from './sync-types.js';
 
@@ -45,6 +45,7 @@ export async function openTeamSync(input: OpenTeamSyncInput): Promise<Result<Ope
   const detected = await detectTeamRepo(paths.gitRoot ?? paths.projectDir, input.teamRepo);
   if (!detected.ok) return err('not_found', detected.error.message);
   const repo = detected.repo;
+  if (await migrateLegacyStateDir(input.vaultRoot, repo)) input.logger.info('team sync: moved the sync state to its owner/name folder', { repo });
   const stateDir = teamSyncStateDir(input.vaultRoot, repo);
   const engine = new TeamSyncEngine({
     repo,

@@ -8,7 +8,7 @@ import type { FaultSeam } from './fault-seam.js';
 import type { Clock, Logger } from '../ports.js';
 
 /**
- * What this device knows, persisted in `<vault>/.strata/team-sync/<owner>__<name>/` (sync-reliability §1,
+ * What this device knows, persisted in `<vault>/.strata/team-sync/<owner>/<name>/` (sync-reliability §1,
  * §4): per key the **base** (hash of the last version both sides agreed on; its text is kept
  * content-addressed in `bases/`), the server's hashes as last seen, the ETag, conflicts and deletions.
  * The outbox is derived, not listed: a key is pending whenever its file's hash differs from its base,
@@ -67,11 +67,6 @@ export function expireDeleted(state: SyncState, before: number): void {
 /** True when the server's hashes (from a hash probe) show a change whose text was never fetched. */
 export function missingRemoteContent(state: SyncState): boolean {
   return Object.keys(state.remote).some((key) => state.remote[key] !== state.bases[key] && state.conflicts[key]?.theirsHash !== state.remote[key]);
-}
-
-/** `owner/name` → `owner__name`, the folder of one repository's sync state. */
-export function repoFolderName(repo: string): string {
-  return repo.replace('/', '__');
 }
 
 /** The state file, the base texts and the conflict copies ("theirs") of one repository. */

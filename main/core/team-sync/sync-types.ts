@@ -18,7 +18,7 @@ export interface TeamSyncEngineOptions {
   repo: string;
   /** `<vault>/projects/<slug>/memory/team`. */
   teamDir: string;
-  /** `<vault>/.strata/team-sync/<owner>__<name>` (see `teamSyncStateDir`). */
+  /** `<vault>/.strata/team-sync/<owner>/<name>` (see `teamSyncStateDir`). */
   stateDir: string;
   api: TeamMemoryPort;
   scan: SecretScan;
