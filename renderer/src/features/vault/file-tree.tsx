@@ -89,7 +89,12 @@ export function FileTree() {
           {g.projects.length === 0 && <p className="muted small tree-empty">Nothing yet.</p>}
           {g.projects.map((p) => (
             <div key={p.slug}>
-              {g.scope !== 'instructions' || p.slug ? <h3 className="tree-project" title={p.slug}>{label(p.slug || null)}</h3> : null}
+              {/* The user's own CLAUDE.md needs a heading only beside the opened projects' ones. */}
+              {g.scope !== 'instructions' || p.slug || g.projects.length > 1 ? (
+                <h3 className="tree-project" title={p.slug}>
+                  {label(p.slug || null)}
+                </h3>
+              ) : null}
               <ul className="tree-list">
                 {p.files.map((f) => (
                   <li key={f.path}>

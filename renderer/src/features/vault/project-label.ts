@@ -1,14 +1,18 @@
 import { useCallback } from 'react';
 import type { Project } from '../../../../common/domain/app';
+import { slug as folderSlug } from '../../../../common/paths/slug';
 import { useStore } from '../../store';
 
 /**
- * The name a memory folder is shown under: the opened project whose memory lives there, else the slug
- * itself (slugs are lossy — `/`, `-` and `.` all became `-` — so no part of one is a safe name).
+ * The name a project folder of the vault is shown under: the opened project it is the folder of (its
+ * own instructions, `@projects/<slug>`, and its transcripts are keyed by the opened folder), else the
+ * one whose memory lives there, else the slug itself (slugs are lossy — `/`, `-` and `.` all became
+ * `-` — so no part of one is a safe name).
  */
 export function projectLabel(slug: string | null, projects: readonly Project[]): string {
   if (!slug) return 'You';
-  return projects.find((p) => p.memorySlug === slug)?.name ?? slug.replace(/^-+/, '');
+  const project = projects.find((p) => folderSlug(p.path) === slug) ?? projects.find((p) => p.memorySlug === slug);
+  return project?.name ?? slug.replace(/^-+/, '');
 }
 
 /** `projectLabel` bound to the project list in the store. */
