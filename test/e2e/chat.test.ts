@@ -135,6 +135,26 @@ describe.skipIf(!hasChromium)('the chat in Chromium via strata host and the fake
     expect(errors).toEqual([]);
   });
 
+  it('closes the permission dialog in every tab once one tab answered it', async () => {
+    const { page, project, fake } = await open('chat-permission-two-tabs');
+    const other = await openPage(browser(), app!.host.url, 'chat-permission-other-tab');
+    await other.page.getByRole('heading', { name: 'Welcome to Strata' }).waitFor();
+    const target = path.join(project, 'shared.md');
+    fake.enqueue(toolCalls([{ name: 'Write', input: { file_path: target, content: 'from one tab\n' } }]), text('Written.'));
+    await send(page, 'Write shared.md');
+    const dialogIn = (p: Page) => p.getByRole('alertdialog', { name: 'Allow Strata to write this file?' });
+    await dialogIn(page).waitFor();
+    await dialogIn(other.page).waitFor();
+
+    await dialogIn(page).getByRole('button', { name: 'Allow once' }).click();
+    await answers(page).getByText('Written.').waitFor();
+    expect(await fs.readFile(target, 'utf8')).toBe('from one tab\n');
+    // The other tab no longer offers an answer to a question that is settled.
+    await expect.poll(() => dialogIn(other.page).count()).toBe(0);
+    expect(other.errors).toEqual([]);
+    allAccepted(fake);
+  });
+
   it('Deny in the permission dialog leaves the file alone and tells the model', async () => {
     const { page, project, fake } = await open('chat-deny');
     const target = path.join(project, 'secret-plan.md');

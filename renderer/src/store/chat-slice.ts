@@ -61,9 +61,14 @@ export const createChatSlice: StateCreator<StoreState, [], [], ChatSlice> = (set
   putSessionView: (view) => set((s) => ({ views: { ...s.views, [view.sessionId]: view } })),
   applyUpdate: (update) =>
     set((s) => {
+      // A request its session no longer waits on (answered in another tab, stopped, deleted) leaves the screen.
+      const permissions =
+        update.phase === 'waiting-permission' ? s.permissions : s.permissions.filter((p) => p.sessionId !== update.sessionId);
+      const dropped = permissions.length === s.permissions.length ? {} : { permissions };
       const view = s.views[update.sessionId];
-      if (!view) return {};
+      if (!view) return dropped;
       return {
+        ...dropped,
         views: {
           ...s.views,
           [update.sessionId]: {
