@@ -3,6 +3,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTeamServer, TeamAdmin, type TeamServer } from '../../../../server/index.js';
+import { MemoryCredentialStore } from '../../../../main/core/auth/credential-store.js';
 import { tempDir } from '../../../support/temp-dir.js';
 import { testLogger } from '../../../support/test-logger.js';
 import { gitProject, PASSWORD, signIn, startApp, stopApp, teamDir, type App } from './team-app.js';
@@ -78,6 +79,37 @@ describe('team sync at start', () => {
     expect(statusesOf(again, off)).toEqual([]);
     await expect(fs.stat(await teamDir(again, off))).rejects.toThrow();
   }, 60_000);
+
+  it('opens the team-enabled projects of the vault it switches to', async () => {
+    // Dora's second vault: a registered project, signed in; the credential store is the machine's.
+    const credentials = new MemoryCredentialStore();
+    const second = await startApp('dora-second', { credentials });
+    const project = await gitProject();
+    await second.call('project:open', { path: project });
+    await second.call('settings:set', { patch: { teamServerUrl: server.url } });
+    await signIn(second, project, 'ben');
+    const secondVault = second.services.vault().root;
+    await stopApp(second);
+
+    // A teammate's memory reaches the server (a personal token, as a script would).
+    const { token } = await admin.createToken('ana', null);
+    const api = `${server.url}/api/team_memory?repo=${encodeURIComponent('acme/notes')}`;
+    const current = await fetch(api, { headers: { authorization: `Bearer ${token}` } });
+    await current.arrayBuffer();
+    // SPEC §5: an existing repository takes a PUT only with its ETag; a new one without If-Match.
+    const etag = current.headers.get('etag');
+    const put = await fetch(api, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(etag ? { 'if-match': etag } : {}) },
+      body: JSON.stringify({ entries: { 'switch.md': 'Arrives after a vault switch.\n' } }),
+    });
+    expect(put.status).toBe(200);
+
+    const dora = await startApp('dora', { credentials });
+    await dora.call('vault:set-root', { root: secondVault });
+    const dir = await teamDir(dora, project);
+    await expect.poll(() => fs.readFile(path.join(dir, 'switch.md'), 'utf8').catch(() => null), { timeout: 10_000 }).toBe('Arrives after a vault switch.\n');
+  }, 30_000);
 
   /** Cara's app, restarted with a registered project on `serverUrl` and a sign-in a past session left. */
   async function restartedWithStoredSignIn(serverUrl: string): Promise<{ app: App; project: string }> {
