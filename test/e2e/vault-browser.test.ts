@@ -120,4 +120,27 @@ describe.skipIf(!hasChromium)('the vault browser in Chromium', () => {
     await expect.poll(() => fs.readFile(path.join(memory, 'MEMORY.md'), 'utf8')).toContain('deploy-friday.md');
     await expectAccessible(page);
   });
+
+  it("shows an opened project's own CLAUDE.md under Instructions by the project's name, and saves an edit into the project folder", async () => {
+    const project = path.join(await tempDir(), 'shop');
+    await fs.mkdir(path.join(project, '.claude', 'rules'), { recursive: true });
+    await fs.writeFile(path.join(project, 'CLAUDE.md'), '# Shop\n\nPrices are in cents.\n');
+    await fs.writeFile(path.join(project, '.claude', 'rules', 'tests.md'), 'Run the tests.\n');
+    const { page } = await open('vault-project-instructions');
+    // What the app's project:open handler does: record the folder and announce the new list.
+    const vault = app!.services.vault();
+    await vault.projects.open(project);
+    app!.services.events.emit('project:did-change-list', vault.projects.list());
+    const instructions = page.getByRole('navigation', { name: 'Vault files' }).getByRole('region', { name: 'Instructions' });
+    await instructions.getByRole('heading', { name: 'shop', level: 3 }).waitFor({ timeout: 15_000 });
+    await instructions.getByRole('button', { name: /\.claude\/rules\/tests\.md/ }).waitFor();
+    await instructions.getByRole('button', { name: /^CLAUDE\.md/ }).last().click();
+    await page.getByText('Prices are in cents.').waitFor();
+    await page.getByRole('button', { name: 'Edit', exact: true }).click();
+    await page.getByLabel(/^Text of/).click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('\nTaxes are separate.');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(() => fs.readFile(path.join(project, 'CLAUDE.md'), 'utf8')).toContain('Taxes are separate.');
+  });
 });
