@@ -56,7 +56,8 @@ export function toLlmError(e: unknown, signal?: AbortSignal): LlmError {
       return { kind: 'overloaded', message: 'The API is overloaded right now. Retry in a moment.' };
     }
     if (e.status === 400 || e.status === 413) {
-      if (/prompt is too long|too many tokens|context.{0,20}(length|window)/i.test(text)) {
+      // A 413 is the conversation's bytes over the API's limit: too long all the same, and compaction is the cure.
+      if (e.status === 413 || /prompt is too long|too many tokens|context.{0,20}(length|window)/i.test(text)) {
         return { kind: 'context_too_long', message: `The API said: ${text}` };
       }
       return { kind: 'bad_request', message: `The API rejected the request: ${text}` };

@@ -73,5 +73,7 @@ export const apiErrors = {
     type: 'invalid_request_error',
     message: 'prompt is too long: 210000 tokens > 200000 maximum',
   }),
+  /** The API's 413: the request body (long history, big tool results) is over its byte limit. */
+  requestTooLarge: (): ScriptedError => ({ kind: 'error', status: 413, type: 'request_too_large', message: 'Request exceeds the maximum allowed number of bytes.' }),
   serverError: (): ScriptedError => ({ kind: 'error', status: 500, type: 'api_error', message: 'Internal server error' }),
 };

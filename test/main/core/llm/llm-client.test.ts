@@ -64,6 +64,7 @@ describe('LLM client against the fake Messages API', () => {
     ['rate_limited', apiErrors.rateLimited(17)],
     ['overloaded', apiErrors.overloaded()],
     ['context_too_long', apiErrors.promptTooLong()],
+    ['context_too_long', apiErrors.requestTooLarge()],
     ['server_error', apiErrors.serverError()],
   ] as const)('maps the API error to %s, and the next request succeeds', async (kind, scripted) => {
     fake = await startFakeAnthropic({ strict: true });
