@@ -62,9 +62,13 @@ export class VaultWatcher {
     this.factory = options.factory ?? chokidarFactory;
   }
 
-  /** Starts watching; resolves once the initial scan is done (chokidar `ready`). */
+  /**
+   * Starts watching; resolves once the initial scan is done (chokidar `ready`). A root missing at the
+   * start is `root-missing` until it appears (chokidar would not see it being created).
+   */
   async start(): Promise<void> {
-    await this.open();
+    if (await isFolder(this.options.root)) await this.open();
+    else this.state = 'root-missing';
     this.rootTimer = setInterval(() => void this.checkRoot(), this.options.rootCheckMs ?? 1_000);
     this.rootTimer.unref();
   }
@@ -138,10 +142,7 @@ export class VaultWatcher {
 
   private async checkRoot(): Promise<void> {
     if (this.closed) return;
-    const exists = await fs
-      .stat(this.options.root)
-      .then((s) => s.isDirectory())
-      .catch(() => false);
+    const exists = await isFolder(this.options.root);
     if (!exists && this.state === 'watching') {
       this.state = 'root-missing';
       const old = this.watcher;
@@ -155,3 +156,9 @@ export class VaultWatcher {
     }
   }
 }
+
+const isFolder = (dir: string): Promise<boolean> =>
+  fs.stat(dir).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );

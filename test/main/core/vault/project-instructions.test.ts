@@ -124,6 +124,23 @@ describe("Opened projects' instruction files in the vault", () => {
     await expect(vault.read(`${base}/CLAUDE.md`)).rejects.toMatchObject({ code: 'not_found' });
   });
 
+  it('keeps the vault usable while a project folder is missing, and picks its files up when it appears', async () => {
+    const root = await tempDir('strata-vault-');
+    const project = path.join(await tempDir('strata-parent-'), 'later');
+    const rel = `@projects/${slug(project)}/CLAUDE.md`;
+    const { vault, changes, log } = await openVault(root);
+    await vault.setProjects([{ path: project }]);
+    expect(vault.state).toBe('ready');
+    await fs.mkdir(project);
+    await fs.writeFile(path.join(project, 'CLAUDE.md'), 'Arrived later.\n');
+    await waitFor(() => changes.some((c) => c.kind === 'added' && c.path === rel), 'the project CLAUDE.md added');
+    expect(vault.search('arrived').map((h) => h.path)).toEqual([rel]);
+    await fs.rm(project, { recursive: true });
+    await waitFor(() => changes.some((c) => c.kind === 'removed' && c.path === rel), 'the project CLAUDE.md removed');
+    expect(vault.state).toBe('ready');
+    log.assertNoErrors();
+  });
+
   it('follows the project list: a project opened in the app shows its CLAUDE.md files, a forgotten one drops them', async () => {
     const log = testLogger();
     const services = await createServices({ appDataDir: await tempDir('strata-app-'), shell: 'host', logger: log.logger });
