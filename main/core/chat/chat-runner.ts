@@ -181,9 +181,10 @@ export class ChatRunner {
     return this.updateProject(project, () => ({ alwaysAllowWrites: true }));
   }
 
-  /** The user allowed a CLAUDE.md include outside the project; it is read from the next context build on. */
-  approveInclude(project: string, file: string): Promise<void> {
-    return this.updateProject(project, (current) => ({ approvedIncludes: [...new Set([...current.approvedIncludes, path.resolve(file)])] }));
+  /** The user allowed a CLAUDE.md include outside the project; the project's open conversations send it from their next turn. */
+  async approveInclude(project: string, file: string): Promise<void> {
+    await this.updateProject(project, (current) => ({ approvedIncludes: [...new Set([...current.approvedIncludes, path.resolve(file)])] }));
+    for (const session of this.sessions.values()) if (session.project === project) session.refreshContext();
   }
 
   private async updateProject(project: string, change: (current: ProjectSettings) => Partial<ProjectSettings>): Promise<void> {

@@ -94,12 +94,19 @@ export class ChatSession {
   lastOutcome: TurnOutcome | null = null;
   /** The prompt of a turn that failed before the prompt reached the transcript. */
   private unsentPrompt: string | null = null;
-  /** Whether this process has built the reminder block for the session yet (start, resume or compaction). */
-  private contextBuilt = false;
+  /**
+   * The reminder block the next turn must build: `resume` until this process has built one (start,
+   * resume or compaction), `refresh` after the project's instructions were approved, else null.
+   */
+  private contextDue: 'resume' | 'refresh' | null = 'resume';
 
   constructor(private readonly deps: ChatSessionDeps) {
     this.changes = new MemoryChanges(deps.env.vaultRoot);
     this.policy = deps.policy ?? { writes: 'ask', memory: true };
+  }
+
+  get project(): string {
+    return this.deps.project;
   }
 
   get sessionId(): string {
@@ -141,6 +148,11 @@ export class ChatSession {
     this.permissions.clear();
     await run.done;
     return true;
+  }
+
+  /** The project's instructions changed on the user's word (an include approved): the next turn sends them anew. */
+  refreshContext(): void {
+    this.contextDue ??= 'refresh';
   }
 
   answerPermission(requestId: string, decision: PermissionDecision): boolean {
@@ -216,7 +228,8 @@ export class ChatSession {
     await this.maybeCompact(agent, signal);
     // SPEC §6–7: rebuilt at session start, and for a session resumed in this process (another day, an
     // edited CLAUDE.md or MEMORY.md, the notes so far) before its first turn here.
-    if (freshSession || !this.contextBuilt) await this.injectContext(agent, freshSession ? 'start' : 'resume');
+    const due = freshSession ? 'start' : this.contextDue;
+    if (due) await this.injectContext(agent, due);
     const recall = text !== undefined && this.policy.memory && agent.switches.autoMemory ? await this.recallFor(agent, text, signal) : null;
     let recallPending = recall;
     let announced = false;
@@ -384,8 +397,8 @@ export class ChatSession {
    * SPEC §6–7: CLAUDE.md files, both MEMORY.md indexes and today's date at the start, after each
    * compaction, and when a session is resumed (then with its notes so far).
    */
-  private async injectContext(agent: ConversationAgent, reason: 'start' | 'resume' | 'compaction'): Promise<void> {
-    this.contextBuilt = true;
+  private async injectContext(agent: ConversationAgent, reason: 'start' | 'resume' | 'refresh' | 'compaction'): Promise<void> {
+    this.contextDue = null;
     const context = await buildSessionContext({
       paths: agent.paths,
       config: this.deps.env.config(),
@@ -400,6 +413,8 @@ export class ChatSession {
     const history = await this.history();
     if (history.some((r) => isMessageRecord(r) && r.isMeta && r.message.content === context.reminder)) return;
     await this.appendMeta(agent, context.reminder);
+    // A refresh follows the user's own approval in this conversation: nothing new to ask or tell.
+    if (reason === 'refresh') return;
     // A resumed session already showed its notices; only approvals still waiting are asked again.
     if (reason === 'resume') {
       const waiting = context.instructions.pendingApprovals.map((a): ChatItem => ({ kind: 'include-approval', id: `include-${randomUUID()}`, path: a.path, includedFrom: a.includedFrom }));

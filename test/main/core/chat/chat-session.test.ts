@@ -211,6 +211,13 @@ describe('a conversation through the IPC handlers, the real SDK and the strict f
     expect(lastRequestText(f.fake)).not.toContain('Shared rule');
 
     await f.call('chat:approve-include', { project: f.project, path: outside });
+    // The conversation where it was asked sends it from its next turn, once.
+    f.fake.enqueue(text('Brief.'), text('Still brief.'));
+    await f.turn(first, 'Hello with the rule');
+    expect(JSON.stringify(f.fake.requests.at(-1)!.body.messages!.at(-1))).toContain('Shared rule: be brief.');
+    await f.turn(first, 'And again');
+    expect(lastRequestText(f.fake).split('Shared rule: be brief.').length - 1).toBe(1);
+    expectAllAccepted(f.fake);
     const second = await f.newSession();
     f.fake.enqueue(text('OK.'));
     await f.turn(second, 'Hello again');
