@@ -58,4 +58,12 @@ describe('project names in the vault tree', () => {
     const files = within(group).getAllByRole('button').map((b) => b.getAttribute('title'));
     expect(files).toEqual(['CLAUDE.md', '@projects/-home-ana-mono-web/.claude/rules/testing.md', '@projects/-home-ana-mono-web/CLAUDE.md']);
   });
+
+  it("shows a project's instruction file path under the project's name, other paths as they are", async () => {
+    const { displayPath } = await import('../../renderer/src/features/vault/project-label');
+    const projects = [{ path: '/home/ana/mono/web', name: 'web', openedAt: '2026-12-03T08:00:00Z', memorySlug: '-home-ana-mono' }];
+    expect(displayPath('@projects/-home-ana-mono-web/.claude/rules/testing.md', projects)).toBe('web/.claude/rules/testing.md');
+    expect(displayPath('@projects/-srv-gone/CLAUDE.md', projects)).toBe('srv-gone/CLAUDE.md');
+    expect(displayPath('projects/-home-ana-mono/memory/a.md', projects)).toBe('projects/-home-ana-mono/memory/a.md');
+  });
 });

@@ -4,6 +4,7 @@ import { useStoreShallow, useStore } from '../../store';
 import { deleteFile, renameFile, resolveExternal, saveOpenFile } from '../../bridge/vault-actions';
 import { Markdown } from '../chat/markdown';
 import { CodeEditor } from './code-editor';
+import { useDisplayPath } from './project-label';
 import { MergeEditor } from '../conflicts/merge-editor';
 import { FrontmatterForm, readFrontmatter, stripFrontmatter, validateFrontmatter, withFrontmatter } from './frontmatter-form';
 
@@ -64,6 +65,7 @@ export function FilePane() {
   const [mode, setMode] = useState<'preview' | 'edit'>('preview');
   const [renaming, setRenaming] = useState(false);
   const [editorKey, setEditorKey] = useState(0);
+  const shown = useDisplayPath();
   if (!file) return <p className="muted">Opening…</p>;
   const { meta } = file;
   const text = draft ?? file.text;
@@ -95,7 +97,7 @@ export function FilePane() {
             {dirty && <span className="dirty" aria-label="unsaved changes"> •</span>}
           </h1>
           <p className="muted small">
-            {meta.path}
+            {shown(meta.path)}
             {meta.description ? ` — ${meta.description}` : ''}
           </p>
         </div>

@@ -3,14 +3,15 @@ import type { HealthReport } from '../../../../common/domain/vault';
 import { api } from '../../bridge';
 import { deleteFile, openFile } from '../../bridge/vault-actions';
 import { useStore } from '../../store';
-import { useProjectLabel } from './project-label';
+import { useDisplayPath, useProjectLabel } from './project-label';
 
 const fileName = (path: string) => path.split('/').pop() ?? path;
 
 function FileLink({ path }: { path: string }) {
+  const shown = useDisplayPath();
   return (
     <button type="button" className="link" onClick={() => void openFile(path)}>
-      {path}
+      {shown(path)}
     </button>
   );
 }

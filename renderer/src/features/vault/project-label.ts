@@ -20,3 +20,15 @@ export function useProjectLabel(): (slug: string | null) => string {
   const projects = useStore((s) => s.projects);
   return useCallback((slug: string | null) => projectLabel(slug, projects), [projects]);
 }
+
+/** A vault path as a person reads it: an opened project's own instruction file under the project's name. */
+export function displayPath(path: string, projects: readonly Project[]): string {
+  const match = /^@projects\/([^/]+)\/(.+)$/.exec(path);
+  return match ? `${projectLabel(match[1]!, projects)}/${match[2]!}` : path;
+}
+
+/** `displayPath` bound to the project list in the store. */
+export function useDisplayPath(): (path: string) => string {
+  const projects = useStore((s) => s.projects);
+  return useCallback((path: string) => displayPath(path, projects), [projects]);
+}

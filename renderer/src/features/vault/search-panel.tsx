@@ -3,6 +3,7 @@ import type { MemoryType, SearchHit, VaultScope } from '../../../../common/domai
 import { openFile, runSearch } from '../../bridge/vault-actions';
 import { arrowFocus } from '../../ui/arrow-keys';
 import { useStore, useStoreShallow, type SearchFilters } from '../../store';
+import { useDisplayPath } from './project-label';
 
 const SCOPES: readonly (readonly [VaultScope | '', string])[] = [
   ['', 'Everything'],
@@ -37,6 +38,7 @@ function Snippet({ hit }: { hit: SearchHit }) {
 export function SearchPanel() {
   const { query, filters, hits } = useStoreShallow((s) => ({ query: s.searchQuery, filters: s.searchFilters, hits: s.searchHits }));
   const [text, setText] = useState(query);
+  const shown = useDisplayPath();
   useEffect(() => {
     const timer = setTimeout(() => void runSearch(text, filters), 150);
     return () => clearTimeout(timer);
@@ -78,7 +80,7 @@ export function SearchPanel() {
           <li key={`${hit.path}:${hit.line}`}>
             <button type="button" className="result" onClick={() => void openFile(hit.path)}>
               <span className="result-title">
-                {hit.title} <span className="muted small">{hit.path}:{hit.line}</span>
+                {hit.title} <span className="muted small">{shown(hit.path)}:{hit.line}</span>
               </span>
               <Snippet hit={hit} />
             </button>
