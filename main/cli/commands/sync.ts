@@ -7,9 +7,9 @@ import { SettingsStore } from '../../core/settings/settings-store.js';
 import { VaultRootPointer, defaultAppDataDir } from '../../core/vault/vault-root.js';
 import { loadKeytarStore, MemoryCredentialStore } from '../../core/auth/credential-store.js';
 import { ProjectPaths } from '../../core/paths/index.js';
-import { resolveTeamRepo } from '../../core/team/team-repo.js';
-import { TeamSignIn } from '../../core/team/auth-discovery.js';
+import { detectTeamRepo } from '../../core/team-sync/repo-detect.js';
 import { openTeamSync } from '../../core/team-sync/open-team-sync.js';
+import { TeamAuth } from '../../core/team-sync/oauth-client.js';
 import { faultSeamFrom } from '../../core/team-sync/fault-seam.js';
 import type { SyncReport } from '../../core/team-sync/sync-types.js';
 import { UsageError, type CliIo, type Command } from '../cli-io.js';
@@ -70,7 +70,7 @@ export const syncCommand: Command = {
     const envToken = io.env.STRATA_TEAM_TOKEN;
     const auth = envToken
       ? null
-      : new TeamSignIn({
+      : new TeamAuth({
           serverUrl,
           credentials: (await loadKeytarStore()) ?? new MemoryCredentialStore(),
           clock: systemClock,
@@ -83,7 +83,7 @@ export const syncCommand: Command = {
 
     // DESIGN.md's order (the git remote, the setting only without one); the engine takes it as given.
     const paths = await ProjectPaths.resolve(vaultRoot, projectDir);
-    const detected = await resolveTeamRepo(paths.gitRoot ?? paths.projectDir, projectSettings?.teamRepo ?? null);
+    const detected = await detectTeamRepo(paths.gitRoot ?? paths.projectDir, projectSettings?.teamRepo ?? null);
     if (!detected.ok) throw new UsageError(detected.error.message);
     const opened = await openTeamSync({
       vaultRoot,

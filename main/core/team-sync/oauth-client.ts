@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { err, ok, type Result } from '../../../common/result.js';
 import type { Clock, CredentialStore, Logger } from '../ports.js';
+import { discoverAuthServer } from './auth-discovery.js';
 import { startLoopbackListener } from './loopback-listener.js';
 
 /** RFC 8414 metadata, the fields the desktop client uses. */
@@ -51,21 +52,9 @@ export class TeamAuth {
     this.account = `team-server:${new URL(o.serverUrl).origin}`;
   }
 
-  /** RFC 8414 §3: `<server>/.well-known/oauth-authorization-server`. */
-  async discover(): Promise<Result<AuthServerMetadata>> {
-    const url = `${new URL(this.o.serverUrl).origin}/.well-known/oauth-authorization-server`;
-    try {
-      const response = await this.fetchImpl(url);
-      if (!response.ok) return err('unsupported', `${this.o.serverUrl} publishes no OAuth metadata (${response.status})`);
-      const meta = (await response.json()) as AuthServerMetadata;
-      if (!meta.authorization_endpoint || !meta.token_endpoint) return err('unsupported', 'the team server metadata has no authorization or token endpoint');
-      if (meta.code_challenge_methods_supported && !meta.code_challenge_methods_supported.includes('S256')) {
-        return err('unsupported', 'the team server does not support PKCE S256');
-      }
-      return ok(meta);
-    } catch (error) {
-      return err('io_error', `the team server cannot be reached: ${(error as Error).message}`);
-    }
+  /** RFC 8414: the path-aware metadata URL of the team server URL, its issuer checked (auth-discovery.ts). */
+  discover(): Promise<Result<AuthServerMetadata>> {
+    return discoverAuthServer(this.o.serverUrl, this.fetchImpl);
   }
 
   async isSignedIn(): Promise<boolean> {

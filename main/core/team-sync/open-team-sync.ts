@@ -15,7 +15,7 @@ export interface OpenTeamSyncInput {
   /** The opened folder; memory is keyed by its git root (SPEC §0). */
   projectDir: string;
   serverUrl: string;
-  /** The `teamRepo` setting (project), used when set. */
+  /** The `teamRepo` setting (project), used where the git remote gives no repository. */
   teamRepo?: string | null;
   /** `TeamAuth.getAccessToken`, or a fixed token (`STRATA_TEAM_TOKEN`). */
   getToken: () => Promise<string | null>;
@@ -36,7 +36,7 @@ export interface OpenedTeamSync {
 }
 
 /**
- * Builds the sync engine of one project: repository from the `teamRepo` setting or the git remote,
+ * Builds the sync engine of one project: repository from the git remote or the `teamRepo` setting,
  * folders from the vault layout (DESIGN.md "Data on disk"), the shared secret scanner. The composition
  * root, the CLI and the tests call this; `no_repo` comes back as a value saying how to set it.
  */

@@ -86,14 +86,19 @@ export async function findGitConfig(dir: string): Promise<string | null> {
 }
 
 /**
- * The team repository of a project (SPEC §5): the `teamRepo` setting when set, else remote `origin`,
- * else the first remote. Reads files only; no git binary.
+ * The team repository of a project in DESIGN.md's order ("`teamRepo` where the git remote gives
+ * none"): the git remote (`origin`, else the first remote) wins; the `teamRepo` setting is used only
+ * when the project has no git repository, no remote, or a remote without `owner/name`. Neither → the
+ * remote's problem, which says how to set one. Reads files only; no git binary.
  */
 export async function detectTeamRepo(projectDir: string, teamRepoSetting?: string | null): Promise<RepoDetection> {
-  if (teamRepoSetting) {
-    if (isValidRepo(teamRepoSetting)) return { ok: true, repo: teamRepoSetting, source: 'setting' };
-    return { ok: false, error: { code: 'no_repo', message: `the teamRepo setting "${teamRepoSetting}" is not owner/name` } };
-  }
+  const fromRemote = await detectFromRemote(projectDir);
+  if (fromRemote.ok || !teamRepoSetting) return fromRemote;
+  if (isValidRepo(teamRepoSetting)) return { ok: true, repo: teamRepoSetting, source: 'setting' };
+  return { ok: false, error: { code: 'no_repo', message: `the teamRepo setting "${teamRepoSetting}" is not owner/name` } };
+}
+
+async function detectFromRemote(projectDir: string): Promise<RepoDetection> {
   const configFile = await findGitConfig(projectDir);
   const text = configFile ? await fs.readFile(configFile, 'utf8').catch(() => null) : null;
   if (text === null) {

@@ -1,7 +1,7 @@
 import type { ConflictChoice, ConflictView, DeletedTeamFile, TeamStatus } from '../../../common/domain/team.js';
 import type { VaultFileMeta } from '../../../common/domain/vault.js';
 import { AppFailure } from '../../../common/result.js';
-import { TeamSignIn } from './auth-discovery.js';
+import { TeamAuth } from '../team-sync/oauth-client.js';
 import { sameConfig, TeamSession, type SessionConfig, type TeamServiceOptions } from './team-session.js';
 
 export type { TeamServiceOptions } from './team-session.js';
@@ -114,7 +114,7 @@ export class TeamService {
   private async hasStoredSignIn(serverUrl: string): Promise<boolean> {
     const { credentials, clock, logger } = this.o;
     try {
-      return await new TeamSignIn({ serverUrl, credentials, clock, logger, openBrowser: () => undefined }).isSignedIn();
+      return await new TeamAuth({ serverUrl, credentials, clock, logger, openBrowser: () => undefined }).isSignedIn();
     } catch (error) {
       logger.warn('team sync: the credential store could not be read', { message: (error as Error).message });
       return false;

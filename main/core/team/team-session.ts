@@ -7,13 +7,12 @@ import { ProjectPaths } from '../paths/index.js';
 import type { Clock, CredentialStore, Logger } from '../ports.js';
 import type { VaultServices } from '../services.js';
 import { TeamSyncFailure } from '../team-sync/conflict-desk.js';
-import type { TeamAuth } from '../team-sync/oauth-client.js';
+import { TeamAuth } from '../team-sync/oauth-client.js';
 import { openTeamSync, type OpenedTeamSync } from '../team-sync/open-team-sync.js';
 import { SyncScheduler } from '../team-sync/sync-scheduler.js';
 import type { FileSyncState } from '../team-sync/sync-types.js';
 import { toConflictView, toTeamStatus } from '../team-sync/team-status.js';
-import { TeamSignIn } from './auth-discovery.js';
-import { resolveTeamRepo } from './team-repo.js';
+import { detectTeamRepo } from '../team-sync/repo-detect.js';
 
 export interface TeamServiceOptions {
   /** The current vault (rebuilt on a vault switch). */
@@ -89,13 +88,13 @@ export class TeamSession {
 
   static async open(project: string, config: SessionConfig, o: TeamServiceOptions): Promise<TeamSession> {
     const paths = await ProjectPaths.resolve(config.vaultRoot, project);
-    const detected = await resolveTeamRepo(paths.gitRoot ?? paths.projectDir, config.teamRepo);
+    const detected = await detectTeamRepo(paths.gitRoot ?? paths.projectDir, config.teamRepo);
     let session: TeamSession | null = null;
     let opened: OpenedTeamSync | null = null;
     let repo = detected.ok ? detected.repo : null;
     let repoProblem = detected.ok ? null : detected.error.message;
     if (config.serverUrl) {
-      const auth = new TeamSignIn({
+      const auth = new TeamAuth({
         serverUrl: config.serverUrl,
         credentials: o.credentials,
         clock: o.clock,

@@ -50,7 +50,7 @@ describe('team repository detection', () => {
     expect(await detectTeamRepo(wt)).toMatchObject({ ok: true, repo: 'acme/mono' });
   });
 
-  it('uses the teamRepo setting first, and says how to set one when there is nothing', async () => {
+  it('uses the teamRepo setting without a git repository, and says how to set one when there is nothing', async () => {
     const plain = await tempDir();
     expect(await detectTeamRepo(plain, 'acme/set')).toEqual({ ok: true, repo: 'acme/set', source: 'setting' });
     const none = await detectTeamRepo(plain);

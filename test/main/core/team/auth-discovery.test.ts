@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startTeamServer, type TeamServer } from '../../../../server/index.js';
 import { MemoryCredentialStore } from '../../../../main/core/auth/credential-store.js';
 import { systemClock } from '../../../../main/core/ports.js';
-import { issuerOf, metadataUrlOf, TeamSignIn } from '../../../../main/core/team/auth-discovery.js';
+import { issuerOf, metadataUrlOf } from '../../../../main/core/team-sync/auth-discovery.js';
+import { TeamAuth } from '../../../../main/core/team-sync/oauth-client.js';
 import { tempDir } from '../../../support/temp-dir.js';
 import { testLogger } from '../../../support/test-logger.js';
 
@@ -51,8 +52,8 @@ async function mountUnderTeam(): Promise<{ url: string; target(port: number): vo
   return { url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, target: (port) => (upstream = port) };
 }
 
-function signInFor(serverUrl: string, opened: string[] = []): TeamSignIn {
-  return new TeamSignIn({ serverUrl, credentials: new MemoryCredentialStore(), clock: systemClock, logger: testLogger().logger, openBrowser: (url) => void opened.push(url) });
+function signInFor(serverUrl: string, opened: string[] = []): TeamAuth {
+  return new TeamAuth({ serverUrl, credentials: new MemoryCredentialStore(), clock: systemClock, logger: testLogger().logger, openBrowser: (url) => void opened.push(url) });
 }
 
 describe('OAuth discovery (RFC 8414)', () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createServices } from '../../../../main/core/services.js';
 import { createDispatcher } from '../../../../main/core/ipc/dispatcher.js';
 import { createHandlers } from '../../../../main/core/ipc/handlers.js';
-import { resolveTeamRepo } from '../../../../main/core/team/team-repo.js';
+import { detectTeamRepo } from '../../../../main/core/team-sync/repo-detect.js';
 import { tempDir } from '../../../support/temp-dir.js';
 import { testLogger } from '../../../support/test-logger.js';
 
@@ -19,23 +19,23 @@ async function gitRepo(...remotes: [string, string][]): Promise<string> {
 describe('team repository precedence', () => {
   it('takes the git remote over the teamRepo setting', async () => {
     const dir = await gitRepo(['upstream', 'https://github.com/up/first.git'], ['origin', 'git@github.com:acme/widgets.git']);
-    expect(await resolveTeamRepo(dir, 'acme/setting')).toEqual({ ok: true, repo: 'acme/widgets', source: 'remote', remote: 'origin' });
+    expect(await detectTeamRepo(dir, 'acme/setting')).toEqual({ ok: true, repo: 'acme/widgets', source: 'remote', remote: 'origin' });
   });
 
   it('uses the setting when the git repository has no remote, or the folder is no git repository', async () => {
-    expect(await resolveTeamRepo(await gitRepo(), 'acme/setting')).toEqual({ ok: true, repo: 'acme/setting', source: 'setting' });
-    expect(await resolveTeamRepo(await tempDir(), 'acme/setting')).toEqual({ ok: true, repo: 'acme/setting', source: 'setting' });
+    expect(await detectTeamRepo(await gitRepo(), 'acme/setting')).toEqual({ ok: true, repo: 'acme/setting', source: 'setting' });
+    expect(await detectTeamRepo(await tempDir(), 'acme/setting')).toEqual({ ok: true, repo: 'acme/setting', source: 'setting' });
   });
 
   it('uses the setting when the remote names no owner/name', async () => {
     const dir = await gitRepo(['origin', 'https://example.com/only']);
-    expect(await resolveTeamRepo(dir, 'acme/setting')).toMatchObject({ ok: true, repo: 'acme/setting' });
+    expect(await detectTeamRepo(dir, 'acme/setting')).toMatchObject({ ok: true, repo: 'acme/setting' });
   });
 
   it('says how to set one when there is neither', async () => {
-    const none = await resolveTeamRepo(await gitRepo(), null);
+    const none = await detectTeamRepo(await gitRepo(), null);
     expect(none.ok ? '' : none.error.message).toMatch(/no remote: add a git remote \(git remote add origin .*\) or set "Team repository" \(teamRepo, owner\/name\)/);
-    const bad = await resolveTeamRepo(await tempDir(), 'not a repo');
+    const bad = await detectTeamRepo(await tempDir(), 'not a repo');
     expect(bad.ok ? '' : bad.error.message).toMatch(/teamRepo setting "not a repo" is not owner\/name/);
   });
 

@@ -1,0 +1,65 @@
+import { err, ok, type Result } from '../../../common/result.js';
+import type { AuthServerMetadata } from './oauth-client.js';
+
+/**
+ * The issuer the client expects (RFC 8414 §2): the team server URL's scheme, host, port and path,
+ * without a trailing slash. A query or fragment cannot be part of an issuer, so such a URL is refused.
+ */
+export function issuerOf(serverUrl: string): Result<string> {
+  let url: URL;
+  try {
+    url = new URL(serverUrl);
+  } catch {
+    return err('invalid_request', `the team server URL "${serverUrl}" is not a URL`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return err('invalid_request', `the team server URL must be http(s), not ${url.protocol}`);
+  if (url.search || url.hash || url.username || url.password) {
+    return err('invalid_request', 'the team server URL cannot carry a query, a fragment or credentials (it names the OAuth issuer)');
+  }
+  return ok(`${url.origin}${url.pathname.replace(/\/+$/, '')}`);
+}
+
+/**
+ * RFC 8414 §3.1: the well-known suffix goes between the host and the issuer's path, so an issuer
+ * `https://host/team` publishes at `https://host/.well-known/oauth-authorization-server/team`.
+ */
+export function metadataUrlOf(issuer: string): string {
+  const url = new URL(issuer);
+  return `${url.origin}/.well-known/oauth-authorization-server${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/**
+ * Fetches and checks the authorization server metadata. §3.3: the `issuer` it names must be exactly
+ * the one derived from the team server URL; otherwise another server's metadata could send the sign-in
+ * (and the tokens) elsewhere, so the client refuses.
+ */
+export async function discoverAuthServer(serverUrl: string, fetchImpl: typeof fetch): Promise<Result<AuthServerMetadata>> {
+  const issuer = issuerOf(serverUrl);
+  if (!issuer.ok) return issuer;
+  const url = metadataUrlOf(issuer.value);
+  let response: Response;
+  try {
+    response = await fetchImpl(url, { headers: { accept: 'application/json' } });
+  } catch (error) {
+    return err('io_error', `the team server cannot be reached: ${(error as Error).message}`);
+  }
+  if (!response.ok) {
+    await response.arrayBuffer().catch(() => undefined);
+    return err('unsupported', `${serverUrl} publishes no OAuth metadata at ${url} (${response.status})`);
+  }
+  const meta = (await response.json().catch(() => null)) as Partial<AuthServerMetadata> | null;
+  if (!meta || typeof meta !== 'object') return err('unsupported', `the OAuth metadata at ${url} is not JSON`);
+  if (meta.issuer !== issuer.value) {
+    return err(
+      'permission_denied',
+      `refusing to sign in: the OAuth metadata at ${url} names the issuer ${JSON.stringify(meta.issuer ?? null)}, not ${JSON.stringify(issuer.value)} (the team server URL); check the team server URL, or the server's public URL`,
+    );
+  }
+  if (typeof meta.authorization_endpoint !== 'string' || typeof meta.token_endpoint !== 'string') {
+    return err('unsupported', 'the team server metadata has no authorization or token endpoint');
+  }
+  if (meta.code_challenge_methods_supported && !meta.code_challenge_methods_supported.includes('S256')) {
+    return err('unsupported', 'the team server does not support PKCE S256');
+  }
+  return ok(meta as AuthServerMetadata);
+}
