@@ -24,7 +24,8 @@ async function isDirectory(dir: string): Promise<boolean> {
 
 /**
  * `strata search --project DIR [--vault DIR] [--json] QUERY` (DESIGN.md): the vault's full-text index
- * over the project's memories (auto and team), session notes, transcripts and the user's CLAUDE.md.
+ * over the project's memories (auto and team), session notes, transcripts, its own CLAUDE.md files and
+ * the user's.
  * The project is resolved to its slugs (SPEC §0): slug(folder) for transcripts and notes,
  * slug(git root) for memory. Uses and refreshes the index cache; never watches.
  */
@@ -70,6 +71,8 @@ export const searchCommand: Command = {
       config: () => resolveMemoryConfig(settings.get().memory),
       watch: false,
     });
+    // The project's own CLAUDE.md files are searched with it (`@projects/<slug(folder)>/…`).
+    await vault.setProjects([{ path: project.projectDir }]);
     await vault.open();
     try {
       const hits = vault.search(query, {

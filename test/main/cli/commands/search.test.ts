@@ -45,6 +45,18 @@ describe('strata search', () => {
     expect(results.find((r) => r.scope === 'transcript')).toMatchObject({ line: 1 });
   });
 
+  it("searches the project's own CLAUDE.md files with it, not another folder's", async () => {
+    const { opened, repo, vault } = await setup();
+    await fs.mkdir(path.join(opened, '.claude', 'rules'), { recursive: true });
+    await fs.writeFile(path.join(opened, '.claude', 'rules', 'db.md'), 'Migrations run against PostgreSQL 16.\n');
+    await fs.writeFile(path.join(repo, 'NOTES.md'), 'PostgreSQL notes that are no instructions\n');
+    const { io, out, errors } = captureIo();
+    expect(await runCli(['search', '--project', opened, '--vault', vault, '--json', '--scope', 'instructions', 'postgresql'], io)).toBe(0);
+    expect(errors).toEqual([]);
+    const { results } = JSON.parse(out.join('\n')) as { results: Record<string, unknown>[] };
+    expect(results).toEqual([expect.objectContaining({ path: `@projects/${slug(opened)}/.claude/rules/db.md`, scope: 'instructions', line: 1 })]);
+  });
+
   it('prints human lines without --json and says when nothing matched', async () => {
     const { opened, vault } = await setup();
     const first = captureIo();
