@@ -462,11 +462,14 @@ export class Vault {
     }
     if (current && hasHistory(location.scope)) await this.history.snapshot(rel, current, options.reason ?? 'edit');
     const hash = sha256(text);
+    // A project's CLAUDE.md linking to another file in the project (AGENTS.md, say) is written through
+    // and stays a link; `resolve` checked that the target is inside the project.
+    const target = rel.startsWith(`${PROJECTS_PREFIX}/`) ? await fs.realpath(abs).catch(() => abs) : abs;
     this.own.expectWrite(rel, hash, current ? 'changed' : 'added');
     try {
       // SPEC §2: session notes are private to the user (file 0600, folder 0700).
       const mode = location.scope === 'session-notes' ? 0o600 : 0o644;
-      await writeFileAtomic(abs, text, { mode, dirMode: location.scope === 'session-notes' ? 0o700 : 0o755 });
+      await writeFileAtomic(target, text, { mode, dirMode: location.scope === 'session-notes' ? 0o700 : 0o755 });
     } catch (error) {
       this.own.cancelWrite(rel, hash);
       throw new AppFailure('io_error', `${rel} could not be written: ${(error as Error).message}`);

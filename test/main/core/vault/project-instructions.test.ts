@@ -67,6 +67,23 @@ describe("Opened projects' instruction files in the vault", () => {
     log.assertNoErrors();
   });
 
+  it('writes through a CLAUDE.md that links to another file in the project, keeping the link', async () => {
+    const root = await tempDir('strata-vault-');
+    const project = await projectFolder();
+    await fs.writeFile(path.join(project, 'AGENTS.md'), 'Shared by every agent.\n');
+    await fs.rm(path.join(project, 'CLAUDE.md'));
+    await fs.symlink('AGENTS.md', path.join(project, 'CLAUDE.md'));
+    const rel = `@projects/${slug(project)}/CLAUDE.md`;
+    const { vault } = await openVault(root);
+    await vault.setProjects([{ path: project }]);
+    const file = await vault.read(rel);
+    expect(file.text).toBe('Shared by every agent.\n');
+    await vault.write(rel, 'Shared, and edited.\n', { baseHash: file.hash });
+    expect((await fs.lstat(path.join(project, 'CLAUDE.md'))).isSymbolicLink()).toBe(true);
+    expect(await fs.readFile(path.join(project, 'AGENTS.md'), 'utf8')).toBe('Shared, and edited.\n');
+    expect((await vault.read(rel)).text).toBe('Shared, and edited.\n');
+  });
+
   it('refuses every path outside the instruction set, and projects that are not open', async () => {
     const root = await tempDir('strata-vault-');
     const project = await projectFolder();
