@@ -7,8 +7,17 @@ export interface BlockedFile {
   key: string;
   /** Vault-relative path of the file. */
   path: string;
+  /** The first finding; `findings` holds every rule and line. */
   rule: string;
   line: number;
+  findings: { rule: string; line: number }[];
+}
+
+/** A local team file whose name the server refuses (kept here, never uploaded). */
+export interface InvalidTeamName {
+  key: string;
+  path: string;
+  reason: string;
 }
 
 export interface TeamStatus {
@@ -26,6 +35,7 @@ export interface TeamStatus {
   conflicts: string[];
   blocked: BlockedFile[];
   tooLarge: string[];
+  invalidNames: InvalidTeamName[];
   lastSyncAt: string | null;
   error: string | null;
   /** While a sign-in waits for the browser: the server's authorization page (http/https), for the renderer to open. */

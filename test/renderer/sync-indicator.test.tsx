@@ -40,7 +40,7 @@ describe('the sync indicator', () => {
     expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
     push({ phase: 'offline', pending: 2 });
     expect(screen.getByRole('button', { name: 'Offline — 2 pending' })).toBeTruthy();
-    push({ phase: 'error', error: 'The team server answered 500', conflicts: ['a.md'], blocked: [{ key: 'b.md', path: 'x/b.md', rule: 'github-pat', line: 3 }] });
+    push({ phase: 'error', error: 'The team server answered 500', conflicts: ['a.md'], blocked: [{ key: 'b.md', path: 'x/b.md', rule: 'github-pat', line: 3, findings: [{ rule: 'github-pat', line: 3 }] }] });
     const failed = screen.getByRole('button', { name: 'Sync failed · 1 conflict · 1 blocked' });
     expect(failed.getAttribute('title')).toBe('The team server answered 500');
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));

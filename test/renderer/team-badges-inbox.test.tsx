@@ -90,4 +90,34 @@ describe('team memory in the vault', () => {
     expect((save as HTMLButtonElement).disabled).toBe(true);
     expect(resolved).toHaveLength(3);
   });
+
+  it('lists every secret finding of a blocked file, and the files whose names the server refuses', async () => {
+    const withProblems: TeamStatus = {
+      ...syncedStatus,
+      blocked: [
+        {
+          key: 'keys.md',
+          path: `${TEAM}/keys.md`,
+          rule: 'github-pat',
+          line: 3,
+          findings: [
+            { rule: 'github-pat', line: 3 },
+            { rule: 'aws-access-key', line: 9 },
+          ],
+        },
+      ],
+      invalidNames: [{ key: 'a\\b.md', path: `${TEAM}/a\\b.md`, reason: 'a backslash is not allowed' }],
+    };
+    window.strata = createFakeApi({ 'team:status': () => withProblems, 'team:list-deleted': () => [] }).api;
+    vi.resetModules();
+    const { useStore } = await import('../../renderer/src/store');
+    const { ConflictsPanel } = await import('../../renderer/src/features/conflicts/conflicts-panel');
+    useStore.getState().setActiveProject('/p');
+    useStore.getState().setTeamStatus(withProblems);
+    render(<ConflictsPanel />);
+    expect(await screen.findByText(/github-pat on line 3, aws-access-key on line 9/)).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Names the team server refuses' })).toBeTruthy();
+    expect(screen.getByText(/a backslash is not allowed/).textContent).toBe('a\\b.md: a backslash is not allowed');
+    expect(screen.queryByText('No conflicts and nothing blocked.')).toBeNull();
+  });
 });

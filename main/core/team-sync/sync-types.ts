@@ -81,6 +81,7 @@ export interface TeamSyncStatus {
   conflicts: string[];
   blocked: BlockedKey[];
   tooLarge: string[];
+  invalidNames: InvalidName[];
   lastSyncAt: string | null;
   error: SyncError | null;
 }

@@ -30,8 +30,9 @@ export function toTeamStatus(ctx: TeamStatusContext, status: TeamSyncStatus | nu
     progress: status?.progress ?? null,
     pending: status?.pending ?? 0,
     conflicts: status?.conflicts ?? [],
-    blocked: (status?.blocked ?? []).map((b) => ({ key: b.key, path: rel(b.key), rule: b.rule, line: b.line })),
+    blocked: (status?.blocked ?? []).map((b) => ({ key: b.key, path: rel(b.key), rule: b.rule, line: b.line, findings: b.findings })),
     tooLarge: status?.tooLarge ?? [],
+    invalidNames: (status?.invalidNames ?? []).map((n) => ({ key: n.key, path: rel(n.key), reason: n.reason })),
     lastSyncAt: status?.lastSyncAt ?? null,
     error: status?.error?.message ?? null,
   };

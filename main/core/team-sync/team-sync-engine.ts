@@ -27,7 +27,7 @@ export class TeamSyncEngine extends ConflictDesk {
   private readonly fault: FaultSeam;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
-  private current: TeamSyncStatus = { phase: 'synced', progress: null, pending: 0, conflicts: [], blocked: [], tooLarge: [], lastSyncAt: null, error: null };
+  private current: TeamSyncStatus = { phase: 'synced', progress: null, pending: 0, conflicts: [], blocked: [], tooLarge: [], invalidNames: [], lastSyncAt: null, error: null };
 
   constructor(private readonly o: TeamSyncEngineOptions) {
     const fault = o.fault ?? noFaults;
@@ -98,6 +98,7 @@ export class TeamSyncEngine extends ConflictDesk {
       conflicts: report.conflicts,
       blocked: report.blocked,
       tooLarge: report.tooLarge,
+      invalidNames: report.invalidNames,
       lastSyncAt: state?.lastSyncAt ?? this.current.lastSyncAt,
       error: report.error,
     });

@@ -14,6 +14,7 @@ export const syncedStatus: TeamStatus = {
   conflicts: [],
   blocked: [],
   tooLarge: [],
+  invalidNames: [],
   lastSyncAt: '2026-12-03T08:00:00.000Z',
   error: null,
 };

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { ConflictView } from '../../../../common/domain/team';
+import type { BlockedFile, ConflictView } from '../../../../common/domain/team';
 import { api } from '../../bridge';
 import { loadTeamStatus, resolveConflict } from '../../bridge/team-actions';
 import { useStoreShallow, useStore } from '../../store';
@@ -66,6 +66,12 @@ function Resolver({ project, keyName }: { project: string; keyName: string }) {
   );
 }
 
+/** `github-pat on line 3, aws-access-key on line 9`: every finding, so all can be cleared in one pass. */
+function findingsText(b: BlockedFile): string {
+  const findings = b.findings.length > 0 ? b.findings : [b];
+  return findings.map((f) => `${f.rule} on line ${f.line}`).join(', ');
+}
+
 /** The conflict inbox, and the files the secret scanner keeps from leaving this machine. */
 export function ConflictsPanel() {
   const { project, status, conflict } = useStoreShallow((s) => ({
@@ -81,7 +87,7 @@ export function ConflictsPanel() {
   if (!status) return <p className="muted">Reading the sync state…</p>;
   const s = useStore.getState();
   const opened = status.blocked.find((b) => b.key === atLine);
-  const nothing = status.conflicts.length + status.blocked.length + status.tooLarge.length === 0;
+  const nothing = status.conflicts.length + status.blocked.length + status.tooLarge.length + status.invalidNames.length === 0;
   return (
     <section className="conflicts-panel" aria-labelledby="conflicts-heading">
       <h1 id="conflicts-heading">Team memory{status.repo ? ` — ${status.repo}` : ''}</h1>
@@ -114,7 +120,7 @@ export function ConflictsPanel() {
           <ul className="plain-list">
             {status.blocked.map((b) => (
               <li key={b.key}>
-                <code>{b.key}</code> — {b.rule} on line {b.line}{' '}
+                <code>{b.key}</code> — {findingsText(b)}{' '}
                 <button type="button" className="link" aria-expanded={atLine === b.key} onClick={() => setAtLine(atLine === b.key ? null : b.key)}>
                   Open at line {b.line}
                 </button>
@@ -131,6 +137,19 @@ export function ConflictsPanel() {
             {status.tooLarge.map((key) => (
               <li key={key}>
                 <code>{key}</code> is over 250,000 bytes; split it into smaller memories.
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {status.invalidNames.length > 0 && (
+        <>
+          <h2>Names the team server refuses</h2>
+          <p className="muted small">These files stay on this machine until they are renamed.</p>
+          <ul className="plain-list">
+            {status.invalidNames.map((n) => (
+              <li key={n.key}>
+                <code>{n.key}</code>: {n.reason}
               </li>
             ))}
           </ul>

@@ -14,14 +14,15 @@ const ctx = {
 };
 
 describe('team status for the renderer', () => {
-  it('maps blocked files to vault-relative paths with rule and line, and errors to their message', () => {
+  it('maps blocked files and refused names to vault-relative paths with every finding and reason, and errors to their message', () => {
     const status = toTeamStatus(ctx, {
       phase: 'offline',
       progress: null,
       pending: 2,
       conflicts: ['a.md'],
-      blocked: [{ key: 'notes/keys.md', rule: 'github-pat', line: 3, findings: [{ rule: 'github-pat', line: 3 }] }],
+      blocked: [{ key: 'notes/keys.md', rule: 'github-pat', line: 3, findings: [{ rule: 'github-pat', line: 3 }, { rule: 'aws-access-key', line: 9 }] }],
       tooLarge: [],
+      invalidNames: [{ key: 'bad\\name.md', reason: 'a backslash is not allowed' }],
       lastSyncAt: '2026-12-02T18:00:00.000Z',
       error: { code: 'offline', message: 'the team server cannot be reached' },
     });
@@ -29,7 +30,19 @@ describe('team status for the renderer', () => {
       phase: 'offline',
       pending: 2,
       conflicts: ['a.md'],
-      blocked: [{ key: 'notes/keys.md', path: 'projects/-work-app/memory/team/notes/keys.md', rule: 'github-pat', line: 3 }],
+      blocked: [
+        {
+          key: 'notes/keys.md',
+          path: 'projects/-work-app/memory/team/notes/keys.md',
+          rule: 'github-pat',
+          line: 3,
+          findings: [
+            { rule: 'github-pat', line: 3 },
+            { rule: 'aws-access-key', line: 9 },
+          ],
+        },
+      ],
+      invalidNames: [{ key: 'bad\\name.md', path: 'projects/-work-app/memory/team/bad\\name.md', reason: 'a backslash is not allowed' }],
       error: 'the team server cannot be reached',
     });
   });
