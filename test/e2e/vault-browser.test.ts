@@ -142,5 +142,11 @@ describe.skipIf(!hasChromium)('the vault browser in Chromium', () => {
     await page.keyboard.type('\nTaxes are separate.');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await expect.poll(() => fs.readFile(path.join(project, 'CLAUDE.md'), 'utf8')).toContain('Taxes are separate.');
+    // The quick switcher finds the project's files by the project's name.
+    await page.keyboard.press('Control+p');
+    await page.getByRole('combobox', { name: 'Open a vault file' }).fill('shop/.claude');
+    await page.getByText('shop/.claude/rules/tests.md', { exact: true }).waitFor();
+    await page.keyboard.press('Enter');
+    await page.getByText('Run the tests.').waitFor();
   });
 });

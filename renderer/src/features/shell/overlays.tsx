@@ -4,6 +4,7 @@ import { Picker, type PickerItem } from '../../ui/picker';
 import { openFile } from '../../bridge/vault-actions';
 import { newSession } from '../../bridge/chat-actions';
 import { saveSettings } from '../../bridge/actions';
+import { useDisplayPath } from '../vault/project-label';
 
 function goVault(panel: 'search' | 'health' | 'file' | 'new' | 'deleted') {
   const s = useStore.getState();
@@ -20,19 +21,20 @@ export function Overlays() {
     theme: s.settings?.theme,
   }));
   const close = () => useStore.getState().setOverlay(null);
+  const shown = useDisplayPath();
 
   const fileItems = useMemo<PickerItem[]>(
     () =>
       files.map((f) => ({
         id: f.path,
         label: f.title,
-        detail: f.path,
+        detail: shown(f.path),
         run: () => {
           useStore.getState().setScreen('vault');
           void openFile(f.path);
         },
       })),
-    [files],
+    [files, shown],
   );
 
   const commands = useMemo<PickerItem[]>(() => {
