@@ -1,5 +1,6 @@
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Project } from '../../common/domain/app';
 import type { VaultFileMeta } from '../../common/domain/vault';
 import { createFakeApi } from './support/fake-api';
 
@@ -26,33 +27,38 @@ function instructions(path: string, projectSlug: string | null, title: string): 
 
 afterEach(cleanup);
 
+/** Renders the tree over a fresh store holding `projects` and `files`. */
+async function renderTree(projects: Project[], files: VaultFileMeta[]) {
+  window.strata = createFakeApi({}).api;
+  vi.resetModules();
+  const { useStore } = await import('../../renderer/src/store');
+  const { FileTree } = await import('../../renderer/src/features/vault/file-tree');
+  useStore.getState().setProjects(projects);
+  useStore.getState().setFiles(files);
+  render(<FileTree />);
+}
+
 describe('project names in the vault tree', () => {
   it('names a memory folder after the opened project it belongs to, else shows its whole slug', async () => {
-    window.strata = createFakeApi({}).api;
-    vi.resetModules();
-    const { useStore } = await import('../../renderer/src/store');
-    const { FileTree } = await import('../../renderer/src/features/vault/file-tree');
     // Dashes in a folder name are why the last slug segment ("site") is not a name.
-    useStore.getState().setProjects([{ path: '/home/ana/my-site', name: 'my-site', openedAt: '2026-12-03T08:00:00Z', memorySlug: '-home-ana-my-site' }]);
-    useStore.getState().setFiles([memory('-home-ana-my-site', 'a.md'), memory('-srv-old-app', 'b.md')]);
-    render(<FileTree />);
+    await renderTree(
+      [{ path: '/home/ana/my-site', name: 'my-site', openedAt: '2026-12-03T08:00:00Z', memorySlug: '-home-ana-my-site' }],
+      [memory('-home-ana-my-site', 'a.md'), memory('-srv-old-app', 'b.md')],
+    );
     const headings = screen.getAllByRole('heading', { level: 3 }).map((h) => h.textContent);
     expect(headings).toEqual(['my-site', 'srv-old-app']);
   });
 
   it("groups each opened project's own CLAUDE.md files under Instructions by the project's name, beside the user's", async () => {
-    window.strata = createFakeApi({}).api;
-    vi.resetModules();
-    const { useStore } = await import('../../renderer/src/store');
-    const { FileTree } = await import('../../renderer/src/features/vault/file-tree');
     // A subfolder of a repository: its memory is keyed by the git root, its instructions by the folder.
-    useStore.getState().setProjects([{ path: '/home/ana/mono/web', name: 'web', openedAt: '2026-12-03T08:00:00Z', memorySlug: '-home-ana-mono' }]);
-    useStore.getState().setFiles([
-      instructions('CLAUDE.md', null, 'CLAUDE.md'),
-      instructions('@projects/-home-ana-mono-web/CLAUDE.md', '-home-ana-mono-web', 'CLAUDE.md'),
-      instructions('@projects/-home-ana-mono-web/.claude/rules/testing.md', '-home-ana-mono-web', '.claude/rules/testing.md'),
-    ]);
-    render(<FileTree />);
+    await renderTree(
+      [{ path: '/home/ana/mono/web', name: 'web', openedAt: '2026-12-03T08:00:00Z', memorySlug: '-home-ana-mono' }],
+      [
+        instructions('CLAUDE.md', null, 'CLAUDE.md'),
+        instructions('@projects/-home-ana-mono-web/CLAUDE.md', '-home-ana-mono-web', 'CLAUDE.md'),
+        instructions('@projects/-home-ana-mono-web/.claude/rules/testing.md', '-home-ana-mono-web', '.claude/rules/testing.md'),
+      ],
+    );
     const group = screen.getByRole('region', { name: 'Instructions' });
     expect(within(group).getAllByRole('heading', { level: 3 }).map((h) => h.textContent)).toEqual(['You', 'web']);
     const files = within(group).getAllByRole('button').map((b) => b.getAttribute('title'));
