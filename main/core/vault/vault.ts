@@ -17,9 +17,8 @@ import { addToIndex, buildIndexView, INDEX_FILE, parseIndex, removeFromIndex, re
 import { OwnWrites } from './own-writes.js';
 import { loadCatalog, reconcile, scanDoc, type Difference } from './vault-catalog.js';
 import { VaultWatcher, type RawFileEvent, type WatcherFactory } from './vault-watcher.js';
-import { classifyVaultPath, hasHistory, isIgnoredInProject, isMemoryScope, memoryDir, PROJECTS_PREFIX, resolveVaultPath } from './vault-paths.js';
-import { listProjectInstructions } from './file-scan.js';
-import { slug } from '../paths/slug.js';
+import { classifyVaultPath, hasHistory, isMemoryScope, memoryDir, PROJECTS_PREFIX, resolveVaultPath } from './vault-paths.js';
+import { ProjectSources } from './project-sources.js';
 
 /** `opening` until searchable, `ready` after, `root-missing` while the root folder is gone. */
 export type { VaultState } from '../../../common/domain/app.js';
@@ -73,17 +72,23 @@ export class Vault {
   private closing = false;
   /** Catalog entries of files the vault itself removed, until the watcher reports the unlink. */
   private readonly ownRemoved = new Map<string, IndexedDoc>();
-  /** The opened projects asked for (`setProjects`): slug of the folder → the folder. */
-  private wantedProjects = new Map<string, string>();
-  /** The projects whose instruction files are in the catalog: slug → real folder (`@projects/<slug>/`). */
-  private readonly projectDirs = new Map<string, string>();
-  private readonly projectWatchers = new Map<string, VaultWatcher>();
-  /** Project watchers start with the root's, once the vault is searchable. */
-  private watchProjects = false;
+  /** The opened projects' own instruction files (`@projects/<slug>/…`) and their watchers. */
+  private readonly projects: ProjectSources;
 
   constructor(private readonly options: VaultOptions) {
     const v = options.config().vault;
     this.history = new HistoryStore(options.root, options.clock, options.logger, { days: v.historyDays, maxBytes: v.historyMaxBytes });
+    this.projects = new ProjectSources({
+      root: options.root,
+      logger: options.logger,
+      factory: options.watcherFactory,
+      writeFinishMs: () => this.cfg().writeFinishMs,
+      maxBytes: () => this.cfg().maxFileBytes,
+      index: () => this.index,
+      enqueue: (task) => this.enqueue(task),
+      onEvent: (event) => this.onRawEvent(event),
+      report: (diffs) => this.emitDifferences(diffs),
+    });
   }
 
   get root(): string {
@@ -108,7 +113,7 @@ export class Vault {
     const useCache = this.options.useCache ?? true;
     const loaded = await loadCatalog(this.root, this.cfg().maxFileBytes, this.options.logger, useCache);
     this.index = loaded.index;
-    await this.enqueue(() => this.syncProjects());
+    await this.enqueue(() => this.projects.sync());
     this.setState('ready');
     const index = this.index;
     this.settled = index.settle(() => this.index !== index || this.closing);
@@ -129,8 +134,9 @@ export class Vault {
         .then(() =>
           this.enqueue(async () => {
             this.emitDifferences(await reconcile(this.root, this.index, this.cfg().maxFileBytes));
-            this.watchProjects = true;
-            await this.syncProjects();
+            // Project watchers start with the root's, once the vault is searchable.
+            this.projects.startWatching();
+            await this.projects.sync();
           }),
         );
     }
@@ -143,10 +149,8 @@ export class Vault {
    * once the catalog holds the new set.
    */
   setProjects(projects: readonly { path: string }[]): Promise<void> {
-    const wanted = new Map<string, string>();
-    for (const p of projects) if (!wanted.has(slug(p.path))) wanted.set(slug(p.path), p.path);
-    this.wantedProjects = wanted;
-    return this.currentState === 'closed' ? Promise.resolve() : this.enqueue(() => this.syncProjects());
+    this.projects.want(projects);
+    return this.currentState === 'closed' ? Promise.resolve() : this.enqueue(() => this.projects.sync());
   }
 
   /** Resolves once the watcher has finished its initial scan (and the catch-up pass ran). */
@@ -170,9 +174,7 @@ export class Vault {
     await this.settled;
     await this.watcher?.close();
     this.watcher = null;
-    this.watchProjects = false;
-    await Promise.all([...this.projectWatchers.values()].map((w) => w.close()));
-    this.projectWatchers.clear();
+    await this.projects.close();
     await this.queue.catch(() => undefined);
     for (const p of this.pendingUnlinks.values()) clearTimeout(p.timer);
     this.pendingUnlinks.clear();
@@ -207,7 +209,7 @@ export class Vault {
     const abs = this.resolve(rel);
     const location = classifyVaultPath(rel);
     if (!location) throw new AppFailure('invalid_request', `${rel} is not a vault file`);
-    const doc = await scanDoc(this.root, rel, this.cfg().maxFileBytes, this.projectDirs);
+    const doc = await scanDoc(this.root, rel, this.cfg().maxFileBytes, this.projects.dirs);
     if (!doc) throw new AppFailure('not_found', `${rel} does not exist`);
     const { meta } = doc;
     if (meta.tooLarge) {
@@ -497,7 +499,7 @@ export class Vault {
 
   /** Rescans one file into the catalog and index right away (own writes need no watcher delay). */
   private async refresh(rel: string): Promise<IndexedDoc | null> {
-    const doc = await scanDoc(this.root, rel, this.cfg().maxFileBytes, this.projectDirs);
+    const doc = await scanDoc(this.root, rel, this.cfg().maxFileBytes, this.projects.dirs);
     if (doc) this.index.upsert(doc);
     else this.index.remove(rel);
     this.scheduleSave();
@@ -524,7 +526,7 @@ export class Vault {
       return;
     }
     const before = this.index.docs.get(rel) ?? null;
-    const after = await scanDoc(this.root, rel, this.cfg().maxFileBytes, this.projectDirs);
+    const after = await scanDoc(this.root, rel, this.cfg().maxFileBytes, this.projects.dirs);
     if (!after) return;
     const own = this.own.consumeWrite(rel, after.hash);
     const renamedFrom = this.matchUnlink(after);
@@ -571,57 +573,9 @@ export class Vault {
     this.push({ kind: 'removed', path: rel, external: !pending.own });
   }
 
-  /** Brings the projects in the catalog (and their watchers) in line with `wantedProjects`. */
-  private async syncProjects(): Promise<void> {
-    const wanted = new Map<string, string>();
-    for (const [name, dir] of this.wantedProjects) wanted.set(name, await fs.realpath(dir).catch(() => dir));
-    for (const [name, dir] of [...this.projectDirs]) {
-      if (wanted.get(name) === dir) continue;
-      this.projectDirs.delete(name);
-      const watcher = this.projectWatchers.get(name);
-      this.projectWatchers.delete(name);
-      await watcher?.close();
-    }
-    for (const [name, dir] of wanted) {
-      this.projectDirs.set(name, dir);
-      if (this.watchProjects && !this.projectWatchers.has(name)) await this.watchProject(name, dir);
-    }
-    // Projects no longer open leave the catalog, including any the search cache still held.
-    const closed = (rel: string) => rel.startsWith(`${PROJECTS_PREFIX}/`) && !this.projectDirs.has(rel.split('/')[1]!);
-    this.emitDifferences(await reconcile(this.root, this.index, this.cfg().maxFileBytes, [], { owns: closed, projects: this.projectDirs }));
-    for (const name of this.projectDirs.keys()) await this.reconcileProject(name);
-  }
-
-  /** A second watcher, over one project folder, limited to its instruction files (depth 2). */
-  private async watchProject(name: string, dir: string): Promise<void> {
-    const prefix = `${PROJECTS_PREFIX}/${name}/`;
-    const watcher = new VaultWatcher({
-      root: dir,
-      writeFinishMs: this.cfg().writeFinishMs,
-      logger: this.options.logger,
-      factory: this.options.watcherFactory,
-      ignored: isIgnoredInProject,
-      depth: 2,
-      onEvent: (event) => this.enqueue(() => this.onRawEvent({ ...event, path: `${prefix}${event.path}` })),
-      // A project folder that goes away takes its files out of the catalog; the vault stays usable.
-      onState: () => this.enqueue(() => this.reconcileProject(name)),
-    });
-    this.projectWatchers.set(name, watcher);
-    await watcher.start();
-  }
-
-  private async reconcileProject(name: string): Promise<void> {
-    const dir = this.projectDirs.get(name);
-    if (!dir) return;
-    const prefix = `${PROJECTS_PREFIX}/${name}/`;
-    const rels = listProjectInstructions(dir).map((inner) => `${prefix}${inner}`);
-    const scope = { owns: (rel: string) => rel.startsWith(prefix), projects: this.projectDirs };
-    this.emitDifferences(await reconcile(this.root, this.index, this.cfg().maxFileBytes, rels, scope));
-  }
-
   /** `resolveVaultPath` over the root and the open projects. */
   private resolve(rel: string): string {
-    return resolveVaultPath(this.root, rel, this.projectDirs);
+    return resolveVaultPath(this.root, rel, this.projects.dirs);
   }
 
   private async onWatcherState(state: 'watching' | 'root-missing'): Promise<void> {
