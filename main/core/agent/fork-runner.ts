@@ -35,13 +35,13 @@ export function createForkRunner(deps: {
   session: { sessionId: string; cwd: string };
   maxTurns: number;
 }): ForkRunner & SummarizerFork {
-  const run = async (args: Parameters<ForkRunner>[0] & { maxTurns?: number }) => {
+  const run = async (args: Parameters<ForkRunner>[0] & { maxTurns?: number; trimMessages?: (m: Anthropic.MessageParam[]) => Anthropic.MessageParam[] }) => {
     const parent = deps.getParent();
     const r = await runForkedAgent({
       llm: deps.llm,
       system: parent.system,
       tools: parent.tools,
-      messages: parent.messages,
+      messages: args.trimMessages ? args.trimMessages(parent.messages) : parent.messages,
       promptMessages: args.promptMessages.map((m) => ({ role: m.role === 'assistant' ? 'assistant' : 'user', content: m.content }) as Anthropic.MessageParam),
       toolContext: deps.toolContext,
       canUseTool: args.canUseTool,

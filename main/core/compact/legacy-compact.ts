@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { MemoryConfig } from '../../../common/config.js';
 import { estimateMessagesTokens } from '../llm/tokens.js';
-import type { SummarizerFork } from '../session-memory/index.js';
+import type { MessageParam, SummarizerFork } from '../session-memory/index.js';
 import { liveContextTokens, liveMessages } from '../session-memory/index.js';
 import type { TranscriptRecord } from '../transcripts/records.js';
 import type { CompactionResult } from './compaction-result.js';
 import { SUMMARIZER_TOOL_DENIAL, legacySummaryPrompt } from './legacy-prompt.js';
+import { MAX_PTL_RETRIES, tokenGapOf, truncateHeadForRetry } from './ptl-retry.js';
 import { restoreRecentFiles, restoredFileText, type ReadText } from './restored-files.js';
 import { boundaryRecord, formatCompactSummary, summaryText, userRecord } from './summary-message.js';
 
@@ -31,12 +32,7 @@ export async function legacyCompact(input: LegacyCompactInput): Promise<Compacti
   const live = liveMessages(input.records);
   if (live.length === 0) throw new Error('nothing to compact: the conversation has no messages');
   const tokensBefore = liveContextTokens(input.records);
-  const answer = await input.summarize({
-    promptMessages: [{ role: 'user', content: legacySummaryPrompt(input.instructions) }],
-    canUseTool: async () => ({ allow: false, message: SUMMARIZER_TOOL_DENIAL }),
-    maxTurns: 1,
-    ...(input.signal ? { signal: input.signal } : {}),
-  });
+  const answer = await summarizeWithRetries(input);
   const formatted = formatCompactSummary(answer.text);
   if (formatted.length === 0) throw new Error('the summarizer returned no text');
   const files = await restoreRecentFiles(input.records, input.config, input.readText);
@@ -70,4 +66,29 @@ export async function legacyCompact(input: LegacyCompactInput): Promise<Compacti
   }
   const tokensAfter = estimateMessagesTokens([summary, ...attachments].map((r) => r.message));
   return { boundary, summary, kept: [], attachments, tokensBefore, tokensAfter };
+}
+
+/**
+ * The summarizer call; a refusal as too long (the conversation outgrew the window before compaction ran)
+ * is retried up to MAX_PTL_RETRIES times, each time without more of the oldest rounds (reference §4.6).
+ */
+async function summarizeWithRetries(input: LegacyCompactInput) {
+  let trim: ((messages: MessageParam[]) => MessageParam[]) | undefined;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await input.summarize({
+        promptMessages: [{ role: 'user', content: legacySummaryPrompt(input.instructions) }],
+        canUseTool: async () => ({ allow: false, message: SUMMARIZER_TOOL_DENIAL }),
+        maxTurns: 1,
+        ...(trim ? { trimMessages: trim } : {}),
+        ...(input.signal ? { signal: input.signal } : {}),
+      });
+    } catch (error) {
+      const llm = (error as { error?: { kind?: string; message?: string } | null }).error;
+      if (llm?.kind !== 'context_too_long' || attempt >= MAX_PTL_RETRIES) throw error;
+      const gap = tokenGapOf(llm.message ?? '');
+      const previous = trim;
+      trim = (messages) => truncateHeadForRetry(previous ? previous(messages) : messages, gap);
+    }
+  }
 }

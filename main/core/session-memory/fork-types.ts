@@ -40,5 +40,11 @@ export interface ForkRunner {
 
 /** A one-turn, no-tools fork that returns the assistant's text (legacy compaction, SPEC §3). */
 export interface SummarizerFork {
-  (args: ForkArgs & { maxTurns: 1 }): Promise<ForkResult & { text: string }>;
+  (
+    args: ForkArgs & {
+      maxTurns: 1;
+      /** Shortens the parent's messages before the call (a retry after "prompt is too long", reference §4.6). */
+      trimMessages?: (messages: MessageParam[]) => MessageParam[];
+    },
+  ): Promise<ForkResult & { text: string }>;
 }

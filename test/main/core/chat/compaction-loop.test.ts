@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatItem } from '../../../../common/domain/chat.js';
 import { TRUNCATION_MARKER } from '../../../../main/core/compact/index.js';
 import { DEFAULT_NOTES_TEMPLATE, parseSections } from '../../../../main/core/session-memory/index.js';
-import { text, toolCalls, type ScriptedResponse, type WireRequest } from '../../../fakes/anthropic-server/index.js';
+import { apiErrors, text, toolCalls, type ScriptedResponse, type WireRequest } from '../../../fakes/anthropic-server/index.js';
+import { PTL_RETRY_MARKER } from '../../../../main/core/compact/ptl-retry.js';
 import { PromptCache } from '../../../fakes/anthropic-server/prompt-cache.js';
 import { chatFixture, expectAllAccepted, type ChatFixture } from './chat-fixture.js';
 
@@ -40,6 +41,8 @@ interface Script {
   answers: number;
   /** What the summarizer answers. */
   summary: string;
+  /** Summarizer calls refused as "prompt is too long" before it answers. */
+  tooLong?: number;
 }
 
 /** The model's side: the main agent answers briefly, the notes fork adds a Worklog line, the summarizer summarizes. */
@@ -52,7 +55,13 @@ function responder(s: Script) {
       if (!s.edit) return text('Nothing new to note.');
       return toolCalls([{ name: 'Edit', input: { file_path: s.notesPath, old_string: WORKLOG_LINE, new_string: `${WORKLOG_LINE}- step ${s.updates}: read the parser\n` } }]);
     }
-    if (last.includes(SUMMARIZER_PROMPT)) return text(s.summary);
+    if (last.includes(SUMMARIZER_PROMPT)) {
+      if (s.tooLong) {
+        s.tooLong -= 1;
+        return apiErrors.promptTooLong();
+      }
+      return text(s.summary);
+    }
     s.answers += 1;
     return text(`Answer ${s.answers}: the parser keeps a stack of open blocks.`);
   };
@@ -232,6 +241,27 @@ describe('compaction on the chat loop', () => {
     expect(parseSections(notes).sections.map((s) => s.headerLine)).toEqual(parseSections(DEFAULT_NOTES_TEMPLATE).sections.map((s) => s.headerLine));
     expect(notes).toContain(`- step ${l.s.updates}: read the parser`);
     expect(notes).not.toContain('- step 1:');
+  });
+
+  it('retries a summarizer refused as too long without the oldest rounds, then compacts and goes on', async () => {
+    const l = await loop();
+    await fillContext(l);
+    await fs.rm(l.s.notesPath);
+    l.s.tooLong = 1;
+    const divider = l.divider();
+    await l.turn('Go on with the parser.');
+    expect(await divider).toMatchObject({ path: 'summarizer', reason: 'no-notes' });
+    const [refused, retried] = l.f.fake.requests.filter((r) => isSummarizer(r.body)).map((r) => r.body.messages!);
+    expect(JSON.stringify(refused)).toContain('Question 1:');
+    // "210000 tokens > 200000 maximum": about 10,000 tokens go — the opening question and the next round.
+    expect(retried![0]).toMatchObject({ role: 'user', content: [{ type: 'text', text: PTL_RETRY_MARKER }] });
+    expect(retried![1]!.role).toBe('assistant');
+    expect(JSON.stringify(retried)).not.toContain('Question 1:');
+    expect(JSON.stringify(retried)).not.toContain('Question 2:');
+    expect(JSON.stringify(retried)).toContain('Question 3:');
+    const main = l.f.fake.requests.filter((r) => !isNotesFork(r.body) && !isSummarizer(r.body)).at(-1)!;
+    expect(JSON.stringify(main.body.messages)).toContain('Primary request: explain the parser.');
+    expectAllAccepted(l.f.fake);
   });
 
   it('falls back template when the updates never wrote anything', async () => {
