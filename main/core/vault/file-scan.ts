@@ -7,7 +7,7 @@ import {
   isIgnoredRelative,
   isInside,
   isProjectInstructionFile,
-  isMemoryScope,
+  isMemoryFile,
   placeOf,
   projectInstructionPath,
   toVaultPath,
@@ -140,9 +140,7 @@ export function scanFileSync(root: string, rel: string, maxBytes: number, projec
   }
   let parsed: ParsedMarkdown | null = null;
   if (rel.endsWith('.md')) {
-    // MEMORY.md is the index, not a memory: it has no frontmatter to require.
-    const isIndex = rel.endsWith('/MEMORY.md');
-    parsed = parseMarkdown(text, isMemoryScope(location.scope) && !isIndex);
+    parsed = parseMarkdown(text, isMemoryFile(rel, location.scope));
     meta.error = parsed.frontmatterError;
     if (parsed.frontmatter) {
       if (parsed.frontmatter.name.trim()) meta.title = parsed.frontmatter.name.trim();

@@ -100,6 +100,9 @@ export function classifyVaultPath(rel: string): VaultLocation | null {
 /** True for a memory file (auto or team). */
 export const isMemoryScope = (scope: VaultScope): boolean => scope === 'project-memory' || scope === 'team-memory';
 
+/** A memory itself (it needs frontmatter: name, description, type), not its folder's MEMORY.md index. */
+export const isMemoryFile = (rel: string, scope: VaultScope): boolean => isMemoryScope(scope) && !rel.endsWith('/MEMORY.md');
+
 /** The files the history engine snapshots before a change (issue 4 item 4): memories and instructions. */
 export const hasHistory = (scope: VaultScope): boolean => isMemoryScope(scope) || scope === 'instructions';
 

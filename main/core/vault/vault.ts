@@ -17,7 +17,7 @@ import { addToIndex, buildIndexView, INDEX_FILE, parseIndex, removeFromIndex, re
 import { OwnWrites } from './own-writes.js';
 import { loadCatalog, reconcile, scanDoc, type Difference } from './vault-catalog.js';
 import { VaultWatcher, type RawFileEvent, type WatcherFactory } from './vault-watcher.js';
-import { classifyVaultPath, hasHistory, isMemoryScope, memoryDir, PROJECTS_PREFIX, resolveVaultPath } from './vault-paths.js';
+import { classifyVaultPath, hasHistory, isMemoryFile, isMemoryScope, memoryDir, PROJECTS_PREFIX, resolveVaultPath } from './vault-paths.js';
 import { ProjectSources } from './project-sources.js';
 
 /** `opening` until searchable, `ready` after, `root-missing` while the root folder is gone. */
@@ -259,7 +259,7 @@ export class Vault {
       this.assertUsable();
       const abs = this.resolve(rel);
       const location = classifyVaultPath(rel);
-      if (!location || !isMemoryScope(location.scope) || rel.endsWith(`/${INDEX_FILE}`)) throw new AppFailure('invalid_request', `${rel} is not a memory`);
+      if (!location || !isMemoryFile(rel, location.scope)) throw new AppFailure('invalid_request', `${rel} is not a memory`);
       const now = new Date(this.options.clock.now());
       await fs.utimes(abs, now, now).catch(() => {
         throw new AppFailure('not_found', `${rel} does not exist`);
@@ -314,7 +314,7 @@ export class Vault {
       await this.history.markDeleted(rel, version.hash);
       await this.refresh(rel);
       let indexLine: string | null = null;
-      if (isMemoryScope(location.scope) && !rel.endsWith(`/${INDEX_FILE}`)) {
+      if (isMemoryFile(rel, location.scope)) {
         const dir = memoryDirOf(rel);
         const target = rel.slice(dir.length + 1);
         await this.editIndex(dir, (t) => {
@@ -370,7 +370,7 @@ export class Vault {
       const wasDeleted = !this.index.docs.has(rel);
       const file = await this.writeLocked(rel, text, { reason: 'before-restore' });
       const location = classifyVaultPath(rel);
-      if (wasDeleted && location && isMemoryScope(location.scope) && !rel.endsWith(`/${INDEX_FILE}`)) {
+      if (wasDeleted && location && isMemoryFile(rel, location.scope)) {
         const dir = memoryDirOf(rel);
         const target = rel.slice(dir.length + 1);
         const fm = parseMarkdown(text, true).frontmatter;
@@ -654,7 +654,7 @@ export class Vault {
   }
 
   private fileView(meta: VaultFileMeta, text: string): VaultFile {
-    const parsed = rel2md(meta.path) ? parseMarkdown(text, isMemoryScope(meta.scope)) : null;
+    const parsed = rel2md(meta.path) ? parseMarkdown(text, isMemoryFile(meta.path, meta.scope)) : null;
     return {
       meta,
       text,

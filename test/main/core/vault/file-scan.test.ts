@@ -40,6 +40,15 @@ describe('Vault listing of bad input', () => {
     expect(file.text).toBe(raw);
     expect(file.frontmatterError).toMatch(/not valid YAML/);
     expect(vault.list().find((m) => m.path === `${MEM}/none.md`)!.error).toMatch(/No frontmatter/);
+    expect((await vault.read(`${MEM}/none.md`)).frontmatterError).toMatch(/No frontmatter/);
+  });
+
+  it('asks no frontmatter of MEMORY.md, the index: neither in the list nor when the file is opened', async () => {
+    const r = await root();
+    await fs.writeFile(path.join(r, MEM, 'MEMORY.md'), '- [Tabs](tabs.md) — use tabs\n');
+    const { vault } = await openVault(r);
+    expect(vault.list().find((m) => m.path === `${MEM}/MEMORY.md`)!.error).toBeNull();
+    expect(await vault.read(`${MEM}/MEMORY.md`)).toMatchObject({ frontmatter: null, frontmatterError: null });
   });
 
   it('parses name, description and type, and shows an unknown type as untyped', async () => {
