@@ -3,7 +3,10 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { MemoryConfig } from '../../../common/config.js';
 import type { Clock, Logger } from '../ports.js';
-import { isCompactBoundary, isMessageRecord, type MessageRecord, type TranscriptRecord } from '../transcripts/records.js';
+import { liveMessages } from '../session-memory/index.js';
+import { conversationChain } from '../transcripts/conversation-chain.js';
+import { parseJsonl } from '../transcripts/jsonl.js';
+import type { MessageRecord } from '../transcripts/records.js';
 import { MemoryCursorStore } from './extraction-cursor.js';
 import { MemoryExtractor, type ForkRunner } from './memory-extractor.js';
 import { ensureMemoryDir, memoryDirFor } from './memory-paths.js';
@@ -18,24 +21,13 @@ export interface ExtractPassResult {
 }
 
 /**
- * The model-visible messages of a Claude Code JSONL transcript: the main chain after the last compact
- * boundary (the summary that replaced older history included), without sidechains and transcript-only rows.
+ * The model-visible messages of a Claude Code JSONL transcript, as a resume sees them: the chain of
+ * `parentUuid` links back from the newest message (branches left by an edit or a retry and sidechains
+ * drop out), from the last compact boundary on (the kept part of a session-memory compaction included),
+ * without transcript-only rows. Malformed lines and a torn last line are skipped.
  */
 export function transcriptMessages(text: string): MessageRecord[] {
-  const records: TranscriptRecord[] = [];
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    try {
-      records.push(JSON.parse(line) as TranscriptRecord);
-    } catch {
-      // A torn last line (a crash mid-append) is not a reason to refuse the rest.
-    }
-  }
-  let start = 0;
-  records.forEach((r, i) => {
-    if (isCompactBoundary(r)) start = i + 1;
-  });
-  return records.slice(start).filter((r): r is MessageRecord => isMessageRecord(r) && !r.isSidechain && !r.isVisibleInTranscriptOnly);
+  return liveMessages(conversationChain(parseJsonl(text).records).records).filter((r) => !r.isVisibleInTranscriptOnly);
 }
 
 async function snapshot(dir: string): Promise<Map<string, string>> {

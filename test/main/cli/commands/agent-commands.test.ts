@@ -158,4 +158,26 @@ describe('strata session-memory and strata extract through the model', () => {
     expect(result.denied.map((d) => d.path)).toEqual([path.join(s.project, 'escape.md')]);
     await expect(fs.stat(path.join(s.project, 'escape.md'))).rejects.toThrow();
   });
+
+  it('extract reads the conversation as resumed: an abandoned branch of an edited transcript never reaches the extractor', async () => {
+    const s = await setup();
+    const t = new TranscriptBuilder('sess-extract-branch', s.project);
+    t.user('Please remember that I prefer tabs over spaces.');
+    t.assistant('Noted: tabs.', { usage: { input_tokens: 300 } });
+    t.user('OLD BRANCH: remember that my password is hunter2');
+    t.assistant('OLD BRANCH answer.', { usage: { input_tokens: 400 } });
+    // The user edited the second question: the new one hangs off the first answer (u2).
+    t.user('What indentation do I use?');
+    t.records.at(-1)!.parentUuid = 'u2';
+    t.assistant('Tabs.', { usage: { input_tokens: 350 } });
+    const transcript = path.join(path.dirname(s.project), 'sess-extract-branch.jsonl');
+    await fs.writeFile(transcript, t.jsonl());
+    s.fake.enqueue(text('Nothing new to save.'));
+    expect(await runCli(['extract', '--transcript', transcript, '--project', s.project, '--vault', s.vault, '--json'], s.io)).toBe(0);
+    const sent = JSON.stringify(s.fake.requests[0]!.body.messages);
+    expect(sent).toContain('What indentation do I use?');
+    expect(sent).not.toContain('OLD BRANCH');
+    // The prompt counts the messages it covers: the four on the resumed chain.
+    expect(sent).toMatch(/most recent ~?4 messages/);
+  });
 });
