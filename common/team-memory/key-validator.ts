@@ -38,6 +38,9 @@ export function validateTeamMemoryKey(key: string): KeyCheck {
   if (key.split('/').some((segment) => segment === '' || segment === '.')) {
     return { ok: false, reason: 'it has an empty or . path segment' };
   }
+  // `entries` travel as JSON object keys, and assigning `__proto__` to a JavaScript object sets its
+  // prototype instead of adding the key: zod's record parsing on both sides would drop it silently.
+  if (key === '__proto__') return { ok: false, reason: 'it is __proto__, which a JSON object cannot carry as a key' };
   // A key that means something else once a server or file system decodes it is a traversal attempt
   // in disguise (`%2e%2e`, `%2F`, fullwidth `．．／`, fullwidth `％2e`): every form reachable by up to
   // four rounds of URL-decoding and NFKC normalization must be safe too.

@@ -4,6 +4,7 @@ import {
   isValidRepo,
   parseEtagList,
   putBodySchema,
+  type PutBody,
   utf8Length,
   validateTeamMemoryKey,
   weakMatch,
@@ -78,7 +79,8 @@ function parsePutBody(raw: unknown, limits: ServerLimits): [string, string | nul
     }
     throw new ApiError(400, 'invalid_request', 'the body must be {"entries": {key: text or null}}');
   }
-  const changes = Object.entries(parsed.data.entries);
+  // The keys of the JSON as sent: zod's output object has lost a `__proto__` key, which must be refused, not dropped.
+  const changes = Object.entries((json as PutBody).entries);
   for (const [key, text] of changes) {
     const check = validateTeamMemoryKey(key);
     if (!check.ok) throw new ApiError(400, 'invalid_key', `invalid key ${JSON.stringify(key)}: ${check.reason}`, { key, reason: check.reason });

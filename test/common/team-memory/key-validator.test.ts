@@ -31,6 +31,7 @@ describe('validateTeamMemoryKey', () => {
     ['a//b.md', 'empty'],
     ['./a.md', '. path segment'],
     ['dir/', 'ends with /'],
+    ['__proto__', '__proto__'],
   ])('refuses %j and says why', (key, reason) => {
     const check = validateTeamMemoryKey(key);
     expect(check.ok).toBe(false);
