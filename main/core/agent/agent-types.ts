@@ -20,6 +20,12 @@ export interface HookContext {
 export interface AgentHooks {
   afterModelResponse?: (ctx: HookContext) => void | Promise<void>;
   afterTurn?: (ctx: HookContext) => void | Promise<void>;
+  /**
+   * Before each request after tool results (reference §4.3: auto-compaction is checked at the top of
+   * every loop iteration, not only when the user speaks). Returns the conversation to go on with when
+   * it was replaced (a compaction appended a boundary, summary and kept records), else null.
+   */
+  beforeRequest?: (ctx: HookContext) => Promise<TranscriptRecord[] | null>;
 }
 
 /** Usage summed over every response of a run. */

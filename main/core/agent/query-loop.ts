@@ -15,7 +15,7 @@ import { runToolCalls } from './run-tool-calls.js';
  * leaves a conversation the API accepts (`toApiMessages` repairs what Stop cut short).
  */
 export async function runQueryLoop(o: QueryLoopOptions): Promise<QueryResult> {
-  const builder = new RecordBuilder(o.history, o.session, o.clock ?? systemClock, o.sidechain ?? false);
+  let builder = new RecordBuilder(o.history, o.session, o.clock ?? systemClock, o.sidechain ?? false);
   const records: TranscriptRecord[] = [...o.history];
   const newRecords: MessageRecord[] = [];
   const usage: SummedUsage = { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
@@ -44,6 +44,18 @@ export async function runQueryLoop(o: QueryLoopOptions): Promise<QueryResult> {
 
   for (let turn = 0; turn < o.maxTurns; turn++) {
     if (o.signal?.aborted) return done('aborted', { kind: 'aborted', message: 'Stopped.' });
+    if (turn > 0 && o.hooks?.beforeRequest) {
+      const replaced = await o.hooks.beforeRequest(ctx()).catch((e: unknown) => {
+        o.logger?.warn('agent hook beforeRequest failed', { error: (e as Error).message });
+        return null;
+      });
+      if (replaced) {
+        records.splice(0, records.length, ...replaced);
+        // New records follow the compacted conversation's last record.
+        builder = new RecordBuilder(records, o.session, o.clock ?? systemClock, o.sidechain ?? false);
+      }
+      if (o.signal?.aborted) return done('aborted', { kind: 'aborted', message: 'Stopped.' });
+    }
     const messages = mergeSameRole([...(o.prefix ?? []), ...toApiMessages(records)]);
     let streamedId: string | undefined;
     const onEvent = (e: Parameters<NonNullable<typeof o.onEvent>>[0]) => {

@@ -136,7 +136,7 @@ export class ChatSession {
   /** "Compact now": compacts the conversation as it stands, with optional instructions for the summarizer. */
   async compact(instructions?: string): Promise<void> {
     if (!(await this.history()).some(isMessageRecord)) throw new AppFailure('invalid_request', 'There is nothing to compact yet.');
-    return this.start(async (signal) => this.compactNow(await this.currentAgent(), 'manual', instructions?.trim() || undefined, signal));
+    return this.start(async (signal) => void (await this.compactNow(await this.currentAgent(), 'manual', instructions?.trim() || undefined, signal)));
   }
 
   /** Stops the running turn: the stream and any tool are aborted, a waiting permission is denied. */
@@ -260,6 +260,8 @@ export class ChatSession {
       hooks: {
         afterModelResponse: (ctx) => this.afterModelResponse(agent, ctx),
         afterTurn: (ctx) => this.afterTurn(agent, ctx),
+        // A turn whose tool results fill the context is compacted before its next request, not refused as too long.
+        beforeRequest: async () => ((await this.maybeCompact(agent, signal)) ? [...(await this.history())] : null),
       },
       maxTurns: this.deps.env.config().agent.maxTurns,
       signal,
@@ -485,14 +487,17 @@ export class ChatSession {
     };
   }
 
-  /** SPEC §3: before a turn, compact when the context passed the threshold; a failure never blocks the turn. */
-  private async maybeCompact(agent: ConversationAgent, signal: AbortSignal): Promise<void> {
+  /**
+   * SPEC §3: before a turn and before each request after tool results (reference §4.3), compact when
+   * the context passed the threshold; a failure never blocks the turn. True when it compacted.
+   */
+  private async maybeCompact(agent: ConversationAgent, signal: AbortSignal): Promise<boolean> {
     const used = liveContextTokens(await this.history());
-    if (!this.deps.engines.compactor.guard.status(this.sessionId, used).shouldAutoCompact) return;
-    await this.compactNow(agent, 'auto', undefined, signal);
+    if (!this.deps.engines.compactor.guard.status(this.sessionId, used).shouldAutoCompact) return false;
+    return this.compactNow(agent, 'auto', undefined, signal);
   }
 
-  private async compactNow(agent: ConversationAgent, trigger: 'auto' | 'manual', instructions: string | undefined, signal: AbortSignal): Promise<void> {
+  private async compactNow(agent: ConversationAgent, trigger: 'auto' | 'manual', instructions: string | undefined, signal: AbortSignal): Promise<boolean> {
     const history = await this.history();
     this.notice(trigger === 'auto' ? 'Compacting the conversation to make room…' : 'Compacting the conversation…');
     try {
@@ -522,9 +527,11 @@ export class ChatSession {
       this.records = conversationChain(this.records!).records;
       await this.injectContext(agent, 'compaction');
       this.emitUpserts(recordsToItems([divider], this.deps.project));
+      return true;
     } catch (error) {
       // Nothing was appended: the conversation goes on uncompacted.
       this.notice(`Compaction failed (${(error as Error).message}); the conversation is unchanged.`);
+      return false;
     }
   }
 

@@ -43,13 +43,16 @@ interface Script {
   summary: string;
   /** Summarizer calls refused as "prompt is too long" before it answers. */
   tooLong?: number;
+  /** A file the main agent Reads when asked to "Read the big file". */
+  bigFile?: string;
 }
 
 /** The model's side: the main agent answers briefly, the notes fork adds a Worklog line, the summarizer summarizes. */
 function responder(s: Script) {
   return (request: WireRequest): ScriptedResponse => {
     const last = lastUserText(request);
-    if (last.includes('tool_result')) return text('Done.');
+    // A fork's instruction may share its user message with the tool result before it.
+    if (last.includes('tool_result') && !last.includes(NOTES_PROMPT) && !last.includes(SUMMARIZER_PROMPT)) return text('Done.');
     if (last.includes(NOTES_PROMPT)) {
       s.updates += 1;
       if (!s.edit) return text('Nothing new to note.');
@@ -62,6 +65,7 @@ function responder(s: Script) {
       }
       return text(s.summary);
     }
+    if (s.bigFile && last.includes('Read the big file')) return toolCalls([{ name: 'Read', input: { file_path: s.bigFile } }]);
     s.answers += 1;
     return text(`Answer ${s.answers}: the parser keeps a stack of open blocks.`);
   };
@@ -394,6 +398,33 @@ describe('compaction on the chat loop', () => {
     await expect(fs.stat(elsewhere)).rejects.toThrow();
     await expect(fs.stat(path.join(l.f.project, 'CLAUDE.md'))).rejects.toThrow();
     expect(await fs.readFile(l.s.notesPath, 'utf8')).toContain('- tried other files');
+    expectAllAccepted(l.f.fake);
+  });
+
+  it('compacts in the middle of a turn whose tool results pass the threshold, before the next request, and the turn goes on', async () => {
+    const l = await loop();
+    for (let i = 0; i < 3; i++) await l.turn();
+    const meter = (await l.f.call('chat:open-session', { project: l.f.project, sessionId: l.sessionId })).context;
+    expect(meter.used).toBeLessThan(meter.threshold);
+    // About 20,000 tokens in one tool result: the context passes the 32,000-token threshold inside the turn.
+    l.s.bigFile = path.join(l.f.project, 'big.txt');
+    await fs.writeFile(l.s.bigFile, 'The parser pushes every opened block on its stack and pops it when the block closes.\n'.repeat(720));
+    const sent = l.f.fake.requests.length;
+    const divider = l.divider();
+    await l.turn('Read the big file and tell me what it says about blocks.');
+    expect((await divider).tokensBefore).toBeGreaterThanOrEqual(32_000);
+    const main = l.f.fake.requests.slice(sent).filter((r) => !isNotesFork(r.body) && !isSummarizer(r.body));
+    // The question, then the request after the tool result: that one already went out compacted.
+    expect(main).toHaveLength(2);
+    const after = JSON.stringify(main[1]!.body.messages);
+    expect(after).not.toContain('Question 1:');
+    // The summary and the file just read (re-attached after a summarizer compaction) carry the turn on.
+    expect(after).toContain('Primary request: explain the parser.');
+    expect(after).toContain(`<file path=\\"${l.s.bigFile}\\">`);
+    const items = (await l.f.call('chat:open-session', { project: l.f.project, sessionId: l.sessionId })).items;
+    const divided = items.findIndex((i) => i.kind === 'compaction');
+    expect(divided).toBeGreaterThan(items.findIndex((i) => i.kind === 'tool'));
+    expect(items.at(-1)).toMatchObject({ kind: 'assistant', text: expect.stringContaining('Answer 4:') });
     expectAllAccepted(l.f.fake);
   });
 
