@@ -22,8 +22,10 @@ export interface TeamMemoryDeps extends RequestAuthDeps {
   limits: ServerLimits;
 }
 
+type Admitted = { caller: Caller; repo: string };
+
 /** Token and rate limit, repo name, membership, in that order (401, 429, 400, 403). */
-async function admit(deps: TeamMemoryDeps, request: FastifyRequest): Promise<{ caller: Caller; repo: string }> {
+async function admit(deps: TeamMemoryDeps, request: FastifyRequest): Promise<Admitted> {
   const caller = await authenticateRequest(deps, request);
   const repo = (request.query as Record<string, unknown>).repo;
   if (typeof repo !== 'string' || !isValidRepo(repo)) {
@@ -47,8 +49,7 @@ function body(repo: string, snapshot: RepoSnapshot, withEntries: boolean) {
   return { repo, version: snapshot.version, lastModified: new Date(snapshot.lastModified).toISOString(), checksum: snapshot.checksum, content };
 }
 
-async function handleGet(deps: TeamMemoryDeps, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
-  const { repo } = await admit(deps, request);
+async function handleGet(deps: TeamMemoryDeps, { repo }: Admitted, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   const view = (request.query as Record<string, unknown>).view;
   if (view !== undefined && view !== 'hashes') throw new ApiError(400, 'invalid_request', 'view must be hashes or absent');
   const head = await deps.memory.head(repo);
@@ -97,8 +98,7 @@ function parsePutBody(raw: unknown, limits: ServerLimits): [string, string | nul
   return changes;
 }
 
-async function handlePut(deps: TeamMemoryDeps, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
-  const { repo } = await admit(deps, request);
+async function handlePut(deps: TeamMemoryDeps, { repo }: Admitted, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   const changes = parsePutBody(request.body, deps.limits);
   const ifNoneMatch = parseEtagList(request.headers['if-none-match']);
   const outcome = await deps.memory.put(repo, {
@@ -115,9 +115,16 @@ async function handlePut(deps: TeamMemoryDeps, request: FastifyRequest, reply: F
 
 /** `GET`/`PUT /api/team_memory` exactly as SPEC §5; other methods are 405. */
 export function registerTeamMemoryRoutes(app: FastifyInstance, deps: TeamMemoryDeps): void {
-  const guard = (handler: typeof handleGet) => withApiErrors((request, reply) => handler(deps, request, reply));
-  app.get('/api/team_memory', guard(handleGet));
-  app.put('/api/team_memory', guard(handlePut));
+  const admitted = new WeakMap<FastifyRequest, Admitted>();
+  // Admission runs before the body is read, so a caller without a valid token, over its rate limit or
+  // not a member gets its 401, 429 or 403 without the server buffering (or judging) a body it sent.
+  const onRequest = withApiErrors(async (request) => {
+    admitted.set(request, await admit(deps, request));
+  });
+  const guard = (handler: typeof handleGet) =>
+    withApiErrors((request, reply) => handler(deps, admitted.get(request)!, request, reply));
+  app.get('/api/team_memory', { onRequest }, guard(handleGet));
+  app.put('/api/team_memory', { onRequest }, guard(handlePut));
   app.route({
     method: ['POST', 'DELETE', 'PATCH'],
     url: '/api/team_memory',

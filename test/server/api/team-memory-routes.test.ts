@@ -201,6 +201,20 @@ describeOnBackends('team memory API', (backend) => {
     expect((await json(await c.get(f.api(repo)))).version).toBe(1);
   });
 
+  it('answers 401 and 403 before it reads the body: an oversized, non-JSON or malformed body does not change them', async () => {
+    const { repo } = await seeded({ 'a.md': 'x' });
+    const outsider = await f.member([]);
+    const oversized = JSON.stringify({ entries: { 'big.md': 'y'.repeat(30_000) } });
+    for (const [token, status] of [[null, 401], ['spat_unknown', 401], [outsider.token, 403]] as const) {
+      const auth: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+      for (const [contentType, raw] of [['application/json', oversized], ['application/xml', '<entries/>'], ['application/json', '{"entries": {']]) {
+        const res = await fetch(f.api(repo), { method: 'PUT', headers: { ...auth, 'content-type': contentType }, body: raw });
+        expect(res.status, `${token} ${contentType} ${raw.length}`).toBe(status);
+        expect((await json(res)).error.details.error_code).toBe(status === 401 ? 'unauthorized' : 'forbidden');
+      }
+    }
+  });
+
   it('refuses malformed JSON, unknown fields and wrong shapes with 400 and loses nothing', async () => {
     const { repo, c, etag } = await seeded({ 'a.md': 'x' });
     const cases: [string, string][] = [
