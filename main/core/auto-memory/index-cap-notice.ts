@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { MemoryConfig } from '../../../common/config.js';
 import { nearDuplicates } from '../vault/health.js';
 import { scanMemoryFiles } from './memory-files.js';
-import { indexHeadroom } from './memory-index.js';
+import { indexHeadroom, truncateIndex } from './memory-index.js';
 import { INDEX_FILE_NAME } from './memory-paths.js';
 
 /** The share of MEMORY.md's caps (SPEC §4: 200 lines / 25,000 characters) at which the user is warned. */
@@ -17,9 +17,10 @@ const WARN_AT = 0.8;
 export async function indexCapNotice(memoryDir: string, config: MemoryConfig): Promise<string | null> {
   const raw = await fs.readFile(path.join(memoryDir, INDEX_FILE_NAME), 'utf8').catch(() => null);
   if (raw === null) return null;
-  const room = indexHeadroom(raw, { maxLines: config.autoMemory.indexMaxLines, maxChars: config.autoMemory.indexMaxChars });
+  const caps = { maxLines: config.autoMemory.indexMaxLines, maxChars: config.autoMemory.indexMaxChars };
+  const room = indexHeadroom(raw, caps);
   if (room.fill < WARN_AT) return null;
-  const full = room.fill >= 1 ? 'is over its limit, so its last lines are no longer loaded' : `is ${Math.round(room.fill * 100)}% full`;
+  const full = room.fill >= 1 ? `is over its limit, so ${whatIsCut(raw, caps)} no longer loaded` : `is ${Math.round(room.fill * 100)}% full`;
   const files = (await scanMemoryFiles(memoryDir)).filter((f) => f.relPath !== INDEX_FILE_NAME);
   const pairs = nearDuplicates(
     files.map((f) => ({ path: f.relPath, group: '', description: f.description ?? '', body: f.body })),
@@ -38,4 +39,15 @@ export async function indexCapNotice(memoryDir: string, config: MemoryConfig): P
     suggestion = count > 1 ? `Consider merging some of the ${count} ${type} memories into fewer files.` : 'Consider removing memories you no longer need.';
   }
   return `MEMORY.md ${full} (${room.lines}/${room.maxLines} lines, ${room.chars}/${room.maxChars} characters). ${suggestion}`;
+}
+
+/** Names what load-time truncation leaves out (SPEC §4): the line range and the first entry cut. */
+function whatIsCut(raw: string, caps: { maxLines: number; maxChars: number }): string {
+  const cut = truncateIndex(raw, caps).cutLines;
+  if (!cut) return 'its last lines are';
+  const lines = raw.trim().split('\n');
+  const first = (lines[cut.from - 1] ?? '').trim();
+  const title = /\[([^\]]*)\]/.exec(first)?.[1]?.trim() || first.slice(0, 80);
+  const range = cut.from === cut.to ? `line ${cut.from}` : `lines ${cut.from}–${cut.to}`;
+  return `${range} (from "${title}" on) ${cut.from === cut.to ? 'is' : 'are'}`;
 }

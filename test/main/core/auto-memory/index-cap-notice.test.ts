@@ -34,7 +34,18 @@ describe('the MEMORY.md cap notice', () => {
     await fs.writeFile(path.join(dir, 'a.md'), memory('A', 'a', 'Use tabs for indentation in every file.'));
     await fs.writeFile(path.join(dir, 'b.md'), memory('B', 'b', 'Deploy on Thursdays after the weekly review.'));
     const notice = await indexCapNotice(dir, defaultMemoryConfig);
-    expect(notice).toContain('is over its limit');
+    // It names what the agent no longer sees: the cut lines and the first memory among them.
+    expect(notice).toContain('is over its limit, so lines 201–230 (from "Memory 200" on) are no longer loaded');
     expect(notice).toContain('merging some of the 2 feedback memories');
+  });
+
+  it('names the line where entries too long for 25,000 characters start to be cut', async () => {
+    const dir = await tempDir();
+    const long = Array.from({ length: 120 }, (_, i) => `- [Long ${i}](l${i}.md) — ${'a detailed hook that belongs in the topic file '.repeat(5)}`).join('\n');
+    await fs.writeFile(path.join(dir, 'MEMORY.md'), long);
+    const notice = await indexCapNotice(dir, defaultMemoryConfig);
+    expect(notice).toMatch(/so lines (\d+)–120 \(from "Long (\d+)" on\) are no longer loaded/);
+    const [, from, title] = /lines (\d+)–120 \(from "Long (\d+)"/.exec(notice!)!;
+    expect(Number(title)).toBe(Number(from) - 1);
   });
 });
