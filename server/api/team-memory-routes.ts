@@ -4,6 +4,7 @@ import {
   isValidRepo,
   parseEtagList,
   putBodySchema,
+  strongMatch,
   type PutBody,
   utf8Length,
   validateTeamMemoryKey,
@@ -55,6 +56,11 @@ async function handleGet(deps: TeamMemoryDeps, { repo }: Admitted, request: Fast
   const head = await deps.memory.head(repo);
   if (!head) throw new ApiError(404, 'not_found', `${repo} has no team memory yet`);
   reply.header('cache-control', 'private, no-cache');
+  // RFC 9110 §13.2.2: If-Match first, strong comparison; false means the GET is not performed.
+  const ifMatch = parseEtagList(request.headers['if-match']);
+  if (ifMatch !== null && !strongMatch(ifMatch, head.checksum)) {
+    throw new ApiError(412, 'precondition_failed', `${repo} no longer matches your If-Match`, {}, { etag: formatEtag(head.checksum) });
+  }
   // RFC 9110 §13.1.2: weak comparison; a match is 304 with the validator and no body.
   const inm = parseEtagList(request.headers['if-none-match']);
   if (inm !== null && weakMatch(inm, head.checksum)) {
@@ -100,11 +106,10 @@ function parsePutBody(raw: unknown, limits: ServerLimits): [string, string | nul
 
 async function handlePut(deps: TeamMemoryDeps, { repo }: Admitted, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   const changes = parsePutBody(request.body, deps.limits);
-  const ifNoneMatch = parseEtagList(request.headers['if-none-match']);
   const outcome = await deps.memory.put(repo, {
     changes,
     ifMatch: parseEtagList(request.headers['if-match']),
-    createOnly: ifNoneMatch === '*',
+    ifNoneMatch: parseEtagList(request.headers['if-none-match']),
     now: deps.clock.now(),
     maxEntries: deps.limits.maxEntries,
     tombstoneMs: deps.limits.tombstoneMs,

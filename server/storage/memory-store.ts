@@ -1,4 +1,4 @@
-import { repositoryChecksum, strongMatch, type EntityTag, type Sha256Hex, entryChecksum } from '../../common/team-memory/index.js';
+import { repositoryChecksum, strongMatch, weakMatch, type EntityTag, type Sha256Hex, entryChecksum } from '../../common/team-memory/index.js';
 import type { SqlDb } from './sql-db.js';
 
 /** A repository's current version; `version` 0 is never returned (it means "no memory yet"). */
@@ -19,8 +19,8 @@ export interface PutRequest {
   changes: [string, string | null][];
   /** Parsed If-Match, or null when absent. */
   ifMatch: '*' | EntityTag[] | null;
-  /** `If-None-Match: *`: create only (RFC 9110 §13.1.2). */
-  createOnly: boolean;
+  /** Parsed If-None-Match, or null when absent: `*` creates only, a list refuses to overwrite those versions. */
+  ifNoneMatch: '*' | EntityTag[] | null;
   now: number;
   maxEntries: number;
   tombstoneMs: number;
@@ -114,12 +114,14 @@ export class MemoryStore {
       );
       const version = Number(head?.version ?? 0);
       const current = version > 0 ? head!.checksum : null;
-      // RFC 9110 §13.1.1: a false If-Match means the method is not performed.
-      if (request.ifMatch !== null) {
-        if (current === null || !strongMatch(request.ifMatch, current)) return { kind: 'precondition_failed', current };
-      } else if (request.createOnly) {
-        if (current !== null) return { kind: 'precondition_failed', current };
-      } else if (current !== null) {
+      // RFC 9110 §13.2.2: If-Match first (strong), then If-None-Match (weak); a false one is 412.
+      if (request.ifMatch !== null && (current === null || !strongMatch(request.ifMatch, current))) {
+        return { kind: 'precondition_failed', current };
+      }
+      if (request.ifNoneMatch !== null && current !== null && weakMatch(request.ifNoneMatch, current)) {
+        return { kind: 'precondition_failed', current };
+      }
+      if (request.ifMatch === null && current !== null) {
         // RFC 6585 §3: an unconditional write to existing memory would risk a lost update.
         return { kind: 'precondition_required', current };
       }

@@ -108,6 +108,27 @@ describeOnBackends('team memory API', (backend) => {
     expect((await client(token).put(f.api(fresh), { entries: { 'b.md': 'x' } }, { 'if-none-match': '*' })).status).toBe(200);
   });
 
+  it('evaluates If-Match, then If-None-Match, per RFC 9110 §13.2.2 on GET and PUT: a false one is 412 and changes nothing', async () => {
+    const { repo, c, etag } = await seeded({ 'a.md': 'one' });
+    const staleGet = await c.get(f.api(repo), { 'if-match': '"sha256:stale"' });
+    expect(staleGet.status).toBe(412);
+    expect(staleGet.headers.get('etag')).toBe(etag);
+    expect((await json(staleGet)).error.details.error_code).toBe('precondition_failed');
+    expect((await c.get(f.api(repo), { 'if-match': `W/${etag}` })).status).toBe(412);
+    expect((await c.get(f.api(repo), { 'if-match': etag })).status).toBe(200);
+
+    for (const inm of [etag, `W/${etag}`, `"sha256:other", ${etag}`]) {
+      const res = await c.put(f.api(repo), { entries: { 'a.md': 'two' } }, { 'if-match': etag, 'if-none-match': inm });
+      expect(res.status, inm).toBe(412);
+      expect((await json(res)).error.details.error_code).toBe('precondition_failed');
+    }
+    expect((await c.put(f.api(repo), { entries: { 'a.md': 'two' } }, { 'if-none-match': '"sha256:other"' })).status).toBe(428);
+    expect((await json(await c.get(f.api(repo)))).version).toBe(1);
+    const ok = await c.put(f.api(repo), { entries: { 'a.md': 'two' } }, { 'if-match': etag, 'if-none-match': '"sha256:other"' });
+    expect(ok.status).toBe(200);
+    expect((await json(ok)).version).toBe(2);
+  });
+
   it('serves ?view=hashes without entries', async () => {
     const { repo, c } = await seeded({ 'a.md': 'one', 'b.md': 'two' });
     const res = await c.get(f.api(repo, '&view=hashes'));
@@ -207,7 +228,7 @@ describeOnBackends('team memory API', (backend) => {
     const oversized = JSON.stringify({ entries: { 'big.md': 'y'.repeat(30_000) } });
     for (const [token, status] of [[null, 401], ['spat_unknown', 401], [outsider.token, 403]] as const) {
       const auth: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
-      for (const [contentType, raw] of [['application/json', oversized], ['application/xml', '<entries/>'], ['application/json', '{"entries": {']]) {
+      for (const [contentType, raw] of [['application/json', oversized], ['application/xml', '<entries/>'], ['application/json', '{"entries": {']] as const) {
         const res = await fetch(f.api(repo), { method: 'PUT', headers: { ...auth, 'content-type': contentType }, body: raw });
         expect(res.status, `${token} ${contentType} ${raw.length}`).toBe(status);
         expect((await json(res)).error.details.error_code).toBe(status === 401 ? 'unauthorized' : 'forbidden');
