@@ -41,6 +41,8 @@ async function mountApp(overrides: { settings?: Settings; credentials?: Credenti
 
 beforeEach(() => {
   document.documentElement.removeAttribute('data-theme');
+  // jsdom lays nothing out; the pickers keep their active row in view with this.
+  Element.prototype.scrollIntoView ??= () => {};
 });
 afterEach(() => {
   cleanup();
@@ -112,5 +114,32 @@ describe('the app shell', () => {
     expect(alert.textContent).toContain('project:open is not scripted');
     await user.click(screen.getByRole('button', { name: 'Dismiss' }));
     expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('gives the keyboard back to where it was when the command palette closes, and shows each command’s shortcut', async () => {
+    const fake = await mountApp();
+    const user = userEvent.setup();
+    const opener = screen.getByRole('button', { name: /Open a folder/ });
+    opener.focus();
+    await user.keyboard('{Control>}k{/Control}');
+    expect(screen.getByRole('option', { name: /Go to Chat/ }).textContent).toContain('Ctrl+1');
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog', { name: 'Commands' })).toBeNull();
+    expect(document.activeElement).toBe(opener);
+
+    await user.keyboard('{Control>}k{/Control}');
+    await user.keyboard('dark theme{Enter}');
+    await waitFor(() => expect(fake.calls.some((c) => c.channel === 'settings:set')).toBe(true));
+    expect(document.activeElement).toBe(opener);
+  });
+
+  it('opens the quick switcher from the palette with an empty filter', async () => {
+    await mountApp();
+    const user = userEvent.setup();
+    await user.keyboard('{Control>}k{/Control}');
+    await user.keyboard('open a vault file{Enter}');
+    const filter = await screen.findByRole('combobox', { name: 'Open a vault file' });
+    expect((filter as HTMLInputElement).value).toBe('');
+    expect(document.activeElement).toBe(filter);
   });
 });

@@ -4,6 +4,8 @@ export interface PickerItem {
   id: string;
   label: string;
   detail?: string;
+  /** The keyboard shortcut that does the same, shown at the right (`Ctrl+1`). */
+  shortcut?: string;
   run(): void;
 }
 
@@ -91,6 +93,7 @@ export function Picker({ title, placeholder, items, onClose }: { title: string; 
             >
               <span>{item.label}</span>
               {item.detail && <span className="muted small">{item.detail}</span>}
+              {item.shortcut && <kbd>{item.shortcut}</kbd>}
             </li>
           ))}
         </ul>

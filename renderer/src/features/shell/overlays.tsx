@@ -1,15 +1,38 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { useStoreShallow, useStore } from '../../store';
 import { Picker, type PickerItem } from '../../ui/picker';
 import { openFile } from '../../bridge/vault-actions';
 import { newSession } from '../../bridge/chat-actions';
 import { saveSettings } from '../../bridge/actions';
 import { useDisplayPath } from '../vault/project-label';
+import { modLabel } from '../../ui/use-shortcuts';
 
 function goVault(panel: 'search' | 'health' | 'file' | 'new' | 'deleted') {
   const s = useStore.getState();
   s.setScreen('vault');
   s.setPanel(panel);
+}
+
+/**
+ * While an overlay is open, remembers what had the keyboard before it; when the last overlay closes and
+ * nothing else took the focus (a command that opens a form focuses that form), the focus goes back there.
+ */
+function useReturnFocus(open: boolean) {
+  const before = useRef<HTMLElement | null>(null);
+  useEffect(() => {
+    const remember = (event: FocusEvent) => {
+      const target = event.target;
+      if (target instanceof HTMLElement && !target.closest('.modal-backdrop')) before.current = target;
+    };
+    document.addEventListener('focusin', remember);
+    return () => document.removeEventListener('focusin', remember);
+  }, []);
+  useEffect(() => {
+    if (open) return;
+    const target = before.current;
+    const lost = document.activeElement === null || document.activeElement === document.body;
+    if (lost && target?.isConnected) target.focus();
+  }, [open]);
 }
 
 /** The quick switcher (Ctrl/Cmd+P) over vault files and the command palette (Ctrl/Cmd+K). */
@@ -22,6 +45,7 @@ export function Overlays() {
   }));
   const close = () => useStore.getState().setOverlay(null);
   const shown = useDisplayPath();
+  useReturnFocus(overlay !== null);
 
   const fileItems = useMemo<PickerItem[]>(
     () =>
@@ -40,26 +64,27 @@ export function Overlays() {
   const commands = useMemo<PickerItem[]>(() => {
     const s = () => useStore.getState();
     const list: PickerItem[] = [
-      { id: 'chat', label: 'Go to Chat', run: () => s().setScreen('chat') },
-      { id: 'vault', label: 'Go to Vault', run: () => goVault('file') },
-      { id: 'settings', label: 'Open Settings', run: () => s().setScreen('settings') },
-      { id: 'open-folder', label: 'Open a project folder…', run: () => s().setFolderChooserOpen(true) },
+      { id: 'chat', label: 'Go to Chat', shortcut: `${modLabel}1`, run: () => s().setScreen('chat') },
+      { id: 'vault', label: 'Go to Vault', shortcut: `${modLabel}2`, run: () => goVault('file') },
+      { id: 'settings', label: 'Open Settings', shortcut: `${modLabel},`, run: () => s().setScreen('settings') },
+      { id: 'open-folder', label: 'Open a project folder…', shortcut: `${modLabel}O`, run: () => s().setFolderChooserOpen(true) },
       { id: 'search', label: 'Search the vault', run: () => goVault('search') },
       { id: 'new-memory', label: 'New memory…', run: () => goVault('new') },
       { id: 'deleted', label: 'Recently deleted files', run: () => goVault('deleted') },
       { id: 'health', label: 'Vault health', run: () => goVault('health') },
-      { id: 'switcher', label: 'Open a vault file…', run: () => s().setOverlay('switcher') },
+      { id: 'switcher', label: 'Open a vault file…', shortcut: `${modLabel}P`, run: () => s().setOverlay('switcher') },
       {
         id: 'theme',
         label: `Switch to ${theme === 'dark' ? 'light' : 'dark'} theme`,
         run: () => void saveSettings({ theme: theme === 'dark' ? 'light' : 'dark' }),
       },
     ];
-    if (activeProject) list.splice(1, 0, { id: 'new-session', label: 'New conversation', run: () => void newSession(activeProject) });
+    if (activeProject) list.splice(1, 0, { id: 'new-session', label: 'New conversation', shortcut: `${modLabel}N`, run: () => void newSession(activeProject) });
     return list;
   }, [activeProject, theme]);
 
-  if (overlay === 'switcher') return <Picker title="Open a vault file" placeholder="Type a file name…" items={fileItems} onClose={close} />;
-  if (overlay === 'palette') return <Picker title="Commands" placeholder="Type a command…" items={commands} onClose={close} />;
+  // A key per overlay: the switcher opened from the palette starts with an empty filter.
+  if (overlay === 'switcher') return <Picker key="switcher" title="Open a vault file" placeholder="Type a file name…" items={fileItems} onClose={close} />;
+  if (overlay === 'palette') return <Picker key="palette" title="Commands" placeholder="Type a command…" items={commands} onClose={close} />;
   return null;
 }
