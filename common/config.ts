@@ -171,6 +171,13 @@ export function resolveMemoryConfig(override: MemoryConfigOverride | undefined):
 }
 
 /** SPEC §3: window − min(maxOutput, 20,000) − 13,000. */
+/** A config section given as it is, or as a getter read at each use so a settings change applies at once. */
+export type LiveConfig<T extends object> = T | (() => T);
+
+export function currentConfig<T extends object>(config: LiveConfig<T>): T {
+  return typeof config === 'function' ? config() : config;
+}
+
 export function autoCompactThreshold(c: MemoryConfig['compaction']): number {
   return c.contextWindow - Math.min(c.maxOutputTokens, c.summaryOutputReserve) - c.autoCompactBuffer;
 }

@@ -21,17 +21,17 @@ export class MemoryEngines {
   constructor(private readonly deps: { vaultRoot: string; config: () => MemoryConfig; clock: Clock; logger: Logger }) {
     this.sessionState = new SessionStateStore(deps.vaultRoot);
     const stateStore = new SessionMemoryStateStore(this.sessionState);
-    const config = deps.config();
+    // Getters: a change of the memory numbers in settings applies at once, as the context meter's does.
     this.notes = new SessionNotesUpdater({
       vaultRoot: deps.vaultRoot,
-      config: config.sessionMemory,
+      config: () => deps.config().sessionMemory,
       clock: deps.clock,
       logger: deps.logger,
       stateStore,
       onUpdating: (event) => this.updatingListeners.forEach((listener) => listener(event)),
     });
     this.notesView = new SessionNotesService(deps.vaultRoot, this.notes);
-    this.compactor = new Compactor({ vaultRoot: deps.vaultRoot, config: config.compaction, stateStore, clock: deps.clock, logger: deps.logger });
+    this.compactor = new Compactor({ vaultRoot: deps.vaultRoot, config: () => deps.config().compaction, stateStore, clock: deps.clock, logger: deps.logger });
   }
 
   /**

@@ -1,4 +1,4 @@
-import { autoCompactThreshold, type MemoryConfig } from '../../../common/config.js';
+import { autoCompactThreshold, currentConfig, type LiveConfig, type MemoryConfig } from '../../../common/config.js';
 
 export interface ContextStatus {
   used: number;
@@ -20,7 +20,11 @@ export interface ContextStatus {
 export class CompactionGuard {
   private readonly failures = new Map<string, number>();
 
-  constructor(private readonly config: MemoryConfig['compaction']) {}
+  constructor(private readonly live: LiveConfig<MemoryConfig['compaction']>) {}
+
+  private get config(): MemoryConfig['compaction'] {
+    return currentConfig(this.live);
+  }
 
   get threshold(): number {
     return autoCompactThreshold(this.config);

@@ -1,4 +1,4 @@
-import type { MemoryConfig } from '../../../common/config.js';
+import { currentConfig, type LiveConfig, type MemoryConfig } from '../../../common/config.js';
 import type { Clock, Logger } from '../ports.js';
 import {
   loadCustomization,
@@ -17,7 +17,8 @@ import { sessionMemoryCompact } from './session-memory-compact.js';
 
 export interface CompactorDeps {
   vaultRoot: string;
-  config: MemoryConfig['compaction'];
+  /** The numbers, or a getter so a settings change applies from the next compaction on. */
+  config: LiveConfig<MemoryConfig['compaction']>;
   /** The same store the notes updater uses: cursors and the running-update marker. */
   stateStore: SessionMemoryStateStore;
   clock: Clock;
@@ -69,14 +70,18 @@ export class Compactor {
     this.sleep = deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
 
+  private get config(): MemoryConfig['compaction'] {
+    return currentConfig(this.deps.config);
+  }
+
   /** Waits for a running notes update: at most `waitForUpdateMs`, not at all for one older than `staleUpdateMs`. */
   async waitForRunningUpdate(sessionId: string): Promise<void> {
     const began = this.deps.clock.now();
     for (;;) {
       const { updateStartedAt } = await this.deps.stateStore.read(sessionId);
       const now = this.deps.clock.now();
-      if (updateStartedAt === null || now - updateStartedAt > this.deps.config.staleUpdateMs) return;
-      if (now - began >= this.deps.config.waitForUpdateMs) return;
+      if (updateStartedAt === null || now - updateStartedAt > this.config.staleUpdateMs) return;
+      if (now - began >= this.config.waitForUpdateMs) return;
       await this.sleep(POLL_MS);
     }
   }
@@ -118,7 +123,7 @@ export class Compactor {
       records: req.records,
       summarize: req.summarize,
       trigger: req.trigger,
-      config: this.deps.config,
+      config: this.config,
       ...(req.instructions ? { instructions: req.instructions } : {}),
       ...(req.transcriptPath ? { transcriptPath: req.transcriptPath } : {}),
       ...(this.deps.readText ? { readText: this.deps.readText } : {}),
@@ -143,7 +148,7 @@ export class Compactor {
         notesPath,
         ...(req.transcriptPath ? { transcriptPath: req.transcriptPath } : {}),
         trigger: req.trigger,
-        config: this.deps.config,
+        config: this.config,
         now: () => new Date(this.deps.clock.now()),
       });
     } catch (error) {

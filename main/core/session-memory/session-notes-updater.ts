@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { MemoryConfig } from '../../../common/config.js';
+import { currentConfig, type LiveConfig, type MemoryConfig } from '../../../common/config.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { contextTokens } from '../llm/tokens.js';
 import type { Clock, Logger } from '../ports.js';
@@ -15,7 +15,8 @@ import { buildUpdatePrompt } from './update-prompt.js';
 
 export interface SessionNotesDeps {
   vaultRoot: string;
-  config: MemoryConfig['sessionMemory'];
+  /** The numbers, or a getter so a settings change applies from the next response on. */
+  config: LiveConfig<MemoryConfig['sessionMemory']>;
   clock: Clock;
   logger: Logger;
   /** Shared with compaction so both see one state; built from `vaultRoot` when omitted. */
@@ -76,7 +77,7 @@ export class SessionNotesUpdater {
     return this.serialize(ctx.sessionId, async () => {
       const messages = liveMessages(ctx.records);
       const state = await this.store.read(ctx.sessionId);
-      const decision = decideUpdate(messages, state, this.deps.config, { isFork: ctx.isFork });
+      const decision = decideUpdate(messages, state, currentConfig(this.deps.config), { isFork: ctx.isFork });
       if (!decision.update) {
         if (decision.next.initialized !== state.initialized) await this.store.update(ctx.sessionId, (s) => ({ ...s, initialized: true }));
         return { decision, outcome: null };
@@ -129,7 +130,7 @@ export class SessionNotesUpdater {
         await writeFileAtomic(notesPath, restored, { mode: 0o600, dirMode: 0o700 });
         notes = restored;
       }
-      const prompt = buildUpdatePrompt(custom.prompt, notes, notesPath, this.deps.config);
+      const prompt = buildUpdatePrompt(custom.prompt, notes, notesPath, currentConfig(this.deps.config));
       const result = await ctx.fork({
         promptMessages: [{ role: 'user', content: prompt }],
         canUseTool: onlyEditOn(notesPath),

@@ -96,7 +96,7 @@ interface Loop {
 }
 
 /** A chat whose threshold is 32,000 tokens, with the default session-notes numbers (10,000 / 5,000 / 3). */
-async function loop(options: { edit?: boolean; sessionMemory?: Record<string, number> } = {}): Promise<Loop> {
+async function loop(options: { edit?: boolean; sessionMemory?: Record<string, number>; restart?: boolean } = {}): Promise<Loop> {
   const s: Script = { notesPath: '', edit: options.edit ?? true, updates: 0, answers: 0, summary: '<analysis>scratch</analysis><summary>1. Primary request: explain the parser.</summary>' };
   f = await chatFixture({ fake: { respond: responder(s) } });
   const fx = f;
@@ -108,7 +108,7 @@ async function loop(options: { edit?: boolean; sessionMemory?: Record<string, nu
       },
     },
   });
-  await fx.restart();
+  if (options.restart !== false) await fx.restart();
   const sessionId = await fx.newSession();
   s.notesPath = path.join(fx.services.vault().root, (await fx.call('notes:read', { project: fx.project, sessionId })).path);
   const transcriptFile = (await fx.services.vault().sessions.paths(fx.project)).transcriptFile(sessionId);
@@ -399,6 +399,21 @@ describe('compaction on the chat loop', () => {
     await expect(fs.stat(path.join(l.f.project, 'CLAUDE.md'))).rejects.toThrow();
     expect(await fs.readFile(l.s.notesPath, 'utf8')).toContain('- tried other files');
     expectAllAccepted(l.f.fake);
+  });
+
+  it('applies a threshold changed in settings at once, without a restart: the meter and the compaction agree', async () => {
+    const l = await loop({ restart: false });
+    await fillContext(l);
+    const divider = l.divider();
+    await l.turn('Go on with the parser.');
+    expect(await divider).toMatchObject({ path: 'session-notes', reason: null });
+    expectAllAccepted(l.f.fake);
+  });
+
+  it('applies session-notes numbers changed in settings at once, without a restart', async () => {
+    const l = await loop({ restart: false, sessionMemory: { minTokensToInit: 1_000_000 } });
+    for (let i = 0; i < 3; i++) await l.turn();
+    expect(l.s.updates).toBe(0);
   });
 
   it('compacts in the middle of a turn whose tool results pass the threshold, before the next request, and the turn goes on', async () => {
