@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
 import { systemClock, type Clock, type Logger } from '../main/core/ports.js';
@@ -53,6 +55,27 @@ function statusError(error: FastifyError): ApiError | null {
   }
 }
 
+/**
+ * A request Node could not even parse (bad request line or headers, header overflow, timeout) gets the
+ * SPEC §5 error body too; the socket then closes, as Node's own handler does.
+ */
+function clientErrorHandler(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, message] =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'the request took too long to arrive']
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'the request headers are larger than this server accepts']
+        : [400, 'the request is not valid HTTP'];
+  const body = JSON.stringify({ error: { message, details: { error_code: 'invalid_request' } } });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
+}
+
 function buildApp(db: SqlDb, options: TeamServerOptions, publicUrl: () => string, closing: () => boolean): FastifyInstance {
   const clock = options.clock ?? systemClock;
   const limits: ServerLimits = { ...defaultLimits, ...options.limits };
@@ -64,6 +87,10 @@ function buildApp(db: SqlDb, options: TeamServerOptions, publicUrl: () => string
     genReqId: () => randomUUID(),
     forceCloseConnections: 'idle',
     return503OnClosing: true,
+    clientErrorHandler,
+    // A path that does not URL-decode never reaches a route or a hook: answer it in SPEC §5's shape here.
+    frameworkErrors: (error, request, reply) =>
+      sendApiError(reply.header('x-request-id', request.id), new ApiError(400, 'invalid_request', error.message)),
   });
   const auth = new AuthStore(db);
   const memory = new MemoryStore(db, sha256Hex);

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import net from 'node:net';
 import { expect, it } from 'vitest';
 import { describeOnBackends } from './helpers/backends.js';
 import { client, freshRepo, json, startFixture } from './helpers/server-fixture.js';
@@ -20,7 +21,40 @@ function slowPut(url: string, token: string, body: string) {
   return { response, release: () => release() };
 }
 
+/** Sends raw bytes and reads until the server closes the connection. */
+function rawExchange(port: number, bytes: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(bytes));
+    let out = '';
+    socket.on('data', (d: Buffer) => (out += d.toString()));
+    socket.on('error', () => undefined);
+    socket.on('close', () => resolve(out));
+    setTimeout(() => reject(new Error(`no close; got ${out}`)), 5000);
+  });
+}
+
 describeOnBackends('team server lifecycle', (backend) => {
+  it('answers a path that does not decode, and bytes that are not HTTP, with the SPEC §5 error body', async () => {
+    const f = await startFixture(backend.url());
+    try {
+      const cases: [string, number][] = [
+        ['GET /api/team_memory%zz?repo=a%2Fb HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', 400],
+        ['NOT HTTP AT ALL\r\n\r\n', 400],
+        [`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'y'.repeat(20_000)}\r\n\r\n`, 431],
+      ];
+      for (const [request, status] of cases) {
+        const answer = await rawExchange(f.server.port, request);
+        expect(answer.split('\r\n')[0], request.slice(0, 30)).toBe(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}`);
+        const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { error: { message: string; details: { error_code: string } } };
+        expect(body.error.details.error_code).toBe('invalid_request');
+        expect(body.error.message.length).toBeGreaterThan(0);
+      }
+    } finally {
+      await f.close();
+    }
+  });
+
+
   it('shuts down gracefully: a request in flight finishes and is stored, then new connections are refused', async () => {
     const f = await startFixture(backend.url());
     try {
