@@ -2,8 +2,7 @@ import { useEffect, useRef } from 'react';
 import { EditorState } from '@codemirror/state';
 import { EditorView, keymap, lineNumbers, highlightActiveLine, drawSelection } from '@codemirror/view';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
-import { markdown } from '@codemirror/lang-markdown';
-import { syntaxHighlighting, defaultHighlightStyle } from '@codemirror/language';
+import { markdownEditing } from './editor-markdown';
 
 /**
  * CodeMirror 6 over a markdown document. The editor owns its text while mounted; `value` is read only
@@ -36,8 +35,7 @@ export function CodeEditor({
           highlightActiveLine(),
           drawSelection(),
           history(),
-          markdown(),
-          syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+          markdownEditing(),
           EditorView.lineWrapping,
           EditorView.contentAttributes.of({ 'aria-label': label }),
           keymap.of([
