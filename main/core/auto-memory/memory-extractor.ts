@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { MemoryConfig } from '../../../common/config.js';
+import { currentConfig, type LiveConfig, type MemoryConfig } from '../../../common/config.js';
 import type { Clock, Logger } from '../ports.js';
 import type { ContentBlock, MessageRecord, Usage } from '../transcripts/records.js';
 import type { CursorStore } from './extraction-cursor.js';
@@ -56,7 +56,8 @@ export interface MemoryExtractorOptions {
   guard: MemoryWriteGuard;
   fork: ForkRunner;
   cursors: CursorStore;
-  config: MemoryConfig['autoMemory'];
+  /** The numbers, or a getter so a settings change applies from the next turn on. */
+  config: LiveConfig<MemoryConfig['autoMemory']>;
   switches: () => ExtractorSwitches;
   logger: Logger;
   clock: Clock;
@@ -140,7 +141,8 @@ export class MemoryExtractor {
 
   private async run(context: TurnEndContext, trailing: boolean, forced: boolean): Promise<ExtractionOutcome> {
     const { sessionId, messages } = context;
-    const { cursors, config, memoryDir } = this.options;
+    const { cursors, memoryDir } = this.options;
+    const config = currentConfig(this.options.config);
     const cursor = await cursors.read(sessionId);
     const at = cursor?.lastMessageUuid ? messages.findIndex((m) => m.uuid === cursor.lastMessageUuid) : -1;
     // Cursor vanished (compaction) or never set: every message counts again (SPEC §4).

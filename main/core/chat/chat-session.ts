@@ -376,7 +376,7 @@ export class ChatSession {
       fork: (request) => (this.agent ?? agent).extractorFork(this.changes, (cards) => void this.addItems(cards))(request),
       // The engines' shared store: the notes updater writes the same session file.
       cursors: new FileCursorStore(this.deps.engines.sessionState),
-      config: this.deps.env.config().autoMemory,
+      config: () => this.deps.env.config().autoMemory,
       switches: () => projectSwitches(this.deps.env.settings(), this.deps.project),
       logger: this.deps.logger,
       clock: this.deps.clock,

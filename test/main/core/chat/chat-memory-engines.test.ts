@@ -81,6 +81,27 @@ describe('the memory engines on the chat loop', () => {
     expect(await fs.readFile(path.join(memoryDir, 'MEMORY.md'), 'utf8')).toContain(path.basename(saved));
   });
 
+  it('applies "extract every N turns" changed in settings from the next turn, without a restart', async () => {
+    f = await chatFixture({ fake: { respond: forkResponder(() => null) } });
+    const fx = f;
+    await fx.switches({ extraction: true });
+    const sessionId = await fx.newSession();
+    const extractions = () => fx.fake.requests.filter((r) => lastUserText(r.body).includes('You are the memory extractor')).length;
+    const turn = async (n: number) => {
+      await fx.turn(sessionId, `Question ${n}: what is the launch date?`);
+      await fx.services.vault().chat.find(sessionId)!.idle();
+    };
+    await turn(1);
+    expect(extractions()).toBe(1);
+    await fx.call('settings:set', { patch: { memory: { autoMemory: { extractEveryTurns: 3 } } } });
+    await turn(2);
+    await turn(3);
+    expect(extractions()).toBe(1);
+    await turn(4);
+    expect(extractions()).toBe(2);
+    expectAllAccepted(fx.fake);
+  });
+
   it('holds the extractor’s changes in the review inbox until the user accepts, edits or rejects them', async () => {
     let memoryDir = '';
     let turn = 0;
