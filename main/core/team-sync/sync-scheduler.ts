@@ -34,6 +34,8 @@ export class SyncScheduler {
   private pushTimer: unknown = null;
   private running: Promise<SyncReport> | null = null;
   private again = false;
+  /** The run queued behind the current one by `runNow`. */
+  private next: Promise<SyncReport> | null = null;
   private stopped = true;
 
   constructor(private readonly o: SyncSchedulerOptions) {
@@ -46,11 +48,22 @@ export class SyncScheduler {
     return this.runNow();
   }
 
-  /** "Sync now" from the UI; also what the periodic timer calls. */
+  /**
+   * "Sync now" from the UI; also what the timers call. During a run it answers with a fresh run after
+   * it — the one in progress may have read the files before the change the user wants synced — and
+   * every call made meanwhile shares that one run.
+   */
   runNow(): Promise<SyncReport> {
     if (this.running) {
-      this.again = true;
-      return this.running;
+      const current = this.running;
+      this.next ??= current
+        .catch(() => undefined)
+        .then(() => {
+          this.next = null;
+          // Stopped meanwhile (sign-out, shutdown): no new run; the caller gets the last one's result.
+          return this.stopped ? current : this.runNow();
+        });
+      return this.next;
     }
     this.clear();
     this.running = this.o
@@ -62,7 +75,7 @@ export class SyncScheduler {
       .finally(() => {
         this.running = null;
         if (this.stopped) return;
-        if (this.again) {
+        if (this.again && !this.next) {
           this.again = false;
           this.pushTimer = this.timers.setTimeout(() => void this.runNow().catch(() => undefined), this.o.pushDebounceMs);
         }
@@ -87,7 +100,7 @@ export class SyncScheduler {
 
   /** Resolves when no run is in progress (tests, and shutdown before a final push). */
   async idle(): Promise<void> {
-    while (this.running) await this.running.catch(() => undefined);
+    while (this.running || this.next) await (this.next ?? this.running)!.catch(() => undefined);
   }
 
   /** Stops the timers and waits for a run in progress; one last push is the caller's choice. */

@@ -60,4 +60,33 @@ describe('sync scheduler', () => {
     scheduler.notifyLocalChange();
     expect(t.delays()).toEqual([]);
   });
+
+  it('answers "Sync now" during a run with one fresh run after it, shared by every call made meanwhile', async () => {
+    const t = manualTimers();
+    const started: number[] = [];
+    let release: (() => void) | null = null;
+    const scheduler = new SyncScheduler({
+      sync: async () => {
+        started.push(started.length + 1);
+        // The first run is slow (a pull at start); the ones after return at once.
+        if (started.length === 1) await new Promise<void>((resolve) => (release = resolve));
+        return { ...emptyReport(), pushed: [`run ${started.length}`] };
+      },
+      pullIntervalMs: 300_000,
+      pushDebounceMs: 2_000,
+      logger: testLogger().logger,
+      timers: t.timers,
+    });
+    const first = scheduler.start();
+    // The user saved a file and clicked "Sync now" twice while the first run was reading the folder.
+    const a = scheduler.runNow();
+    const b = scheduler.runNow();
+    expect(a).toBe(b);
+    release!();
+    expect((await first).pushed).toEqual(['run 1']);
+    expect((await a).pushed).toEqual(['run 2']);
+    await scheduler.idle();
+    expect(started).toHaveLength(2);
+    await scheduler.stop();
+  });
 });
