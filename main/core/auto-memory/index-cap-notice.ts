@@ -12,9 +12,9 @@ const WARN_AT = 0.8;
 /**
  * A notice before MEMORY.md reaches its cap (issue 6 item 9): how full it is and which memories look
  * like they could be merged (same description, or mostly the same text), else the type with the most
- * entries. Null while there is room.
+ * entries. Null while there is room. `label` names the index (the team's is cut the same way).
  */
-export async function indexCapNotice(memoryDir: string, config: MemoryConfig): Promise<string | null> {
+export async function indexCapNotice(memoryDir: string, config: MemoryConfig, label = 'MEMORY.md'): Promise<string | null> {
   const raw = await fs.readFile(path.join(memoryDir, INDEX_FILE_NAME), 'utf8').catch(() => null);
   if (raw === null) return null;
   const caps = { maxLines: config.autoMemory.indexMaxLines, maxChars: config.autoMemory.indexMaxChars };
@@ -38,7 +38,7 @@ export async function indexCapNotice(memoryDir: string, config: MemoryConfig): P
     const [type, count] = [...byType].sort((a, b) => b[1] - a[1])[0] ?? ['', 0];
     suggestion = count > 1 ? `Consider merging some of the ${count} ${type} memories into fewer files.` : 'Consider removing memories you no longer need.';
   }
-  return `MEMORY.md ${full} (${room.lines}/${room.maxLines} lines, ${room.chars}/${room.maxChars} characters). ${suggestion}`;
+  return `${label} ${full} (${room.lines}/${room.maxLines} lines, ${room.chars}/${room.maxChars} characters). ${suggestion}`;
 }
 
 /** Names what load-time truncation leaves out (SPEC §4): the line range and the first entry cut. */

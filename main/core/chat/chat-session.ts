@@ -441,6 +441,9 @@ export class ChatSession {
     if (agent.switches.autoMemory) {
       const notice = await indexCapNotice(agent.paths.memoryDir, this.deps.env.config()).catch(() => null);
       if (notice) this.notice(notice);
+      // The team index is loaded and cut by the same caps (SPEC §4), so its user hears of it too.
+      const team = agent.switches.teamSync ? await indexCapNotice(agent.paths.teamMemoryDir, this.deps.env.config(), 'The team MEMORY.md').catch(() => null) : null;
+      if (team) this.notice(team);
     }
   }
 

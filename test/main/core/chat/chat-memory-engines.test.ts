@@ -213,6 +213,21 @@ describe('the memory engines on the chat loop', () => {
     expect(item.kind === 'notice' && item.text).toContain('MEMORY.md is 88% full (175/200 lines');
   });
 
+  it('tells the user when the team MEMORY.md is cut at load, naming what was cut', async () => {
+    f = await chatFixture();
+    const teamDir = (await f.services.vault().sessions.paths(f.project)).teamMemoryDir;
+    await fs.mkdir(teamDir, { recursive: true });
+    await fs.writeFile(path.join(teamDir, 'MEMORY.md'), Array.from({ length: 210 }, (_, i) => `- [Team ${i}](t${i}.md) — hook ${i}`).join('\n'));
+    const sessionId = await f.newSession();
+    const notice = f.next('chat:did-update', (u) => u.upserts.some((i) => i.kind === 'notice' && i.text.startsWith('The team MEMORY.md')));
+    f.fake.enqueue(text('Hello.'));
+    await f.turn(sessionId, 'Hello');
+    const item = (await notice).upserts.find((i) => i.kind === 'notice' && i.text.startsWith('The team'))!;
+    expect(item.kind === 'notice' && item.text).toContain('The team MEMORY.md is over its limit, so lines 201–210 (from "Team 200" on) are no longer loaded');
+    // The model is told as well, in the reminder.
+    expect(JSON.stringify(f.fake.requests.at(-1)!.body.messages)).toContain('lines 201–210 were cut');
+  });
+
   it('compacts with instructions through the summarizer fork', async () => {
     f = await chatFixture();
     const sessionId = await f.newSession();
