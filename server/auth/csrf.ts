@@ -11,8 +11,9 @@ export function newCsrfToken(): string {
   return randomBytes(24).toString('base64url');
 }
 
-export function csrfCookie(token: string, secure: boolean): string {
-  return `${csrfCookieName}=${token}; Path=/oauth; HttpOnly; SameSite=Strict; Max-Age=1800${secure ? '; Secure' : ''}`;
+/** The cookie, scoped to `path`: the folder of the sign-in form as the browser addresses it. */
+export function csrfCookie(token: string, site: { secure: boolean; path: string }): string {
+  return `${csrfCookieName}=${token}; Path=${site.path}; HttpOnly; SameSite=Strict; Max-Age=1800${site.secure ? '; Secure' : ''}`;
 }
 
 /** The value of one cookie from a Cookie header. */

@@ -52,14 +52,14 @@ function checkAuthorize(params: Params): { page: string } | { redirect: string }
   return null;
 }
 
-function sendPage(reply: FastifyReply, status: number, html: string, csrf?: string, secure = false): FastifyReply {
+function sendPage(reply: FastifyReply, status: number, html: string, cookie?: string): FastifyReply {
   reply.code(status).type('text/html; charset=utf-8').headers({
     'content-security-policy': signInPageCsp,
     'x-frame-options': 'DENY',
     'cache-control': 'no-store',
     'referrer-policy': 'no-referrer',
   });
-  if (csrf) reply.header('set-cookie', csrfCookie(csrf, secure));
+  if (cookie) reply.header('set-cookie', cookie);
   return reply.send(html);
 }
 
@@ -76,7 +76,14 @@ function oauthRequest(request: FastifyRequest): OAuth2Server.Request {
 export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthDeps): void {
   const model = createOAuthModel(deps.auth, deps.clock, deps.lifetimes);
   const oauth = new OAuth2Server({ model });
-  const secure = deps.publicUrl.startsWith('https:');
+  // The form and its cookie live under --public-url's path, which a proxy may add in front of /oauth
+  // (README: behind a proxy under a path); the browser only ever sees that address.
+  const site = () => ({ secure: deps.publicUrl.startsWith('https:'), path: `${new URL(deps.publicUrl).pathname.replace(/\/+$/, '')}/oauth` });
+  const sendSignInPage = (reply: FastifyReply, status: number, page: { params: Params; username?: string; error?: string }) => {
+    const csrf = newCsrfToken();
+    const where = site();
+    return sendPage(reply, status, renderSignInPage({ ...page, csrf, action: `${where.path}/authorize` }), csrfCookie(csrf, where));
+  };
 
   app.get('/.well-known/oauth-authorization-server', async (_request, reply) =>
     reply.header('cache-control', 'public, max-age=300').send({
@@ -97,8 +104,7 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthDeps): void
     const problem = checkAuthorize(params);
     if (problem && 'page' in problem) return sendPage(reply, 400, renderErrorPage(problem.page));
     if (problem) return reply.redirect(problem.redirect, 302);
-    const csrf = newCsrfToken();
-    return sendPage(reply, 200, renderSignInPage({ params, csrf }), csrf, secure);
+    return sendSignInPage(reply, 200, { params });
   });
 
   app.post('/oauth/authorize', async (request, reply) => {
@@ -116,8 +122,7 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthDeps): void
     const user = usernamePattern.test(username) ? await deps.auth.findUser(username) : null;
     if (!(await verifyPassword(password, user?.passwordHash ?? null)) || !user) {
       deps.logger.warn('sign-in refused', { reqId: request.id });
-      const csrf = newCsrfToken();
-      return sendPage(reply, 401, renderSignInPage({ params, csrf, username, error: 'Wrong username or password.' }), csrf, secure);
+      return sendSignInPage(reply, 401, { params, username, error: 'Wrong username or password.' });
     }
     const response = new OAuth2Server.Response();
     const oauthUser: OAuthUser = { id: user.id, username: user.username };

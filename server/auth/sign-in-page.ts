@@ -14,7 +14,7 @@ export const signInPageCsp =
   "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http://127.0.0.1:*; frame-ancestors 'none'; base-uri 'none'";
 
 /** The page: username + password, the OAuth parameters and the CSRF token as hidden fields. */
-export function renderSignInPage(opts: { params: Record<string, string>; csrf: string; error?: string; username?: string }): string {
+export function renderSignInPage(opts: { params: Record<string, string>; csrf: string; action: string; error?: string; username?: string }): string {
   const hidden = authorizeParams
     .map((name) => `<input type="hidden" name="${name}" value="${escapeHtml(opts.params[name] ?? '')}">`)
     .join('\n      ');
@@ -38,7 +38,7 @@ export function renderSignInPage(opts: { params: Record<string, string>; csrf: s
     <h1>Sign in</h1>
     <p>The Strata app asks to sync team memory with your account.</p>
     ${error}
-    <form method="post" action="/oauth/authorize">
+    <form method="post" action="${escapeHtml(opts.action)}">
       ${hidden}
       <input type="hidden" name="csrf" value="${escapeHtml(opts.csrf)}">
       <label for="username">Username</label>

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeOnBackends } from '../helpers/backends.js';
 import { client, json, freshRepo, startFixture, type ServerFixture } from '../helpers/server-fixture.js';
-import { authorizeQuery, loopbackListener, openSignIn, pkcePair, postForm, signIn, submitSignIn } from '../helpers/oauth-client.js';
+import { authorizeQuery, browserSignIn, loopbackListener, openSignIn, pkcePair, postForm, prefixProxy, signIn, submitSignIn } from '../helpers/oauth-client.js';
 
 const minute = 60_000;
 const day = 24 * 60 * minute;
@@ -70,6 +70,32 @@ describeOnBackends('OAuth authorization server', (backend) => {
     const logged = JSON.stringify(f.logs.entries);
     expect(logged).toContain(username);
     for (const secret of [code, verifier, password, token, res.body.refresh_token as string]) expect(logged).not.toContain(secret);
+  });
+
+  it('signs in behind a reverse proxy that serves it under a path (README): the form posts, and its CSRF cookie is sent, under that path', async () => {
+    const proxy = await prefixProxy('/strata');
+    const behind = await startFixture(backend.url(), {}, { publicUrl: proxy.url });
+    proxy.setTarget(behind.server.url);
+    const listener = await loopbackListener();
+    try {
+      const meta = (await (await fetch(`${proxy.url}/.well-known/oauth-authorization-server`)).json()) as Record<string, string>;
+      expect(meta.issuer).toBe(proxy.url);
+      const { verifier, challenge } = pkcePair();
+      const query = authorizeQuery(listener.redirectUri, challenge);
+      const res = await browserSignIn(`${meta.authorization_endpoint}?${query}`, username, password);
+      expect(res.status).toBe(302);
+      await fetch(res.headers.get('location')!);
+      const code = (await listener.received).get('code')!;
+      const tokens = await postForm(meta.token_endpoint!, { grant_type: 'authorization_code', code, redirect_uri: listener.redirectUri, client_id: 'strata-desktop', code_verifier: verifier });
+      expect(tokens.status).toBe(200);
+      const api = `${proxy.url}/api/team_memory?repo=${encodeURIComponent(repo)}`;
+      expect((await client(tokens.body.access_token as string).get(api)).status).not.toBe(401);
+    } finally {
+      await listener.close();
+      await behind.close();
+      await proxy.close();
+    }
+    behind.logs.assertNoErrors();
   });
 
   it('refuses a wrong code verifier, and the code is spent by the attempt', async () => {

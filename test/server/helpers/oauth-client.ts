@@ -84,3 +84,52 @@ export async function signIn(base: string, username: string, password: string, c
     await listener.close();
   }
 }
+
+/**
+ * A reverse proxy on loopback that serves the team server under `prefix` (e.g. `/strata`), stripping it,
+ * as README's "behind a proxy under a path" deployment does. `target` is set once the server runs.
+ */
+export async function prefixProxy(prefix: string): Promise<{ url: string; setTarget: (base: string) => void; close: () => Promise<void> }> {
+  let target = '';
+  const server = http.createServer((req, res) => {
+    const path = req.url ?? '/';
+    if (!path.startsWith(`${prefix}/`)) {
+      res.writeHead(404).end();
+      return;
+    }
+    const upstream = new URL(path.slice(prefix.length), target);
+    const forward = http.request(upstream, { method: req.method, headers: { ...req.headers, host: upstream.host } }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    forward.on('error', () => res.writeHead(502).end());
+    req.pipe(forward);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}${prefix}`,
+    setTarget: (base) => (target = base),
+    close: () => new Promise((r) => server.close(() => r())),
+  };
+}
+
+/**
+ * The sign-in as a browser does it: load the page at `authorizeUrl`, post the form to its `action`
+ * resolved against the page's URL, and send the cookie only where its Path attribute lets the browser
+ * send it (RFC 6265 §5.1.4). Returns the response to the form (302 to the app on success).
+ */
+export async function browserSignIn(authorizeUrl: string, username: string, password: string): Promise<Response> {
+  const page = await fetch(authorizeUrl, { redirect: 'manual' });
+  const html = await page.text();
+  const action = new URL(/<form method="post" action="([^"]*)"/.exec(html)?.[1] ?? '', authorizeUrl);
+  const fields = Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!]));
+  const setCookie = page.headers.get('set-cookie') ?? '';
+  const cookiePath = /;\s*Path=([^;]+)/i.exec(setCookie)?.[1] ?? new URL('.', authorizeUrl).pathname.replace(/\/$/, '');
+  const sendsCookie = action.pathname === cookiePath || action.pathname.startsWith(`${cookiePath.replace(/\/$/, '')}/`);
+  return fetch(action, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...(sendsCookie ? { cookie: setCookie.split(';')[0]! } : {}) },
+    body: new URLSearchParams({ ...fields, username, password }),
+  });
+}

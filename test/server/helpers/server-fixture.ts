@@ -1,4 +1,4 @@
-import { startTeamServer, TeamAdmin, type ServerLimits, type TeamServer } from '../../../server/index.js';
+import { startTeamServer, TeamAdmin, type ServerLimits, type TeamServer, type TeamServerOptions } from '../../../server/index.js';
 import type { Clock } from '../../../main/core/ports.js';
 import { testLogger } from '../../support/test-logger.js';
 
@@ -27,11 +27,15 @@ export interface ServerFixture {
 
 let counter = 0;
 
-export async function startFixture(dbUrl: string, limits: Partial<ServerLimits> = {}): Promise<ServerFixture> {
+export async function startFixture(
+  dbUrl: string,
+  limits: Partial<ServerLimits> = {},
+  options: Pick<TeamServerOptions, 'publicUrl'> = {},
+): Promise<ServerFixture> {
   const clock = new TestClock();
   const logs = testLogger();
   const admin = await TeamAdmin.open(dbUrl, clock);
-  const server = await startTeamServer({ db: dbUrl, port: 0, logger: logs.logger, clock, limits: { rateLimitPerMinute: 0, ...limits } });
+  const server = await startTeamServer({ ...options, db: dbUrl, port: 0, logger: logs.logger, clock, limits: { rateLimitPerMinute: 0, ...limits } });
   return {
     server,
     admin,
