@@ -412,4 +412,24 @@ describe.skipIf(!hasChromium)('the chat in Chromium via strata host and the fake
     expect(sent).toContain('And now?');
     allAccepted(fake);
   });
+
+  it('opens the session notes as a drawer in a narrow window, where they have no room beside the conversation', async () => {
+    const { page, errors } = await open('chat-notes-narrow');
+    const notes = page.getByRole('complementary', { name: 'Session notes' });
+    await notes.waitFor();
+    await page.setViewportSize({ width: 1024, height: 700 });
+    // Not squeezed beside the conversation, and not gone without a way back: a button opens them.
+    await notes.waitFor({ state: 'hidden' });
+    const show = page.getByRole('button', { name: 'Session notes', exact: true });
+    await show.click();
+    await notes.getByText(/Notes start once the conversation has some substance/).waitFor();
+    expect(await notes.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+    await page.keyboard.press('Escape');
+    await notes.waitFor({ state: 'hidden' });
+    expect(await show.evaluate((el) => el === document.activeElement)).toBe(true);
+    // Back in a wide window the notes sit beside the conversation again.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await notes.waitFor();
+    expect(errors).toEqual([]);
+  });
 });

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useStoreShallow, useStore } from '../../store';
 import { loadNotes, saveNotes } from '../../bridge/chat-actions';
 import { Markdown } from './markdown';
@@ -7,9 +7,24 @@ import { Markdown } from './markdown';
  * The session's notes, live: they update as the background updater edits them, and the user may edit
  * them too. A save carries the hash it started from, so an update made meanwhile is never overwritten.
  */
-export function NotesPanel({ project, sessionId }: { project: string; sessionId: string }) {
+export function NotesPanel({
+  project,
+  sessionId,
+  drawer = false,
+  onHide = () => useStore.getState().setNotesOpen(false),
+}: {
+  project: string;
+  sessionId: string;
+  /** Shown over the conversation (a narrow window): it takes the focus, and Escape hides it. */
+  drawer?: boolean;
+  onHide?: () => void;
+}) {
   const { notes } = useStoreShallow((s) => ({ notes: s.notes[sessionId] ?? null }));
   const [editing, setEditing] = useState<{ text: string; base: string | null } | null>(null);
+  const panel = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (drawer) panel.current?.focus();
+  }, [drawer]);
 
   useEffect(() => {
     setEditing(null);
@@ -19,7 +34,18 @@ export function NotesPanel({ project, sessionId }: { project: string; sessionId:
   const changedUnderneath = editing !== null && notes !== null && notes.hash !== editing.base;
 
   return (
-    <aside className="notes-panel" aria-labelledby="notes-heading">
+    <aside
+      className={drawer ? 'notes-panel drawer' : 'notes-panel'}
+      aria-labelledby="notes-heading"
+      ref={panel}
+      tabIndex={drawer ? -1 : undefined}
+      onKeyDown={(e) => {
+        if (drawer && e.key === 'Escape' && !editing) {
+          e.stopPropagation();
+          onHide();
+        }
+      }}
+    >
       <header className="row">
         <h2 id="notes-heading">Session notes</h2>
         {notes?.updating && (
@@ -52,7 +78,7 @@ export function NotesPanel({ project, sessionId }: { project: string; sessionId:
             Edit
           </button>
         )}
-        <button type="button" className="icon-button" aria-label="Hide session notes" onClick={() => useStore.getState().setNotesOpen(false)}>
+        <button type="button" className="icon-button" aria-label="Hide session notes" onClick={onHide}>
           ×
         </button>
       </header>

@@ -5,8 +5,12 @@ import { ContextMeter } from './context-meter';
 import { ChatErrorBanner } from './chat-error';
 import { NotesPanel } from './notes-panel';
 import { useStore } from '../../store';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useMediaQuery } from '../../ui/use-media-query';
 import { CompactDialog } from './compact-dialog';
+
+/** Below this width the session notes are a drawer over the conversation (styles.css has the same width). */
+const NARROW = '(max-width: 1100px)';
 
 /** One open conversation: header with the context meter, the messages, the prompt box. */
 export function SessionPane({ project, projectName, sessionId }: { project: string; projectName: string; sessionId: string }) {
@@ -18,6 +22,18 @@ export function SessionPane({ project, projectName, sessionId }: { project: stri
     notesOpen: s.notesOpen,
   }));
   const [compacting, setCompacting] = useState(false);
+  // A narrow window has no room beside the conversation: there the notes open over it, on demand.
+  const narrow = useMediaQuery(NARROW);
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const showNotes = narrow ? drawerOpen : notesOpen;
+  const setShowNotes = (open: boolean) => (narrow ? setDrawerOpen(open) : useStore.getState().setNotesOpen(open));
+  // Hiding the drawer gives the keyboard back to the button that opened it.
+  const notesButton = useRef<HTMLButtonElement>(null);
+  const hadDrawer = useRef(false);
+  useEffect(() => {
+    if (hadDrawer.current && !drawerOpen) notesButton.current?.focus();
+    hadDrawer.current = drawerOpen;
+  }, [drawerOpen]);
   if (!view) return <p className="muted">Opening the conversation…</p>;
   const busy = view.phase === 'streaming' || view.phase === 'running-tools' || view.phase === 'waiting-permission';
   return (
@@ -36,8 +52,8 @@ export function SessionPane({ project, projectName, sessionId }: { project: stri
               Compact…
             </button>
           )}
-          {!notesOpen && (
-            <button type="button" className="button ghost" onClick={() => useStore.getState().setNotesOpen(true)}>
+          {!showNotes && (
+            <button type="button" className="button ghost" ref={notesButton} onClick={() => setShowNotes(true)}>
               Session notes
             </button>
           )}
@@ -57,7 +73,7 @@ export function SessionPane({ project, projectName, sessionId }: { project: stri
         {view.phase === 'running-tools' && <p className="muted small" role="status">Working…</p>}
         <Composer project={project} sessionId={sessionId} busy={busy} disabled={needsKey} />
       </section>
-      {notesOpen && <NotesPanel project={project} sessionId={sessionId} />}
+      {showNotes && <NotesPanel project={project} sessionId={sessionId} drawer={narrow} onHide={() => setShowNotes(false)} />}
       {compacting && <CompactDialog project={project} sessionId={sessionId} onClose={() => setCompacting(false)} />}
     </div>
   );
