@@ -10,7 +10,9 @@ import {
 } from '../../../common/ipc/contract';
 import { err, ok, type Result } from '../../../common/result';
 
-type FakeHandlers = { [C in InvokeChannel]?: (request: RequestOf<C>) => ResponseOf<C> | Result<ResponseOf<C>> };
+type Answer<C extends InvokeChannel> = ResponseOf<C> | Result<ResponseOf<C>>;
+/** A handler may answer later (a promise), as main does over IPC. */
+type FakeHandlers = { [C in InvokeChannel]?: (request: RequestOf<C>) => Answer<C> | Promise<Answer<C>> };
 
 /**
  * The renderer's fake of main, derived from the contract like the preload is: every channel exists;
@@ -26,7 +28,7 @@ export function createFakeApi(handlers: FakeHandlers) {
         calls.push({ channel, request });
         const handler = handlers[channel] as ((r: unknown) => unknown) | undefined;
         if (!handler) return err('unsupported', `${channel} is not scripted in this test`);
-        const value = handler(request);
+        const value = await handler(request);
         return value && typeof value === 'object' && 'ok' in value ? value : ok(value);
       },
     ]),

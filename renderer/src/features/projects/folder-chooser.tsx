@@ -22,11 +22,18 @@ export function FolderChooser({
   const dialogRef = useRef<HTMLDivElement>(null);
   const close = onClose;
 
+  // Answers can arrive out of order, and the user may type while one is on its way (the first listing
+  // of a slow start): only the newest request counts, and it never overwrites what was typed meanwhile.
+  const requests = useRef(0);
+  const edits = useRef(0);
   const load = useCallback(async (path?: string) => {
+    const request = ++requests.current;
+    const editsAtStart = edits.current;
     const result = await listDirs(path);
+    if (request !== requests.current) return;
     if (result.ok) {
       setListing(result.value);
-      setTyped(result.value.path);
+      if (edits.current === editsAtStart) setTyped(result.value.path);
       setProblem(null);
     } else {
       setProblem(result.error.message);
@@ -64,7 +71,11 @@ export function FolderChooser({
           <label className="sr-only" htmlFor="chooser-path">
             Folder path
           </label>
-          <input id="chooser-path" className="input grow" value={typed} onChange={(e) => setTyped(e.target.value)} />
+          <input id="chooser-path" className="input grow" value={typed} onChange={(e) => {
+              edits.current += 1;
+              setTyped(e.target.value);
+            }}
+          />
           <button type="submit" className="button secondary">
             Go
           </button>
