@@ -528,6 +528,11 @@ export class ChatSession {
       const divider = { ...boundary!, compactMetadata: { ...((boundary as { compactMetadata?: object }).compactMetadata ?? {}), ...meta } } as TranscriptRecord;
       await this.append([divider, ...rest]);
       this.records = conversationChain(this.records!).records;
+      // Recalled memories left the context with what the compaction replaced: they may come back, and
+      // only those still in it count against the session's budget (reference §5.10 step 9).
+      this.recalled.clear();
+      this.recallBytes = 0;
+      this.countRecalled(this.records);
       await this.injectContext(agent, 'compaction');
       this.emitUpserts(recordsToItems([divider], this.deps.project));
       return true;

@@ -67,6 +67,22 @@ describe('relevant-memory recall in the chat', () => {
     expect(count(JSON.stringify(mainRequests(fx).at(-1)!.body.messages), 'We deploy on Thursdays.')).toBe(1);
   });
 
+  // Reference §5.10 step 9: compaction drops the old attachments, and with them their share of the budget.
+  it('attaches a memory again after a compaction took the earlier attachment out of the context', async () => {
+    const { f: fx, sessionId } = await recallChat(() => text('{"selected_memories": ["project_deploy.md"]}'));
+    await fx.turn(sessionId, 'Which day do deployments happen?');
+    const divider = fx.next('chat:did-update', (u) => u.sessionId === sessionId && u.upserts.some((i) => i.kind === 'compaction'));
+    const idle = fx.next('chat:did-update', (u) => u.sessionId === sessionId && u.phase === 'idle');
+    await fx.call('chat:compact', { project: fx.project, sessionId });
+    await divider;
+    await idle;
+    expect(JSON.stringify(mainRequests(fx).at(-1)!.body.messages)).toContain('Your task is to write a detailed summary');
+    await fx.turn(sessionId, 'Which day do deployments happen again?');
+    expect(uniqueChips(fx, sessionId).map((c) => c.memories!.map((m) => m.title))).toEqual([['Deploy day'], ['Deploy day']]);
+    expect(count(JSON.stringify(mainRequests(fx).at(-1)!.body.messages), 'We deploy on Thursdays.')).toBe(1);
+    expectAllAccepted(fx.fake);
+  });
+
   it('ranks locally when the selector call fails, and the chip still names the memory', async () => {
     const { f: fx, sessionId } = await recallChat(() => apiErrors.overloaded());
     await fx.turn(sessionId, 'Which day do deployments happen after the review?');
