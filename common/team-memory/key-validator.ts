@@ -11,6 +11,9 @@ export type KeyCheck = { ok: true } | { ok: false; reason: string };
 /** Longest key accepted, in UTF-16 code units; far above any real path, it bounds the work per key. */
 export const maxKeyLength = 1024;
 
+/** Decoded and normalized forms checked per key at the most (a real key has one or two). */
+const maxForms = 64;
+
 function plainProblem(key: string): string | null {
   if (key.includes('\0')) return 'contains a NUL character';
   if (key.includes('\\')) return 'contains a backslash';
@@ -42,11 +45,13 @@ export function validateTeamMemoryKey(key: string): KeyCheck {
   // prototype instead of adding the key: zod's record parsing on both sides would drop it silently.
   if (key === '__proto__') return { ok: false, reason: 'it is __proto__, which a JSON object cannot carry as a key' };
   // A key that means something else once a server or file system decodes it is a traversal attempt
-  // in disguise (`%2e%2e`, `%2F`, fullwidth `．．／`, fullwidth `％2e`): every form reachable by up to
-  // four rounds of URL-decoding and NFKC normalization must be safe too.
-  const seen = new Map<string, string>([[key, '']]);
+  // in disguise (`%2e%2e`, `%2F`, fullwidth `．．／`, fullwidth `％2e`): every form reachable by
+  // URL-decoding and NFKC normalization, as often as they change it, must be safe too. Each decoding
+  // shortens the key, so the forms run out quickly; a key that still yields new ones after
+  // `maxForms` is refused rather than half checked.
+  const seen = new Set<string>([key]);
   let frontier: [string, string][] = [[key, '']];
-  for (let round = 0; round < 4 && frontier.length > 0; round++) {
+  for (let depth = 1; frontier.length > 0; depth++) {
     const next: [string, string][] = [];
     for (const [form, label] of frontier) {
       for (const [step, transformed] of [
@@ -54,8 +59,9 @@ export function validateTeamMemoryKey(key: string): KeyCheck {
         ['NFKC-normalized', form.normalize('NFKC')],
       ] as const) {
         if (transformed === null || seen.has(transformed)) continue;
-        const name = label ? `${label}, then ${step}` : step;
-        seen.set(transformed, name);
+        if (seen.size >= maxForms) return { ok: false, reason: 'it is encoded too many times over to check' };
+        const name = depth > 4 ? 'repeatedly URL-decoded and NFKC-normalized' : label ? `${label}, then ${step}` : step;
+        seen.add(transformed);
         next.push([transformed, name]);
         const problem = plainProblem(transformed);
         if (problem) return { ok: false, reason: `its ${name} form ${problem}` };

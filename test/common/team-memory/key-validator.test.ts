@@ -32,6 +32,8 @@ describe('validateTeamMemoryKey', () => {
     ['./a.md', '. path segment'],
     ['dir/', 'ends with /'],
     ['__proto__', '__proto__'],
+    ['%25252525252e%25252525252e/x', 'URL-decoded'],
+    [`%${'25'.repeat(70)}2e`, 'encoded too many times'],
   ])('refuses %j and says why', (key, reason) => {
     const check = validateTeamMemoryKey(key);
     expect(check.ok).toBe(false);
