@@ -37,6 +37,9 @@ export function validateTeamMemoryKey(key: string): KeyCheck {
   if (key.length > maxKeyLength) return { ok: false, reason: `it is longer than ${maxKeyLength} characters` };
   const plain = plainProblem(key);
   if (plain) return { ok: false, reason: `it ${plain}` };
+  // A lone UTF-16 surrogate has no UTF-8 form: the database would store another key than the one
+  // whose checksum went into the repository checksum (SPEC §5), and no file can carry such a name.
+  if (/\p{Surrogate}/u.test(key)) return { ok: false, reason: 'it is not valid Unicode (a lone surrogate)' };
   if (key.endsWith('/')) return { ok: false, reason: 'it ends with /' };
   if (key.split('/').some((segment) => segment === '' || segment === '.')) {
     return { ok: false, reason: 'it has an empty or . path segment' };

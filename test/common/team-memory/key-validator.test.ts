@@ -3,7 +3,7 @@ import { isValidRepo, validateTeamMemoryKey } from '../../../common/team-memory/
 
 describe('validateTeamMemoryKey', () => {
   it('accepts relative paths with / separators, including non-ASCII names and a literal %', () => {
-    for (const key of ['MEMORY.md', 'notes/deploy.md', 'a/b/c/d.md', 'résumé.md', '100%.md', 'a%20b.md', '.hidden.md', 'a..b.md'.replace('..', '.')]) {
+    for (const key of ['MEMORY.md', 'notes/deploy.md', 'a/b/c/d.md', 'résumé.md', 'emoji-\u{1F600}.md', '100%.md', 'a%20b.md', '.hidden.md', 'a..b.md'.replace('..', '.')]) {
       expect(validateTeamMemoryKey(key), key).toEqual({ ok: true });
     }
   });
@@ -32,6 +32,7 @@ describe('validateTeamMemoryKey', () => {
     ['./a.md', '. path segment'],
     ['dir/', 'ends with /'],
     ['__proto__', '__proto__'],
+    ['x\ud800.md', 'lone surrogate'],
     ['%25252525252e%25252525252e/x', 'URL-decoded'],
     [`%${'25'.repeat(70)}2e`, 'encoded too many times'],
   ])('refuses %j and says why', (key, reason) => {

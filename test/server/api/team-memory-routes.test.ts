@@ -260,9 +260,9 @@ describeOnBackends('team memory API', (backend) => {
     expect((await json(await c.get(f.api(repo)))).content.entries).toEqual({ 'a.md': 'x' });
   });
 
-  it('refuses traversal keys, plain or disguised, and a __proto__ key (which object parsing would drop), with 400 invalid_key and the reason', async () => {
+  it('refuses traversal keys, plain or disguised, a __proto__ key (which object parsing would drop) and a lone surrogate, with 400 invalid_key and the reason', async () => {
     const { repo, c, etag } = await seeded({ 'a.md': 'x' });
-    const bad = ['../x.md', 'a/../../x.md', '%2e%2e/x.md', '%252e%252e/x.md', 'a\\b.md', '/etc/passwd', 'a\0b.md', '．．/x.md', 'a／..／b', '％2e％2e/x', 'a%2Fb.md', '%25252525252e%25252525252e/x', '', '__proto__'];
+    const bad = ['../x.md', 'a/../../x.md', '%2e%2e/x.md', '%252e%252e/x.md', 'a\\b.md', '/etc/passwd', 'a\0b.md', '．．/x.md', 'a／..／b', '％2e％2e/x', 'a%2Fb.md', '%25252525252e%25252525252e/x', 'x\ud800.md', '', '__proto__'];
     for (const key of bad) {
       const res = await c.put(f.api(repo), { entries: { [key]: 'evil' } }, { 'if-match': etag });
       expect(res.status, JSON.stringify(key)).toBe(400);
