@@ -78,7 +78,10 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthDeps): void
   const oauth = new OAuth2Server({ model });
   // The form and its cookie live under --public-url's path, which a proxy may add in front of /oauth
   // (README: behind a proxy under a path); the browser only ever sees that address.
-  const site = () => ({ secure: deps.publicUrl.startsWith('https:'), path: `${new URL(deps.publicUrl).pathname.replace(/\/+$/, '')}/oauth` });
+  const site = () => ({
+    secure: deps.publicUrl.startsWith('https:'),
+    path: `${deps.publicUrl ? new URL(deps.publicUrl).pathname.replace(/\/+$/, '') : ''}/oauth`,
+  });
   const sendSignInPage = (reply: FastifyReply, status: number, page: { params: Params; username?: string; error?: string }) => {
     const csrf = newCsrfToken();
     const where = site();
