@@ -4,7 +4,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { MemoryConfig } from '../../../common/config.js';
 import { projectSettingsSchema, type ProjectSettings, type Settings } from '../../../common/domain/settings.js';
 import { createForkRunner, ForkFailedError, mergeSameRole, runForkedAgent, toApiMessages } from '../agent/index.js';
-import { memoryWriteGuard, toLoopCanUseTool, type ForkRunner as ExtractorFork, type MemoryWriteGuard } from '../auto-memory/index.js';
+import { ensureMemoryDir, memoryWriteGuard, toLoopCanUseTool, type ForkRunner as ExtractorFork, type MemoryWriteGuard } from '../auto-memory/index.js';
 import type { SideQuery } from '../auto-memory/recall-select.js';
 import { API_KEY_ACCOUNT } from '../auth/credential-store.js';
 import { createLlmClient, type LlmClient } from '../llm/index.js';
@@ -120,6 +120,9 @@ export class ConversationAgent {
     const paths = await ProjectPaths.resolve(env.vaultRoot, project);
     const switches = projectSwitches(env.settings(), project);
     const memoryDirs = switches.autoMemory ? [paths.memoryDir, ...(switches.teamSync ? [paths.teamMemoryDir] : [])] : [];
+    // SPEC §4: the folder exists when the agent starts (its system prompt says so), and its real path
+    // is the tools' memory root from the first turn on.
+    if (switches.autoMemory) await ensureMemoryDir(paths.memoryDir);
     const guard = memoryWriteGuard({ memoryDirs, scan: scanText });
     const sessionDir = paths.sessionDir(sessionId);
     const limits = env.config().agent;

@@ -52,9 +52,13 @@ export async function realResolve(input: string, project: string): Promise<strin
 
 const inside = (p: string, root: string) => p === root || p.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
 
-/** Real roots of a scope (roots that do not exist yet stay as given). */
+/**
+ * Real roots of a scope. A root that does not exist yet is resolved through its deepest existing
+ * ancestor, as a tool's path is, so a file created in it later (a session's notes folder in a vault
+ * reached through a symlink) is recognized as inside it.
+ */
 export async function realScope(scope: PathScope): Promise<PathScope> {
-  const real = async (p: string) => (await realOrNull(p)) ?? path.resolve(p);
+  const real = async (p: string) => (await realOrNull(p)) ?? (await realResolve(path.resolve(p), path.resolve(p))) ?? path.resolve(p);
   return {
     project: await real(scope.project),
     memory: await Promise.all(scope.memory.map(real)),

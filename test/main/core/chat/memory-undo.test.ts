@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { text, toolCalls } from '../../../fakes/anthropic-server/index.js';
-import { chatFixture, type ChatFixture } from './chat-fixture.js';
+import { chatFixture, lastUserText, type ChatFixture } from './chat-fixture.js';
 
 let f: ChatFixture | null = null;
 afterEach(async () => {
@@ -50,5 +50,38 @@ describe('Undo of a memory the agent forgot', () => {
   it('brings its MEMORY.md line back too', async () => {
     const { memoryDir } = await forget();
     expect(await fs.readFile(path.join(memoryDir, 'MEMORY.md'), 'utf8')).toContain('(feedback_tabs.md)');
+  });
+});
+
+// SPEC §4: the memory folder is created when the agent starts (the system prompt says it exists).
+describe('the memory folder of a fresh project', () => {
+  it('exists once the agent started, so the first "remember" lands even in a vault reached through a symlink', async () => {
+    let memoryDir = '';
+    f = await chatFixture({
+      fake: {
+        respond: (r) => {
+          const last = lastUserText(r);
+          if (last.includes('tool_result')) return text('Saved.');
+          if (last.includes('Remember-tabs')) return toolCalls([{ name: 'Write', input: { file_path: path.join(memoryDir, 'feedback_tabs.md'), content: tabs } }]);
+          return text('Hello.');
+        },
+      },
+    });
+    const real = await fs.realpath(await fs.mkdtemp(path.join(path.dirname(f.appData), 'strata-real-vault-')));
+    const link = path.join(path.dirname(real), `${path.basename(real)}-link`);
+    await fs.symlink(real, link);
+    await f.call('vault:set-root', { root: link });
+    // Settings belong to the vault: the new one is pointed at the fake API too.
+    await f.call('settings:set', { patch: { baseUrl: f.fake.url, model: 'claude-test' } });
+    memoryDir = (await f.services.vault().sessions.paths(f.project)).memoryDir;
+    expect(memoryDir.startsWith(link + path.sep)).toBe(true);
+    const sessionId = await f.newSession();
+    await f.turn(sessionId, 'Hello');
+    expect((await fs.stat(memoryDir)).isDirectory()).toBe(true);
+    const card = f.next('chat:did-update', (u) => u.upserts.some((i) => i.kind === 'memory' && i.action === 'saved'));
+    await f.turn(sessionId, 'Remember-tabs');
+    expect((await card).upserts.find((i) => i.kind === 'memory')).toMatchObject({ title: 'Prefers tabs', by: 'agent' });
+    expect(await fs.readFile(path.join(memoryDir, 'feedback_tabs.md'), 'utf8')).toBe(tabs);
+    expect(JSON.stringify(f.fake.requests.at(-1)!.body.messages)).not.toContain('outside the project folder');
   });
 });

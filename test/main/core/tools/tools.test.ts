@@ -70,6 +70,26 @@ describe('scoping', () => {
   });
 });
 
+describe('roots that do not exist yet', () => {
+  it('resolves a missing root through its real ancestors, so a file created in it later is inside it (a vault behind a symlink)', async () => {
+    const root = await tempDir();
+    const real = path.join(root, 'real-vault');
+    await fs.mkdir(real);
+    await fs.symlink(real, path.join(root, 'vault-link'));
+    const project = path.join(root, 'project');
+    await fs.mkdir(project);
+    // The session's notes folder, named through the link, created only after the scope was resolved.
+    const notesDir = path.join(root, 'vault-link', 'projects', 'p', 'session-1');
+    const ctx: ToolContext = { scope: await realScope({ project, memory: [notesDir], readOnly: [] }), readState: new ReadState(), limits: defaultMemoryConfig.agent };
+    await fs.mkdir(path.join(notesDir, 'session-memory'), { recursive: true });
+    const file = path.join(notesDir, 'session-memory', 'summary.md');
+    const w = await runTool(tool('Write'), { file_path: file, content: '# Notes\n' }, ctx);
+    expect(w.content).not.toContain('outside the project');
+    expect(w.isError).toBeFalsy();
+    expect(await fs.readFile(path.join(real, 'projects', 'p', 'session-1', 'session-memory', 'summary.md'), 'utf8')).toBe('# Notes\n');
+  });
+});
+
 describe('Write, Edit, Delete', () => {
   it('asks before a project write with a diff, writes on allow, and reports a denial', async () => {
     const { project, ctx, asked } = await setup();
