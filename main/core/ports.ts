@@ -27,9 +27,10 @@ export interface Logger {
 
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
 
-export function stderrLogger(): Logger {
+/** One JSON line per entry on stderr, stamped with its time (a server's log is read long after). */
+export function stderrLogger(clock: Clock = systemClock): Logger {
   const write = (level: string) => (message: string, fields?: Record<string, unknown>) => {
-    process.stderr.write(`${JSON.stringify({ level, message, ...fields })}\n`);
+    process.stderr.write(`${JSON.stringify({ time: new Date(clock.now()).toISOString(), level, message, ...fields })}\n`);
   };
   return { info: write('info'), warn: write('warn'), error: write('error') };
 }
