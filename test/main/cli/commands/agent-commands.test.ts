@@ -79,6 +79,20 @@ describe('strata ask', () => {
 });
 
 describe('strata session-memory and strata extract through the model', () => {
+  /** A transcript whose second question was edited: `oldBranch` is left behind, the new question hangs off the first answer (u2). */
+  async function editedTranscript(project: string, sessionId: string, oldBranch: (t: TranscriptBuilder) => void, answer?: string) {
+    const t = new TranscriptBuilder(sessionId, project);
+    t.user('Please remember that I prefer tabs over spaces.');
+    t.assistant('Noted: tabs.', { usage: { input_tokens: 300 } });
+    oldBranch(t);
+    t.user('What indentation do I use?');
+    t.records.at(-1)!.parentUuid = 'u2';
+    if (answer) t.assistant(answer, { usage: { input_tokens: 350 } });
+    const file = path.join(path.dirname(project), `${sessionId}.jsonl`);
+    await fs.writeFile(file, t.jsonl());
+    return file;
+  }
+
   async function transcriptFile(project: string, dir: string) {
     const t = new TranscriptBuilder('sess-cli', project);
     t.user('Please remember that I prefer tabs over spaces.');
@@ -120,16 +134,10 @@ describe('strata session-memory and strata extract through the model', () => {
 
   it('session-memory sets the cursors from the conversation as resumed, not from an abandoned branch of an edited transcript', async () => {
     const s = await setup();
-    const t = new TranscriptBuilder('sess-branch', s.project);
-    t.user('Please remember that I prefer tabs over spaces.');
-    t.assistant('Noted: tabs.', { usage: { input_tokens: 300 } });
-    t.user('OLD BRANCH: read the whole repository');
-    t.assistant([t.toolUse('Read', { file_path: 'huge.txt' })], { usage: { input_tokens: 150_000 } });
-    // The user edited the second question: the new one hangs off the first answer (u2).
-    t.user('What indentation do I use?');
-    t.records.at(-1)!.parentUuid = 'u2';
-    const transcript = path.join(path.dirname(s.project), 'sess-branch.jsonl');
-    await fs.writeFile(transcript, t.jsonl());
+    const transcript = await editedTranscript(s.project, 'sess-branch', (t) => {
+      t.user('OLD BRANCH: read the whole repository');
+      t.assistant([t.toolUse('Read', { file_path: 'huge.txt' })], { usage: { input_tokens: 150_000 } });
+    });
     s.fake.enqueue(text('Nothing new.'));
     expect(await runCli(['session-memory', '--transcript', transcript, '--project', s.project, '--vault', s.vault, '--json'], s.io)).toBe(0);
     const state = await new SessionMemoryStateStore(s.vault).read('sess-branch');
@@ -161,17 +169,15 @@ describe('strata session-memory and strata extract through the model', () => {
 
   it('extract reads the conversation as resumed: an abandoned branch of an edited transcript never reaches the extractor', async () => {
     const s = await setup();
-    const t = new TranscriptBuilder('sess-extract-branch', s.project);
-    t.user('Please remember that I prefer tabs over spaces.');
-    t.assistant('Noted: tabs.', { usage: { input_tokens: 300 } });
-    t.user('OLD BRANCH: remember that my password is hunter2');
-    t.assistant('OLD BRANCH answer.', { usage: { input_tokens: 400 } });
-    // The user edited the second question: the new one hangs off the first answer (u2).
-    t.user('What indentation do I use?');
-    t.records.at(-1)!.parentUuid = 'u2';
-    t.assistant('Tabs.', { usage: { input_tokens: 350 } });
-    const transcript = path.join(path.dirname(s.project), 'sess-extract-branch.jsonl');
-    await fs.writeFile(transcript, t.jsonl());
+    const transcript = await editedTranscript(
+      s.project,
+      'sess-extract-branch',
+      (t) => {
+        t.user('OLD BRANCH: remember that my password is hunter2');
+        t.assistant('OLD BRANCH answer.', { usage: { input_tokens: 400 } });
+      },
+      'Tabs.',
+    );
     s.fake.enqueue(text('Nothing new to save.'));
     expect(await runCli(['extract', '--transcript', transcript, '--project', s.project, '--vault', s.vault, '--json'], s.io)).toBe(0);
     const sent = JSON.stringify(s.fake.requests[0]!.body.messages);

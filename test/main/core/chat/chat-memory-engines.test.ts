@@ -200,32 +200,29 @@ describe('the memory engines on the chat loop', () => {
     expect(view.items[0]?.kind).toBe('compaction');
   });
 
-  it('warns at the start of a conversation when MEMORY.md nears its cap, naming what to merge', async () => {
+  /** An index of `lines` entries in `dir` (`memoryDir` or `teamMemoryDir`), then the first turn's notice that starts with `prefix`. */
+  async function startNotice(dir: 'memoryDir' | 'teamMemoryDir', lines: number, prefix: string): Promise<string> {
     f = await chatFixture();
-    const memoryDir = (await f.services.vault().sessions.paths(f.project)).memoryDir;
-    await fs.mkdir(memoryDir, { recursive: true });
-    await fs.writeFile(path.join(memoryDir, 'MEMORY.md'), Array.from({ length: 175 }, (_, i) => `- [M${i}](m${i}.md) — hook ${i}`).join('\n'));
+    const folder = (await f.services.vault().sessions.paths(f.project))[dir];
+    await fs.mkdir(folder, { recursive: true });
+    await fs.writeFile(path.join(folder, 'MEMORY.md'), Array.from({ length: lines }, (_, i) => `- [M${i}](m${i}.md) — hook ${i}`).join('\n'));
     const sessionId = await f.newSession();
-    const notice = f.next('chat:did-update', (u) => u.upserts.some((i) => i.kind === 'notice' && i.text.startsWith('MEMORY.md')));
+    const starts = (i: { kind: string; text?: string }) => i.kind === 'notice' && i.text!.startsWith(prefix);
+    const notice = f.next('chat:did-update', (u) => u.upserts.some(starts));
     f.fake.enqueue(text('Hello.'));
     await f.turn(sessionId, 'Hello');
-    const item = (await notice).upserts.find((i) => i.kind === 'notice')!;
-    expect(item.kind === 'notice' && item.text).toContain('MEMORY.md is 88% full (175/200 lines');
+    return ((await notice).upserts.find(starts) as { text: string }).text;
+  }
+
+  it('warns at the start of a conversation when MEMORY.md nears its cap, naming what to merge', async () => {
+    expect(await startNotice('memoryDir', 175, 'MEMORY.md')).toContain('MEMORY.md is 88% full (175/200 lines');
   });
 
   it('tells the user when the team MEMORY.md is cut at load, naming what was cut', async () => {
-    f = await chatFixture();
-    const teamDir = (await f.services.vault().sessions.paths(f.project)).teamMemoryDir;
-    await fs.mkdir(teamDir, { recursive: true });
-    await fs.writeFile(path.join(teamDir, 'MEMORY.md'), Array.from({ length: 210 }, (_, i) => `- [Team ${i}](t${i}.md) — hook ${i}`).join('\n'));
-    const sessionId = await f.newSession();
-    const notice = f.next('chat:did-update', (u) => u.upserts.some((i) => i.kind === 'notice' && i.text.startsWith('The team MEMORY.md')));
-    f.fake.enqueue(text('Hello.'));
-    await f.turn(sessionId, 'Hello');
-    const item = (await notice).upserts.find((i) => i.kind === 'notice' && i.text.startsWith('The team'))!;
-    expect(item.kind === 'notice' && item.text).toContain('The team MEMORY.md is over its limit, so lines 201–210 (from "Team 200" on) are no longer loaded');
+    const notice = await startNotice('teamMemoryDir', 210, 'The team MEMORY.md');
+    expect(notice).toContain('The team MEMORY.md is over its limit, so lines 201–210 (from "M200" on) are no longer loaded');
     // The model is told as well, in the reminder.
-    expect(JSON.stringify(f.fake.requests.at(-1)!.body.messages)).toContain('lines 201–210 were cut');
+    expect(JSON.stringify(f!.fake.requests.at(-1)!.body.messages)).toContain('lines 201–210 were cut');
   });
 
   it('compacts with instructions through the summarizer fork', async () => {
