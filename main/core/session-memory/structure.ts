@@ -3,8 +3,9 @@ import { parseSections, sectionOf, type NotesSection } from './sections.js';
 /**
  * Puts back template sections whose header line the user removed by hand (issue 5: "the next update
  * restores the structure"), each at its template position, after the nearest preceding template
- * section still present. Present sections, their content and any extra sections stay as they are.
- * Returns the text unchanged when nothing is missing.
+ * section still present, and the description line under a present header that lost it. Present
+ * sections, their content and any extra sections stay as they are. Returns the text unchanged when
+ * nothing is missing.
  */
 export function restoreStructure(notes: string, template: string): string {
   const wanted = parseSections(template).sections;
@@ -33,6 +34,22 @@ export function restoreStructure(notes: string, template: string): string {
     result.splice(at, 0, sectionOf(raw));
     present.add(key);
   }
+  // SPEC §2: description lines are kept too. A present section that lost its template's description
+  // line (removed by hand, or dropped by an update) gets it back right under its header.
+  const descriptions = new Map(wanted.map((w) => [w.headerLine.trimEnd(), descriptionLine(w)] as const));
+  for (let i = 0; i < result.length; i++) {
+    const section = result[i]!;
+    const description = descriptions.get(section.headerLine.trimEnd());
+    if (!description || section.body.split('\n').some((line) => line.trim() === description)) continue;
+    changed = true;
+    result[i] = sectionOf(`${section.headerLine}\n${description}\n${section.body}`);
+  }
   if (!changed) return notes;
   return preamble + result.map((s) => s.raw).join('');
+}
+
+/** A template section's description: its first non-empty body line when it is italic (`_…_` or `*…*`). */
+function descriptionLine(section: NotesSection): string | null {
+  const first = section.body.split('\n').find((line) => line.trim() !== '')?.trim();
+  return first && /^([_*]).+\1$/.test(first) ? first : null;
 }

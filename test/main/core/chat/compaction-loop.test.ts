@@ -368,11 +368,15 @@ describe('compaction on the chat loop', () => {
     const l = await loop();
     for (let i = 0; i < 2; i++) await l.turn();
     const notes = await fs.readFile(l.s.notesPath, 'utf8');
-    const stripped = notes.replace('# Current State\n', '').replace('# Worklog\n', '');
+    const learnings = '_What worked, what did not, what to avoid; nothing already said in another section_\n';
+    expect(notes).toContain(`# Learnings\n${learnings}`);
+    const stripped = notes.replace('# Current State\n', '').replace('# Worklog\n', '').replace(learnings, '');
     await fs.writeFile(l.s.notesPath, stripped);
     await l.turn();
     const restored = await fs.readFile(l.s.notesPath, 'utf8');
     expect(parseSections(restored).sections.map((s) => s.headerLine)).toEqual(parseSections(DEFAULT_NOTES_TEMPLATE).sections.map((s) => s.headerLine));
+    // A description line removed by hand comes back under its header too (SPEC §2: headers and description lines are kept).
+    expect(restored).toContain(`# Learnings\n${learnings}`);
     expect(restored).toContain('- step 1: read the parser');
     expectAllAccepted(l.f.fake);
   });
