@@ -1,4 +1,4 @@
-import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { defaultSettings, type Settings } from '../../common/domain/settings';
@@ -9,7 +9,9 @@ import { createFakeApi } from './support/fake-api';
  * The renderer as Electron runs it: `window.strata` is set before the bridge is imported, so the
  * bridge picks the preload transport, and the fake answers from the contract.
  */
-async function mountApp(overrides: { settings?: Settings; credentials?: CredentialStatus; projects?: Project[] } = {}) {
+async function mountApp(
+  overrides: { settings?: Settings; credentials?: CredentialStatus; projects?: Project[]; handlers?: Parameters<typeof createFakeApi>[0] } = {},
+) {
   let settings = overrides.settings ?? defaultSettings();
   const fake = createFakeApi({
     'app:info': () => ({ name: 'Strata', version: '0.1.0', platform: 'linux', shell: 'electron', vaultRoot: '/v', vaultState: 'ready' }),
@@ -28,6 +30,7 @@ async function mountApp(overrides: { settings?: Settings; credentials?: Credenti
       error: null,
       context: { used: 0, threshold: 167_000, warning: false },
     }),
+    ...overrides.handlers,
   });
   window.strata = fake.api;
   vi.resetModules();
@@ -141,5 +144,60 @@ describe('the app shell', () => {
     const filter = await screen.findByRole('combobox', { name: 'Open a vault file' });
     expect((filter as HTMLInputElement).value).toBe('');
     expect(document.activeElement).toBe(filter);
+  });
+
+  it('keeps the keyboard on the conversation list after a rename (F2) and a delete (Delete)', async () => {
+    const summary = (sessionId: string, title: string) => ({ sessionId, title, updatedAt: '2026-12-01T00:00:00Z', messageCount: 2 });
+    let listed = [summary('a', 'Plan the launch'), summary('b', 'Fix the build')];
+    const fake = await mountApp({
+      credentials: { apiKey: 'keychain', driver: 'keytar' },
+      projects: [{ path: '/home/u/notes', name: 'notes', openedAt: '2026-12-01T00:00:00Z', memorySlug: '-home-u-notes' }],
+      handlers: {
+        'chat:list-sessions': () => listed,
+        'chat:rename-session': ({ sessionId, title }) => (listed = listed.map((s) => (s.sessionId === sessionId ? { ...s, title } : s))),
+        'chat:delete-session': ({ sessionId }) => {
+          listed = listed.filter((s) => s.sessionId !== sessionId);
+          return { undoToken: 'undo-1' };
+        },
+      },
+    });
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'notes' }));
+    const conversations = screen.getByRole('region', { name: 'Conversations' });
+    (await within(conversations).findByRole('button', { name: 'Plan the launch' })).focus();
+    await user.keyboard('{F2}');
+    await user.clear(screen.getByLabelText('New title'));
+    await user.keyboard('Launch plan{Enter}');
+    await waitFor(() => expect(document.activeElement).toBe(within(conversations).getByRole('button', { name: 'Launch plan' })));
+
+    await user.keyboard('{Delete}');
+    await screen.findByText('Deleted “Launch plan”.');
+    expect(fake.calls.find((c) => c.channel === 'chat:delete-session')?.request).toEqual({ project: '/home/u/notes', sessionId: 'a' });
+    await waitFor(() => expect(document.activeElement).toBe(within(conversations).getByRole('button', { name: 'Fix the build' })));
+
+    await user.keyboard('{Delete}');
+    await waitFor(() => expect(document.activeElement).toBe(within(conversations).getByRole('button', { name: /New conversation/ })));
+  });
+
+  it('keeps a toast, and its Undo, while the pointer or the keyboard is on it', async () => {
+    await mountApp();
+    const { useStore } = await import('../../renderer/src/store');
+    vi.useFakeTimers();
+    try {
+      act(() => useStore.getState().showToast({ text: 'Deleted “Plan”.', actionLabel: 'Undo', action: () => {} }));
+      const toast = screen.getByText('Deleted “Plan”.').closest('.toast')!;
+      fireEvent.mouseEnter(toast);
+      act(() => vi.advanceTimersByTime(20_000));
+      expect(screen.queryByText('Deleted “Plan”.')).not.toBeNull();
+      fireEvent.mouseLeave(toast);
+      act(() => screen.getByRole('button', { name: 'Undo' }).focus());
+      act(() => vi.advanceTimersByTime(20_000));
+      expect(screen.queryByText('Deleted “Plan”.')).not.toBeNull();
+      act(() => screen.getByRole('button', { name: 'Undo' }).blur());
+      act(() => vi.advanceTimersByTime(8_001));
+      expect(screen.queryByText('Deleted “Plan”.')).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

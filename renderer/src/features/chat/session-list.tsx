@@ -1,9 +1,11 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useStoreShallow } from '../../store';
 import { deleteSession, newSession, openSession, renameSession } from '../../bridge/chat-actions';
 import { modLabel } from '../../ui/use-shortcuts';
+import type { SessionSummary } from '../../../../common/domain/chat';
 
 const EMPTY: never[] = [];
+const NEW = 'new-conversation';
 
 /** The sidebar's conversations for the open project: search, open, rename (F2), delete with Undo. */
 export function SessionList({ project }: { project: string }) {
@@ -14,13 +16,31 @@ export function SessionList({ project }: { project: string }) {
   const [query, setQuery] = useState('');
   const [renaming, setRenaming] = useState<string | null>(null);
   const [draft, setDraft] = useState('');
+  // Where the keyboard goes once a rename or a delete is done: a conversation's row, or New conversation.
+  const [focusTarget, setFocusTarget] = useState<string | null>(null);
+  const listRef = useRef<HTMLUListElement>(null);
+  const newButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (focusTarget === null) return;
+    const rows = Array.from(listRef.current?.querySelectorAll<HTMLElement>('[data-session-id]') ?? []);
+    const target = focusTarget === NEW ? newButton.current : rows.find((el) => el.dataset.sessionId === focusTarget);
+    if (!target) return;
+    target.focus();
+    setFocusTarget(null);
+  }, [focusTarget, sessions, renaming]);
   const shown = query.trim()
     ? sessions.filter((s) => s.title.toLowerCase().includes(query.trim().toLowerCase()))
     : sessions;
 
+  /** Deletes a conversation (Undo is in the toast) and moves the keyboard to its neighbour in the list. */
+  const remove = (session: SessionSummary, index: number) => {
+    const next = shown[index + 1] ?? shown[index - 1];
+    void deleteSession(project, session.sessionId, session.title).then(() => setFocusTarget(next?.sessionId ?? NEW));
+  };
+
   return (
     <>
-      <button type="button" className="button secondary full" onClick={() => void newSession(project)}>
+      <button type="button" className="button secondary full" ref={newButton} onClick={() => void newSession(project)}>
         New conversation <kbd>{modLabel}N</kbd>
       </button>
       {sessions.length > 3 && (
@@ -40,8 +60,8 @@ export function SessionList({ project }: { project: string }) {
       {sessions.length === 0 ? (
         <p className="muted small">No conversations in this project yet.</p>
       ) : (
-        <ul className="session-list">
-          {shown.map((s) =>
+        <ul className="session-list" ref={listRef}>
+          {shown.map((s, index) =>
             renaming === s.sessionId ? (
               <li key={s.sessionId}>
                 <form
@@ -49,6 +69,7 @@ export function SessionList({ project }: { project: string }) {
                     e.preventDefault();
                     if (draft.trim()) void renameSession(project, s.sessionId, draft.trim());
                     setRenaming(null);
+                    setFocusTarget(s.sessionId);
                   }}
                 >
                   <label className="sr-only" htmlFor={`rename-${s.sessionId}`}>
@@ -61,7 +82,11 @@ export function SessionList({ project }: { project: string }) {
                     value={draft}
                     onChange={(e) => setDraft(e.target.value)}
                     onBlur={() => setRenaming(null)}
-                    onKeyDown={(e) => e.key === 'Escape' && setRenaming(null)}
+                    onKeyDown={(e) => {
+                      if (e.key !== 'Escape') return;
+                      setRenaming(null);
+                      setFocusTarget(s.sessionId);
+                    }}
                   />
                 </form>
               </li>
@@ -70,6 +95,7 @@ export function SessionList({ project }: { project: string }) {
                 <button
                   type="button"
                   className="project-item"
+                  data-session-id={s.sessionId}
                   aria-current={s.sessionId === activeSessionId ? 'true' : undefined}
                   title={`${s.title} — ${new Date(s.updatedAt).toLocaleString()} (F2 to rename)`}
                   onClick={() => void openSession(project, s.sessionId)}
@@ -77,7 +103,7 @@ export function SessionList({ project }: { project: string }) {
                     if (e.key === 'F2') {
                       setDraft(s.title);
                       setRenaming(s.sessionId);
-                    } else if (e.key === 'Delete') void deleteSession(project, s.sessionId, s.title);
+                    } else if (e.key === 'Delete') remove(s, index);
                   }}
                 >
                   {s.title}
@@ -97,7 +123,7 @@ export function SessionList({ project }: { project: string }) {
                   type="button"
                   className="icon-button"
                   aria-label={`Delete ${s.title}`}
-                  onClick={() => void deleteSession(project, s.sessionId, s.title)}
+                  onClick={() => remove(s, index)}
                 >
                   ×
                 </button>
