@@ -31,7 +31,7 @@ export function VaultView() {
   return (
     <div className="vault-layout">
       <aside className="vault-sidebar" aria-label="Vault">
-        <div className="row">
+        <div className="vault-tools">
           <button type="button" className="button primary" aria-pressed={panel === 'new'} onClick={() => s.setPanel('new')}>
             New memory
           </button>
