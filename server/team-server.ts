@@ -10,6 +10,8 @@ import { RateLimiter } from './api/rate-limiter.js';
 import { registerAccountRoutes } from './api/account-routes.js';
 import { registerTeamMemoryRoutes } from './api/team-memory-routes.js';
 import { registerOAuthRoutes } from './auth/oauth-routes.js';
+import { SignInThrottle } from './auth/sign-in-throttle.js';
+import { TokenCleanup } from './auth/token-cleanup.js';
 import { AuthStore } from './storage/auth-store.js';
 import { MemoryStore } from './storage/memory-store.js';
 import { openDatabase } from './storage/open-db.js';
@@ -28,6 +30,13 @@ export interface TeamServerOptions {
   publicUrl?: string;
   limits?: Partial<ServerLimits>;
   lifetimes?: Partial<AuthLifetimes>;
+  /**
+   * Proxies whose `X-Forwarded-For` names the client (addresses, CIDR ranges or `loopback`, comma
+   * separated), so the sign-in throttle counts clients rather than the proxy; none by default.
+   */
+  trustProxy?: string;
+  /** How often ended tokens and codes are removed after the run at start (default hourly). */
+  cleanupIntervalMs?: number;
   clock?: Clock;
   logger: Logger;
 }
@@ -85,6 +94,7 @@ function buildApp(db: SqlDb, options: TeamServerOptions, publicUrl: () => string
     logger: false,
     bodyLimit: limits.maxBodyBytes,
     genReqId: () => randomUUID(),
+    trustProxy: options.trustProxy ? options.trustProxy.split(',').map((s) => s.trim()).filter(Boolean) : false,
     forceCloseConnections: 'idle',
     return503OnClosing: true,
     clientErrorHandler,
@@ -138,7 +148,16 @@ function buildApp(db: SqlDb, options: TeamServerOptions, publicUrl: () => string
   registerTeamMemoryRoutes(app, { auth, memory, clock, limits, limiter });
   registerAccountRoutes(app, { auth, clock, limiter });
   app.register(async (scope) => {
-    registerOAuthRoutes(scope, { auth, clock, logger, lifetimes, get publicUrl() { return publicUrl(); } });
+    registerOAuthRoutes(scope, {
+      auth,
+      clock,
+      logger,
+      lifetimes,
+      throttle: new SignInThrottle(db, clock),
+      get publicUrl() {
+        return publicUrl();
+      },
+    });
   });
   return app;
 }
@@ -160,12 +179,15 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   if (!publicUrl) publicUrl = url;
   options.logger.info('team server listening', { url, publicUrl });
+  const cleanup = new TokenCleanup(new AuthStore(db), options.clock ?? systemClock, options.logger, options.cleanupIntervalMs);
+  cleanup.start();
   return {
     url,
     port,
     publicUrl,
     close() {
       closing ??= (async () => {
+        await cleanup.stop();
         await app.close();
         await db.close();
       })();

@@ -8,6 +8,7 @@ import { createOAuthModel, type OAuthUser } from './oauth-model.js';
 import { isLoopbackRedirect } from './redirect-uri.js';
 import { authorizeParams, renderErrorPage, renderSignInPage, signInPageCsp } from './sign-in-page.js';
 import { csrfCookie, csrfCookieName, csrfMatches, newCsrfToken, readCookie } from './csrf.js';
+import type { SignInThrottle } from './sign-in-throttle.js';
 
 /** What the OAuth routes need. */
 export interface OAuthDeps {
@@ -15,6 +16,7 @@ export interface OAuthDeps {
   clock: Clock;
   logger: Logger;
   lifetimes: AuthLifetimes;
+  throttle: SignInThrottle;
   /** The issuer, e.g. `https://strata.example.com` (no trailing slash). */
   publicUrl: string;
 }
@@ -121,12 +123,26 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthDeps): void
     }
     const username = typeof form.username === 'string' ? form.username : '';
     const password = typeof form.password === 'string' ? form.password : '';
-    // A name no account can have is never looked up (PostgreSQL refuses a NUL in text with an error).
-    const user = usernamePattern.test(username) ? await deps.auth.findUser(username) : null;
+    // A name no account can have is never looked up (PostgreSQL refuses a NUL in text with an error),
+    // nor counted per username; its attempts still count against the address.
+    const possible = usernamePattern.test(username);
+    const throttled = await deps.throttle.begin(possible ? username : null, request.ip);
+    if (!throttled.ok) {
+      deps.logger.warn('sign-in throttled', { reqId: request.id });
+      const minutes = Math.ceil(throttled.retryAfterSeconds / 60);
+      reply.header('retry-after', String(throttled.retryAfterSeconds));
+      return sendSignInPage(reply, 429, {
+        params,
+        username,
+        error: `Too many failed sign-in attempts. Wait ${minutes} minute${minutes === 1 ? '' : 's'}, then try again.`,
+      });
+    }
+    const user = possible ? await deps.auth.findUser(username) : null;
     if (!(await verifyPassword(password, user?.passwordHash ?? null)) || !user) {
       deps.logger.warn('sign-in refused', { reqId: request.id });
       return sendSignInPage(reply, 401, { params, username, error: 'Wrong username or password.' });
     }
+    await deps.throttle.succeeded(throttled.attempt);
     const response = new OAuth2Server.Response();
     const oauthUser: OAuthUser = { id: user.id, username: user.username };
     try {

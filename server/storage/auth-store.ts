@@ -40,6 +40,13 @@ export interface AuthCodeRow {
   familyId: string | null;
 }
 
+/** How many rows of each kind a cleanup removed. */
+export interface EndedRemoved {
+  accessTokens: number;
+  refreshTokens: number;
+  authCodes: number;
+}
+
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
 /** Users, memberships and token rows. Only hashes of secrets are stored. */
@@ -185,5 +192,54 @@ export class AuthStore {
 
   async setAuthCodeFamily(hash: string, familyId: string): Promise<void> {
     await this.db.run('UPDATE auth_codes SET family_id = ? WHERE code_hash = ?', [familyId, hash]);
+  }
+
+  /**
+   * Deletes what ended before `cutoff`: access tokens that expired or were revoked; refresh tokens a
+   * whole family at a time; authorization codes. Returns how many rows of each went.
+   *
+   * A refresh token that was rotated must outlive its own use: presenting it again is how reuse is
+   * detected, and it revokes the family (oauth-model.ts `getRefreshToken`, RFC 9700 §4.14.2), even
+   * after that token's own expiry. So no row of a family goes while any token of the family is still
+   * usable (not expired, not revoked) — or ended only after `cutoff`. Once every token of the family has
+   * ended there is nothing left to revoke, and an old token presented again is refused as unknown
+   * instead of as reused (both `invalid_grant`). A family grows by one row a refresh while it lives and
+   * ends at most a refresh-token lifetime after its last refresh.
+   *
+   * A used code likewise revokes the family it granted when replayed (`getAuthorizationCode`), so it
+   * stays while that family has rows; other codes go once expired.
+   *
+   * Each statement stands alone (none depends on another having run). On PostgreSQL one instance
+   * cleans at a time, under a transaction-scoped advisory lock, and the others skip (null), so
+   * instances never contend for the same rows. On SQLite every statement takes the write lock on its
+   * own: a transaction would hold it across awaits, during which another connection of the process
+   * (the admin's, a second server's) would busy-wait on it synchronously, blocking the very thread
+   * that is to release it.
+   */
+  async deleteEnded(cutoff: number): Promise<EndedRemoved | null> {
+    if (this.db.dialect === 'sqlite') return this.deleteEndedWith(this.db, cutoff);
+    return this.db.transaction(async (tx) => {
+      const [lock] = await tx.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock(7411008) AS locked');
+      return lock?.locked ? this.deleteEndedWith(tx, cutoff) : null;
+    });
+  }
+
+  private async deleteEndedWith(tx: SqlExecutor, cutoff: number): Promise<EndedRemoved> {
+    const accessTokens = await tx.run(
+      'DELETE FROM access_tokens WHERE (expires_at IS NOT NULL AND expires_at < ?) OR (revoked_at IS NOT NULL AND revoked_at < ?)',
+      [cutoff, cutoff],
+    );
+    const refreshTokens = await tx.run(
+      `DELETE FROM refresh_tokens WHERE NOT EXISTS (
+         SELECT 1 FROM refresh_tokens live
+          WHERE live.family_id = refresh_tokens.family_id AND live.expires_at >= ? AND (live.revoked_at IS NULL OR live.revoked_at >= ?))`,
+      [cutoff, cutoff],
+    );
+    const authCodes = await tx.run(
+      `DELETE FROM auth_codes WHERE expires_at < ?
+         AND (family_id IS NULL OR NOT EXISTS (SELECT 1 FROM refresh_tokens r WHERE r.family_id = auth_codes.family_id))`,
+      [cutoff],
+    );
+    return { accessTokens, refreshTokens, authCodes };
   }
 }

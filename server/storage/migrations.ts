@@ -81,6 +81,13 @@ const migrations: { version: number; statements: string[] | Record<Dialect, stri
       ],
     },
   },
+  {
+    // Sign-in attempts per username and per client address (sign-in-throttle.ts), shared by every
+    // instance. A logged table even on PostgreSQL, unlike rate_windows: it is written only per sign-in
+    // attempt, and a crash or a failover must not hand a password guesser fresh attempts.
+    version: 3,
+    statements: [`CREATE TABLE signin_attempts (bucket TEXT PRIMARY KEY, window_start BIGINT NOT NULL, attempts BIGINT NOT NULL)`],
+  },
 ];
 
 /** The newest schema version this build knows. */

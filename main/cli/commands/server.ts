@@ -57,7 +57,7 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
 }
 
 const usage = [
-  'strata server [--db URL | --data-dir DIR] [--port N] [--host H] [--public-url U] [--max-entries N] [--max-file-bytes N] [--max-body-bytes N] [--rate-limit N]',
+  'strata server [--db URL | --data-dir DIR] [--port N] [--host H] [--public-url U] [--max-entries N] [--max-file-bytes N] [--max-body-bytes N] [--rate-limit N] [--trust-proxy LIST]',
   '       strata server user add NAME [--password-stdin] [--db URL | --data-dir DIR]',
   '       strata server grant NAME owner/repo [--db URL | --data-dir DIR]',
   '       strata server token NAME [--expires-days N] [--db URL | --data-dir DIR]',
@@ -127,6 +127,7 @@ async function runServer(argv: string[], io: CliIo, logger: Logger): Promise<num
       'max-file-bytes': { type: 'string' },
       'max-body-bytes': { type: 'string' },
       'rate-limit': { type: 'string' },
+      'trust-proxy': { type: 'string' },
     },
     allowPositionals: true,
     strict: true,
@@ -151,6 +152,7 @@ async function runServer(argv: string[], io: CliIo, logger: Logger): Promise<num
     port: numberOption(values, io, 'port') ?? defaultPort,
     publicUrl,
     limits,
+    trustProxy: flagOrEnv(values, io, 'trust-proxy'),
     logger,
   });
   io.stdout(server.url);

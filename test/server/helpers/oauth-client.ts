@@ -133,3 +133,20 @@ export async function browserSignIn(authorizeUrl: string, username: string, pass
     body: new URLSearchParams({ ...fields, username, password }),
   });
 }
+
+/**
+ * One sign-in through the form, claiming to come from `from` (as X-Forwarded-For, which only a server
+ * trusting the proxy believes). Returns the status, Retry-After and the page's error message.
+ */
+export async function formSignIn(base: string, username: string, pass: string, from?: string): Promise<{ status: number; retryAfter: string | null; error: string }> {
+  const query = authorizeQuery('http://127.0.0.1:9/callback', pkcePair().challenge);
+  const page = await openSignIn(base, query);
+  const res = await fetch(`${base}/oauth/authorize`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: page.cookie, ...(from ? { 'x-forwarded-for': from } : {}) },
+    body: new URLSearchParams({ ...Object.fromEntries(query), username, password: pass, csrf: page.csrf }),
+  });
+  const html = await res.text();
+  return { status: res.status, retryAfter: res.headers.get('retry-after'), error: /<p class="error" role="alert">([^<]*)<\/p>/.exec(html)?.[1] ?? '' };
+}

@@ -30,7 +30,7 @@ let counter = 0;
 export async function startFixture(
   dbUrl: string,
   limits: Partial<ServerLimits> = {},
-  options: Pick<TeamServerOptions, 'publicUrl'> = {},
+  options: Pick<TeamServerOptions, 'publicUrl' | 'trustProxy' | 'cleanupIntervalMs'> = {},
 ): Promise<ServerFixture> {
   const clock = new TestClock();
   const logs = testLogger();

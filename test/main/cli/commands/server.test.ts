@@ -7,6 +7,7 @@ import { runCli } from '../../../../main/cli/index.js';
 import { createServerCommand } from '../../../../main/cli/commands/server.js';
 import { tempDir } from '../../../support/temp-dir.js';
 import { json } from '../../../server/helpers/server-fixture.js';
+import { formSignIn } from '../../../server/helpers/oauth-client.js';
 import { defaultLimits } from '../../../../server/index.js';
 
 function testIo(env: NodeJS.ProcessEnv = {}) {
@@ -110,6 +111,18 @@ describe('strata server administration', () => {
       expect((await fetch(api, { headers: { authorization: `Bearer ${secret}` } })).status).toBe(429);
       const meta = await json((await fetch(`${server.url}/.well-known/oauth-authorization-server`)));
       expect(meta.issuer).toBe('https://team.example');
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('counts sign-in attempts by the X-Forwarded-For address of a proxy named in --trust-proxy / STRATA_SERVER_TRUST_PROXY', async () => {
+    const db = `sqlite:${await tempDir()}/proxy.db`;
+    const server = await startViaCli(['--db', db, '--port', '0'], { STRATA_SERVER_TRUST_PROXY: 'loopback' });
+    try {
+      for (let i = 0; i < 20; i++) expect((await formSignIn(server.url, `guess${i}`, 'wrong password', '203.0.113.1')).status).toBe(401);
+      expect((await formSignIn(server.url, 'guess20', 'wrong password', '203.0.113.1')).status).toBe(429);
+      expect((await formSignIn(server.url, 'guess20', 'wrong password', '203.0.113.2')).status).toBe(401);
     } finally {
       await server.stop();
     }
