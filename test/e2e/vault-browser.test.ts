@@ -106,6 +106,17 @@ describe.skipIf(!hasChromium)('the vault browser in Chromium', () => {
     await page.getByRole('heading', { name: 'Prefers tabs', level: 1 }).waitFor();
   });
 
+  it('is accessible in the dark theme too: the type badges keep their contrast on the dark sidebar', async () => {
+    const { page, errors } = await open('vault-dark');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    const tree = page.getByRole('navigation', { name: 'Vault files' });
+    await tree.getByRole('button', { name: /Prefers tabs/ }).click();
+    await page.getByRole('heading', { name: 'Prefers tabs', level: 1 }).waitFor();
+    expect(await page.evaluate(() => getComputedStyle(document.body).colorScheme)).toBe('dark');
+    await expectAccessible(page);
+    expect(errors).toEqual([]);
+  });
+
   it('shows the MEMORY.md index with its broken pointer and the file left out, and fixes them', async () => {
     const { page, memory } = await open('vault-index');
     await page.keyboard.press('Control+k');
