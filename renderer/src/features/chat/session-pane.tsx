@@ -44,19 +44,23 @@ export function SessionPane({ project, projectName, sessionId }: { project: stri
             <p className="muted small" title={project}>
               {projectName}
             </p>
-            <h1 id="session-title">{listedTitle ?? view.title}</h1>
+            <h1 id="session-title" title={listedTitle ?? view.title}>
+              {listedTitle ?? view.title}
+            </h1>
           </div>
-          <ContextMeter context={view.context} />
-          {view.items.length > 0 && (
-            <button type="button" className="button ghost" disabled={busy} onClick={() => setCompacting(true)}>
-              Compact…
-            </button>
-          )}
-          {!showNotes && (
-            <button type="button" className="button ghost" ref={notesButton} onClick={() => setShowNotes(true)}>
-              Session notes
-            </button>
-          )}
+          <div className="session-tools">
+            <ContextMeter context={view.context} />
+            {view.items.length > 0 && (
+              <button type="button" className="button ghost" disabled={busy} onClick={() => setCompacting(true)}>
+                Compact…
+              </button>
+            )}
+            {!showNotes && (
+              <button type="button" className="button ghost" ref={notesButton} onClick={() => setShowNotes(true)}>
+                Session notes
+              </button>
+            )}
+          </div>
         </header>
         {view.items.length === 0 ? (
           <div className="empty-state compact">
