@@ -28,7 +28,9 @@ function advice(error: ChatErrorValue): string {
 
 /** The last turn's failure, with Retry (and Settings where the fix is there). */
 export function ChatErrorBanner({ error, project, sessionId }: { error: ChatErrorValue; project: string; sessionId: string }) {
-  const needsSettings = error.kind === 'no_api_key' || error.kind === 'invalid_key';
+  // Unreachable through a base URL of the user's own: the fix may well be that setting.
+  const customBaseUrl = useStore((s) => Boolean(s.settings?.baseUrl));
+  const needsSettings = error.kind === 'no_api_key' || error.kind === 'invalid_key' || (error.kind === 'offline' && customBaseUrl);
   return (
     <div className={`banner error chat-error ${error.kind}`} role="alert">
       <div>
