@@ -11,7 +11,7 @@ export interface RepoProblem {
 export type RepoDetection = { ok: true; repo: string; source: 'setting' | 'remote'; remote?: string } | { ok: false; error: RepoProblem };
 
 const HOW_TO_SET =
-  'add a git remote (git remote add origin git@github.com:owner/name.git) or set "Team repository" (teamRepo, owner/name) in the project settings';
+  'set Repository (owner/name) under Settings › This project (the teamRepo setting), or give the git repository a remote such as git@github.com:owner/name.git';
 
 /**
  * `owner/name` from a remote URL: the last two path segments with `.git` stripped. Handles

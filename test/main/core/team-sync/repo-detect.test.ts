@@ -55,7 +55,7 @@ describe('team repository detection', () => {
     expect(await detectTeamRepo(plain, 'acme/set')).toEqual({ ok: true, repo: 'acme/set', source: 'setting' });
     const none = await detectTeamRepo(plain);
     expect(none.ok).toBe(false);
-    expect(none.ok ? '' : none.error.message).toMatch(/git remote add origin .* or set "Team repository" \(teamRepo/);
+    expect(none.ok ? '' : none.error.message).toMatch(/set Repository \(owner\/name\) under Settings › This project \(the teamRepo setting\), or give the git repository a remote/);
   });
 
   it('never repeats credentials from a remote URL in its error', async () => {

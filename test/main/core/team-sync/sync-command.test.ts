@@ -106,7 +106,7 @@ describe('strata sync', () => {
     const dir = await project(null);
     const run = io({ STRATA_TEAM_TOKEN: 'whatever' });
     expect(await runCli(['sync', '--project', dir, '--server', server.url, '--vault', await tempDir()], run.cli)).toBe(2);
-    expect(run.err.join('\n')).toMatch(/not in a git repository: add a git remote .*\(teamRepo/);
+    expect(run.err.join('\n')).toMatch(/not in a git repository: set Repository \(owner\/name\) under Settings › This project \(the teamRepo setting\)/);
   });
 
   it('asks for a server when none is given or set (exit 2)', async () => {

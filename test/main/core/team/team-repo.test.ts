@@ -34,7 +34,7 @@ describe('team repository precedence', () => {
 
   it('says how to set one when there is neither', async () => {
     const none = await detectTeamRepo(await gitRepo(), null);
-    expect(none.ok ? '' : none.error.message).toMatch(/no remote: add a git remote \(git remote add origin .*\) or set "Team repository" \(teamRepo, owner\/name\)/);
+    expect(none.ok ? '' : none.error.message).toMatch(/no remote: set Repository \(owner\/name\) under Settings › This project \(the teamRepo setting\), or give the git repository a remote such as git@github\.com:owner\/name\.git/);
     const bad = await detectTeamRepo(await tempDir(), 'not a repo');
     expect(bad.ok ? '' : bad.error.message).toMatch(/teamRepo setting "not a repo" is not owner\/name/);
   });
