@@ -42,7 +42,7 @@ afterAll(async () => {
 
     const lost = await ben.call('team:status', { project: projectB });
     expect(lost.repo).toBeNull();
-    expect(lost.repoProblem).toMatch(/git remote/);
+    expect(lost.repoProblem).toMatch(/under Settings › This project/);
     expect(lost.serverUrl).toBeNull();
     expect((await ben.fail('team:sign-in', { project: projectB })).message).toMatch(/team server URL/);
     await ben.call('settings:set', {
