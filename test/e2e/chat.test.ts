@@ -361,8 +361,10 @@ describe.skipIf(!hasChromium)('the chat in Chromium via strata host and the fake
     });
     await app!.services.vault().settings.update({ baseUrl: `http://127.0.0.1:${closed}` });
     await send(page, 'Hello');
-    const alert = page.getByRole('alert').filter({ hasText: 'Strata cannot reach the model. Check your connection; your conversation is saved.' });
+    const alert = page.getByRole('alert').filter({ hasText: 'Strata cannot reach the model; your conversation is saved.' });
     await alert.waitFor();
+    // The advice and the detail under it say "check your connection" once between them.
+    expect((await alert.textContent())!.match(/connection/gi)).toHaveLength(1);
     await settled(page);
     expect(await page.getByRole('alert').count()).toBe(1);
     expect(fake.requests).toHaveLength(0);

@@ -16,7 +16,7 @@ function advice(error: ChatErrorValue): string {
     case 'context_too_long':
       return 'The conversation is too long for the model. Retry compacts it first; or start a new one.';
     case 'offline':
-      return 'Strata cannot reach the model. Check your connection; your conversation is saved.';
+      return 'Strata cannot reach the model; your conversation is saved.';
     case 'server_error':
       return 'The model service had a problem. Try again.';
     case 'bad_request':
