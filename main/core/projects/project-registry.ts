@@ -30,10 +30,10 @@ export class ProjectRegistry {
     const parsed = fileSchema.safeParse(raw);
     // A list that does not parse is kept aside, not overwritten by the next open (as settings are).
     if (raw !== undefined && !parsed.success) await fs.rename(this.file, `${this.file}.invalid-${this.clock.now()}`).catch(() => undefined);
-    // Lists written before memorySlug was kept get it now (a git lookup per project, once).
-    this.projects = await Promise.all(
-      (parsed.success ? parsed.data.projects : []).map(async (p) => ({ ...p, memorySlug: p.memorySlug ?? (await this.memorySlugOf(p.path)) })),
-    );
+    const stored = parsed.success ? parsed.data.projects : [];
+    // Lists written before memorySlug was kept get it now and keep it: a git lookup per project, once.
+    this.projects = await Promise.all(stored.map(async (p) => ({ ...p, memorySlug: p.memorySlug ?? (await this.memorySlugOf(p.path)) })));
+    if (stored.some((p) => p.memorySlug === undefined)) await this.save().catch(() => undefined);
     return this.list();
   }
 

@@ -58,6 +58,9 @@ describe('ProjectRegistry', () => {
     expect((await registry.open(path.join(repo, 'web'))).memorySlug).toBe(slug(repo));
     expect((await registry.open(plain)).memorySlug).toBe(slug(plain));
     await fs.writeFile(path.join(vault, '.strata', 'projects.json'), JSON.stringify({ projects: [{ path: path.join(repo, 'web'), name: 'web', openedAt: '2026-12-01T00:00:00Z' }] }));
-    expect(await new ProjectRegistry(vault, clock()).load()).toEqual([{ path: path.join(repo, 'web'), name: 'web', openedAt: '2026-12-01T00:00:00Z', memorySlug: slug(repo) }]);
+    const upgraded = [{ path: path.join(repo, 'web'), name: 'web', openedAt: '2026-12-01T00:00:00Z', memorySlug: slug(repo) }];
+    expect(await new ProjectRegistry(vault, clock()).load()).toEqual(upgraded);
+    // Kept in the file, so the next start does no lookup.
+    expect(JSON.parse(await fs.readFile(path.join(vault, '.strata', 'projects.json'), 'utf8'))).toEqual({ projects: upgraded });
   });
 });
