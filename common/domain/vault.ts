@@ -70,11 +70,22 @@ export interface SearchHit {
   score: number;
 }
 
+/** Who made a change, as History shows it ("You", "The agent in “Plan the trip”", "Ana (team)"…). */
+export interface ChangeAuthor {
+  kind: 'you' | 'agent' | 'extractor' | 'teammate' | 'outside' | 'consolidation' | 'restore';
+  /** The conversation's title for the agent, the teammate's name for a pull. */
+  label?: string;
+  /** The conversation that made the change, to open it from History. */
+  sessionId?: string;
+}
+
 export interface HistoryVersion {
   hash: string;
   savedAt: string;
   size: number;
   reason: string;
+  /** Absent on versions saved before authors were recorded: show `reason` then. */
+  author?: ChangeAuthor;
 }
 
 export interface HealthReport {
