@@ -57,7 +57,8 @@ export interface TurnOutcome {
   error: ChatError | null;
 }
 
-const WRITE_TOOLS = new Set(['Write', 'Edit', 'Delete']);
+/** Tools whose success may have changed a memory (the API's memory tool writes through the same three). */
+const WRITE_TOOLS = new Set(['Write', 'Edit', 'Delete', 'memory']);
 
 /** A failed call as the banner shows it (a Stop is not an error and never gets here). */
 function toChatError(error: Exclude<LlmError, { kind: 'aborted' }>): ChatError {
