@@ -104,7 +104,7 @@ export function recordsToItems(
       items.push({
         kind: 'compaction',
         id: record.uuid,
-        path: meta.path === 'summarizer' ? 'summarizer' : 'session-notes',
+        path: meta.path === 'summarizer' || meta.path === 'server' ? meta.path : 'session-notes',
         reason: typeof meta.reason === 'string' ? meta.reason : null,
         tokensBefore: meta.preTokens,
         tokensAfter: typeof meta.postTokens === 'number' ? meta.postTokens : 0,
