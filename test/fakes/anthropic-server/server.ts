@@ -54,7 +54,8 @@ function buildFrames(script: ScriptedMessage, req: WireRequest, usage: ReturnTyp
   const content = script.content.map((b) =>
     b.type === 'tool_use' ? { ...b, id: b.id ?? `toolu_fake_${++idCounter}` } : b.type === 'thinking' ? { ...b, signature: b.signature ?? 'sig_fake' } : b,
   );
-  const outputTokens = content.reduce((n, b) => n + blockTokens(b), 0);
+  // A compaction's summary is written by the model: it is billed as output like the rest.
+  const outputTokens = content.reduce((n, b) => n + blockTokens(b), script.compaction === undefined ? 0 : blockTokens({ type: 'compaction', content: script.compaction }));
   const stopReason = script.stopReason ?? (content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn');
   const compaction = script.compaction === undefined ? [] : [{ type: 'compaction', content: script.compaction, encrypted_content: null }];
   const contextManagement = applied.length > 0 ? { context_management: { applied_edits: applied } } : {};
