@@ -19,7 +19,7 @@ export function ContextSection({ settings }: { settings: Settings }) {
     <fieldset className="card" aria-describedby="context-settings-hint">
       <legend>Memory and long conversations</legend>
       <p id="context-settings-hint" className="muted small">
-        These apply from the next conversation you open.
+        These apply from your next message.
       </p>
       <div role="radiogroup" aria-label="How the agent writes memory">
         <Choice
