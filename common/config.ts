@@ -65,6 +65,12 @@ export const memoryConfigSchema = z.object({
     historyMaxBytes: z.number().int().positive(),
     nearDuplicateJaccard: z.number().positive(),
   }),
+  contextFeatures: z.object({
+    clearTriggerTokens: z.number().int().positive(),
+    clearKeepToolUses: z.number().int().nonnegative(),
+    clearAtLeastTokens: z.number().int().nonnegative(),
+    serverCompactionTriggerTokens: z.number().int().positive(),
+  }),
   agent: z.object({
     maxTurns: z.number().int().positive(),
     readDefaultLines: z.number().int().positive(),
@@ -141,6 +147,15 @@ export const defaultMemoryConfig: MemoryConfig = {
     trashDays: 30,
     historyMaxBytes: 100 * 1024 * 1024,
     nearDuplicateJaccard: 0.8,
+  },
+  contextFeatures: {
+    // Well under the 167k notes-compaction threshold, so clearing buys room before a compaction is due;
+    // at least 20k cleared at once, since every clearing rewrites the cached prefix.
+    clearTriggerTokens: 100_000,
+    clearKeepToolUses: 3,
+    clearAtLeastTokens: 20_000,
+    // The API's own default; its floor is 50,000.
+    serverCompactionTriggerTokens: 150_000,
   },
   agent: {
     // Issue 3: Claude Code's Read defaults (2,000 lines, lines cut at 2,000 chars, 256 KB whole-file cap).

@@ -23,7 +23,8 @@ export type ChatItem =
   | {
       kind: 'compaction';
       id: string;
-      path: 'session-notes' | 'summarizer';
+      /** `server`: the API's own compaction wrote the summary (an option in Settings). */
+      path: 'session-notes' | 'summarizer' | 'server';
       reason: string | null;
       tokensBefore: number;
       tokensAfter: number;
@@ -87,6 +88,8 @@ export interface ContextMeter {
   threshold: number;
   /** True once `used` is within the warning buffer of the threshold. */
   warning: boolean;
+  /** Tokens of old tool results the API's context editing left out of the newest request. */
+  cleared?: number;
 }
 
 /** The session's notes file (SPEC §2), shown live in the side panel and editable by the user. */

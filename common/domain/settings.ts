@@ -26,6 +26,12 @@ const fields = {
   teamServerUrl: z.string().url().nullable(),
   projects: z.record(z.string(), projectSettingsSchema),
   memory: memoryConfigOverrideSchema,
+  /** How the agent writes memory: Claude Code's Write/Edit into the folder, or the API's memory tool. */
+  memoryWrites: z.enum(['claude-code', 'memory-tool']),
+  /** The API clears old tool results past a threshold (context editing). */
+  contextEditing: z.boolean(),
+  /** The API compacts a long conversation itself; Strata's notes compaction stays the offline path. */
+  serverCompaction: z.boolean(),
 };
 
 /**
@@ -40,6 +46,9 @@ export const settingsSchema = z.object({
   teamServerUrl: fields.teamServerUrl.default(null),
   projects: fields.projects.default({}),
   memory: fields.memory.default({}),
+  memoryWrites: fields.memoryWrites.default('claude-code'),
+  contextEditing: fields.contextEditing.default(true),
+  serverCompaction: fields.serverCompaction.default(false),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;

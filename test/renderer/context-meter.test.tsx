@@ -21,3 +21,13 @@ describe('the context meter', () => {
     expect(meter.parentElement!.textContent).toContain('compaction soon');
   });
 });
+
+describe('the context meter with context editing', () => {
+  it('says how much the API cleared from the last request, and nothing when it cleared nothing', () => {
+    render(<ContextMeter context={{ used: 90_000, threshold: 167_000, warning: false, cleared: 24_400 }} />);
+    expect(screen.getByText('24k of old tool results cleared')).toBeTruthy();
+    cleanup();
+    render(<ContextMeter context={{ used: 90_000, threshold: 167_000, warning: false }} />);
+    expect(screen.queryByText(/cleared/)).toBeNull();
+  });
+});

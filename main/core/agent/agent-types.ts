@@ -26,6 +26,12 @@ export interface AgentHooks {
    * it was replaced (a compaction appended a boundary, summary and kept records), else null.
    */
   beforeRequest?: (ctx: HookContext) => Promise<TranscriptRecord[] | null>;
+  /**
+   * The API compacted the conversation itself and paused (server-side compaction): `summary` stands
+   * for everything sent so far. Returns the conversation to go on with (boundary, summary, the
+   * re-injected context), or null when the summary could not be used.
+   */
+  onServerCompaction?: (summary: string, ctx: HookContext) => Promise<TranscriptRecord[] | null>;
 }
 
 /** Usage summed over every response of a run. */

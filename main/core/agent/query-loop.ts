@@ -73,6 +73,16 @@ export async function runQueryLoop(o: QueryLoopOptions): Promise<QueryResult> {
     }
     const response = r.response;
     last = response;
+    if (response.compaction && response.stopReason === 'compaction') {
+      // Paused after the API's own compaction: the turn goes on from the summary, with CLAUDE.md and
+      // MEMORY.md injected again by the caller; nothing of this response is kept as an answer.
+      const summary = response.compaction.content;
+      const replaced = summary && o.hooks?.onServerCompaction ? await o.hooks.onServerCompaction(summary, ctx()).catch(() => null) : null;
+      if (!replaced) return done('error', { kind: 'server_error', message: 'The API compacted the conversation, but its summary could not be used. Retry, or turn server compaction off in Settings.', status: null });
+      records.splice(0, records.length, ...replaced);
+      builder = new RecordBuilder(records, o.session, o.clock ?? systemClock, o.sidechain ?? false);
+      continue;
+    }
     usage.input_tokens += response.usage.input_tokens;
     usage.output_tokens += response.usage.output_tokens;
     usage.cache_read_input_tokens += response.usage.cache_read_input_tokens ?? 0;
@@ -89,6 +99,7 @@ export async function runQueryLoop(o: QueryLoopOptions): Promise<QueryResult> {
           content: blocks,
           usage: response.usage,
           stop_reason: response.stopReason,
+          ...(response.appliedEdits ? { context_management: { cleared_input_tokens: response.appliedEdits.clearedInputTokens, cleared_tool_uses: response.appliedEdits.clearedToolUses } } : {}),
         }),
       );
     }

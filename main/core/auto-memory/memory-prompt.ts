@@ -37,21 +37,33 @@ const usingSection = `## Using memories
 Look at memories when they seem relevant or when the person refers to earlier work; you must when they ask you to. If they tell you to ignore memory, act as if it were empty and do not mention it.
 A memory is a note from the past, not a fact about now. Before relying on one — above all one that names a file, function, flag or setting — check that it still holds (read the file, search for the symbol) and update or delete it if it does not. Memory is for future conversations: plans and progress for the current task belong in the conversation, not in memory.`;
 
-/** The system prompt's memory section for the given memory folder(s): the first is the project's auto memory. */
-export function memoryPromptSection(memoryDirs: readonly string[]): string {
+/** The same rules, for a memory reached through the API's memory tool at `/memories`. */
+const throughMemoryTool = (section: string) =>
+  section
+    .replace('Write the memory to its own file in the memory folder', 'Create the memory as its own file under `/memories` with the memory tool')
+    .replace('delete the memory file with the Delete tool', 'delete the memory file with the memory tool');
+
+/**
+ * The system prompt's memory section for the given memory folder(s): the first is the project's auto
+ * memory. With the API's memory tool, the model reaches it as `/memories` (and the team's as `/memories/team`).
+ */
+export function memoryPromptSection(memoryDirs: readonly string[], memoryTool = false): string {
   const [main, ...others] = memoryDirs;
   if (!main) return '';
-  const where =
-    `You have a persistent, file-based memory in \`${main}\`. The folder exists: write to it directly with ` +
-    'Write and Edit, and delete from it with Delete.' +
-    (others.length ? ` Other memory folders you may use: ${others.map((d) => `\`${d}\``).join(', ')}.` : '');
+  const where = memoryTool
+    ? 'You have a persistent, file-based memory at `/memories`, reached with the memory tool (view, create, str_replace, insert, delete, rename). Its index is `/memories/MEMORY.md`.' +
+      (others.length ? " The team's shared memory is `/memories/team/`." : '')
+    : `You have a persistent, file-based memory in \`${main}\`. The folder exists: write to it directly with ` +
+      'Write and Edit, and delete from it with Delete.' +
+      (others.length ? ` Other memory folders you may use: ${others.map((d) => `\`${d}\``).join(', ')}.` : '');
+  const save = memoryTool ? throughMemoryTool(howToSaveSection) : howToSaveSection;
   return [
     '# Memory',
     where,
     'Build it up over time so later conversations start knowing who you work with, how they like to work, what to avoid and repeat, and the context behind the work.',
     typesSection,
     notSavedSection,
-    howToSaveSection,
+    save,
     usingSection,
   ].join('\n\n');
 }

@@ -8,11 +8,13 @@ import { ensureMemoryDir, memoryWriteGuard, toLoopCanUseTool, type ForkRunner as
 import type { SideQuery } from '../auto-memory/recall-select.js';
 import { API_KEY_ACCOUNT } from '../auth/credential-store.js';
 import { createLlmClient, type LlmClient } from '../llm/index.js';
+import type { ContextFeatures } from '../llm/context-features.js';
+import { DEFAULT_NOTES_TEMPLATE } from '../session-memory/template.js';
 import type { CredentialStore } from '../ports.js';
 import { ProjectPaths } from '../paths/project-paths.js';
 import { scanText } from '../secrets/index.js';
 import type { ForkRunner as NotesFork } from '../session-memory/fork-types.js';
-import { defaultTools, ReadState, realScope, type BeforeMemoryWrite, type PermissionGate, type Tool, type ToolContext } from '../tools/index.js';
+import { defaultTools, memoryTool, MEMORY_TOOL_NAME, ReadState, realScope, type BeforeMemoryWrite, type PermissionGate, type Tool, type ToolContext } from '../tools/index.js';
 import { INDEX_FILE_NAME } from '../auto-memory/memory-paths.js';
 import { sandboxMemoryPaths } from '../auto-memory/memory-path-tools.js';
 import type { ReviewInbox } from '../auto-memory/review-inbox.js';
@@ -53,11 +55,42 @@ function baseUrlOf(env: AgentEnvironment): string | null {
   return env.environmentFirst ? (fromEnv ?? fromSettings) : (fromSettings ?? fromEnv);
 }
 
-export function createClients(env: AgentEnvironment): { llm: LlmClient; small: LlmClient } {
+/** What the server-side compaction is asked to write: the session notes' own template, so both summaries read alike. */
+export const SERVER_COMPACTION_INSTRUCTIONS = `Write the summary as session notes in exactly this markdown template: keep every "# " header and fill the section under it from the conversation; leave a section empty when nothing belongs there. "Current State" must say what the work resumes from.\n\n${DEFAULT_NOTES_TEMPLATE}`;
+
+/**
+ * The API's context features for a conversation (docs/memory.md "Fitting a long conversation"):
+ * context editing (on by default) never clears the memory tool's results; server compaction only when
+ * the user allowed it; the memory tool when memory is written the API's way.
+ */
+export function contextFeaturesOf(settings: Settings, config: MemoryConfig, memoryOn: boolean): ContextFeatures | undefined {
+  const c = config.contextFeatures;
+  const usesMemoryTool = memoryOn && settings.memoryWrites === 'memory-tool';
+  const features: ContextFeatures = {
+    ...(settings.contextEditing
+      ? {
+          clearToolUses: {
+            triggerTokens: c.clearTriggerTokens,
+            keepToolUses: c.clearKeepToolUses,
+            clearAtLeastTokens: c.clearAtLeastTokens,
+            excludeTools: usesMemoryTool ? [MEMORY_TOOL_NAME] : [],
+          },
+        }
+      : {}),
+    ...(settings.serverCompaction ? { serverCompaction: { triggerTokens: c.serverCompactionTriggerTokens, instructions: SERVER_COMPACTION_INSTRUCTIONS } } : {}),
+    ...(usesMemoryTool ? { memoryTool: true } : {}),
+  };
+  return Object.keys(features).length > 0 ? features : undefined;
+}
+
+export function createClients(env: AgentEnvironment, features?: ContextFeatures): { llm: LlmClient; small: LlmClient } {
   const settings = env.settings();
   const baseURL = baseUrlOf(env);
   const common = { getApiKey: () => resolveApiKey(env), ...(baseURL ? { baseURL } : {}) };
-  return { llm: createLlmClient({ ...common, model: settings.model }), small: createLlmClient({ ...common, model: settings.smallModel, maxTokens: 1024 }) };
+  return {
+    llm: createLlmClient({ ...common, model: settings.model, ...(features ? { features } : {}) }),
+    small: createLlmClient({ ...common, model: settings.smallModel, maxTokens: 1024 }),
+  };
 }
 
 /** The recall selector's one-shot call on the small model; a failure makes recall rank locally. */
@@ -69,9 +102,15 @@ export function sideQueryOf(small: LlmClient): SideQuery {
   };
 }
 
-/** The agent's tools: the default list, with writes spelled inside a memory folder kept inside it (issue 6 item 5). */
-export function agentTools(memoryDirs: readonly string[]): Tool[] {
-  return sandboxMemoryPaths(defaultTools(), memoryDirs);
+/**
+ * The agent's tools: the default list, with writes spelled inside a memory folder kept inside it; with
+ * the API's memory tool, that tool too, carried out by those same sandboxed write tools.
+ */
+export function agentTools(memoryDirs: readonly string[], withMemoryTool = false): Tool[] {
+  const tools = sandboxMemoryPaths(defaultTools(), memoryDirs);
+  if (!withMemoryTool || memoryDirs.length === 0) return tools;
+  const byName = (name: string) => tools.find((t) => t.name === name)!;
+  return [...tools, memoryTool({ write: byName('Write'), edit: byName('Edit'), delete: byName('Delete') }) as Tool];
 }
 
 /**
@@ -97,10 +136,12 @@ export class ConversationAgent {
     clients: { llm: LlmClient; small: LlmClient },
     memoryDirs: string[],
     guard: MemoryWriteGuard,
+    features: ContextFeatures | undefined,
   ) {
     this.memoryDirs = memoryDirs;
-    this.tools = agentTools(memoryDirs);
-    this.system = buildSystemPrompt({ project: paths.projectDir, memoryDirs });
+    const withMemoryTool = features?.memoryTool ?? false;
+    this.tools = agentTools(memoryDirs, withMemoryTool);
+    this.system = buildSystemPrompt({ project: paths.projectDir, memoryDirs, memoryTool: withMemoryTool });
     this.guard = guard;
     this.llm = clients.llm;
     this.small = clients.small;
@@ -160,7 +201,8 @@ export class ConversationAgent {
       limits,
       beforeMemoryWrite: (file, content) => (inSession(file) ? Promise.resolve(null) : forkHook(file, content)),
     };
-    return new ConversationAgent(paths, sessionId, switches, mainContext, forkContext, createClients(env), memoryDirs, guard);
+    const features = contextFeaturesOf(env.settings(), env.config(), memoryDirs.length > 0);
+    return new ConversationAgent(paths, sessionId, switches, mainContext, forkContext, createClients(env, features), memoryDirs, guard, features);
   }
 
   /** Exactly what the main agent's next request sends: the forks' cache-safe prefix. */

@@ -57,7 +57,8 @@ export interface TurnOutcome {
   error: ChatError | null;
 }
 
-const WRITE_TOOLS = new Set(['Write', 'Edit', 'Delete']);
+/** Tools whose success may have changed a memory (the API's memory tool writes through the same three). */
+const WRITE_TOOLS = new Set(['Write', 'Edit', 'Delete', 'memory']);
 
 /** A failed call as the banner shows it (a Stop is not an error and never gets here). */
 function toChatError(error: Exclude<LlmError, { kind: 'aborted' }>): ChatError {
@@ -262,6 +263,7 @@ export class ChatSession {
         afterTurn: (ctx) => this.afterTurn(agent, ctx),
         // A turn whose tool results fill the context is compacted before its next request, not refused as too long.
         beforeRequest: async () => ((await this.maybeCompact(agent, signal)) ? [...(await this.history())] : null),
+        onServerCompaction: async (summary) => ((await this.compactNow(agent, 'auto', undefined, signal, summary)) ? [...(await this.history())] : null),
       },
       maxTurns: this.deps.env.config().agent.maxTurns,
       signal,
@@ -500,9 +502,9 @@ export class ChatSession {
     return this.compactNow(agent, 'auto', undefined, signal);
   }
 
-  private async compactNow(agent: ConversationAgent, trigger: 'auto' | 'manual', instructions: string | undefined, signal: AbortSignal): Promise<boolean> {
+  private async compactNow(agent: ConversationAgent, trigger: 'auto' | 'manual', instructions: string | undefined, signal: AbortSignal, serverSummary?: string): Promise<boolean> {
     const history = await this.history();
-    this.notice(trigger === 'auto' ? 'Compacting the conversation to make room…' : 'Compacting the conversation…');
+    if (serverSummary === undefined) this.notice(trigger === 'auto' ? 'Compacting the conversation to make room…' : 'Compacting the conversation…');
     try {
       const transcriptPath = (await this.deps.catalog.paths(this.deps.project)).transcriptFile(this.sessionId);
       const outcome = await this.deps.engines.compactor.compact({
@@ -512,6 +514,7 @@ export class ChatSession {
         transcriptPath,
         trigger,
         ...(instructions ? { instructions } : {}),
+        ...(serverSummary !== undefined ? { serverSummary } : {}),
         summarize: agent.summarizer(() => history),
         rebuildContext: async () => {},
         signal,

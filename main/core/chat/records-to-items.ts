@@ -61,6 +61,9 @@ export function summarizeToolInput(name: string, input: unknown, projectDir: str
       return String(i.pattern ?? '');
     case 'Grep':
       return `${String(i.pattern ?? '')}${i.path ? ` in ${rel(i.path)}` : ''}`;
+    case 'memory':
+      // The API's memory tool: "create /memories/x.md", "rename /memories/a.md → /memories/b.md".
+      return i.command === 'rename' ? `rename ${String(i.old_path)} → ${String(i.new_path)}` : `${String(i.command ?? '')} ${String(i.path ?? '')}`;
     default:
       return JSON.stringify(i).slice(0, 120);
   }
@@ -101,7 +104,7 @@ export function recordsToItems(
       items.push({
         kind: 'compaction',
         id: record.uuid,
-        path: meta.path === 'summarizer' ? 'summarizer' : 'session-notes',
+        path: meta.path === 'summarizer' || meta.path === 'server' ? meta.path : 'session-notes',
         reason: typeof meta.reason === 'string' ? meta.reason : null,
         tokensBefore: meta.preTokens,
         tokensAfter: typeof meta.postTokens === 'number' ? meta.postTokens : 0,

@@ -1,23 +1,34 @@
 import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { ChatSessionView, SessionSummary } from '../../../common/domain/chat.js';
+import type { ChatSessionView, ContextMeter, SessionSummary } from '../../../common/domain/chat.js';
 import { autoCompactThreshold, type MemoryConfig } from '../../../common/config.js';
 import { AppFailure } from '../../../common/result.js';
 import { ProjectPaths } from '../paths/project-paths.js';
 import { liveContextTokens } from '../session-memory/index.js';
 import { conversationChain } from '../transcripts/conversation-chain.js';
-import type { TranscriptRecord } from '../transcripts/records.js';
+import { isCompactBoundary, isMessageRecord, type TranscriptRecord } from '../transcripts/records.js';
 import type { TranscriptStore } from '../transcripts/transcript-store.js';
 import { displayRecords, recordsToItems } from './records-to-items.js';
 
 export const NEW_SESSION_TITLE = 'New conversation';
 
 /** SPEC §3 figures for the context meter. */
-export function contextMeter(records: TranscriptRecord[], config: MemoryConfig) {
+export function contextMeter(records: TranscriptRecord[], config: MemoryConfig): ContextMeter {
   const threshold = autoCompactThreshold(config.compaction);
   const used = liveContextTokens(records);
-  return { used, threshold, warning: used >= threshold - config.compaction.warningBuffer };
+  const cleared = lastClearedTokens(records);
+  return { used, threshold, warning: used >= threshold - config.compaction.warningBuffer, ...(cleared > 0 ? { cleared } : {}) };
+}
+
+/** What the API's context editing left out of the newest request (its response says; 0 when nothing). */
+function lastClearedTokens(records: readonly TranscriptRecord[]): number {
+  for (let i = records.length - 1; i >= 0; i--) {
+    const r = records[i]!;
+    if (isCompactBoundary(r)) return 0;
+    if (isMessageRecord(r) && r.message.role === 'assistant' && r.message.usage) return r.message.context_management?.cleared_input_tokens ?? 0;
+  }
+  return 0;
 }
 
 /**

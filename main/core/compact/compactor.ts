@@ -39,6 +39,11 @@ export interface CompactRequest {
   instructions?: string;
   /** The one-turn, no-tools summarizer bound to this conversation's prefix. */
   summarize: SummarizerFork;
+  /**
+   * Server-side compaction: the summary the API already wrote (its `compaction` block). The records are
+   * made as the summarizer path makes them — boundary, summary, recently read files — with no model call.
+   */
+  serverSummary?: string;
   /** Re-reads CLAUDE.md and MEMORY.md for the next turn (SPEC §3 "After either"). */
   rebuildContext: () => Promise<void>;
   signal?: AbortSignal;
@@ -46,7 +51,7 @@ export interface CompactRequest {
 
 /** What ran and why, for the chat's compaction divider. */
 export interface CompactOutcome {
-  path: 'session-notes' | 'summarizer';
+  path: 'session-notes' | 'summarizer' | 'server';
   /** Why the notes were not used (null when they were); `instructions` for a manual compaction with instructions. */
   reason: FallbackReason | 'instructions' | null;
   result: CompactionResult;
@@ -112,6 +117,12 @@ export class Compactor {
   }
 
   private async run(req: CompactRequest): Promise<CompactOutcome> {
+    if (req.serverSummary !== undefined) {
+      const text = req.serverSummary;
+      const noCall = { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
+      const result = await this.legacy(req, async () => ({ text, usage: noCall, cacheHitRatio: 0 }));
+      return { path: 'server', reason: null, result, records: resultRecords(result) };
+    }
     let reason: CompactOutcome['reason'] = 'instructions';
     if (!req.instructions?.trim()) {
       const sm = await this.trySessionMemory(req);
@@ -119,9 +130,14 @@ export class Compactor {
       reason = sm.reason;
       this.deps.logger.info('session-memory compaction fell back', { sessionId: req.sessionId, reason, ...(sm.detail ? { detail: sm.detail } : {}) });
     }
-    const result = await legacyCompact({
+    const result = await this.legacy(req, req.summarize);
+    return { path: 'summarizer', reason, result, records: resultRecords(result) };
+  }
+
+  private legacy(req: CompactRequest, summarize: CompactRequest['summarize']) {
+    return legacyCompact({
       records: req.records,
-      summarize: req.summarize,
+      summarize,
       trigger: req.trigger,
       config: this.config,
       ...(req.instructions ? { instructions: req.instructions } : {}),
@@ -130,7 +146,6 @@ export class Compactor {
       ...(req.signal ? { signal: req.signal } : {}),
       now: () => new Date(this.deps.clock.now()),
     });
-    return { path: 'summarizer', reason, result, records: resultRecords(result) };
   }
 
   private async trySessionMemory(req: CompactRequest) {

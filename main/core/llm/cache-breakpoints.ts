@@ -19,11 +19,11 @@ function stripBlock<T extends Block>(b: T): T {
 
 export function withCacheBreakpoints(params: {
   system: Anthropic.TextBlockParam[];
-  tools: Anthropic.Tool[];
+  tools: Anthropic.ToolUnion[];
   messages: Anthropic.MessageParam[];
-}): { system: Anthropic.TextBlockParam[]; tools: Anthropic.Tool[]; messages: Anthropic.MessageParam[] } {
+}): { system: Anthropic.TextBlockParam[]; tools: Anthropic.ToolUnion[]; messages: Anthropic.MessageParam[] } {
   const system = params.system.map(stripBlock);
-  const tools = params.tools.map((t) => stripBlock(t as Anthropic.Tool & Block));
+  const tools = params.tools.map((t) => stripBlock(t as Anthropic.ToolUnion & Block));
   const messages: Anthropic.MessageParam[] = params.messages.map((m) => ({
     ...m,
     content: typeof m.content === 'string' ? m.content : m.content.map((b) => stripBlock(b as Block) as typeof b),

@@ -9,6 +9,7 @@ import { toolError, type Tool, type ToolContext, type ToolOutput } from './tool-
 /** The agent's tools (issue 3 item 3), with Claude Code's names and input shapes. */
 export { ReadState } from './read-state.js';
 export { realResolve, realScope, resolveInScope, type PathScope, type RootKind } from './path-scope.js';
+export { memoryTool, MEMORY_TOOL_NAME, type MemoryWriteTools } from './memory-tool.js';
 export type { BeforeMemoryWrite, PermissionAnswer, PermissionGate, Tool, ToolContext, ToolOutput } from './tool-types.js';
 
 /** The fixed tool list, in a fixed order: part of the prompt-cache key, identical for forks. */
@@ -17,8 +18,9 @@ export function defaultTools(): Tool[] {
 }
 
 /** The API's `tools` parameter for a tool list (JSON Schema from the zod input). */
-export function toApiTools(tools: Tool[]): Anthropic.Tool[] {
+export function toApiTools(tools: Tool[]): Anthropic.ToolUnion[] {
   return tools.map((t) => {
+    if (t.api) return t.api;
     const { $schema: _drop, ...schema } = z.toJSONSchema(t.inputSchema) as Record<string, unknown>;
     return { name: t.name, description: t.description, input_schema: schema as Anthropic.Tool.InputSchema };
   });

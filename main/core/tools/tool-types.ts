@@ -1,3 +1,4 @@
+import type Anthropic from '@anthropic-ai/sdk';
 import type { z } from 'zod';
 import type { MemoryConfig } from '../../../common/config.js';
 import type { PathScope } from './path-scope.js';
@@ -43,6 +44,8 @@ export interface Tool<I = unknown> {
   name: string;
   description: string;
   inputSchema: z.ZodType<I>;
+  /** A tool the API defines itself (the memory tool): sent as this instead of name, description and schema. */
+  api?: Anthropic.ToolUnion;
   /** Read-only tools may run concurrently with each other (issue 3 item 2). */
   readOnly: boolean;
   run(input: I, ctx: ToolContext): Promise<ToolOutput>;

@@ -16,6 +16,8 @@ export interface ApiMessage {
   model?: string;
   usage?: Usage;
   stop_reason?: string | null;
+  /** What the API's context editing cleared from the request that produced this response. */
+  context_management?: { cleared_input_tokens: number; cleared_tool_uses: number };
 }
 
 interface RecordBase {

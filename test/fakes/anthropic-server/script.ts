@@ -13,7 +13,9 @@ export type ScriptedBlock =
 export interface ScriptedMessage {
   kind: 'message';
   content: ScriptedBlock[];
-  stopReason?: 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence';
+  stopReason?: 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'compaction';
+  /** Server-side compaction: a `compaction` block with this summary comes first (pair with stopReason 'compaction' to pause). */
+  compaction?: string;
   /** Wait before the first byte (headers included). */
   firstByteDelayMs?: number;
   /** Wait between SSE frames. */

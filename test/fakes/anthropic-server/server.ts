@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { PromptCache, blockTokens } from './prompt-cache.js';
 import type { ScriptedError, ScriptedMessage, ScriptedResponse } from './script.js';
+import { applyContextEdits, validateContextManagement, type AppliedEdit } from './context-edits.js';
 import { validateRequest, type WireRequest } from './validate.js';
 
 /** One request the fake received, with its verdict. */
@@ -47,19 +48,40 @@ function chunks(s: string, size: number): string[] {
 
 let idCounter = 0;
 
-function buildFrames(script: ScriptedMessage, req: WireRequest, usage: ReturnType<PromptCache['account']>) {
+function buildFrames(script: ScriptedMessage, req: WireRequest, usage: ReturnType<PromptCache['account']>, applied: AppliedEdit[]) {
   const id = `msg_fake_${++idCounter}`;
   const size = script.chunkChars ?? 8;
   const content = script.content.map((b) =>
     b.type === 'tool_use' ? { ...b, id: b.id ?? `toolu_fake_${++idCounter}` } : b.type === 'thinking' ? { ...b, signature: b.signature ?? 'sig_fake' } : b,
   );
-  const outputTokens = content.reduce((n, b) => n + blockTokens(b), 0);
+  // A compaction's summary is written by the model: it is billed as output like the rest.
+  const outputTokens = content.reduce((n, b) => n + blockTokens(b), script.compaction === undefined ? 0 : blockTokens({ type: 'compaction', content: script.compaction }));
   const stopReason = script.stopReason ?? (content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn');
-  const message = { id, type: 'message', role: 'assistant', model: req.model, content, stop_reason: stopReason, stop_sequence: null, usage: { ...usage, output_tokens: outputTokens } };
+  const compaction = script.compaction === undefined ? [] : [{ type: 'compaction', content: script.compaction, encrypted_content: null }];
+  const contextManagement = applied.length > 0 ? { context_management: { applied_edits: applied } } : {};
+  const message = {
+    id,
+    type: 'message',
+    role: 'assistant',
+    model: req.model,
+    content: [...compaction, ...content],
+    stop_reason: stopReason,
+    stop_sequence: null,
+    usage: { ...usage, output_tokens: outputTokens },
+    ...contextManagement,
+  };
   const frames: [string, unknown][] = [
     ['message_start', { type: 'message_start', message: { ...message, content: [], stop_reason: null, usage: { ...usage, output_tokens: 1 } } }],
   ];
-  content.forEach((b, index) => {
+  const offset = compaction.length;
+  if (script.compaction !== undefined) {
+    // The API streams the summary as one compaction_delta once it is complete.
+    frames.push(['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'compaction', content: null, encrypted_content: null } }]);
+    frames.push(['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'compaction_delta', content: script.compaction, encrypted_content: null } }]);
+    frames.push(['content_block_stop', { type: 'content_block_stop', index: 0 }]);
+  }
+  content.forEach((b, i) => {
+    const index = i + offset;
     if (b.type === 'text') {
       frames.push(['content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } }]);
       for (const c of chunks(b.text, size)) frames.push(['content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: c } }]);
@@ -73,7 +95,7 @@ function buildFrames(script: ScriptedMessage, req: WireRequest, usage: ReturnTyp
     }
     frames.push(['content_block_stop', { type: 'content_block_stop', index }]);
   });
-  frames.push(['message_delta', { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: outputTokens } }]);
+  frames.push(['message_delta', { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: outputTokens }, ...contextManagement }]);
   frames.push(['message_stop', { type: 'message_stop' }]);
   return { message, frames };
 }
@@ -81,7 +103,9 @@ function buildFrames(script: ScriptedMessage, req: WireRequest, usage: ReturnTyp
 async function sendMessage(res: http.ServerResponse, socket: Socket, script: ScriptedMessage, req: WireRequest, cache: PromptCache) {
   if (script.firstByteDelayMs) await sleep(script.firstByteDelayMs);
   if (socket.destroyed) return;
-  const { message, frames } = buildFrames(script, req, cache.account(req));
+  // Context editing happens before the prompt reaches the model: usage counts what is left.
+  const edited = applyContextEdits(req);
+  const { message, frames } = buildFrames(script, req, cache.account(edited.request), edited.applied);
   if (!req.stream) {
     res.writeHead(200, { 'content-type': 'application/json', 'request-id': 'req_fake' });
     res.end(JSON.stringify(message));
@@ -134,7 +158,8 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
       sendError(res, { kind: 'error', status: 400, type: 'invalid_request_error', message: 'Invalid JSON body' });
       return;
     }
-    const rejected = validateRequest(body, options.strict ?? false);
+    const betas = String(req.headers['anthropic-beta'] ?? '').split(',').map((b) => b.trim()).filter(Boolean);
+    const rejected = validateRequest(body, options.strict ?? false) ?? validateContextManagement(body, betas);
     requests.push({ body, headers: req.headers, rejected });
     if (rejected) {
       sendError(res, { kind: 'error', status: 400, type: 'invalid_request_error', message: rejected });

@@ -94,6 +94,15 @@ export function validateRequest(req: WireRequest, strict: boolean): string | nul
       }
     }
   }
+  for (const [i, t] of (req.tools ?? []).entries()) {
+    if (t.type === undefined || t.type === 'custom') {
+      if (typeof t.name !== 'string' || typeof t.input_schema !== 'object' || t.input_schema === null) return `tools.${i}.input_schema: Field required`;
+    } else if (t.type === 'memory_20250818') {
+      // The memory tool is defined by the API: its name is fixed and it takes no schema.
+      if (t.name !== 'memory') return `tools.${i}.name: Input should be 'memory'`;
+      if ('input_schema' in t) return `tools.${i}.input_schema: Extra inputs are not permitted`;
+    }
+  }
   const breakpoints = countCacheControl(req);
   if (breakpoints > 4) return `A maximum of 4 blocks with cache_control may be provided. Found ${breakpoints}.`;
   return null;

@@ -18,7 +18,8 @@ const reasons: Record<string, string> = {
 export function CompactionDivider({ item }: { item: Extract<ChatItem, { kind: 'compaction' }> }) {
   const vaultRoot = useStore((s) => s.info?.vaultRoot ?? null);
   const rel = vaultRoot && item.transcriptPath.startsWith(`${vaultRoot}/`) ? item.transcriptPath.slice(vaultRoot.length + 1) : null;
-  const how = item.path === 'session-notes' ? 'the session notes (no model call)' : 'a summary written by the model';
+  const how =
+    item.path === 'session-notes' ? 'the session notes (no model call)' : item.path === 'server' ? 'a summary the API wrote on its side' : 'a summary written by the model';
   const why = item.reason ? `, because ${reasons[item.reason] ?? item.reason}` : '';
   const kept = item.keptMessages > 0 ? ` The last ${item.keptMessages} messages were kept word for word.` : '';
   return (

@@ -11,6 +11,11 @@ export function ContextMeter({ context }: { context: Meter }) {
       <span className="small">
         {k(context.used)} / {k(context.threshold)} tokens{context.warning ? ' — compaction soon' : ''}
       </span>
+      {context.cleared ? (
+        <span className="small muted" title="Old tool results the model no longer needs were left out of the last request (context editing). The files are unchanged; the agent can read them again.">
+          {k(context.cleared)} of old tool results cleared
+        </span>
+      ) : null}
       <span className="sr-only">{Math.round(share * 100)} percent</span>
     </div>
   );

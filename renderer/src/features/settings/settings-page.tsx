@@ -3,6 +3,7 @@ import { useStoreShallow } from '../../store';
 import { clearApiKey, saveSettings, setApiKey, setVaultRoot } from '../../bridge/actions';
 import { FolderChooser } from '../projects/folder-chooser';
 import type { Settings } from '../../../../common/domain/settings';
+import { ContextSection } from './context-section';
 import { ProjectSection } from './project-section';
 
 function isUrl(value: string): boolean {
@@ -221,6 +222,7 @@ export function SettingsPage() {
         <>
           <ModelSection settings={settings} />
           {project && <ProjectSection settings={settings} project={project} />}
+          <ContextSection settings={settings} />
           <AppearanceSection settings={settings} />
         </>
       ) : (

@@ -1,0 +1,39 @@
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { defaultSettings, type Settings } from '../../common/domain/settings';
+import { err } from '../../common/result';
+import { createFakeApi } from './support/fake-api';
+
+afterEach(cleanup);
+
+async function mount(answer: (patch: Partial<Settings>) => unknown) {
+  const fake = createFakeApi({ 'settings:set': ({ patch }) => answer(patch as Partial<Settings>) as never });
+  window.strata = fake.api;
+  vi.resetModules();
+  const { ContextSection } = await import('../../renderer/src/features/settings/context-section');
+  render(<ContextSection settings={defaultSettings()} />);
+  return fake;
+}
+
+describe('Settings › Memory and long conversations', () => {
+  it('saves each choice at once: the memory tool, context editing off, server compaction on', async () => {
+    const fake = await mount((patch) => ({ ...defaultSettings(), ...patch }));
+    const user = userEvent.setup();
+    expect((screen.getByRole('radio', { name: /the way Claude Code does/ }) as HTMLInputElement).checked).toBe(true);
+    expect((screen.getByRole('checkbox', { name: /Clear old tool results/ }) as HTMLInputElement).checked).toBe(true);
+    await user.click(screen.getByRole('radio', { name: /API’s memory tool/ }));
+    await user.click(screen.getByRole('checkbox', { name: /Clear old tool results/ }));
+    await user.click(screen.getByRole('checkbox', { name: /Let the API summarize/ }));
+    const patches = fake.calls.filter((c) => c.channel === 'settings:set').map((c) => (c.request as { patch: object }).patch);
+    expect(patches).toEqual([{ memoryWrites: 'memory-tool' }, { contextEditing: false }, { serverCompaction: true }]);
+  });
+
+  it('puts the old choice back when the save fails', async () => {
+    await mount(() => err('io', 'disk full'));
+    const user = userEvent.setup();
+    const box = screen.getByRole('checkbox', { name: /Let the API summarize/ }) as HTMLInputElement;
+    await user.click(box);
+    await waitFor(() => expect(box.checked).toBe(false));
+  });
+});
