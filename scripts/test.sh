@@ -5,7 +5,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p test-results
 
-step() { printf '\n== %s\n' "$1"; }
+started=$(date +%s)
+step() { printf '\n== %s (%ss in)\n' "$1" "$(( $(date +%s) - started ))"; }
 fail=0
 failed_steps=()
 
@@ -22,6 +23,7 @@ scripts/with-services.sh npx vitest run --reporter=default --reporter=json --out
 vitest_status=$?
 [ $vitest_status -ne 0 ] && fail=1
 
+printf '\nnpm test took %ss\n' "$(( $(date +%s) - started ))"
 # The last line counts a failed lint, typecheck or build step too, so it never reads "0 failed" then.
 node scripts/summarize-results.mjs test-results/vitest.json --failed-steps "$(IFS=,; echo "${failed_steps[*]}")" || fail=1
 exit $fail
