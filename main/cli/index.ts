@@ -45,12 +45,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.stderr(`strata: unknown command '${name}' (see strata --help)`);
     return 2;
   }
-  const command = await entry.load();
-  if (rest.includes('--help') || rest.includes('-h')) {
-    io.stdout(`Usage: ${command.usage}\n\n${command.summary}`);
-    return 0;
-  }
   try {
+    const command = await entry.load();
+    if (rest.includes('--help') || rest.includes('-h')) {
+      io.stdout(`Usage: ${command.usage}\n\n${command.summary}`);
+      return 0;
+    }
     return await runUntilStopped(entry, command, rest, io);
   } catch (error) {
     if (error instanceof Interrupted) {
