@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { describe, expect, it } from 'vitest';
@@ -83,6 +84,17 @@ describe('the strata command', () => {
       expect(result.stderr.trim().split('\n')).toHaveLength(1);
       expect(result.stderr).toMatch(pattern);
     }
+  });
+
+  it('writes a --json document of over 1 MB whole through a pipe (scan-secrets of 3,000 files)', async () => {
+    const root = await tempDir();
+    const deep = path.join(root, 'a-folder-with-a-rather-long-name-'.repeat(6));
+    await fs.mkdir(deep);
+    await Promise.all(Array.from({ length: 3_000 }, (_, i) => fs.writeFile(path.join(deep, `${'note-'.repeat(40)}${i}.md`), `note ${i}\n`)));
+    const result = spawnSync(process.execPath, [bin, 'scan-secrets', '--json', root], { encoding: 'utf8', timeout: 60_000, maxBuffer: 64 * 1024 * 1024 });
+    expect(result.status).toBe(0);
+    expect(Buffer.byteLength(result.stdout)).toBeGreaterThan(1024 * 1024);
+    expect((JSON.parse(result.stdout) as { files: unknown[] }).files).toHaveLength(3_000);
   });
 
   it('prints help with --help and exits 0', () => {
