@@ -10,8 +10,8 @@ import { tempDir } from '../../support/temp-dir.js';
 /** `strata` as a whole process (stdout a pipe, real signals), run from source through main/cli/index.ts. */
 const child = path.join(path.dirname(fileURLToPath(import.meta.url)), 'strata-child.ts');
 
-function strata(args: string[], env: Record<string, string> = {}) {
-  const proc = spawn(process.execPath, ['--import', 'tsx', child, ...args], {
+function strata(args: string[], env: Record<string, string> = {}, script = child) {
+  const proc = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -107,5 +107,22 @@ describe('the strata process', () => {
     expect(code).toBe(130);
     expect(run.err().trim().split('\n').at(-1)).toBe('strata ask: stopped by SIGINT');
     expect(run.out()).toBe('');
+  });
+
+  it('aborts the command at the first SIGTERM and exits at once at the second, even when the command is stuck', async () => {
+    const run = strata([], {}, path.join(path.dirname(child), 'stubborn-child.ts'));
+    while (!run.out().includes('ready\n')) {
+      if (run.proc.exitCode !== null) throw new Error(`exited early: ${run.err()}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    run.proc.kill('SIGTERM');
+    while (!run.out().includes('aborted')) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(run.out()).toContain('aborted: stopped by SIGTERM');
+    expect(run.proc.exitCode).toBeNull();
+    const sentAt = Date.now();
+    run.proc.kill('SIGTERM');
+    const { code, at } = await run.exited;
+    expect(code).toBe(143);
+    expect(at - sentAt).toBeLessThan(500);
   });
 });
