@@ -161,8 +161,13 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
+  // After the start (e.g. out of file descriptors while accepting): logged, and the host carries on.
+  server.on('error', (error) => options.logger.error('host: server error', { error: error.message }));
   port = (server.address() as AddressInfo).port;
 
   return {
