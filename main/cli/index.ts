@@ -1,8 +1,6 @@
 import { commandEntries, type CommandEntry } from './command-registry.js';
-import { Interrupted, UsageError, type CliIo, type Command } from './cli-io.js';
+import { Interrupted, UsageError, untilAborted, type CliIo, type Command } from './cli-io.js';
 import { processIo } from './process-io.js';
-
-export { processIo } from './process-io.js';
 
 function helpText(): string {
   const width = Math.max(...commandEntries.map((c) => c.name.length));
@@ -20,14 +18,7 @@ function helpText(): string {
 /** The command's run; a command that does not stop itself is ended by the CLI at the first signal. */
 function runUntilStopped(entry: CommandEntry, command: Command, argv: string[], io: CliIo): Promise<number> {
   const run = command.run(argv, io);
-  const signal = io.signal;
-  if (entry.stops === 'itself' || !signal) return run;
-  return new Promise<number>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason as Error);
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    run.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
+  return entry.stops === 'itself' ? run : untilAborted(run, io.signal);
 }
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
