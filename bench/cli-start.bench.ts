@@ -21,9 +21,12 @@ function wallMs(args: string[]): number {
   return elapsed;
 }
 
-function medianOf(args: string[]): number {
-  wallMs(args); // warm the file cache
-  return median(Array.from({ length: RUNS }, () => wallMs(args)));
+/** Medians of each command, run in turns (a, b, c, a, b, c…) so a change in the machine's load hits all alike. */
+function interleavedMedians(commands: string[][]): number[] {
+  for (const args of commands) wallMs(args); // warm the file cache
+  const times = commands.map(() => [] as number[]);
+  for (let run = 0; run < RUNS; run++) commands.forEach((args, i) => times[i]!.push(wallMs(args)));
+  return times.map(median);
 }
 
 const bench: Bench = {
@@ -35,10 +38,8 @@ const bench: Bench = {
     try {
       const note = path.join(dir, 'note.md');
       await fs.writeFile(note, '# A note\n\nNothing secret here.\n');
-      const baseline = medianOf(['-e', '0']);
+      const [baseline, help, scan] = interleavedMedians([['-e', '0'], [bin, '--help'], [bin, 'scan-secrets', note]]) as [number, number, number];
       const extra = { runs: RUNS, targetMs: TARGET_MS };
-      const help = medianOf([bin, '--help']);
-      const scan = medianOf([bin, 'scan-secrets', note]);
       return [
         line('cli-start', 'help-median', 'ms', help, baseline, { ...extra, command: 'strata --help', baselineCommand: 'node -e 0', underTarget: help < TARGET_MS }),
         line('cli-start', 'scan-secrets-one-file-median', 'ms', scan, baseline, {
