@@ -27,6 +27,8 @@ export default defineConfig({
           name: 'renderer',
           environment: 'jsdom',
           include: ['test/renderer/**/*.test.{ts,tsx}'],
+          // As the engine tests: an unexpected console.error or unhandled rejection fails the test.
+          setupFiles: ['test/support/fail-on-console-error.ts', 'test/support/fail-on-unhandled-rejection.ts'],
           testTimeout: 10_000,
         },
       },

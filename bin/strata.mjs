@@ -9,6 +9,5 @@ if (!existsSync(bundle)) {
   process.stderr.write('strata: the CLI is not built; run npm run build in the Strata folder\n');
   process.exit(2);
 }
-const { runCli, processIo } = await import(pathToFileURL(bundle).href);
-process.exitCode = await runCli(process.argv.slice(2), processIo());
-setImmediate(() => process.exit(process.exitCode));
+const { main } = await import(pathToFileURL(bundle).href);
+await main(process.argv.slice(2));

@@ -5,6 +5,7 @@ import { build as esbuild } from 'esbuild';
 import { build as viteBuild } from 'vite';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { rm } from 'node:fs/promises';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const only = process.argv.slice(2);
@@ -24,7 +25,18 @@ const nodeBundle = {
 const jobs = [];
 if (want('node')) {
   jobs.push(
-    esbuild({ ...nodeBundle, entryPoints: ['./main/cli/index.ts'], outfile: 'dist/cli/strata.mjs', format: 'esm' }),
+    // Split per command: `strata X` loads only X's chunk (main/cli/command-registry.ts), for a fast start.
+    rm(path.join(root, 'dist', 'cli'), { recursive: true, force: true }).then(() =>
+      esbuild({
+        ...nodeBundle,
+        entryPoints: { strata: './main/cli/index.ts' },
+        outdir: 'dist/cli',
+        outExtension: { '.js': '.mjs' },
+        chunkNames: 'chunks/[name]-[hash]',
+        splitting: true,
+        format: 'esm',
+      }),
+    ),
     esbuild({
       ...nodeBundle,
       entryPoints: ['./main/electron/main.ts'],

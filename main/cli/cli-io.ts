@@ -12,6 +12,35 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
   /** Resolves when the process is asked to stop (SIGINT/SIGTERM); long-running commands await it. */
   stopped: Promise<void>;
+  /**
+   * Aborted at the first SIGINT/SIGTERM, with an `Interrupted` as its reason: a command that must save
+   * state ends on it cleanly (registry `stops: 'itself'`). Absent in tests that never stop a command.
+   */
+  signal?: AbortSignal;
+}
+
+/** The reason of `CliIo.signal`: which signal asked the command to end. */
+export class Interrupted extends Error {
+  constructor(readonly signalName: 'SIGINT' | 'SIGTERM') {
+    super(`stopped by ${signalName}`);
+    this.name = 'Interrupted';
+  }
+
+  /** The shell's convention: 128 + the signal number. */
+  get exitCode(): number {
+    return this.signalName === 'SIGINT' ? 130 : 143;
+  }
+}
+
+/** `work`, unless `signal` aborts first: then its reason is thrown (the work itself may go on, unobserved). */
+export function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 export interface Command {

@@ -1,29 +1,24 @@
-import { askCommand } from './commands/ask.js';
-import { compactCommand } from './commands/compact.js';
-import { extractCommand } from './commands/extract.js';
-import { hostCommand } from './commands/host.js';
-import { importCommand } from './commands/import.js';
-import { scanSecretsCommand } from './commands/scan-secrets.js';
-import { searchCommand } from './commands/search.js';
-import { serverCommand } from './commands/server.js';
-import { sessionMemoryCommand } from './commands/session-memory.js';
-import { syncCommand } from './commands/sync.js';
-import { UsageError, type CliIo, type Command } from './cli-io.js';
-
-/** Subcommands of `strata`; each issue adds its own (DESIGN.md "The `strata` command"). */
-const commands: Command[] = [hostCommand, askCommand, scanSecretsCommand, importCommand, serverCommand, searchCommand, syncCommand, extractCommand, compactCommand, sessionMemoryCommand];
+import { commandEntries, type CommandEntry } from './command-registry.js';
+import { Interrupted, UsageError, untilAborted, type CliIo, type Command } from './cli-io.js';
+import { processIo } from './process-io.js';
 
 function helpText(): string {
-  const width = Math.max(...commands.map((c) => c.name.length));
+  const width = Math.max(...commandEntries.map((c) => c.name.length));
   return [
     'Usage: strata <command> [options]',
     '',
     'Commands:',
-    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    ...commandEntries.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
     'Every command takes --help; most take --json for one JSON document on stdout.',
-    'Exit codes: 0 success, 1 the check found something, 2 bad usage or input.',
+    'Exit codes: 0 success, 1 the check found something, 2 bad usage or input, 130/143 stopped by SIGINT/SIGTERM.',
   ].join('\n');
+}
+
+/** The command's run; a command that does not stop itself is ended by the CLI at the first signal. */
+function runUntilStopped(entry: CommandEntry, command: Command, argv: string[], io: CliIo): Promise<number> {
+  const run = command.run(argv, io);
+  return entry.stops === 'itself' ? run : untilAborted(run, io.signal);
 }
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
@@ -36,34 +31,36 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.stdout('strata 0.1.0');
     return 0;
   }
-  const command = commands.find((c) => c.name === name);
-  if (!command) {
+  const entry = commandEntries.find((c) => c.name === name);
+  if (!entry) {
     io.stderr(`strata: unknown command '${name}' (see strata --help)`);
     return 2;
   }
-  if (rest.includes('--help') || rest.includes('-h')) {
-    io.stdout(`Usage: ${command.usage}\n\n${command.summary}`);
-    return 0;
-  }
   try {
-    return await command.run(rest, io);
+    const command = await entry.load();
+    if (rest.includes('--help') || rest.includes('-h')) {
+      io.stdout(`Usage: ${command.usage}\n\n${command.summary}`);
+      return 0;
+    }
+    return await runUntilStopped(entry, command, rest, io);
   } catch (error) {
+    if (error instanceof Interrupted) {
+      io.stderr(`strata ${name}: ${error.message}`);
+      return error.exitCode;
+    }
     const isUsage = error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
     io.stderr(`strata ${name}: ${(error as Error).message.split('\n')[0]}`);
     return isUsage ? 2 : 1;
   }
 }
 
-/** The real process as a CliIo; `bin/strata.mjs` runs `runCli(argv, processIo())`. */
-export function processIo(): CliIo {
-  const stopped = new Promise<void>((resolve) => {
-    process.once('SIGINT', () => resolve());
-    process.once('SIGTERM', () => resolve());
-  });
-  return {
-    stdout: (line) => process.stdout.write(`${line}\n`),
-    stderr: (line) => process.stderr.write(`${line}\n`),
-    env: process.env,
-    stopped,
-  };
+/**
+ * The `strata` process (`bin/strata.mjs`): runs the command, waits until its output has reached the
+ * OS (a pipe would be cut otherwise), then exits — explicitly, because engines may keep handles open.
+ */
+export async function main(argv: string[]): Promise<never> {
+  const io = processIo();
+  const code = await runCli(argv, io);
+  await io.flush();
+  process.exit(code);
 }

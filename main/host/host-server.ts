@@ -29,8 +29,12 @@ export interface RunningHost {
   close(): Promise<void>;
 }
 
-/** Largest WebSocket frame accepted from a tab: generous for pasted text, bounded against abuse. */
-const MAX_FRAME_BYTES = 32 * 1024 * 1024;
+/**
+ * Largest WebSocket message accepted from a tab (ws `maxPayload`): generous for pasted text, bounded
+ * against abuse. A frame header announcing more closes that connection with 1009 before any of the
+ * payload is buffered (RFC 6455 §7.4.1).
+ */
+export const MAX_FRAME_BYTES = 32 * 1024 * 1024;
 
 function sameSecret(given: string | null, expected: string): boolean {
   if (!given) return false;
@@ -114,6 +118,8 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       req.headers.host === expectedHost() &&
       req.headers.origin === expectedOrigin() &&
       sameSecret(url.searchParams.get('token'), token);
+    // A peer that resets mid-handshake must not take the host down (ws adds its own listener once upgraded).
+    socket.on('error', () => socket.destroy());
     if (!allowed) {
       socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
@@ -121,18 +127,32 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     wss.handleUpgrade(req, socket, head, (ws) => {
       sockets.add(ws);
       ws.on('close', () => sockets.delete(ws));
-      ws.on('message', (data) => {
-        const frame = parseFrame(data.toString());
-        if (!frame) {
-          ws.send(JSON.stringify({ id: null, result: err('invalid_request', 'Malformed frame') }));
-          return;
-        }
-        void options.dispatch(frame.channel, frame.payload).then((result: Result<unknown>) => {
-          if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ id: frame.id, result }));
-        });
+      // A malformed frame (oversized, bad UTF-8, unmasked, RSV set, unknown opcode, invalid close code):
+      // ws has already closed this connection with the code RFC 6455 §7.4.1 names; without this
+      // listener the 'error' event would end the whole process and every other tab with it.
+      ws.on('error', (error: Error & { code?: string }) => {
+        options.logger.warn('host: closed a tab connection after a malformed WebSocket frame', { code: error.code, reason: error.message });
       });
+      ws.on('message', (data) => answer(ws, data.toString()));
     });
   });
+
+  function answer(ws: WebSocket, data: string): void {
+    const reply = (message: unknown) => {
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+    };
+    const frame = parseFrame(data);
+    if (!frame) return reply({ id: null, result: err('invalid_request', 'Malformed frame') });
+    options
+      .dispatch(frame.channel, frame.payload)
+      .catch((error: unknown): Result<unknown> => {
+        // The dispatcher answers Results; a throw is a bug, still answered so the tab does not wait forever.
+        options.logger.error('host: a request failed', { channel: frame.channel, error: (error as Error).message });
+        return err('internal', 'The request failed');
+      })
+      .then((result) => reply({ id: frame.id, result }))
+      .catch((error: unknown) => options.logger.error('host: could not send a reply', { channel: frame.channel, error: (error as Error).message }));
+  }
 
   const unsubscribe = options.events.subscribe((event, payload) => {
     const message = JSON.stringify({ event, payload });
@@ -141,8 +161,13 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
+  // After the start (e.g. out of file descriptors while accepting): logged, and the host carries on.
+  server.on('error', (error) => options.logger.error('host: server error', { error: error.message }));
   port = (server.address() as AddressInfo).port;
 
   return {

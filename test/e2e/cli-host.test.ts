@@ -1,8 +1,12 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../support/temp-dir.js';
+import { malformedFrames, sendRaw } from '../support/raw-websocket.js';
+import WebSocket from 'ws';
+import { MAX_FRAME_BYTES } from '../../main/host/host-server.js';
 
 const bin = path.resolve('bin/strata.mjs');
 
@@ -23,7 +27,7 @@ async function startCliHost(args: string[]) {
     child.kill('SIGTERM');
     return exited;
   };
-  return { first, stop };
+  return { first, stop, child };
 }
 
 describe('the strata command', () => {
@@ -33,6 +37,31 @@ describe('the strata command', () => {
     const res = await fetch(first);
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('<div id="root">');
+    expect(await stop()).toBe(0);
+  });
+
+  it('keeps serving after each of the six malformed WebSocket frames: the bad connection closes, a new tab is answered', async () => {
+    const { first, stop, child } = await startCliHost(['--port', '0', '--json']);
+    const { port, token } = JSON.parse(first) as { port: number; token: string };
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const frames = malformedFrames(MAX_FRAME_BYTES);
+    for (const [label, bytes, code] of frames) {
+      expect(await sendRaw(port, token, bytes()), label).toBe(code);
+      const ws = new WebSocket(`ws://127.0.0.1:${port}/ipc?token=${token}`, { origin: `http://127.0.0.1:${port}` });
+      const reply = await new Promise<{ id?: number; result?: { ok: boolean } }>((resolve, reject) => {
+        ws.on('message', (d) => {
+          const m = JSON.parse(d.toString()) as { id?: number };
+          if (m.id === 1) resolve(m);
+        });
+        ws.once('open', () => ws.send(JSON.stringify({ id: 1, channel: 'app:info', payload: {} })));
+        ws.once('error', reject);
+      });
+      expect(reply.result?.ok, label).toBe(true);
+      ws.close();
+    }
+    expect(child.exitCode).toBeNull();
+    expect(stderr.split('\n').filter((l) => l.includes('malformed WebSocket frame'))).toHaveLength(frames.length);
     expect(await stop()).toBe(0);
   });
 
@@ -55,6 +84,17 @@ describe('the strata command', () => {
       expect(result.stderr.trim().split('\n')).toHaveLength(1);
       expect(result.stderr).toMatch(pattern);
     }
+  });
+
+  it('writes a --json document of over 1 MB whole through a pipe (scan-secrets of 3,000 files)', async () => {
+    const root = await tempDir();
+    const deep = path.join(root, 'a-folder-with-a-rather-long-name-'.repeat(6));
+    await fs.mkdir(deep);
+    await Promise.all(Array.from({ length: 3_000 }, (_, i) => fs.writeFile(path.join(deep, `${'note-'.repeat(40)}${i}.md`), `note ${i}\n`)));
+    const result = spawnSync(process.execPath, [bin, 'scan-secrets', '--json', root], { encoding: 'utf8', timeout: 60_000, maxBuffer: 64 * 1024 * 1024 });
+    expect(result.status).toBe(0);
+    expect(Buffer.byteLength(result.stdout)).toBeGreaterThan(1024 * 1024);
+    expect((JSON.parse(result.stdout) as { files: unknown[] }).files).toHaveLength(3_000);
   });
 
   it('prints help with --help and exits 0', () => {

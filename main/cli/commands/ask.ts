@@ -4,10 +4,12 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { isValidSessionId } from '../../core/paths/project-paths.js';
 import { cliServices } from '../cli-services.js';
-import { UsageError, type Command } from '../cli-io.js';
+import { UsageError, untilAborted, type Command } from '../cli-io.js';
 
 /** DESIGN.md: the end-of-turn memory engines get at most this long before `ask` returns. */
 const MEMORY_WAIT_MS = 60_000;
+/** After SIGINT/SIGTERM the engines get this long to close: memory writes are atomic, a cut one loses that update only. */
+const CLOSE_ON_SIGNAL_MS = 300;
 
 /**
  * `strata ask --project DIR [--session ID] [--allow-writes] [--no-memory] [--vault DIR] [--json] PROMPT`:
@@ -40,6 +42,11 @@ export const askCommand: Command = {
     if (!(await fs.stat(project).then((s) => s.isDirectory(), () => false))) throw new UsageError(`no folder at ${project}`);
 
     const services = await cliServices(io, values.vault, 'cli');
+    const signal = io.signal;
+    // The first SIGINT/SIGTERM stops the turn (stream and tools aborted, the transcript stays whole).
+    let stopTurn: () => void = () => undefined;
+    const onAbort = () => stopTurn();
+    signal?.addEventListener('abort', onAbort, { once: true });
     try {
       const vault = services.vault();
       const sessionId = values.session ?? randomUUID();
@@ -48,9 +55,12 @@ export const askCommand: Command = {
       }
       const memory = !values['no-memory'];
       const session = vault.chat.session(project, sessionId, { writes: values['allow-writes'] ? 'allow' : 'deny', memory });
+      stopTurn = () => void session.stop();
+      signal?.throwIfAborted();
       await session.send(prompt);
       await session.settled();
-      if (memory) await Promise.race([session.idle(), new Promise((resolve) => setTimeout(resolve, MEMORY_WAIT_MS).unref())]);
+      signal?.throwIfAborted();
+      if (memory) await untilAborted(Promise.race([session.idle(), new Promise((resolve) => setTimeout(resolve, MEMORY_WAIT_MS).unref())]), signal);
       const outcome = session.lastOutcome;
       const transcript = (await vault.sessions.paths(project)).transcriptFile(sessionId);
       if (!outcome || outcome.error) {
@@ -61,7 +71,9 @@ export const askCommand: Command = {
       else io.stdout(outcome.answer);
       return 0;
     } finally {
-      await services.close();
+      signal?.removeEventListener('abort', onAbort);
+      const closed = services.close();
+      await (signal?.aborted ? Promise.race([closed, new Promise((resolve) => setTimeout(resolve, CLOSE_ON_SIGNAL_MS).unref())]) : closed);
     }
   },
 };

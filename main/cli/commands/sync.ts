@@ -12,7 +12,7 @@ import { openTeamSync } from '../../core/team-sync/open-team-sync.js';
 import { TeamAuth } from '../../core/team-sync/oauth-client.js';
 import { faultSeamFrom } from '../../core/team-sync/fault-seam.js';
 import type { SyncReport } from '../../core/team-sync/sync-types.js';
-import { UsageError, type CliIo, type Command } from '../cli-io.js';
+import { UsageError, untilAborted, type CliIo, type Command } from '../cli-io.js';
 
 /** Warnings and errors to stderr as single lines; never file contents or tokens (the engine logs neither). */
 function cliLogger(io: CliIo): Logger {
@@ -105,7 +105,9 @@ export const syncCommand: Command = {
         throw new UsageError((error as Error).message);
       }
     }
-    const report = await engine.sync();
+    // SIGINT/SIGTERM ends the command at once; the engine saves its state atomically at each step, so
+    // a sync cut short leaves it consistent and the next run resumes from there.
+    const report = await untilAborted(engine.sync(), io.signal);
     const deleted = await engine.listDeleted();
     if (values.json) {
       io.stdout(

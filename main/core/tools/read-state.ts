@@ -16,6 +16,11 @@ export class ReadState {
     this.seen.set(file, ReadState.hash(content));
   }
 
+  /** As `record`, with the sha256 (hex) already computed while streaming the file. */
+  recordDigest(file: string, digest: string): void {
+    this.seen.set(file, digest);
+  }
+
   /** The files read so far (real paths): recall never attaches one of them again. */
   paths(): string[] {
     return [...this.seen.keys()];

@@ -1,9 +1,8 @@
-import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { z } from 'zod';
 import { resolveInScope } from './path-scope.js';
-import { looksBinary, statOrNull } from './file-kind.js';
+import { looksBinary, readRegularFile, refusal, specialKind, statOrNull } from './file-kind.js';
 import { byMtime, walkFiles } from './walk-files.js';
 import { toolError, type Tool, type ToolContext } from './tool-types.js';
 
@@ -14,6 +13,8 @@ async function searchRoot(input: string | undefined, ctx: ToolContext) {
   if (!r.ok) return r;
   const st = await statOrNull(r.path);
   if (!st) return { ok: false as const, message: `Path does not exist: ${input}` };
+  const special = specialKind(st);
+  if (special) return { ok: false as const, message: refusal(input ?? r.path, special) };
   return { ok: true as const, path: r.path, isDir: st.isDirectory() };
 }
 
@@ -77,9 +78,8 @@ export const grepTool: Tool<z.infer<typeof grepInput>> = {
     const hits: { file: string; lines: [number, string][] }[] = [];
     for (const file of await byMtime(files)) {
       if (ctx.signal?.aborted) break;
-      const st = await statOrNull(file);
-      if (!st || st.size > ctx.limits.grepMaxFileBytes) continue;
-      const buf = await fs.readFile(file).catch(() => null);
+      // Only regular files, opened so that one swapped for a FIFO cannot block the search.
+      const buf = await readRegularFile(file, ctx.limits.grepMaxFileBytes);
       if (!buf || looksBinary(buf)) continue;
       const lines: [number, string][] = [];
       buf.toString('utf8').split(/\r?\n/).forEach((line, i) => {

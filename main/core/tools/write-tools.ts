@@ -1,9 +1,9 @@
-import { promises as fs } from 'node:fs';
+import { promises as fs, type Stats } from 'node:fs';
 import { createTwoFilesPatch } from 'diff';
 import { z } from 'zod';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { resolveInScope, type Resolved } from './path-scope.js';
-import { statOrNull } from './file-kind.js';
+import { EDITABLE_MAX_BYTES, specialKind, statOrNull } from './file-kind.js';
 import { toolError, type MemoryWriteVerdict, type Tool, type ToolContext, type ToolOutput } from './tool-types.js';
 
 type InScope = Extract<Resolved, { ok: true }>;
@@ -34,6 +34,16 @@ async function authorizeWrite(tool: string, target: InScope, before: string, aft
   return answer === 'deny' ? `${DECLINED} ${tool} of ${target.path}. Do not retry it; ask the user what to do instead.` : null;
 }
 
+/** Why an existing path cannot be rewritten: not a regular file, or too large to hold (file-kind.ts). */
+function notEditable(shown: string, st: Stats): string | null {
+  const special = specialKind(st);
+  if (special) return `${shown} is ${special}, not a regular file; only regular files can be written.`;
+  if (st.size > EDITABLE_MAX_BYTES) {
+    return `${shown} is ${Math.round(st.size / (1024 * 1024))} MB; files over ${EDITABLE_MAX_BYTES / (1024 * 1024)} MB cannot be edited or overwritten here.`;
+  }
+  return null;
+}
+
 async function commit(tool: string, target: InScope, before: string, after: string, ctx: ToolContext): Promise<ToolOutput | null> {
   const verdict = await authorizeWrite(tool, target, before, after, ctx);
   if (typeof verdict === 'string') return toolError(verdict);
@@ -59,6 +69,8 @@ export const writeTool: Tool<z.infer<typeof writeInput>> = {
     if (!r.ok) return toolError(r.message);
     const st = await statOrNull(r.path);
     if (st?.isDirectory()) return toolError(`${file_path} is a directory.`);
+    const refused = st && notEditable(file_path, st);
+    if (refused) return toolError(refused);
     const before = st ? await fs.readFile(r.path, 'utf8') : '';
     if (st) {
       const stale = await ctx.readState.check(r.path, before);
@@ -87,7 +99,9 @@ export const editTool: Tool<z.infer<typeof editInput>> = {
     if (!r.ok) return toolError(r.message);
     if (old_string === new_string) return toolError('No changes to make: old_string and new_string are exactly the same.');
     const st = await statOrNull(r.path);
-    if (!st || !st.isFile()) return toolError(`File does not exist: ${file_path}`);
+    if (!st || st.isDirectory()) return toolError(`File does not exist: ${file_path}`);
+    const refused = notEditable(file_path, st);
+    if (refused) return toolError(refused);
     const before = await fs.readFile(r.path, 'utf8');
     const stale = await ctx.readState.check(r.path, before);
     if (stale) return toolError(stale);
