@@ -142,7 +142,10 @@ export class SecretAllowanceStore {
    * finding by file, line and rule; the value never leaves this process). Returns how many were recorded.
    */
   async allowInText(text: string, finding: { rule: string; line: number; where: string }): Promise<number> {
-    const matches = this.scan(text, { fingerprints: true, rules: [finding.rule] }).filter((f) => f.line === finding.line && f.fingerprint);
+    const onLine = (f: Finding) => f.line === finding.line;
+    // Nothing on that line: no fingerprint is computed, so no key (and no file) is made for nothing.
+    if (!this.scan(text, { rules: [finding.rule] }).some(onLine)) return 0;
+    const matches = this.scan(text, { fingerprints: true, rules: [finding.rule] }).filter((f) => onLine(f) && f.fingerprint);
     for (const f of matches) await this.allow({ rule: f.rule, fingerprint: f.fingerprint!, where: finding.where });
     return matches.length;
   }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultMemoryConfig } from '../../../../common/config.js';
 import { runForkedAgent } from '../../../../main/core/agent/index.js';
+import { createExtractorCanUseTool, toLoopCanUseTool } from '../../../../main/core/auto-memory/extractor-permissions.js';
 import { checkMemoryWrite } from '../../../../main/core/auto-memory/write-sandbox.js';
 import { memoryWriteGuard } from '../../../../main/core/auto-memory/write-guard.js';
 import { agentTools } from '../../../../main/core/chat/agent-setup.js';
@@ -68,6 +69,7 @@ async function agentWrites(env: Env, file: string, content: string): Promise<{ i
         return check.ok ? null : `Refused: ${check.reason}.`;
       },
     },
+    canUseTool: toLoopCanUseTool(createExtractorCanUseTool({ projectDir: env.project, guard })),
     maxTurns: 3,
     session: { sessionId: 's1', cwd: env.project },
   });
