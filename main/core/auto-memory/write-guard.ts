@@ -1,3 +1,4 @@
+import { formatFindingRef } from '../../../common/domain/secrets.js';
 import { checkMemoryWrite, type SandboxResult } from './write-sandbox.js';
 
 /** The secret scanner as this module needs it (main/core/secrets `scanText` fits): findings name rule and line only. */
@@ -39,7 +40,7 @@ export function memoryWriteGuard(options: { memoryDirs: readonly string[]; scan:
         if (findings.length > 0) {
           // The bracketed reference lets the chat card offer "Not a secret" for this finding; it is a keyed
           // hash, never the value, and only the user can act on it.
-          const where = findings.map((f) => `rule ${f.rule} on line ${f.line}${f.fingerprint ? ` [finding ${f.rule} ${f.fingerprint}]` : ''}`).join(', ');
+          const where = findings.map((f) => `rule ${f.rule} on line ${f.line}${f.fingerprint ? ` ${formatFindingRef(f.rule, f.fingerprint)}` : ''}`).join(', ');
           return { ok: false, reason: `${where} — leave the secret out and write the memory without it` };
         }
       }

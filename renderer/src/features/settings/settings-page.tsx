@@ -4,6 +4,7 @@ import { clearApiKey, saveSettings, setApiKey, setVaultRoot } from '../../bridge
 import { FolderChooser } from '../projects/folder-chooser';
 import type { Settings } from '../../../../common/domain/settings';
 import { ProjectSection } from './project-section';
+import { AllowancesSection } from '../secrets/allowances-section';
 
 function isUrl(value: string): boolean {
   try {
@@ -227,6 +228,7 @@ export function SettingsPage() {
         <p className="muted">Loading settings…</p>
       )}
       <VaultSection />
+      <AllowancesSection />
     </div>
   );
 }
