@@ -1,5 +1,6 @@
 import { scanText, secretRules } from '../main/core/secrets/index.js';
 import { generateFixtures, generateNotes } from '../test/fixtures/secrets/generate.js';
+import { scoreHeldOut } from '../test/fixtures/secrets/held-out.js';
 import { describeScore, scoreCorpus } from '../test/fixtures/secrets/score.js';
 import { line, median, type Bench } from './harness.js';
 
@@ -50,6 +51,7 @@ const bench: Bench = {
     const familyOf = new Map(secretRules.map((r) => [r.id, r.family as string]));
     const score = scoreCorpus((text) => scanText(text), positives, negatives, (rule) => familyOf.get(rule) ?? 'unknown');
     process.stderr.write(`${describeScore(score).join('\n')}\n`);
+    const heldOut = scoreHeldOut((text) => scanText(text));
     const perFamily = score.families.flatMap((f) => [
       ...(f.recall ? [line('secrets-scan', `recall:${f.family}`, '%', 100 * f.recall.rate, null, { positives: f.recall.total })] : []),
       ...(f.falseAlarms ? [line('secrets-scan', `false-positive-rate:${f.family}`, '%', 100 * f.falseAlarms.rate, null, { negatives: f.falseAlarms.total })] : []),
@@ -59,6 +61,8 @@ const bench: Bench = {
       line('secrets-scan', 'recall', '%', 100 * score.recall, null, { positives: positives.length }),
       line('secrets-scan', 'false-positive-rate', '%', 100 * score.falseAlarmRate, null, { negatives: negatives.length }),
       ...perFamily,
+      line('secrets-scan', 'held-out-recall', '%', 100 * heldOut.recall, null, { missed: heldOut.missed }),
+      line('secrets-scan', 'held-out-false-positive-rate', '%', 100 * heldOut.falseAlarmRate, null, { flagged: heldOut.flagged }),
       line('secrets-scan', 'weakest', '%', 100 * (score.weakest[0]?.rate ?? 1), null, {
         weakest: score.weakest.map((w) => ({ group: w.group, found: w.found, total: w.total })),
       }),

@@ -45,7 +45,8 @@ function identifierAround(match: RuleMatch): { before: string; id: string } {
   return { before, id: before + key + suffix };
 }
 
-const qualifierBefore = /(?:^|[^a-z])(?:[a-z]*(?:admin|root|master|api|app|auth|access|client|service|db|smtp|mail|bot|user|private|partner))$/i;
+// `PGPASSWORD`, `MYSQL_PWD`, `keypass`: the client or store the password opens, written as one word.
+const qualifierBefore = /(?:^|[^a-z])(?:[a-z]*(?:admin|root|master|api|app|auth|access|client|service|db|smtp|mail|bot|user|private|partner|pg|mysql|redis|ldap|store|key|wifi))$/i;
 
 /** The identifier in lower snake case: `stripeApiKey` → `stripe_api_key`. */
 function identifierWords(match: RuleMatch, splitAtKey = false): string {
@@ -186,6 +187,12 @@ export function checkDatabaseUrl(match: RuleMatch): boolean {
 export function checkOtherUrl(match: RuleMatch): boolean {
   const before = schemeBefore(match);
   return before !== undefined && anyScheme.test(before) && !databaseSchemes.test(before) && urlPasswordIsReal(match);
+}
+
+/** `mysql -pSECRET`, `redis-cli -a SECRET`, `sshpass -p SECRET`: a password given to a client on its command line. */
+export function checkCliPassword(match: RuleMatch): boolean {
+  const password = trimPunctuation(match.secret);
+  return !isExamplePassword(password) && !/^[$%{<*(`]|[>}\]]$/.test(password) && !isPlaceholder(password) && characterClasses(password) >= 2;
 }
 
 /** `curl -u user:password`: not a URL (`-u http://…` is another tool's flag) and not an example password. */

@@ -1,5 +1,5 @@
-import { checkCurlUser, checkDatabaseUrl, checkKeyedPassword, checkKeyedToken, checkOtherUrl, checkVendorKey } from './generic-checks.js';
-import { checkDockerAuth, checkJwt, checkKubernetesSecretData } from './structured-checks.js';
+import { checkCliPassword, checkCurlUser, checkDatabaseUrl, checkKeyedPassword, checkKeyedToken, checkOtherUrl, checkVendorKey } from './generic-checks.js';
+import { checkBasicAuthValue, checkDockerAuth, checkJwt, checkKubernetesSecretData } from './structured-checks.js';
 import type { RuleMatch, SecretRule } from './secret-rule.js';
 
 /**
@@ -226,6 +226,26 @@ const rows: Row[] = [
     regex: /authorization["']?[ \t]{0,4}[:=][ \t]{0,4}["']?(?:bearer|basic|token|bot|apikey)[ \t]{1,4}(?<secret>[\w.~+/-]{16,600}={0,2})/gi,
     keywords: ['authorization'],
     entropy: 3,
+    generic: true,
+  },
+  {
+    id: 'cli-password-argument',
+    family: 'generic',
+    description: 'password on a database or SSH client command line',
+    // `mysql -p SECRET` would prompt (the next word is the database), so mysql's password is attached.
+    regex: /\b(?:(?:mysql(?:dump|admin|sh)?|mariadb)\b[^\n|;&]{0,200}?[ \t](?:-p|--password=)|(?:redis-cli|sshpass|mongosh?)\b[^\n|;&]{0,200}?[ \t](?:-a|-p|--pass(?:word)?)[ \t=])['"]?(?<secret>[^\s'"]{6,128})/g,
+    keywords: ['mysql', 'mariadb', 'redis-cli', 'sshpass', 'mongo'],
+    entropy: 2.3,
+    check: checkCliPassword,
+    generic: true,
+  },
+  {
+    id: 'basic-auth-credentials',
+    family: 'generic',
+    description: 'base64 user:password under a Basic-auth name',
+    regex: keyed('basic[_.-]?auth|http[_.-]?auth|auth[_.-]?basic', '[A-Za-z0-9+/]{8,400}={0,2}'),
+    keywords: ['basic', 'http_auth', 'http-auth', 'httpauth'],
+    check: checkBasicAuthValue,
     generic: true,
   },
   {

@@ -94,9 +94,11 @@ function scanSegment(text: string, only: ReadonlySet<string> | undefined, lineOf
 
   // A catch-all rule adds nothing where a specific rule already found the same value.
   const specific = raw.filter((f) => !f.rule.generic);
-  const kept = raw
-    .filter((f) => !f.rule.generic || !specific.some((s) => s.start < f.end && f.start < s.end))
-    .filter((f) => !options.allowed?.(f.rule.id, f.value));
+  // Two catch-alls on one value (`--password=…` is both a keyed password and a CLI argument) report it once.
+  const overlaps = (a: RawFinding, b: RawFinding) => a.start < b.end && b.start < a.end;
+  const generic: RawFinding[] = [];
+  for (const f of raw) if (f.rule.generic && !specific.some((s) => overlaps(s, f)) && !generic.some((g) => overlaps(g, f))) generic.push(f);
+  const kept = [...specific, ...generic].filter((f) => !options.allowed?.(f.rule.id, f.value));
 
   const position = positioner(text);
   return kept

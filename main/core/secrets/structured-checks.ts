@@ -29,6 +29,11 @@ export function checkDockerAuth(match: RuleMatch): boolean {
   return decodedIsSecret(decoded.slice(colon + 1));
 }
 
+/** `BASIC_AUTH=dXNlcjpwYXNz`: HTTP Basic credentials, base64 of `user:password`, under a name that says so. */
+export function checkBasicAuthValue(match: RuleMatch): boolean {
+  return checkDockerAuth(match);
+}
+
 // Names in a Secret's data that hold identifiers, not credentials.
 const publicDataKey = /^(?:user(?:name)?|login|email|host(?:name)?|port|database|db|url|endpoint|region|namespace|ca\.crt|tls\.crt)$/i;
 

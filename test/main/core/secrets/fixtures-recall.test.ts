@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { scanText, secretRules } from '../../../../main/core/secrets/index.js';
 import { generateFixtures, type Sample } from '../../../fixtures/secrets/generate.js';
+import { heldOutLookAlikes, heldOutPositives, scoreHeldOut } from '../../../fixtures/secrets/held-out.js';
 import { describeScore, scoreCorpus } from '../../../fixtures/secrets/score.js';
 
 const { positives, negatives } = generateFixtures();
@@ -84,5 +85,13 @@ describe('secret scanner on the generated fixtures', () => {
   it('produces the same fixtures from the same seed and different ones from another seed', () => {
     expect(generateFixtures().positives.map((p) => p.text)).toEqual(positives.map((p) => p.text));
     expect(generateFixtures(7).positives[0]!.text).not.toBe(positives[0]!.text);
+  });
+
+  it('flags at least 90% of the held-out notes with a secret and at most 5% of their look-alikes', () => {
+    expect(heldOutPositives.length).toBeGreaterThanOrEqual(40);
+    expect(heldOutLookAlikes.length).toBeGreaterThanOrEqual(40);
+    const score = scoreHeldOut((text) => scanText(text));
+    expect(score.recall, `missed ${score.missed.join(', ')}`).toBeGreaterThanOrEqual(0.9);
+    expect(score.falseAlarmRate, `flagged ${score.flagged.join(', ')}`).toBeLessThanOrEqual(0.05);
   });
 });
