@@ -14,7 +14,9 @@ import type { RuleMatch, SecretRule } from './secret-rule.js';
 // .NET `key="KEY" value="…"`, a Kubernetes `env` entry (`- name: KEY` then `value: …`) and an XML
 // element whose value may sit on its own line (`<apiToken>` newline value).
 const operator = `(?:=|:=|::=|:::=|\\.=|\\+=|:|=>|\\?=|\\|)`;
-const typeAnnotation = `(?:[ \\t]{0,2}:)?[ \\t]{1,4}[&*]?[A-Za-z][\\w.]{0,24}(?:\\[\\])?[ \\t]{0,4}(?:=|:=)`;
+// The type name is matched atomically (lookahead + backreference), so a keyword in prose followed by a
+// word (`the key rotation`) costs one attempt, not one per prefix of that word.
+const typeAnnotation = `(?:[ \\t]{0,2}:)?[ \\t]{1,4}[&*]?(?=(?<type>[A-Za-z][\\w.]{0,24}))\\k<type>(?:\\[\\])?[ \\t]{0,4}(?:=|:=)`;
 const assignment =
   `(?:["'\`]?\\]?[ \\t]{0,4}${operator}|${typeAnnotation}|["'][ \\t]{0,4},|["'][ \\t]{1,4}value[ \\t]{0,2}=|["']?[ \\t]{0,4}\\r?\\n[ \\t]{0,16}value:|>[ \\t]{0,4}(?:\\r?\\n[ \\t]{0,16})?)[ \\t]{0,4}["'\`]?`;
 const after = `(?![\\w+/=-])`;
