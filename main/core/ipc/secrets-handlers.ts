@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { AppFailure } from '../../../common/result.js';
 import type { SecretAllowanceView } from '../../../common/domain/secrets.js';
-import { SecretAllowanceStore, secretRules, type SecretAllowance } from '../secrets/index.js';
+import { DamagedAllowancesError, SecretAllowanceStore, secretRules, type SecretAllowance } from '../secrets/index.js';
 import type { Services } from '../services.js';
 import type { Handlers } from './dispatcher.js';
 
@@ -28,9 +28,19 @@ async function readInVault(root: string, relative: string): Promise<string> {
  * The user's "Not a secret" list of the current vault: marked from a refusal card or the team panel,
  * listed and revoked in Settings. The agent's tools never reach these channels or the file behind them.
  */
+// A damaged list is the user's to fix; say where it is rather than "something went wrong".
+async function readable<T>(work: () => T | Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof DamagedAllowancesError) throw new AppFailure('io_error', error.message);
+    throw error;
+  }
+}
+
 export function createSecretsHandlers(services: Services): Pick<Handlers, SecretsChannel> {
   const store = () => SecretAllowanceStore.forVault(services.vault().root);
-  return {
+  const handlers: Pick<Handlers, SecretsChannel> = {
     'secrets:list-allowances': () => store().list().map(view),
     'secrets:allow': async ({ rule, fingerprint, where }) => {
       knownRule(rule);
@@ -52,5 +62,11 @@ export function createSecretsHandlers(services: Services): Pick<Handlers, Secret
       if (!(await allowances.revoke(id))) throw new AppFailure('not_found', 'that allowance was already revoked');
       return allowances.list().map(view);
     },
+  };
+  return {
+    'secrets:list-allowances': (r) => readable(() => handlers['secrets:list-allowances'](r)),
+    'secrets:allow': (r) => readable(() => handlers['secrets:allow'](r)),
+    'secrets:allow-in-file': (r) => readable(() => handlers['secrets:allow-in-file'](r)),
+    'secrets:revoke-allowance': (r) => readable(() => handlers['secrets:revoke-allowance'](r)),
   };
 }

@@ -42,10 +42,23 @@ interface AllowanceDocument {
 
 export const fingerprintPattern = /^[a-f0-9]{64}$/;
 
-function parse(text: string): AllowanceDocument {
-  const doc = JSON.parse(text) as Partial<AllowanceDocument>;
-  if (doc.version !== 1 || typeof doc.key !== 'string' || !/^[a-f0-9]{64}$/.test(doc.key) || !Array.isArray(doc.allowances)) {
-    throw new Error('not a Strata secret-allowances file');
+/** The list on disk cannot be read: nothing is allowed and nothing is written over it until the user fixes it. */
+export class DamagedAllowancesError extends Error {
+  constructor(readonly file: string) {
+    super(`the "Not a secret" list ${file} is damaged; fix or remove it (until then the scanner allows nothing)`);
+    this.name = 'DamagedAllowancesError';
+  }
+}
+
+function parse(text: string, file: string): AllowanceDocument {
+  let doc: Partial<AllowanceDocument>;
+  try {
+    doc = JSON.parse(text) as Partial<AllowanceDocument>;
+  } catch {
+    throw new DamagedAllowancesError(file);
+  }
+  if (doc?.version !== 1 || typeof doc.key !== 'string' || !/^[a-f0-9]{64}$/.test(doc.key) || !Array.isArray(doc.allowances)) {
+    throw new DamagedAllowancesError(file);
   }
   const allowances = doc.allowances.filter(
     (a): a is SecretAllowance =>
@@ -82,7 +95,7 @@ export class SecretAllowanceStore {
       return this.current();
     }
     if (this.doc === null || stamp !== this.stamp) {
-      this.doc = parse(readFileSync(this.file, 'utf8'));
+      this.doc = parse(readFileSync(this.file, 'utf8'), this.file);
       this.stamp = stamp;
     }
     return this.doc;
@@ -130,6 +143,13 @@ export class SecretAllowanceStore {
    */
   scan(text: string, options: ScanOptions & { fingerprints?: boolean } = {}): Finding[] {
     const { fingerprints, ...scan } = options;
+    // Fails closed: with a damaged list every finding stands (and carries no fingerprint to mark it by).
+    try {
+      this.current(false);
+    } catch (error) {
+      if (error instanceof DamagedAllowancesError) return scanText(text, scan);
+      throw error;
+    }
     return scanText(text, {
       ...scan,
       allowed: (rule, value) => this.isAllowed(rule, value),

@@ -139,6 +139,24 @@ describe('"Not a secret" for an agent memory write', () => {
   });
 });
 
+describe('a damaged allowance list', () => {
+  it('fails closed: the write is still refused, the user is told which file to fix, and nothing overwrites it', async () => {
+    const env = await vaultWithMemory();
+    const file = allowancesFile(env.vault);
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    await fs.writeFile(file, '{"version": 1, "key": "trunc');
+    const value = githubToken(new SeededRandom(43), 'ghp');
+    const refused = await agentWrites(env, path.join(env.memory, 'x.md'), `token ${value}\n`);
+    expect(refused.isError).toBe(true);
+    expect(findingRefs(refused.text)).toEqual([]);
+    const listed = await env.dispatch('secrets:list-allowances', {});
+    expect(listed).toMatchObject({ ok: false, error: { code: 'io_error', message: expect.stringContaining(file) } });
+    expect(await env.dispatch('secrets:allow', { rule: 'github-pat', fingerprint: 'd'.repeat(64), where: 'x' })).toMatchObject({ ok: false, error: { code: 'io_error' } });
+    expect(await fs.readFile(file, 'utf8')).toBe('{"version": 1, "key": "trunc');
+    env.log.assertNoErrors();
+  });
+});
+
 describe('the agent cannot mark a finding itself', () => {
   it('no agent tool writes the allowance file, even in a project that contains the vault and a user who allows every write', async () => {
     const env = await vaultWithMemory();
