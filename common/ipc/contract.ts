@@ -22,6 +22,7 @@ import type {
   VaultFileMeta,
 } from '../domain/vault.js';
 import type { ConflictView, DeletedTeamFile, TeamStatus } from '../domain/team.js';
+import type { SecretAllowanceView } from '../domain/secrets.js';
 
 const none = z.object({}).strict();
 const sessionId = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/);
@@ -168,6 +169,24 @@ export const invokeChannels = {
   'vault:restore': invoke<VaultFile>()(z.object({ path: vaultPath, hash: z.string().regex(/^[a-f0-9]{64}$/) }).strict()),
   'vault:list-deleted': invoke<{ path: string; deletedAt: string; hash: string }[]>()(none),
   'vault:health': invoke<HealthReport>()(none),
+  /** "Not a secret" (user only: the agent has no path to IPC): rule id and the finding's keyed hash, never a value. */
+  'secrets:list-allowances': invoke<SecretAllowanceView[]>()(none),
+  'secrets:allow': invoke<SecretAllowanceView[]>()(
+    z
+      .object({
+        rule: z.string().regex(/^[a-z0-9-]{1,64}$/),
+        fingerprint: z.string().regex(/^[a-f0-9]{64}$/),
+        where: z.string().trim().min(1).max(300),
+      })
+      .strict(),
+  ),
+  /** The team panel's "Not a secret" on a held-back file: main re-scans it and records what the rule finds on that line. */
+  'secrets:allow-in-file': invoke<SecretAllowanceView[]>()(
+    z
+      .object({ path: vaultPath, line: z.number().int().min(1).max(10_000_000), rule: z.string().regex(/^[a-z0-9-]{1,64}$/), where: z.string().trim().min(1).max(300) })
+      .strict(),
+  ),
+  'secrets:revoke-allowance': invoke<SecretAllowanceView[]>()(z.object({ id: z.string().uuid() }).strict()),
 } satisfies Record<string, InvokeDef<z.ZodType, unknown>>;
 
 export const eventChannels = {

@@ -1,7 +1,9 @@
-import { existsSync, lstatSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { scanPaths, type FileScanResult } from '../../core/secrets/index.js';
-import { UsageError, type Command } from '../cli-io.js';
+import { scanPaths, SecretAllowanceStore, secretRules, type FileScanResult } from '../../core/secrets/index.js';
+import { defaultAppDataDir, VaultRootPointer } from '../../core/vault/vault-root.js';
+import { UsageError, type CliIo, type Command } from '../cli-io.js';
 
 function humanLines(files: FileScanResult[]): string[] {
   const lines: string[] = [];
@@ -13,30 +15,76 @@ function humanLines(files: FileScanResult[]): string[] {
   const withFindings = files.filter((f) => f.findings.length > 0).length;
   const scanned = `${files.length} file${files.length === 1 ? '' : 's'}`;
   lines.push(total === 0 ? `no secrets found in ${scanned}` : `${total} possible secret${total === 1 ? '' : 's'} in ${withFindings} of ${scanned}`);
+  if (total > 0) lines.push('a false alarm? add a strata:allow comment on its line, or: strata scan-secrets --not-a-secret FILE:LINE:RULE');
   return lines;
 }
 
+async function vaultRoot(given: string | undefined, io: CliIo): Promise<string> {
+  return given ? path.resolve(given) : (await new VaultRootPointer(defaultAppDataDir(io.env)).read()).root;
+}
+
+// `notes/b.md:3:github-pat`: split from the right, so a path may itself contain colons.
+function parseFinding(spec: string): { file: string; line: number; rule: string } {
+  const match = /^(.+):(\d{1,9}):([a-z0-9-]{1,64})$/.exec(spec);
+  if (!match) throw new UsageError(`--not-a-secret takes FILE:LINE:RULE as printed by a scan, not ${JSON.stringify(spec)}`);
+  const rule = match[3]!;
+  if (!secretRules.some((r) => r.id === rule)) throw new UsageError(`no scanner rule named ${rule}`);
+  return { file: match[1]!, line: Number(match[2]), rule };
+}
+
+/** `--not-a-secret FILE:LINE:RULE`: re-scans the file and records what the rule finds on that line (never the value). */
+async function markNotASecret(spec: string, store: SecretAllowanceStore, json: boolean, io: CliIo): Promise<number> {
+  const { file, line, rule } = parseFinding(spec);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    throw new UsageError(`cannot read ${file}`);
+  }
+  const marked = await store.allowInText(text, { rule, line, where: `strata scan-secrets: ${path.resolve(file)}` });
+  if (marked === 0) throw new UsageError(`rule ${rule} finds nothing on line ${line} of ${file}`);
+  io.stdout(json ? JSON.stringify({ marked: { file, line, rule } }) : `marked ${rule} on line ${line} of ${file} as not a secret (revoke it in Settings)`);
+  return 0;
+}
+
 /**
- * `strata scan-secrets PATH… [--json]` (DESIGN.md): rule and line per finding, never the value; exit 1
- * iff any finding, 2 on bad usage or when a file could not be read.
+ * `strata scan-secrets PATH… [--json] [--vault DIR]` (DESIGN.md): rule and line per finding, never the
+ * value; exit 1 iff any finding, 2 on bad usage or when a file could not be read. Findings the user marked
+ * "Not a secret" in the vault, and lines with a `strata:allow` comment, are not reported.
+ * `--not-a-secret FILE:LINE:RULE` marks one finding.
  */
 export const scanSecretsCommand: Command = {
   name: 'scan-secrets',
   summary: 'scan files and folders for secrets (folders recursively, symlinks not followed)',
-  usage: 'strata scan-secrets PATH… [--json]',
+  usage: 'strata scan-secrets PATH… [--json] [--vault DIR] | --not-a-secret FILE:LINE:RULE [--vault DIR]',
   async run(argv, io) {
     const { values, positionals } = parseArgs({
       args: argv,
-      options: { json: { type: 'boolean', default: false } },
+      options: {
+        json: { type: 'boolean', default: false },
+        vault: { type: 'string' },
+        'not-a-secret': { type: 'string' },
+      },
       allowPositionals: true,
       strict: true,
     });
+    const store = SecretAllowanceStore.forVault(await vaultRoot(values.vault, io));
+    if (values['not-a-secret'] !== undefined) {
+      if (positionals.length > 0) throw new UsageError('--not-a-secret marks one finding; give no paths to scan with it');
+      return markNotASecret(values['not-a-secret'], store, values.json, io);
+    }
     if (positionals.length === 0) throw new UsageError('give at least one file or folder to scan');
     // lstat, not exists: a dangling symlink given by name is still a path that exists (and is skipped).
     const missing = positionals.find((p) => !existsSync(p) && !isLink(p));
     if (missing !== undefined) throw new UsageError(`no such file or folder: ${missing}`);
 
-    const files = await scanPaths(positionals);
+    // A damaged list is reported as such, not as files that could not be scanned.
+    try {
+      store.list();
+    } catch {
+      throw new UsageError(`the vault's "Not a secret" list cannot be read: ${store.file}`);
+    }
+    const files = await scanPaths(positionals, { allowed: (rule, value) => store.isAllowed(rule, value), honorAllowComments: true });
     if (values.json) {
       io.stdout(JSON.stringify({ files: files.map((f) => ({ path: f.path, findings: f.findings.map(({ rule, line }) => ({ rule, line })) })) }));
     } else {

@@ -1,7 +1,8 @@
+import { formatFindingRef } from '../../../common/domain/secrets.js';
 import { checkMemoryWrite, type SandboxResult } from './write-sandbox.js';
 
 /** The secret scanner as this module needs it (main/core/secrets `scanText` fits): findings name rule and line only. */
-export type SecretScan = (text: string) => { rule: string; line: number }[];
+export type SecretScan = (text: string) => { rule: string; line: number; fingerprint?: string }[];
 
 /** One agent write into a memory folder: `content` is the text to be written (Write) or inserted (Edit); absent for Delete. */
 export interface MemoryWriteRequest {
@@ -37,7 +38,9 @@ export function memoryWriteGuard(options: { memoryDirs: readonly string[]; scan:
       if (request.content !== undefined) {
         const findings = options.scan(request.content);
         if (findings.length > 0) {
-          const where = findings.map((f) => `rule ${f.rule} on line ${f.line}`).join(', ');
+          // The bracketed reference lets the chat card offer "Not a secret" for this finding; it is a keyed
+          // hash, never the value, and only the user can act on it.
+          const where = findings.map((f) => `rule ${f.rule} on line ${f.line}${f.fingerprint ? ` ${formatFindingRef(f.rule, f.fingerprint)}` : ''}`).join(', ');
           return { ok: false, reason: `${where} — leave the secret out and write the memory without it` };
         }
       }

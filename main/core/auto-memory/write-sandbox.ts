@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { isAllowanceFile } from '../secrets/allowances.js';
 
 /** The outcome of a sandbox check: the real path to write to, or why not (told to the model as is). */
 export type SandboxResult = { ok: true; realPath: string } | { ok: false; reason: string };
@@ -91,6 +92,8 @@ export async function checkMemoryWrite(memoryDir: string, requestedPath: string)
         : `${target} is outside the memory folder ${memReal}`,
     };
   }
+  // The user's "Not a secret" list is theirs alone, wherever a memory folder happens to sit.
+  if (isAllowanceFile(target)) return { ok: false, reason: 'the secret allowance list can only be changed by the user' };
   const stat = await fs.stat(target).catch(() => null);
   if (stat?.isDirectory()) return { ok: false, reason: 'the path is a folder, not a file' };
   // A hard link shares its content with a file that may live outside: an in-place edit would change both.

@@ -12,7 +12,7 @@ import type { ContextFeatures } from '../llm/context-features.js';
 import { DEFAULT_NOTES_TEMPLATE } from '../session-memory/template.js';
 import type { CredentialStore } from '../ports.js';
 import { ProjectPaths } from '../paths/project-paths.js';
-import { scanText } from '../secrets/index.js';
+import { SecretAllowanceStore } from '../secrets/index.js';
 import type { ForkRunner as NotesFork } from '../session-memory/fork-types.js';
 import { defaultTools, memoryTool, MEMORY_TOOL_NAME, ReadState, realScope, type BeforeMemoryWrite, type PermissionGate, type Tool, type ToolContext } from '../tools/index.js';
 import { INDEX_FILE_NAME } from '../auto-memory/memory-paths.js';
@@ -164,7 +164,9 @@ export class ConversationAgent {
     // SPEC §4: the folder exists when the agent starts (its system prompt says so), and its real path
     // is the tools' memory root from the first turn on.
     if (switches.autoMemory) await ensureMemoryDir(paths.memoryDir);
-    const guard = memoryWriteGuard({ memoryDirs, scan: scanText });
+    // The user's "Not a secret" list lets a write through that the scanner would otherwise refuse.
+    const allowances = SecretAllowanceStore.forVault(env.vaultRoot);
+    const guard = memoryWriteGuard({ memoryDirs, scan: (text) => allowances.scan(text, { fingerprints: true }) });
     const sessionDir = paths.sessionDir(sessionId);
     const limits = env.config().agent;
     const memoryHook = (by: 'agent' | 'extractor') => async (file: string, content: string | null) => {

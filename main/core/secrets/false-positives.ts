@@ -39,9 +39,10 @@ function hasHandTypedRun(value: string): boolean {
 export function isPlaceholder(value: string): boolean {
   if (placeholderWords.test(value)) return true;
   if (hasHandTypedRun(value)) return true;
-  // Very few distinct characters for the length: `abababab…`, `a1a1a1…`.
+  // Very few distinct characters for the length: `abababab…`, `a1a1a1…`. Capped so a long hex key (16
+  // symbols at most) is not mistaken for filler.
   const distinct = new Set(value).size;
-  return value.length >= 12 && distinct <= Math.max(3, value.length / 8);
+  return value.length >= 12 && distinct <= Math.max(3, Math.min(8, value.length / 8));
 }
 
 // Keys published in vendor documentation (AWS IAM guide, Stripe API reference, jwt.io's default

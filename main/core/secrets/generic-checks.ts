@@ -1,4 +1,4 @@
-import { characterClasses, shannonEntropy } from './false-positives.js';
+import { characterClasses, isPlaceholder, shannonEntropy } from './false-positives.js';
 import type { RuleMatch } from './secret-rule.js';
 
 /**
@@ -9,7 +9,8 @@ import type { RuleMatch } from './secret-rule.js';
 // The identifier ends in a word that says the value is about a secret, not the secret itself.
 const nonSecretKey =
   /(?:^|[_.-])(?:url|uri|endpoint|host|file|path|dir|name|type|length|len|size|expiry|expires?|expires?_?(?:at|in)|ttl|hash|hashed|sha\d*|md5|digest|checksum|policy|format|field|header|count|id|ids|prompt|label|hint|rotation|reset|min|max|limit|enabled|required|strength|version|prefix|env|var|ref|arn|location|provider|store|manager|mode|source|usage|cache|index|timeout|interval|pattern|regex|rule|fingerprint|algorithm|alg|kind|scope|scopes|method|mount|binding|exchange|issuer|audience|lifetime|refresh_?after)$/;
-const publicKeyName = /^(?:public|pub|publishable|tokenizer)/;
+// `PUBLIC_KEY`, `DOTENV_PUBLIC_KEY_PRODUCTION`, `pubKey`: a public key is published on purpose.
+const publicKeyName = /^(?:public|pub|publishable|tokenizer)|(?:^|[_.-])(?:public|publishable)(?:[_.-]|$)/;
 // The identifier's last word: the credential word itself, or a qualifier that still names its value
 // (`SECRET_KEY_BASE`, `token_rw`, `password2`). `roughTokenCountEstimation` names a number.
 const secretLastWord =
@@ -18,11 +19,15 @@ const secretLastWord =
 // Values that are code, references or configuration, not credentials.
 const referenceValue =
   /^(?:\$|%|[&*]\w+$|!(?:vault|ref|sub|getatt|secret|env)\b|\[|\(|\{|true$|false$|null$|nil$|none$|undefined$|required$|optional$|string$|str$|bytes$|secret$|password$|env\b|process\.env|os\.environ|os\.getenv|getenv|config\.|settings\.|self\.|this\.|params\.|props\.|vault:|arn:|ref\+|op:\/\/|ENC\[)/i;
+// `config.db.password`, `Settings.API_TOKEN`, `this.apiKey`: every part is a word as people name things.
+// `zl2Py.fRt2u` is a password with a dot in it.
 const dottedIdentifier = /^[A-Za-z_$][\w$]*(?:[?!]?\.[A-Za-z_$][\w$]*)+$/;
+const identifierPart = /^(?:[a-z_$][a-z_$]*\d*|[a-z]+(?:[A-Z][a-z]+)+\d*|[A-Z][A-Z_]*\d*|[A-Z][a-z]+(?:[A-Z][a-z]+)*\d*)$/;
+const isCodeReference = (value: string) => dottedIdentifier.test(value) && value.split(/[?!]?\./).every((part) => identifierPart.test(part));
 // A value that starts like a vendor's key but failed that vendor's rule is a malformed or truncated
 // example (`sk-ant-api03-abc`); the catch-all defers to the specific rule.
 const vendorPrefix =
-  /^(?:sk-ant-|sk-proj-|ghp_|gho_|ghu_|ghs_|ghr_|github_pat_|glpat-|gldt-|xox[abprse]-|xapp-|AKIA|ASIA|AIza|[sr]k_(?:live|test)_|pk_(?:live|test)_|npm_|pypi-|hf_|r8_|gsk_|dop_v1_|SG\.|NRAK-|glc_|glsa_|sntry[us]_|dckr_pat_|shp(?:at|ca|pa|ss)_|whsec_)/;
+  /^(?:sk-ant-|sq[pua]_|ntn_|lsv2_|dt0c01\.|v1\.0-|xox[abprseo]|AKCp|cmVmdGtu|sumo|sk-proj-|ghp_|gho_|ghu_|ghs_|ghr_|github_pat_|glpat-|gldt-|xox[abprse]-|xapp-|AKIA|ASIA|AIza|[sr]k_(?:live|test)_|pk_(?:live|test)_|npm_|pypi-|hf_|r8_|gsk_|dop_v1_|SG\.|NRAK-|glc_|glsa_|sntry[us]_|dckr_pat_|shp(?:at|ca|pa|ss)_|whsec_)/;
 // Credential words inside a token's value mark a hand-written stand-in (`my-secret-token`).
 const credentialWord = /secret|passw|token|api_?key|private/i;
 const wordList = /^[_-]*[a-z]+(?:[_-][a-z]+)*[_-]*$/i;
@@ -40,21 +45,38 @@ function identifierAround(match: RuleMatch): { before: string; id: string } {
   return { before, id: before + key + suffix };
 }
 
+// `PGPASSWORD`, `MYSQL_PWD`, `keypass`: the client or store the password opens, written as one word.
+const qualifierBefore = /(?:^|[^a-z])(?:[a-z]*(?:admin|root|master|api|app|auth|access|client|service|db|smtp|mail|bot|user|private|partner|pg|mysql|redis|ldap|store|key|wifi))$/i;
+
+/** The identifier in lower snake case: `stripeApiKey` → `stripe_api_key`. */
+function identifierWords(match: RuleMatch, splitAtKey = false): string {
+  const { before, id } = identifierAround(match);
+  return (splitAtKey ? `${before}_${id.slice(before.length)}` : id)
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .replace(/^[._-]+|[._-]+$/g, '');
+}
+
 /** The key is a real identifier boundary and names a credential, not a property of one. */
 function keyNamesASecret(match: RuleMatch): boolean {
   const key = match.groups.key ?? '';
   const suffix = match.groups.suffix ?? '';
-  const { before, id } = identifierAround(match);
+  const { before } = identifierAround(match);
   const prev = before.at(-1);
   // `monkey`, `bypass`, `tokenizer`: the keyword is inside a longer word unless camelCase starts it.
-  if (prev && /[A-Za-z]/.test(prev) && !(/[a-z]/.test(prev) && /[A-Z]/.test(key[0] ?? ''))) return false;
+  // `adminpassword`, `partnerapitoken`: run together after a word that qualifies a credential.
+  const runTogether = prev !== undefined && /[A-Za-z]/.test(prev) && !(/[a-z]/.test(prev) && /[A-Z]/.test(key[0] ?? ''));
+  if (runTogether && !qualifierBefore.test(before)) return false;
   if (suffix && !/^(?:e?s)?(?:$|[_.-]|[A-Z])/.test(suffix)) return false;
   if (/^[A-Z]/.test(suffix) && key === key.toUpperCase()) return false;
-  const lower = id
-    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
-    .toLowerCase()
-    .replace(/^[._-]+|[._-]+$/g, '');
+  const lower = identifierWords(match, runTogether);
   return !nonSecretKey.test(lower) && !publicKeyName.test(lower) && secretLastWord.test(lower);
+}
+
+/** A vendor-keyed rule (`SNYK_TOKEN = <uuid>`): the name is not a property of the credential (`SNYK_ORG_ID`). */
+export function checkVendorKey(match: RuleMatch): boolean {
+  const lower = identifierWords(match);
+  return assignmentFits(match) && !nonSecretKey.test(lower) && !/(?:^|_)(?:org|organization|project|user|account|client|tenant|workspace|team)$/.test(lower) && !publicKeyName.test(lower);
 }
 
 // `tokenCountFromLastAPIResponse`: camelCase words, each with a vowel, are code, not a random token.
@@ -72,7 +94,7 @@ const trimPunctuation = (value: string) => value.replace(/[.:?!,`]+$/, '');
 function valueIsData(raw: string): boolean {
   const value = trimPunctuation(raw);
   if (/[()[\]{}]/.test(value) || looksLikeIdentifierWords(value)) return false;
-  if (referenceValue.test(value) || dottedIdentifier.test(value) || fileName.test(value)) return false;
+  if (referenceValue.test(value) || isCodeReference(value) || fileName.test(value)) return false;
   if (value.includes('://') || value.startsWith('/') || value.startsWith('./') || value.startsWith('~/')) return false;
   if (/^\d+(?:\.\d+)*[a-z]{0,2}$/i.test(value)) return false;
   // Upper-case hex is how GPG key ids and fingerprints are printed; generated secrets use lower case.
@@ -81,17 +103,50 @@ function valueIsData(raw: string): boolean {
   return characterClasses(value.slice(1)) >= 2 || (/^[A-Za-z]+$/.test(value) && value.length >= 20 && shannonEntropy(value) >= 4);
 }
 
+// A value built from words that say it is not real (`…-not-a-uuid`, `fake_…`, `my-…`).
+const standInWord = /(?:^|[_-])(?:not|fake|dummy|example|sample|placeholder|invalid|bogus|your|my)(?:[_-]|$)/i;
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+// `cGFzc3dvcmQ=` (a Kubernetes Secret's base64 of `password`): an encoded stand-in is still a stand-in.
+function encodesAStandIn(value: string): boolean {
+  if (value.length < 8 || value.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(value)) return false;
+  const decoded = Buffer.from(value, 'base64').toString('utf8');
+  return /^[\x20-\x7e]+$/.test(decoded) && (isExamplePassword(decoded) || isPlaceholder(decoded) || /^[a-z]+$/i.test(decoded));
+}
+
+/**
+ * The assignment form fits the text around it: an XML element (`<apiToken>value</apiToken>`) opens with
+ * `<` and its value ends at `<` or the line's end; a setter's arguments (`("KEY", "value")`) are quoted.
+ * Keeps `https://admin:<password>@host` from reading as an element named `password`.
+ */
+function assignmentFits(match: RuleMatch): boolean {
+  const key = match.groups.key ?? '';
+  const suffix = match.groups.suffix ?? '';
+  const { before } = identifierAround(match);
+  const opener = match.text[match.index - before.length - 1];
+  const from = match.index + key.length + suffix.length;
+  const secretAt = match.text.indexOf(match.secret, from);
+  const between = match.text.slice(from, secretAt).trimStart();
+  if (between.startsWith('>')) {
+    const next = match.text.slice(secretAt + match.secret.length).match(/^[ \t]*(\S)?/)?.[1];
+    // On the tag's own line the value must be closed by its end tag; on a line of its own, it is the line.
+    return opener === '<' && (between.includes('\n') ? next === undefined || next === '<' : next === '<');
+  }
+  if (/^["']?[ \t]*,/.test(between)) return opener === '"' || opener === "'";
+  return true;
+}
+
 /** `password = …`: a password-named key with a short value that is not a word or a reference. */
 export function checkKeyedPassword(match: RuleMatch): boolean {
   const value = trimPunctuation(match.secret);
-  return keyNamesASecret(match) && valueIsData(value) && !wordList.test(value) && !isExamplePassword(value);
+  return keyNamesASecret(match) && assignmentFits(match) && valueIsData(value) && !wordList.test(value) && !isExamplePassword(value) && !encodesAStandIn(value);
 }
 
 /** `api_key: 4f9c…`: a token-named key with a long, high-entropy value. */
 export function checkKeyedToken(match: RuleMatch): boolean {
   const value = trimPunctuation(match.secret);
-  if (!keyNamesASecret(match) || !valueIsData(value)) return false;
-  if (vendorPrefix.test(value) || credentialWord.test(value)) return false;
+  if (!keyNamesASecret(match) || !assignmentFits(match) || !valueIsData(value)) return false;
+  if (vendorPrefix.test(value) || credentialWord.test(value) || standInWord.test(value) || uuid.test(value) || encodesAStandIn(value)) return false;
   return !wordList.test(value) && shannonEntropy(value) >= 3.3;
 }
 
@@ -102,7 +157,7 @@ const defaultPasswords =
   /^(?:(?:my|your|the|db|some|a)?[_-]?(?:pass(?:word)?|passwd|pwd|secret|pw)s?\d{0,3}|root|admin|guest|postgres|mysql|test|user|username|redis|rabbitmq|mongo|mongodb|default|token|apikey|api_key|key|foo|bar|baz|foobar|letmein|qwerty|123456|1234|simple|welcome|hunter2|dragon|monkey|abc123|iloveyou|trustno1|master|sunshine|princess|football|shadow|superman|x+|_+)[!.?]*$/i;
 
 // Documentation spells example passwords in leetspeak (`pa$$word`, `s1mpl3`, `P@ssw0rd`).
-function isExamplePassword(value: string): boolean {
+export function isExamplePassword(value: string): boolean {
   const plain = value.toLowerCase().replace(/[$5]/g, 's').replace(/0/g, 'o').replace(/[1!|]/g, 'i').replace(/3/g, 'e').replace(/[4@]/g, 'a');
   return defaultPasswords.test(value) || defaultPasswords.test(plain) || defaultPasswords.test(plain.replace(/i/g, 'l'));
 }
@@ -134,8 +189,14 @@ export function checkOtherUrl(match: RuleMatch): boolean {
   return before !== undefined && anyScheme.test(before) && !databaseSchemes.test(before) && urlPasswordIsReal(match);
 }
 
+/** `mysql -pSECRET`, `redis-cli -a SECRET`, `sshpass -p SECRET`: a password given to a client on its command line. */
+export function checkCliPassword(match: RuleMatch): boolean {
+  const password = trimPunctuation(match.secret);
+  return !isExamplePassword(password) && !/^[$%{<*(`]|[>}\]]$/.test(password) && !isPlaceholder(password) && characterClasses(password) >= 2;
+}
+
 /** `curl -u user:password`: not a URL (`-u http://…` is another tool's flag) and not an example password. */
 export function checkCurlUser(match: RuleMatch): boolean {
   const password = trimPunctuation(match.secret);
-  return !password.startsWith('//') && !isExamplePassword(password) && !/^[$%{<*]/.test(password);
+  return !password.startsWith('//') && !isExamplePassword(password) && !/^[$%{<*]|[>}\]]$/.test(password);
 }

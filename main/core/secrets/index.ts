@@ -7,6 +7,7 @@ import type { Finding } from './secret-rule.js';
 export { scanText } from './scan-text.js';
 export { scanFile, scanPaths, type FileScanResult, type ScanFileOptions } from './scan-files.js';
 export { secretRules } from './rules.js';
+export { DamagedAllowancesError, SecretAllowanceStore, allowancesFile, isAllowanceFile, fingerprintPattern, type SecretAllowance } from './allowances.js';
 export type { Finding, ScanOptions, SecretFamily, SecretRule } from './secret-rule.js';
 
 /** "rule github-pat on line 3": the wording for messages to the model and the user. */

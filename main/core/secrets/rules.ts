@@ -1,4 +1,5 @@
-import { checkCurlUser, checkDatabaseUrl, checkKeyedPassword, checkKeyedToken, checkOtherUrl } from './generic-checks.js';
+import { checkCliPassword, checkCurlUser, checkDatabaseUrl, checkKeyedPassword, checkKeyedToken, checkOtherUrl, checkVendorKey } from './generic-checks.js';
+import { checkBasicAuthValue, checkDockerAuth, checkJwt, checkKubernetesSecretData } from './structured-checks.js';
 import type { RuleMatch, SecretRule } from './secret-rule.js';
 
 /**
@@ -7,8 +8,17 @@ import type { RuleMatch, SecretRule } from './secret-rule.js';
  * linear time; ids follow gitleaks' where one exists.
  */
 
-// `KEY = value`, `"key": "value"`, `key: value`, `KEY=value`, `| key | value |`, `-H "Key: value"`.
-const assignment = `["'\`]?[ \\t]{0,4}(?:=|:=|::=|:|=>|\\?=|\\|)[ \\t]{0,4}["'\`]?`;
+// `KEY = value`, `"key": "value"`, `key: value`, `KEY=value`, `| key | value |`, `-H "Key: value"`, and the
+// other ways code and config assign: Makefile `:::=`/`?=`, PHP `.=`, a typed declaration (`var x string =`,
+// `let x: &str =`, `const string X =`), a setter call (`setProperty("KEY", "…")`, `define('KEY', '…')`),
+// .NET `key="KEY" value="…"`, a Kubernetes `env` entry (`- name: KEY` then `value: …`) and an XML
+// element whose value may sit on its own line (`<apiToken>` newline value).
+const operator = `(?:=|:=|::=|:::=|\\.=|\\+=|:|=>|\\?=|\\|)`;
+// The type name is matched atomically (lookahead + backreference), so a keyword in prose followed by a
+// word (`the key rotation`) costs one attempt, not one per prefix of that word.
+const typeAnnotation = `(?:[ \\t]{0,2}:)?[ \\t]{1,4}[&*]?(?=(?<type>[A-Za-z][\\w.]{0,24}))\\k<type>(?:\\[\\])?[ \\t]{0,4}(?:=|:=)`;
+const assignment =
+  `(?:["'\`]?\\]?[ \\t]{0,4}${operator}|${typeAnnotation}|["'][ \\t]{0,4},|["'][ \\t]{1,4}value[ \\t]{0,2}=|["']?[ \\t]{0,4}\\r?\\n[ \\t]{0,16}value:|>[ \\t]{0,4}(?:\\r?\\n[ \\t]{0,16})?)[ \\t]{0,4}["'\`]?`;
 const after = `(?![\\w+/=-])`;
 
 function keyed(context: string, value: string, end = after): RegExp {
@@ -23,20 +33,6 @@ type Row = Omit<SecretRule, 'regex' | 'keywords'> & { regex: RegExp; keywords?: 
 
 function decodeBase64Url(part: string): string {
   return Buffer.from(part.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('utf8');
-}
-
-// A JWT's header is JSON naming its algorithm; an unsigned (`alg: none`) token proves nothing.
-function checkJwt(match: RuleMatch): boolean {
-  const [header, , signature] = match.secret.split('.');
-  if (!header || !signature || signature.length < 16) return false;
-  try {
-    const parsed = JSON.parse(decodeBase64Url(header)) as unknown;
-    if (typeof parsed !== 'object' || parsed === null) return false;
-    const alg = (parsed as { alg?: unknown }).alg;
-    return typeof alg === 'string' && alg.toLowerCase() !== 'none';
-  } catch {
-    return false;
-  }
 }
 
 // A Discord bot token starts with the bot's numeric user id in base64.
@@ -72,6 +68,20 @@ const rows: Row[] = [
   { id: 'alibaba-secret-key', family: 'cloud', description: 'Alibaba Cloud secret next to its name', regex: keyed('alibaba|aliyun|alicloud', '[a-zA-Z0-9]{30}'), keywords: ['alibaba', 'aliyun', 'alicloud'], entropy: 3.5 },
   { id: 'hashicorp-tf-api-token', family: 'cloud', description: 'Terraform Cloud API token', regex: /\b(?<secret>[a-z0-9]{14}\.atlasv1\.[a-z0-9_=-]{60,70})(?![\w=-])/gi, keywords: ['atlasv1'], entropy: 3.5 },
   { id: 'vault-service-token', family: 'cloud', description: 'HashiCorp Vault service token', regex: prefixed('hvs\\.[\\w-]{90,120}'), keywords: ['hvs.'], entropy: 3.5 },
+  { id: 'cloudflare-origin-ca-key', family: 'cloud', description: 'Cloudflare origin CA key', regex: prefixed('v1\\.0-[a-f0-9]{24}-[a-f0-9]{146}'), keywords: ['v1.0-'], entropy: 3 },
+  { id: 'cloudflare-api-key', family: 'cloud', description: 'Cloudflare API token or global key next to its name', regex: keyed('cloudflare|cf[_.-]?api', '[\\w-]{40}|[a-f0-9]{37}'), keywords: ['cloudflare', 'cf_api', 'cf-api', 'cf.api', 'cfapi'], entropy: 3.3, check: checkVendorKey },
+  { id: 'ibm-cloud-api-key', family: 'cloud', description: 'IBM Cloud API key next to its name', regex: keyed('ibm[_.-]?cloud|ibmcloud|bluemix', '[\\w-]{44}'), keywords: ['ibm', 'bluemix'], entropy: 3.5, check: checkVendorKey },
+  { id: 'ibm-cos-hmac-secret', family: 'cloud', description: 'IBM Cloud Object Storage HMAC secret', regex: keyed('secret[_.-]?access[_.-]?key', '[a-f0-9]{48}'), keywords: ['secret'], entropy: 3 },
+  { id: 'softlayer-api-key', family: 'cloud', description: 'SoftLayer API key next to its name', regex: keyed('softlayer|sl[_.-]?api', '[a-f0-9]{64}'), keywords: ['softlayer', 'sl_api', 'sl-api', 'sl.api', 'slapi'], entropy: 3, check: checkVendorKey },
+  { id: 'cloudant-credential', family: 'cloud', description: 'IBM Cloudant password or API key next to its name', regex: keyed('cloudant', '[a-f0-9]{64}|[\\w-]{44}'), keywords: ['cloudant'], entropy: 3.3, check: checkVendorKey },
+  {
+    id: 'kubernetes-secret-data',
+    family: 'cloud',
+    description: 'base64 value in the data of a Kubernetes Secret',
+    regex: /^[ \t]{1,8}["']?(?<name>[\w.-]{1,100})["']?:[ \t]{1,4}["']?(?<secret>[A-Za-z0-9+/]{8,2000}={0,2})["']?[ \t]{0,8}$/gm,
+    keywords: ['kind: secret', 'kind: "secret"'],
+    check: checkKubernetesSecretData,
+  },
   { id: 'flyio-access-token', family: 'cloud', description: 'Fly.io access token', regex: prefixed('fo1_[\\w-]{43}'), keywords: ['fo1_'], entropy: 3.5 },
 
   // AI providers.
@@ -103,10 +113,13 @@ const rows: Row[] = [
   { id: 'bitbucket-client-secret', family: 'vcs', description: 'Bitbucket OAuth secret next to its name', regex: keyed('bitbucket', '[a-zA-Z0-9=_-]{64}'), keywords: ['bitbucket'], entropy: 3.5 },
 
   // Chat.
-  { id: 'slack-bot-token', family: 'chat', description: 'Slack bot token', regex: prefixed('xoxb-[0-9]{10,13}-[0-9]{10,13}-?[a-zA-Z0-9-]{0,48}'), keywords: ['xoxb-'], entropy: 3 },
+  { id: 'slack-bot-token', family: 'chat', description: 'Slack bot token', regex: prefixed('xoxb-[0-9]{8,13}-(?:[0-9]{8,13}-?[a-zA-Z0-9-]{0,48}|[a-zA-Z0-9]{24,34})'), keywords: ['xoxb-'], entropy: 3 },
   { id: 'slack-user-token', family: 'chat', description: 'Slack user token', regex: prefixed('xox[pe](?:-[0-9]{10,13}){3}-[a-zA-Z0-9-]{28,34}'), keywords: ['xoxp-', 'xoxe-'], entropy: 3 },
   { id: 'slack-app-token', family: 'chat', description: 'Slack app-level token', regex: prefixed('xapp-\\d-[A-Z0-9]{8,16}-\\d{8,16}-[a-z0-9]{32,80}', 'gi'), keywords: ['xapp-'], entropy: 3 },
   { id: 'slack-config-access-token', family: 'chat', description: 'Slack configuration token', regex: prefixed('xoxe\\.xox[bp]-\\d-[A-Z0-9]{150,180}', 'gi'), keywords: ['xoxe.'], entropy: 3 },
+  { id: 'slack-legacy-workspace-token', family: 'chat', description: 'Slack legacy workspace or session token', regex: prefixed('xox[aors]-(?:\\d-)?[0-9]{8,13}(?:-[0-9]{8,13}){1,3}-[a-zA-Z0-9]{32,64}'), keywords: ['xoxa-', 'xoxo-', 'xoxr-', 'xoxs-'], entropy: 3 },
+  { id: 'slack-config-refresh-token', family: 'chat', description: 'Slack configuration refresh token', regex: prefixed('xoxe-\\d-[A-Za-z0-9]{140,180}'), keywords: ['xoxe-'], entropy: 3.5 },
+  { id: 'microsoft-teams-webhook', family: 'chat', description: 'Microsoft Teams incoming webhook', regex: /https:\/\/[\w-]{1,60}\.webhook\.office\.com\/webhookb2\/[\da-f-]{36}@[\da-f-]{36}\/IncomingWebhook\/(?<secret>[\da-f]{32})\/[\da-f-]{36}/g, keywords: ['webhook.office.com'], entropy: 3 },
   { id: 'slack-webhook-url', family: 'chat', description: 'Slack incoming webhook', regex: /hooks\.slack\.com\/(?:services|workflows|triggers)\/(?<secret>[A-Za-z0-9+/]{43,56})(?![A-Za-z0-9+/])/g, keywords: ['hooks.slack.com'], entropy: 3.5 },
   { id: 'discord-bot-token', family: 'chat', description: 'Discord bot token', regex: prefixed('[MNO][A-Za-z0-9_-]{22,27}\\.[A-Za-z0-9_-]{6}\\.[A-Za-z0-9_-]{27,38}'), entropy: 3, check: checkDiscordToken },
   { id: 'discord-webhook-url', family: 'chat', description: 'Discord webhook', regex: /discord(?:app)?\.com\/api\/webhooks\/\d{17,20}\/(?<secret>[\w-]{60,72})(?![\w-])/g, keywords: ['discord'], entropy: 3.5 },
@@ -131,6 +144,15 @@ const rows: Row[] = [
   { id: 'rubygems-api-token', family: 'registry', description: 'RubyGems API key', regex: prefixed('rubygems_[a-f0-9]{48}'), keywords: ['rubygems_'], entropy: 3 },
   { id: 'nuget-api-key', family: 'registry', description: 'NuGet API key', regex: prefixed('oy2[a-z0-9]{43}'), keywords: ['oy2'], entropy: 3.5 },
   { id: 'dockerhub-pat', family: 'registry', description: 'Docker Hub personal access token', regex: prefixed('dckr_pat_[\\w-]{27}'), keywords: ['dckr_pat_'], entropy: 3 },
+  { id: 'jfrog-reference-token', family: 'registry', description: 'JFrog Artifactory reference token', regex: prefixed('cmVmdGtuOjAxOj[A-Za-z0-9+/]{36,80}={0,2}'), keywords: ['cmvmdgtuojaxoj'], entropy: 3.5 },
+  {
+    id: 'docker-config-auth',
+    family: 'registry',
+    description: 'registry credentials in a Docker config auths entry',
+    regex: /\\?"auth\\?"[ \t]{0,4}:[ \t]{0,4}\\?"(?<secret>[A-Za-z0-9+/]{8,1000}={0,2})\\?"/g,
+    keywords: ['"auth'],
+    check: checkDockerAuth,
+  },
   { id: 'clojars-api-token', family: 'registry', description: 'Clojars deploy token', regex: prefixed('CLOJARS_[a-z0-9]{60}', 'gi'), keywords: ['clojars_'], entropy: 3 },
   { id: 'jfrog-api-key', family: 'registry', description: 'JFrog Artifactory API key', regex: prefixed('AKCp[A-Za-z0-9]{69}'), keywords: ['akcp'], entropy: 3.5 },
 
@@ -146,6 +168,15 @@ const rows: Row[] = [
   { id: 'grafana-cloud-api-token', family: 'observability', description: 'Grafana Cloud token', regex: /\b(?<secret>glc_[A-Za-z0-9+/]{32,400}={0,2})(?![A-Za-z0-9+/=])/g, keywords: ['glc_'], entropy: 3.5 },
   { id: 'grafana-service-account-token', family: 'observability', description: 'Grafana service-account token', regex: prefixed('glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}'), keywords: ['glsa_'], entropy: 3.5 },
   { id: 'grafana-api-key', family: 'observability', description: 'Grafana API key', regex: /\b(?<secret>eyJrIjoi[A-Za-z0-9]{70,400}={0,2})(?![A-Za-z0-9=])/g, keywords: ['eyjrijoi'], entropy: 3.5 },
+  { id: 'sumologic-access-id', family: 'observability', description: 'Sumo Logic access id next to its name', regex: keyed('sumo', 'su[a-zA-Z0-9]{12}'), keywords: ['sumo'], entropy: 3 },
+  { id: 'sumologic-access-token', family: 'observability', description: 'Sumo Logic access key next to its name', regex: keyed('sumo', '[a-zA-Z0-9]{64}'), keywords: ['sumo'], entropy: 3.5, check: checkVendorKey },
+  { id: 'dynatrace-api-token', family: 'observability', description: 'Dynatrace API token', regex: prefixed('dt0c01\\.[A-Z0-9]{24}\\.[A-Z0-9]{64}'), keywords: ['dt0c01.'], entropy: 3.5 },
+  { id: 'snyk-api-token', family: 'dev-tooling', description: 'Snyk API token next to its name', regex: keyed('snyk', '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'), keywords: ['snyk'], entropy: 3, check: checkVendorKey },
+  { id: 'sonar-api-token', family: 'dev-tooling', description: 'SonarQube token', regex: prefixed('sq[pua]_[a-f0-9]{40}'), keywords: ['sqp_', 'squ_', 'sqa_'], entropy: 3 },
+  { id: 'sonar-keyed-token', family: 'dev-tooling', description: 'SonarCloud token next to its name', regex: keyed('sonar', '[a-f0-9]{40}'), keywords: ['sonar'], entropy: 3, check: checkVendorKey },
+  { id: 'notion-api-token', family: 'dev-tooling', description: 'Notion integration token', regex: prefixed('ntn_[0-9]{11}[A-Za-z0-9]{35}|secret_[A-Za-z0-9]{43}'), keywords: ['ntn_', 'secret_'], entropy: 3.5 },
+  { id: 'langsmith-api-key', family: 'ai', description: 'LangSmith API key', regex: prefixed('lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}'), keywords: ['lsv2_'], entropy: 3 },
+  { id: 'dotenv-private-key', family: 'private-key', description: 'dotenvx private decryption key', regex: keyed('dotenv[_.-]?private[_.-]?key', '[a-f0-9]{64}'), keywords: ['dotenv'], entropy: 3 },
   { id: 'databricks-api-token', family: 'dev-tooling', description: 'Databricks API token', regex: prefixed('dapi[a-f0-9]{32}(?:-\\d)?'), keywords: ['dapi'], entropy: 3 },
   { id: 'pulumi-api-token', family: 'dev-tooling', description: 'Pulumi API token', regex: prefixed('pul-[a-f0-9]{40}'), keywords: ['pul-'], entropy: 3 },
   { id: 'postman-api-token', family: 'dev-tooling', description: 'Postman API key', regex: prefixed('PMAK-[a-f0-9]{24}-[a-f0-9]{34}', 'gi'), keywords: ['pmak-'], entropy: 3 },
@@ -165,7 +196,7 @@ const rows: Row[] = [
     entropy: 4,
     reportMatchStart: true,
   },
-  { id: 'jwt', family: 'jwt', description: 'JSON Web Token', regex: /\b(?<secret>ey[A-Za-z0-9_-]{15,600}\.ey[A-Za-z0-9_-]{15,4000}\.[A-Za-z0-9_-]{0,1000})/g, keywords: ['eyj', 'eya'], check: checkJwt },
+  { id: 'jwt', family: 'jwt', description: 'JSON Web Token', regex: /\b(?<secret>e[wy][A-Za-z0-9_-]{15,600}\.(?:e[wy][A-Za-z0-9_-]{10,4000}\.[A-Za-z0-9_-]{0,1000}|[A-Za-z0-9_-]{0,1000}\.[A-Za-z0-9_-]{8,100}\.[A-Za-z0-9_-]{16,8000}\.[A-Za-z0-9_-]{8,100}))/g, keywords: ['eyj', 'eya', 'ewo', 'ew0', 'ewk'], check: checkJwt },
   { id: 'database-connection-string', family: 'connection-string', description: 'database URL with a password', regex: urlWithPassword, keywords: ['://'], check: checkDatabaseUrl },
   { id: 'url-with-password', family: 'connection-string', description: 'URL with a password', regex: new RegExp(urlWithPassword.source, 'g'), keywords: ['://'], check: checkOtherUrl },
 
@@ -197,6 +228,26 @@ const rows: Row[] = [
     regex: /authorization["']?[ \t]{0,4}[:=][ \t]{0,4}["']?(?:bearer|basic|token|bot|apikey)[ \t]{1,4}(?<secret>[\w.~+/-]{16,600}={0,2})/gi,
     keywords: ['authorization'],
     entropy: 3,
+    generic: true,
+  },
+  {
+    id: 'cli-password-argument',
+    family: 'generic',
+    description: 'password on a database or SSH client command line',
+    // `mysql -p SECRET` would prompt (the next word is the database), so mysql's password is attached.
+    regex: /\b(?:(?:mysql(?:dump|admin|sh)?|mariadb)\b[^\n|;&]{0,200}?[ \t](?:-p|--password=)|(?:redis-cli|sshpass|mongosh?)\b[^\n|;&]{0,200}?[ \t](?:-a|-p|--pass(?:word)?)[ \t=])['"]?(?<secret>[^\s'"]{6,128})/g,
+    keywords: ['mysql', 'mariadb', 'redis-cli', 'sshpass', 'mongo'],
+    entropy: 2.3,
+    check: checkCliPassword,
+    generic: true,
+  },
+  {
+    id: 'basic-auth-credentials',
+    family: 'generic',
+    description: 'base64 user:password under a Basic-auth name',
+    regex: keyed('basic[_.-]?auth|http[_.-]?auth|auth[_.-]?basic', '[A-Za-z0-9+/]{8,400}={0,2}'),
+    keywords: ['basic', 'http_auth', 'http-auth', 'httpauth'],
+    check: checkBasicAuthValue,
     generic: true,
   },
   {

@@ -20,11 +20,28 @@ export interface ScanFileOptions {
   chunkBytes?: number;
   /** The path to report (default: `file`). */
   displayPath?: string;
+  /** The user's "Not a secret" list (`SecretAllowanceStore.isAllowed`): allowed findings are dropped. */
+  allowed?: (rule: string, value: string) => boolean;
+  /**
+   * Drop findings on a line carrying a `strata:allow` comment, as gitleaks honours `gitleaks:allow`. For
+   * files the user scans from the command line only: text the agent writes could carry the comment too.
+   */
+  honorAllowComments?: boolean;
+}
+
+const allowComment = 'strata:allow';
+
+/** `scanText` with the file options; `text` is a whole number of lines starting at line `lineOffset + 1`. */
+function scanWith(text: string, options: ScanFileOptions, lineOffset = 0): Finding[] {
+  const findings = scanText(text, { lineOffset, ...(options.allowed ? { allowed: options.allowed } : {}) });
+  if (!options.honorAllowComments || !text.includes(allowComment)) return findings;
+  const lines = text.split('\n');
+  return findings.filter((f) => !lines[f.line - lineOffset - 1]?.includes(allowComment));
 }
 
 const defaultChunk = 4 * 1024 * 1024;
 const binaryProbe = 8000;
-async function scanChunked(file: string, chunkBytes: number): Promise<Finding[] | 'binary'> {
+async function scanChunked(file: string, chunkBytes: number, options: ScanFileOptions): Promise<Finding[] | 'binary'> {
   const handle = await fs.open(file, 'r');
   try {
     const decoder = new TextDecoder('utf-8');
@@ -44,7 +61,7 @@ async function scanChunked(file: string, chunkBytes: number): Promise<Finding[] 
       let cut = done ? text.length : text.lastIndexOf('\n') + 1;
       if (cut === 0 && text.length > chunkBytes * 4) cut = text.length;
       if (cut > 0) {
-        for (const f of scanText(text.slice(0, cut), { lineOffset: carryLine })) {
+        for (const f of scanWith(text.slice(0, cut), options, carryLine)) {
           const key = `${f.rule}:${f.line}:${f.column}`;
           if (!seen.has(key)) {
             seen.add(key);
@@ -74,10 +91,10 @@ export async function scanFile(file: string, options: ScanFileOptions = {}): Pro
     if (stat.size <= chunkBytes) {
       const bytes = await fs.readFile(file);
       if (bytes.subarray(0, binaryProbe).includes(0)) return { path: shown, findings: [], skipped: 'binary' };
-      const findings = scanText(bytes.toString('utf8')).map(({ rule, line }) => ({ rule, line }));
+      const findings = scanWith(bytes.toString('utf8'), options).map(({ rule, line }) => ({ rule, line }));
       return { path: shown, findings };
     }
-    const result = await scanChunked(file, chunkBytes);
+    const result = await scanChunked(file, chunkBytes, options);
     return result === 'binary' ? { path: shown, findings: [], skipped: 'binary' } : { path: shown, findings: result };
   } catch {
     return { path: shown, findings: [], skipped: 'unreadable' };

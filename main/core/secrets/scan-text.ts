@@ -18,6 +18,7 @@ interface RawFinding {
   rule: SecretRule;
   start: number;
   end: number;
+  value: string;
 }
 
 // The prefilter: one case-insensitive alternation of every keyword, longest first. A match at each
@@ -62,7 +63,7 @@ function runRule({ rule, regex }: CompiledRule, text: string, out: RawFinding[])
     const whole: [number, number] = [m.index, m.index + m[0].length];
     const span = rule.reportMatchStart ? whole : (m.indices?.groups?.secret ?? whole);
     if (accepts(rule, secret, m[0], groups, text, m.index)) {
-      out.push({ rule, start: span[0], end: span[1] });
+      out.push({ rule, start: span[0], end: span[1], value: secret });
     } else {
       // A rejected match may hide a real one that starts inside it.
       regex.lastIndex = m.index + 1;
@@ -86,21 +87,27 @@ function positioner(text: string): (offset: number) => { line: number; column: n
   };
 }
 
-function scanSegment(text: string, only: ReadonlySet<string> | undefined, lineOffset: number): Finding[] {
+function scanSegment(text: string, only: ReadonlySet<string> | undefined, lineOffset: number, options: ScanOptions): Finding[] {
   const raw: RawFinding[] = [];
   for (const candidate of candidateRules(text, only)) runRule(candidate, text, raw);
   if (raw.length === 0) return [];
 
   // A catch-all rule adds nothing where a specific rule already found the same value.
   const specific = raw.filter((f) => !f.rule.generic);
-  const kept = raw.filter((f) => !f.rule.generic || !specific.some((s) => s.start < f.end && f.start < s.end));
+  // Two catch-alls on one value (`--password=…` is both a keyed password and a CLI argument) report it once.
+  const overlaps = (a: RawFinding, b: RawFinding) => a.start < b.end && b.start < a.end;
+  const generic: RawFinding[] = [];
+  for (const f of raw) if (f.rule.generic && !specific.some((s) => overlaps(s, f)) && !generic.some((g) => overlaps(g, f))) generic.push(f);
+  const kept = [...specific, ...generic].filter((f) => !options.allowed?.(f.rule.id, f.value));
 
   const position = positioner(text);
   return kept
     .sort((a, b) => a.start - b.start)
     .map((f) => {
       const { line, column } = position(f.start);
-      return { rule: f.rule.id, line: line + lineOffset, column };
+      const finding: Finding = { rule: f.rule.id, line: line + lineOffset, column };
+      if (options.fingerprint) finding.fingerprint = options.fingerprint(f.rule.id, f.value);
+      return finding;
     });
 }
 
@@ -115,13 +122,13 @@ const segmentChars = 16 * 1024;
 export function scanText(text: string, options: ScanOptions = {}): Finding[] {
   const only = options.rules ? new Set(options.rules) : undefined;
   const lineOffset = options.lineOffset ?? 0;
-  if (text.length <= segmentChars * 2) return dedupe(scanSegment(text, only, lineOffset));
+  if (text.length <= segmentChars * 2) return dedupe(scanSegment(text, only, lineOffset, options));
   const all: Finding[] = [];
   let start = 0;
   let line = lineOffset;
   for (;;) {
     const end = segmentEnd(text, start, segmentChars);
-    all.push(...scanSegment(text.slice(start, end), only, line));
+    all.push(...scanSegment(text.slice(start, end), only, line, options));
     if (end >= text.length) break;
     const next = overlapStart(text, end, start);
     line += countLines(text.slice(start, next), next - start);

@@ -57,6 +57,8 @@ export interface Finding {
   rule: string;
   line: number;
   column?: number;
+  /** A keyed hash of the value (see allowances.ts), present when the scan was asked for one: what "Not a secret" records. */
+  fingerprint?: string;
 }
 
 /** Options for `scanText`. */
@@ -65,4 +67,8 @@ export interface ScanOptions {
   rules?: readonly string[];
   /** Added to every reported line (used when scanning a file in chunks). */
   lineOffset?: number;
+  /** The user's "Not a secret" list: a finding whose rule and value it allows is dropped. */
+  allowed?: (rule: string, value: string) => boolean;
+  /** Adds a fingerprint of the value to each finding (never the value itself). */
+  fingerprint?: (rule: string, value: string) => string;
 }

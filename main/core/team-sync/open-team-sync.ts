@@ -1,7 +1,7 @@
 import { defaultMemoryConfig, type MemoryConfig } from '../../../common/config.js';
 import { err, ok, type Result } from '../../../common/result.js';
 import { ProjectPaths } from '../paths/index.js';
-import { scanText } from '../secrets/index.js';
+import { SecretAllowanceStore } from '../secrets/index.js';
 import type { Clock, Logger } from '../ports.js';
 import { detectTeamRepo } from './repo-detect.js';
 import { TeamApi } from './team-api.js';
@@ -47,12 +47,14 @@ export async function openTeamSync(input: OpenTeamSyncInput): Promise<Result<Ope
   const repo = detected.repo;
   if (await migrateLegacyStateDir(input.vaultRoot, repo)) input.logger.info('team sync: moved the sync state to its owner/name folder', { repo });
   const stateDir = teamSyncStateDir(input.vaultRoot, repo);
+  const allowances = SecretAllowanceStore.forVault(input.vaultRoot);
   const engine = new TeamSyncEngine({
     repo,
     teamDir: paths.teamMemoryDir,
     stateDir,
     api: new TeamApi({ serverUrl: input.serverUrl, repo, fetch: input.fetch, getToken: input.getToken }),
-    scan: input.scan ?? ((text) => scanText(text)),
+    // Findings the user marked "Not a secret" (in this vault) do not hold a file back.
+    scan: input.scan ?? ((text) => allowances.scan(text)),
     config: input.config ?? defaultMemoryConfig.teamSync,
     clock: input.clock,
     logger: input.logger,

@@ -2,6 +2,7 @@ import { promises as fs, type Stats } from 'node:fs';
 import { createTwoFilesPatch } from 'diff';
 import { z } from 'zod';
 import { writeFileAtomic } from '../fs/atomic-write.js';
+import { isAllowanceFile } from '../secrets/allowances.js';
 import { resolveInScope, type Resolved } from './path-scope.js';
 import { EDITABLE_MAX_BYTES, specialKind, statOrNull } from './file-kind.js';
 import { toolError, type MemoryWriteVerdict, type Tool, type ToolContext, type ToolOutput } from './tool-types.js';
@@ -27,6 +28,8 @@ async function resolveForWrite(input: string, ctx: ToolContext): Promise<Resolve
 /** Memory writes pass the write hook; project writes ask the user with a diff (issue 3 item 3). */
 async function authorizeWrite(tool: string, target: InScope, before: string, after: string, ctx: ToolContext): Promise<MemoryWriteVerdict> {
   if (target.kind === 'readonly') return `${target.path} is read-only for the agent.`;
+  // Only the user marks a finding as not a secret; no approval in a chat can hand that to the agent.
+  if (isAllowanceFile(target.path)) return `${target.path} is the user's secret allowance list; the agent cannot change it.`;
   if (target.kind === 'memory') return ctx.beforeMemoryWrite ? ctx.beforeMemoryWrite(target.path, after) : null;
   if (!ctx.permissionGate) return 'The user has not allowed writes outside the memory folders in this session.';
   const diff = createTwoFilesPatch(target.path, target.path, before, after);

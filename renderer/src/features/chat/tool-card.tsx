@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { ChatItem } from '../../../../common/domain/chat';
+import { RefusedFindings } from '../secrets/not-a-secret';
 
 type ToolItem = Extract<ChatItem, { kind: 'tool' }>;
 
@@ -20,6 +21,7 @@ export function ToolCard({ item }: { item: ToolItem }) {
         <span className="tool-summary">{item.summary}</span>
         <span className={`tool-status ${item.status}`}>{statusLabel[item.status]}</span>
       </button>
+      {item.status === 'error' && item.result !== undefined && <RefusedFindings result={item.result} where={`memory write: ${String((item.input as { file_path?: unknown }).file_path ?? item.summary)}`} />}
       {open && (
         <div className="tool-body">
           <h4>Input</h4>

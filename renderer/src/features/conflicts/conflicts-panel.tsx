@@ -7,6 +7,7 @@ import { AtLineEditor } from './at-line-editor';
 import { MergeEditor } from './merge-editor';
 import { ReadOnlyPane } from './read-only-pane';
 import { DeletedList } from './deleted-list';
+import { NotASecretInFile } from '../secrets/not-a-secret';
 import './conflicts.css';
 
 function Resolver({ project, keyName }: { project: string; keyName: string }) {
@@ -124,6 +125,12 @@ export function ConflictsPanel() {
                 <button type="button" className="link" aria-expanded={atLine === b.key} onClick={() => setAtLine(atLine === b.key ? null : b.key)}>
                   Open at line {b.line}
                 </button>
+                {(b.findings.length > 0 ? b.findings : [b]).map((f) => (
+                  <span key={`${f.rule}:${f.line}`}>
+                    {' '}
+                    <NotASecretInFile project={project} path={b.path} line={f.line} rule={f.rule} />
+                  </span>
+                ))}
                 {opened?.key === b.key && <AtLineEditor path={b.path} line={b.line} rule={b.rule} onClose={() => setAtLine(null)} />}
               </li>
             ))}

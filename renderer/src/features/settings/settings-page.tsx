@@ -5,6 +5,7 @@ import { FolderChooser } from '../projects/folder-chooser';
 import type { Settings } from '../../../../common/domain/settings';
 import { ContextSection } from './context-section';
 import { ProjectSection } from './project-section';
+import { AllowancesSection } from '../secrets/allowances-section';
 
 function isUrl(value: string): boolean {
   try {
@@ -229,6 +230,7 @@ export function SettingsPage() {
         <p className="muted">Loading settings…</p>
       )}
       <VaultSection />
+      <AllowancesSection />
     </div>
   );
 }

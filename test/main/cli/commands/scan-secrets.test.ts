@@ -78,4 +78,62 @@ describe('strata scan-secrets', () => {
     expect(await runCli(['scan-secrets', '--deep', '.'], io)).toBe(2);
     expect(io.err).toHaveLength(1);
   });
+
+  it('honours a strata:allow comment on the finding\'s line only', async () => {
+    const dir = await tempDir();
+    const vault = await tempDir();
+    const token = githubToken(rng, 'ghp');
+    const file = path.join(dir, 'a.md');
+    await fs.writeFile(file, `# demo\n\nexample output: ${token} <!-- strata:allow -->\n`);
+    const io = fakeIo();
+    expect(await runCli(['scan-secrets', '--vault', vault, file], io)).toBe(0);
+    await fs.appendFile(file, `again: ${token}\n`);
+    const again = fakeIo();
+    expect(await runCli(['scan-secrets', '--vault', vault, '--json', file], again)).toBe(1);
+    expect(JSON.parse(again.out[0]!)).toEqual({ files: [{ path: file, findings: [{ rule: 'github-pat', line: 4 }] }] });
+  });
+
+  it('marks a finding as not a secret in the vault with --not-a-secret FILE:LINE:RULE; later scans with that vault skip it', async () => {
+    const { dir, token } = await vaultWithOneSecret();
+    const vault = await tempDir();
+    const file = path.join(dir, 'notes', 'b.md');
+    const first = fakeIo();
+    expect(await runCli(['scan-secrets', '--vault', vault, file], first)).toBe(1);
+    expect(first.out.at(-1)).toMatch(/--not-a-secret FILE:LINE:RULE/);
+
+    const mark = fakeIo();
+    expect(await runCli(['scan-secrets', '--vault', vault, '--not-a-secret', `${file}:3:github-pat`], mark)).toBe(0);
+    expect(mark.out).toEqual([`marked github-pat on line 3 of ${file} as not a secret (revoke it in Settings)`]);
+
+    const after = fakeIo();
+    expect(await runCli(['scan-secrets', '--vault', vault, file], after)).toBe(0);
+    // The same file in a vault without that allowance still reports it.
+    expect(await runCli(['scan-secrets', '--vault', await tempDir(), file], fakeIo())).toBe(1);
+    const stored = await fs.readFile(path.join(vault, '.strata', 'secret-allowances.json'), 'utf8');
+    expect(stored).not.toContain(token.slice(4, 20));
+    expect([...first.out, ...mark.out, ...after.out].join('\n')).not.toContain(token);
+  });
+
+  it('exits 2 when --not-a-secret names no finding, an unknown rule, or a malformed spec', async () => {
+    const { dir } = await vaultWithOneSecret();
+    const vault = await tempDir();
+    const file = path.join(dir, 'notes', 'b.md');
+    for (const spec of [`${file}:1:github-pat`, `${file}:3:no-such-rule`, 'b.md-line-3']) {
+      const io = fakeIo();
+      expect(await runCli(['scan-secrets', '--vault', vault, '--not-a-secret', spec], io), spec).toBe(2);
+      expect(io.err).toHaveLength(1);
+    }
+    await expect(fs.stat(path.join(vault, '.strata', 'secret-allowances.json'))).rejects.toThrow();
+  });
+
+  it('exits 2 naming the allowance list when it is damaged, and leaves it as it was', async () => {
+    const { dir } = await vaultWithOneSecret();
+    const vault = await tempDir();
+    await fs.mkdir(path.join(vault, '.strata'));
+    await fs.writeFile(path.join(vault, '.strata', 'secret-allowances.json'), '{ not json');
+    const io = fakeIo();
+    expect(await runCli(['scan-secrets', '--vault', vault, dir], io)).toBe(2);
+    expect(io.err.join('\n')).toMatch(/Not a secret" list cannot be read/);
+    expect(await fs.readFile(path.join(vault, '.strata', 'secret-allowances.json'), 'utf8')).toBe('{ not json');
+  });
 });

@@ -142,3 +142,27 @@ describe('the rules table', () => {
     }
   });
 });
+
+describe('passwords on client command lines and under Basic-auth names', () => {
+  const pw = () => `${rng.chars('ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789', 14)}7q`;
+  it.each([
+    ['mysql with an attached -p', (p: string) => `mysql -u app -p'${p}' -h db.internal.test app`],
+    ['mysqldump --password=', (p: string) => `mysqldump --password=${p} app > app.sql`],
+    ['redis-cli -a', (p: string) => `redis-cli -h cache.internal.test -a ${p} ping`],
+    ['sshpass -p', (p: string) => `sshpass -p "${p}" ssh deploy@host.internal.test`],
+    ['PGPASSWORD', (p: string) => `PGPASSWORD=${p} psql -h db -U app`],
+    ['BASIC_AUTH base64', (p: string) => `BASIC_AUTH=${Buffer.from(`ops:${p}`).toString('base64')}`],
+  ])('finds %s', (_name, make) => {
+    expect(scanText(make(pw()))).toHaveLength(1);
+  });
+
+  it.each([
+    'mysql -u app -p app   # prompts for the password',
+    'mysql -u root -p"$MYSQL_ROOT_PASSWORD"',
+    'redis-cli -a <password> ping',
+    `BASIC_AUTH=${Buffer.from('user:password').toString('base64')}`,
+    'BASIC_AUTH=$(echo -n "$USER:$PASS" | base64)',
+  ])('ignores %s', (text) => {
+    expect(scanText(text)).toEqual([]);
+  });
+});

@@ -1,0 +1,29 @@
+import type { SecretAllowanceView } from '../../../common/domain/secrets';
+import type { Result } from '../../../common/result';
+import { useStore } from '../store';
+import { api } from './index';
+
+function take<T>(result: Result<T>): T | null {
+  if (result.ok) return result.value;
+  useStore.getState().showError(result.error);
+  return null;
+}
+
+/** The vault's "Not a secret" list, for Settings. */
+export async function listAllowances(): Promise<SecretAllowanceView[] | null> {
+  return take(await api.invoke['secrets:list-allowances']({}));
+}
+
+/** Marks a refused memory write's finding (by rule and keyed hash) as not a secret. */
+export async function allowFinding(rule: string, fingerprint: string, where: string): Promise<boolean> {
+  return take(await api.invoke['secrets:allow']({ rule, fingerprint, where })) !== null;
+}
+
+/** Marks what `rule` finds on `line` of a vault file (a held-back team file) as not a secret. */
+export async function allowInFile(path: string, line: number, rule: string, where: string): Promise<boolean> {
+  return take(await api.invoke['secrets:allow-in-file']({ path, line, rule, where })) !== null;
+}
+
+export async function revokeAllowance(id: string): Promise<SecretAllowanceView[] | null> {
+  return take(await api.invoke['secrets:revoke-allowance']({ id }));
+}

@@ -1,0 +1,36 @@
+import { useEffect, useState } from 'react';
+import type { SecretAllowanceView } from '../../../../common/domain/secrets';
+import { listAllowances, revokeAllowance } from '../../bridge/secrets-actions';
+
+/** Settings: the findings the user marked "Not a secret" in this vault, by rule and place, each revocable. */
+export function AllowancesSection() {
+  const [allowances, setAllowances] = useState<SecretAllowanceView[] | null>(null);
+  useEffect(() => {
+    void listAllowances().then(setAllowances);
+  }, []);
+  return (
+    <section className="card" aria-labelledby="allowances-heading">
+      <h2 id="allowances-heading">Not a secret</h2>
+      <p className="muted small">
+        Findings of the secret scanner you said are harmless. Only the rule and a fingerprint are kept, never the text itself. Revoke
+        one and the scanner blocks that value again.
+      </p>
+      {allowances === null ? (
+        <p className="muted small">Loading…</p>
+      ) : allowances.length === 0 ? (
+        <p className="muted small">None yet.</p>
+      ) : (
+        <ul className="plain-list" aria-label="Findings marked not a secret">
+          {allowances.map((a) => (
+            <li key={a.id}>
+              <code>{a.rule}</code> — {a.where} <span className="muted small">({new Date(a.createdAt).toLocaleDateString()})</span>{' '}
+              <button type="button" className="button ghost" aria-label={`Revoke ${a.rule} from ${a.where}`} onClick={() => void revokeAllowance(a.id).then((next) => next && setAllowances(next))}>
+                Revoke
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

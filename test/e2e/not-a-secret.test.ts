@@ -1,0 +1,78 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startFakeAnthropic, text, toolCalls, type FakeAnthropic } from '../fakes/anthropic-server/index.js';
+import { githubToken, SeededRandom } from '../fixtures/secrets/seeded-random.js';
+import { tempDir } from '../support/temp-dir.js';
+import { startApp, type TestApp } from './support/app.js';
+import { hasChromium, openPage, useBrowser } from './support/browser.js';
+import { memoryDirOf, prepareChat, TEST_API_KEY } from './support/chat-app.js';
+
+if (!hasChromium) console.warn('e2e: Chromium is not installed (scripts/install-system-deps.sh installs it); skipping');
+
+const read = (file: string) => fs.readFile(file, 'utf8').catch(() => '');
+
+/**
+ * "Not a secret" in Chromium via `strata host`, the real engines and the strict fake Messages API: the
+ * agent's memory write is refused, the user marks the finding on the card, the agent's same write then
+ * lands, and Settings lists the allowance and revokes it. The value is never on the page or in the file.
+ */
+describe.skipIf(!hasChromium)('"Not a secret" in Chromium via strata host', () => {
+  const browser = useBrowser();
+  let app: TestApp | null = null;
+  let fake: FakeAnthropic | null = null;
+  afterEach(async () => {
+    await app?.close();
+    await fake?.close();
+    app = null;
+    fake = null;
+  });
+
+  async function send(page: Page, prompt: string) {
+    await page.getByLabel('Message', { exact: true }).fill(prompt);
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+  }
+
+  it('refused write → Not a secret on the card → the same write lands → listed and revoked in Settings', async () => {
+    fake = await startFakeAnthropic({ strict: true });
+    const project = path.join(await tempDir('strata-e2e-allow-'), 'site');
+    app = await startApp(await tempDir(), { env: { ANTHROPIC_API_KEY: TEST_API_KEY } });
+    await prepareChat(app.services, { project, baseUrl: fake.url });
+    const memoryDir = await memoryDirOf(app.services, project);
+    const { page, errors } = await openPage(browser(), app.host.url, 'not-a-secret');
+    await page.getByRole('region', { name: 'Projects' }).getByRole('button', { name: 'site', exact: true }).click();
+    await page.getByRole('heading', { name: 'New conversation', level: 1 }).waitFor();
+
+    const value = githubToken(new SeededRandom(77), 'ghp');
+    const file = path.join(memoryDir, 'reference_training.md');
+    const content = `---\nname: Training token\ndescription: The revoked token used in the security exercise\ntype: reference\n---\nThe exercise's leaked token: ${value}\n`;
+    const write = toolCalls([{ name: 'Write', input: { file_path: file, content } }]);
+
+    fake.enqueue(write, text('I could not save that: the scanner found a token.'));
+    await send(page, 'Remember the token from the security training');
+    await page.getByText('I could not save that: the scanner found a token.').waitFor();
+    const notASecret = page.getByRole('group', { name: 'Secrets found in this memory' }).getByRole('button', { name: 'Not a secret' });
+    await notASecret.click();
+    await page.getByText(/Marked github-pat as not a secret/).waitFor();
+    expect(await read(file)).toBe('');
+
+    fake.enqueue(write, text('Saved it.'));
+    await send(page, 'Please save it again');
+    await page.getByText('Saved it.').waitFor();
+    await expect.poll(() => read(file)).toBe(content);
+
+    await page.getByRole('button', { name: /^Settings/ }).click();
+    await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+    const list = page.getByRole('list', { name: 'Findings marked not a secret' });
+    await list.getByText(`memory write: ${file}`).waitFor();
+    expect(await page.locator('body').innerText()).not.toContain(value.slice(4));
+    await list.getByRole('button', { name: /^Revoke github-pat/ }).click();
+    await page.getByText('None yet.').waitFor();
+
+    const stored = await read(path.join(app.services.vault().root, '.strata', 'secret-allowances.json'));
+    expect(stored).not.toContain(value.slice(4, 20));
+    expect(fake.requests.map((r) => r.rejected)).toEqual(fake.requests.map(() => null));
+    expect(errors).toEqual([]);
+  });
+});

@@ -1,0 +1,100 @@
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { formatFindingRef, type SecretAllowanceView } from '../../common/domain/secrets';
+import type { ChatItem } from '../../common/domain/chat';
+import type { TeamStatus } from '../../common/domain/team';
+import { createFakeApi } from './support/fake-api';
+import { syncedStatus } from './support/team-status';
+
+/** "Not a secret" in the renderer: the chat's refused-write card, the team panel and the Settings list. */
+afterEach(cleanup);
+
+// Assembled, so the repository holds no key-shaped literal.
+const value = ['ghp', 'Q4mZ8tLr2Vx7Kp9Nw3Hc6Jd1Fs5Gb0Ya8Ue2'].join('_');
+const fingerprint = 'ab'.repeat(32);
+
+describe('"Not a secret"', () => {
+  it('on a refused memory write: marks the finding by rule and fingerprint, and never shows the value', async () => {
+    const fake = createFakeApi({ 'secrets:allow': ({ rule, where }) => [{ id: 'x', rule, where, createdAt: '2026-12-04T10:00:00.000Z' }] });
+    window.strata = fake.api;
+    vi.resetModules();
+    const { ToolCard } = await import('../../renderer/src/features/chat/tool-card');
+    const item: Extract<ChatItem, { kind: 'tool' }> = {
+      kind: 'tool',
+      id: 't1',
+      name: 'Write',
+      summary: 'memory/ci.md',
+      input: { file_path: '/v/projects/p/memory/ci.md', content: `token ${value}` },
+      status: 'error',
+      result: `Refused: rule github-pat on line 1 ${formatFindingRef('github-pat', fingerprint)} — leave the secret out and write the memory without it.`,
+    };
+    const { container } = render(<ToolCard item={item} />);
+    expect(container.textContent).toMatch(/matched github-pat/);
+    expect(container.textContent).not.toContain(value);
+    expect(container.textContent).not.toContain(fingerprint);
+    await userEvent.click(screen.getByRole('button', { name: 'Not a secret' }));
+    await screen.findByText(/Marked github-pat as not a secret/);
+    expect(fake.calls.filter((c) => c.channel === 'secrets:allow').map((c) => c.request)).toEqual([
+      { rule: 'github-pat', fingerprint, where: 'memory write: /v/projects/p/memory/ci.md' },
+    ]);
+  });
+
+  it('offers nothing on a refusal without a finding (a sandbox refusal) or a successful write', async () => {
+    window.strata = createFakeApi({}).api;
+    vi.resetModules();
+    const { ToolCard } = await import('../../renderer/src/features/chat/tool-card');
+    const base = { kind: 'tool' as const, id: 't', name: 'Write', summary: 'x', input: {} };
+    render(<ToolCard item={{ ...base, status: 'error', result: 'Refused: `..` segments are not allowed in memory paths.' }} />);
+    render(<ToolCard item={{ ...base, id: 't2', status: 'done', result: `ok ${formatFindingRef('github-pat', fingerprint)}` }} />);
+    expect(screen.queryByRole('button', { name: 'Not a secret' })).toBeNull();
+  });
+
+  it('on a held-back team file: marks each finding by file, line and rule, then syncs again', async () => {
+    const blocked: TeamStatus = {
+      ...syncedStatus,
+      blocked: [{ key: 'deploy.md', path: 'projects/-p/memory/team/deploy.md', rule: 'github-pat', line: 3, findings: [{ rule: 'github-pat', line: 3 }, { rule: 'generic-password', line: 7 }] }],
+    };
+    const fake = createFakeApi({
+      'team:status': () => blocked,
+      'secrets:allow-in-file': ({ rule, where }) => [{ id: 'y', rule, where, createdAt: '2026-12-04T10:00:00.000Z' }],
+      // The next sync holds the file back for the finding left.
+      'team:sync-now': () => ({ ...blocked, blocked: [{ ...blocked.blocked[0]!, findings: [{ rule: 'github-pat', line: 3 }] }] }),
+    });
+    window.strata = fake.api;
+    vi.resetModules();
+    const { useStore } = await import('../../renderer/src/store');
+    const { ConflictsPanel } = await import('../../renderer/src/features/conflicts/conflicts-panel');
+    useStore.getState().setActiveProject('/p');
+    useStore.getState().setTeamStatus(blocked);
+    render(<ConflictsPanel />);
+    await userEvent.click(screen.getByRole('button', { name: 'Not a secret: generic-password on line 7' }));
+    await waitFor(() => expect(fake.calls.some((c) => c.channel === 'team:sync-now')).toBe(true));
+    expect(fake.calls.filter((c) => c.channel === 'secrets:allow-in-file').map((c) => c.request)).toEqual([
+      { path: 'projects/-p/memory/team/deploy.md', line: 7, rule: 'generic-password', where: 'team push' },
+    ]);
+    // The other finding is still the user's to decide.
+    expect(await screen.findByRole('button', { name: 'Not a secret: github-pat on line 3' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Not a secret: generic-password on line 7' })).toBeNull();
+  });
+
+  it('lists the allowances in Settings by rule and place, and revokes one', async () => {
+    let list: SecretAllowanceView[] = [
+      { id: 'a1', rule: 'github-pat', where: 'memory write: /v/projects/p/memory/ci.md', createdAt: '2026-12-04T10:00:00.000Z' },
+      { id: 'a2', rule: 'generic-password', where: 'team push: projects/-p/memory/team/deploy.md', createdAt: '2026-12-04T11:00:00.000Z' },
+    ];
+    const fake = createFakeApi({
+      'secrets:list-allowances': () => list,
+      'secrets:revoke-allowance': ({ id }) => (list = list.filter((a) => a.id !== id)),
+    });
+    window.strata = fake.api;
+    vi.resetModules();
+    const { AllowancesSection } = await import('../../renderer/src/features/secrets/allowances-section');
+    render(<AllowancesSection />);
+    const items = await screen.findAllByRole('listitem');
+    expect(items.map((li) => li.textContent)).toEqual([expect.stringMatching(/^github-pat — memory write/), expect.stringMatching(/^generic-password — team push/)]);
+    await userEvent.click(screen.getByRole('button', { name: /^Revoke github-pat/ }));
+    await waitFor(() => expect(screen.getAllByRole('listitem')).toHaveLength(1));
+    expect(fake.calls.filter((c) => c.channel === 'secrets:revoke-allowance').map((c) => c.request)).toEqual([{ id: 'a1' }]);
+  });
+});
