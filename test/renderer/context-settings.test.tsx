@@ -30,7 +30,7 @@ describe('Settings › Memory and long conversations', () => {
   });
 
   it('puts the old choice back when the save fails', async () => {
-    await mount(() => err('io', 'disk full'));
+    await mount(() => err('io_error', 'disk full'));
     const user = userEvent.setup();
     const box = screen.getByRole('checkbox', { name: /Let the API summarize/ }) as HTMLInputElement;
     await user.click(box);
