@@ -6,7 +6,7 @@ import type { Clock, Logger } from '../ports.js';
 import { liveMessages } from '../session-memory/index.js';
 import { conversationChain } from '../transcripts/conversation-chain.js';
 import { parseJsonl } from '../transcripts/jsonl.js';
-import type { MessageRecord } from '../transcripts/records.js';
+import { reachesModel, type MessageRecord } from '../transcripts/records.js';
 import { MemoryCursorStore } from './extraction-cursor.js';
 import { MemoryExtractor, type ForkRunner } from './memory-extractor.js';
 import { ensureMemoryDir, memoryDirFor } from './memory-paths.js';
@@ -24,10 +24,10 @@ export interface ExtractPassResult {
  * The model-visible messages of a Claude Code JSONL transcript, as a resume sees them: the chain of
  * `parentUuid` links back from the newest message (branches left by an edit or a retry and sidechains
  * drop out), from the last compact boundary on (the kept part of a session-memory compaction included),
- * without transcript-only rows. Malformed lines and a torn last line are skipped.
+ * without transcript-only rows (the compact summary is not one: the model sees it). Malformed lines and a torn last line are skipped.
  */
 export function transcriptMessages(text: string): MessageRecord[] {
-  return liveMessages(conversationChain(parseJsonl(text).records).records).filter((r) => !r.isVisibleInTranscriptOnly);
+  return liveMessages(conversationChain(parseJsonl(text).records).records).filter(reachesModel);
 }
 
 async function snapshot(dir: string): Promise<Map<string, string>> {

@@ -13,6 +13,7 @@ import type { Clock, Logger } from '../ports.js';
 import { isStillTemplate, liveContextTokens, liveMessages, loadCustomization } from '../session-memory/index.js';
 import { ReadState, type PermissionAnswer } from '../tools/index.js';
 import { conversationChain } from '../transcripts/conversation-chain.js';
+import { contextReminderRecord, reminderTextOf } from '../transcripts/context-reminder.js';
 import { isMessageRecord, type TranscriptRecord } from '../transcripts/records.js';
 import type { TranscriptStore } from '../transcripts/transcript-store.js';
 import { ConversationAgent, projectSwitches, resolveApiKey, sideQueryOf, type AgentEnvironment } from './agent-setup.js';
@@ -413,8 +414,8 @@ export class ChatSession {
     // A compaction may have kept the first reminder verbatim, a resumed session may hold this very one;
     // when nothing in it changed, once is enough.
     const history = await this.history();
-    if (history.some((r) => isMessageRecord(r) && r.isMeta && r.message.content === context.reminder)) return;
-    await this.appendMeta(agent, context.reminder);
+    if (history.some((r) => reminderTextOf(r) === context.reminder)) return;
+    await this.appendReminder(agent, context.reminder);
     // A refresh follows the user's own approval in this conversation: nothing new to ask or tell.
     if (reason === 'refresh') return;
     // A resumed session already showed its notices; only approvals still waiting are asked again.
@@ -456,6 +457,13 @@ export class ChatSession {
     ]);
     if (!notes.exists || isStillTemplate(notes.text, custom.template)) return null;
     return { path: path.join(this.deps.env.vaultRoot, notes.path), content: notes.text };
+  }
+
+  /** Stored as a system record, which Claude Code does not send on resume (docs/claude-code-parity.md). */
+  private async appendReminder(agent: ConversationAgent, text: string): Promise<void> {
+    const parentUuid = [...(await this.history())].reverse().find((r) => typeof r.uuid === 'string')?.uuid ?? null;
+    const timestamp = new Date(this.deps.clock.now()).toISOString();
+    await this.append([contextReminderRecord({ uuid: randomUUID(), parentUuid, sessionId: this.sessionId, cwd: agent.paths.projectDir, timestamp, text })]);
   }
 
   private async appendMeta(agent: ConversationAgent, text: string): Promise<void> {

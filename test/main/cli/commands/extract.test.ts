@@ -19,7 +19,9 @@ async function transcript(dir: string): Promise<string> {
   const lines = [
     { ...base, type: 'user', uuid: 'old', parentUuid: null, message: { role: 'user', content: 'old history' } },
     { ...base, type: 'system', subtype: 'compact_boundary', uuid: 'b', parentUuid: 'old', content: 'compacted', compactMetadata: { trigger: 'auto', preTokens: 1 } },
-    { ...base, type: 'user', uuid: 'u1', parentUuid: 'b', message: { role: 'user', content: 'remember I prefer tabs' } },
+    // Claude Code's summary record: transcript-only flagged, yet what the model sees in place of the compacted turns.
+    { ...base, type: 'user', uuid: 'sum', parentUuid: 'b', isCompactSummary: true, isVisibleInTranscriptOnly: true, message: { role: 'user', content: 'Summary: the user likes tabs.' } },
+    { ...base, type: 'user', uuid: 'u1', parentUuid: 'sum', message: { role: 'user', content: 'remember I prefer tabs' } },
     { ...base, type: 'assistant', uuid: 'a1', parentUuid: 'u1', message: { role: 'assistant', content: [{ type: 'text', text: 'noted' }] } },
   ];
   const file = path.join(dir, 's-cli.jsonl');
@@ -53,7 +55,7 @@ describe('strata extract', () => {
     const t = io();
     const code = await createExtractCommand(async () => fork).run(['--transcript', await transcript(project), '--project', project, '--vault', vault, '--json'], t.io);
     expect(code).toBe(0);
-    expect(seen).toEqual(['u1', 'a1']);
+    expect(seen).toEqual(['sum', 'u1', 'a1']);
     const result = JSON.parse(t.out[0]!);
     expect(result.written).toEqual([path.join(await fs.realpath(memoryDir), 'feedback_tabs.md')]);
     expect(result.deleted).toEqual([path.join(await fs.realpath(memoryDir), 'stale.md')]);
