@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { defaultMemoryConfig } from '../../../common/config.js';
 import { cleanInstructionText, findIncludes } from './markdown-text.js';
+import { rulePaths } from './rule-paths.js';
+import { isTextInstructionFile } from './text-extensions.js';
 
 /** Who wrote an instruction file, which decides its header and whether it may include outside files. */
 export type InstructionKind = 'user' | 'project' | 'local';
@@ -45,9 +47,19 @@ export interface LoadInstructionsOptions {
   largeFileChars?: number;
 }
 
+/** A rules file with `paths:` frontmatter: attached when the agent reads a matching file, not loaded at the start. */
+export interface ConditionalRule {
+  path: string;
+  kind: InstructionKind;
+  patterns: string[];
+  /** Patterns are relative to this folder: the one holding `.claude/` (project rules) or the project (user rules). */
+  baseDir: string;
+}
+
 export interface LoadedInstructions {
   files: InstructionFile[];
   pendingApprovals: PendingApproval[];
+  conditionalRules: ConditionalRule[];
 }
 
 const isInside = (dir: string, p: string) => {
@@ -64,19 +76,32 @@ function foldersDownTo(dir: string): string[] {
   }
 }
 
-async function rulesFiles(dir: string): Promise<string[]> {
-  const names = await fs.readdir(path.join(dir, '.claude', 'rules')).catch(() => [] as string[]);
-  return names
-    .filter((n) => n.endsWith('.md'))
-    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-    .map((n) => path.join(dir, '.claude', 'rules', n));
+/**
+ * The `.md` files of a rules folder and its subfolders, in name order with each subfolder walked where
+ * its name falls (as Claude Code walks them); a folder reached twice through links is walked once.
+ */
+export async function rulesFiles(rulesDir: string, visited = new Set<string>()): Promise<string[]> {
+  const real = await fs.realpath(rulesDir).catch(() => null);
+  if (!real || visited.has(real)) return [];
+  visited.add(real);
+  const entries = await fs.readdir(real, { withFileTypes: true }).catch(() => []);
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const out: string[] = [];
+  for (const entry of entries) {
+    const full = path.join(rulesDir, entry.name);
+    const stat = entry.isSymbolicLink() ? await fs.stat(full).catch(() => null) : entry;
+    if (stat?.isDirectory()) out.push(...(await rulesFiles(full, visited)));
+    else if (stat?.isFile() && entry.name.endsWith('.md')) out.push(full);
+  }
+  return out;
 }
 
 /**
- * The CLAUDE.md loader of SPEC §6: user `<vault>/CLAUDE.md`, then for each folder from the root down to
- * the project its `CLAUDE.md`, `.claude/CLAUDE.md`, `.claude/rules/*.md` (sorted) and `CLAUDE.local.md`.
- * Each file is followed by its `@` includes (depth-first); a file is loaded once (cycles end there);
- * missing, unreadable and binary files are skipped silently.
+ * The CLAUDE.md loader of SPEC §6: user `<vault>/CLAUDE.md` and the `.md` files under `<vault>/rules/`, then for each
+ * folder from the root down to the project its `CLAUDE.md`, `.claude/CLAUDE.md`, the `.md` files under `.claude/rules/` (subfolders too)
+ * and `CLAUDE.local.md`. Each file is followed by its `@` includes (depth-first); a file is loaded once
+ * (cycles end there); missing, unreadable and binary files, and names with a non-text extension, are
+ * skipped silently. Rules with `paths:` frontmatter are returned as `conditionalRules` instead.
  */
 export async function loadInstructions(options: LoadInstructionsOptions): Promise<LoadedInstructions> {
   const maxDepth = options.maxIncludeDepth ?? defaultMemoryConfig.instructions.maxIncludeDepth;
@@ -88,10 +113,11 @@ export async function loadInstructions(options: LoadInstructionsOptions): Promis
 
   const files: InstructionFile[] = [];
   const pendingApprovals: PendingApproval[] = [];
+  const conditionalRules: ConditionalRule[] = [];
   const seen = new Set<string>();
 
   const load = async (file: string, kind: InstructionKind, depth: number, includedFrom: string | null): Promise<void> => {
-    if (depth > maxDepth) return;
+    if (depth > maxDepth || !isTextInstructionFile(file)) return;
     const real = await fs.realpath(file).catch(() => null);
     if (!real || seen.has(real)) return;
     const stat = await fs.stat(real).catch(() => null);
@@ -117,12 +143,26 @@ export async function loadInstructions(options: LoadInstructionsOptions): Promis
     }
   };
 
+  const loadRules = async (rulesDir: string, kind: InstructionKind, baseDir: string) => {
+    for (const rule of await rulesFiles(rulesDir)) {
+      const raw = await fs.readFile(rule, 'utf8').catch(() => null);
+      const patterns = raw === null ? null : rulePaths(raw);
+      if (patterns) {
+        const real = await fs.realpath(rule).catch(() => rule);
+        if (!conditionalRules.some((r) => r.path === real)) conditionalRules.push({ path: real, kind, patterns, baseDir });
+      } else {
+        await load(rule, kind, 0, null);
+      }
+    }
+  };
+
   await load(path.join(options.vaultRoot, 'CLAUDE.md'), 'user', 0, null);
+  await loadRules(path.join(options.vaultRoot, 'rules'), 'user', projectDir);
   for (const dir of foldersDownTo(projectDir)) {
     await load(path.join(dir, 'CLAUDE.md'), 'project', 0, null);
     await load(path.join(dir, '.claude', 'CLAUDE.md'), 'project', 0, null);
-    for (const rule of await rulesFiles(dir)) await load(rule, 'project', 0, null);
+    await loadRules(path.join(dir, '.claude', 'rules'), 'project', dir);
     await load(path.join(dir, 'CLAUDE.local.md'), 'local', 0, null);
   }
-  return { files, pendingApprovals };
+  return { files, pendingApprovals, conditionalRules };
 }
