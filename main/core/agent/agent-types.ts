@@ -70,6 +70,11 @@ export interface QueryLoopOptions {
   logger?: Logger;
   /** Marks records as a fork's (Claude Code's `isSidechain`). */
   sidechain?: boolean;
+  /**
+   * Text that follows a response's tool results in the same user message, as Claude Code's attachments
+   * do (the instructions of a folder the agent just read in). A failure attaches nothing.
+   */
+  attachAfterTools?: (calls: Anthropic.ToolUseBlockParam[], results: Anthropic.ToolResultBlockParam[]) => Promise<string[]>;
 }
 
 export type QueryStatus = 'completed' | 'max_turns' | 'aborted' | 'error';

@@ -105,7 +105,13 @@ export async function runQueryLoop(o: QueryLoopOptions): Promise<QueryResult> {
       onEvent: o.onEvent,
       signal: o.signal,
     });
-    await emit(builder.make('user', { role: 'user', content: results }));
+    const attached = o.attachAfterTools
+      ? await o.attachAfterTools(calls, results).catch((e: unknown) => {
+          o.logger?.warn('agent attachments failed', { error: (e as Error).message });
+          return [];
+        })
+      : [];
+    await emit(builder.make('user', { role: 'user', content: [...results, ...attached.map((text) => ({ type: 'text' as const, text }))] }));
     if (o.signal?.aborted) return done('aborted', { kind: 'aborted', message: 'Stopped.' });
   }
   return done('max_turns');

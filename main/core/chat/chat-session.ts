@@ -6,7 +6,7 @@ import { AppFailure } from '../../../common/result.js';
 import { runQueryLoop, type AgentEvent, type HookContext, type QueryStatus, type SummedUsage } from '../agent/index.js';
 import { RecordBuilder } from '../agent/record-builder.js';
 import { MemoryExtractor, FileCursorStore, renderRecalled } from '../auto-memory/index.js';
-import { buildSessionContext } from '../context/index.js';
+import { buildSessionContext, InstructionsOnRead } from '../context/index.js';
 import type { EventHub } from '../events.js';
 import type { LlmError } from '../llm/index.js';
 import type { Clock, Logger } from '../ports.js';
@@ -100,6 +100,7 @@ export class ChatSession {
    * resume or compaction), `refresh` after the project's instructions were approved, else null.
    */
   private contextDue: 'resume' | 'refresh' | null = 'resume';
+  private onRead: InstructionsOnRead | null = null;
 
   constructor(private readonly deps: ChatSessionDeps) {
     this.changes = new MemoryChanges(deps.env.vaultRoot);
@@ -258,6 +259,7 @@ export class ChatSession {
         }
       },
       onEvent: (event) => this.onAgentEvent(event),
+      attachAfterTools: (calls, results) => this.instructionsOnRead(agent).forToolCalls(calls, results),
       hooks: {
         afterModelResponse: (ctx) => this.afterModelResponse(agent, ctx),
         afterTurn: (ctx) => this.afterTurn(agent, ctx),
@@ -402,6 +404,8 @@ export class ChatSession {
    */
   private async injectContext(agent: ConversationAgent, reason: 'start' | 'resume' | 'refresh' | 'compaction'): Promise<void> {
     this.contextDue = null;
+    // The reminder is rebuilt from the files as they are now: subfolder instructions may come again.
+    this.onRead = null;
     const context = await buildSessionContext({
       paths: agent.paths,
       config: this.deps.env.config(),
@@ -446,6 +450,19 @@ export class ChatSession {
       const team = agent.switches.teamSync ? await indexCapNotice(agent.paths.teamMemoryDir, this.deps.env.config(), 'The team MEMORY.md').catch(() => null) : null;
       if (team) this.notice(team);
     }
+  }
+
+  /** Claude Code's nested instructions: a Read under a subfolder brings its CLAUDE.md and matching `paths:` rules, once. */
+  private instructionsOnRead(agent: ConversationAgent): InstructionsOnRead {
+    const config = this.deps.env.config().instructions;
+    this.onRead ??= new InstructionsOnRead({
+      vaultRoot: agent.paths.vaultRoot,
+      projectDir: agent.paths.projectDir,
+      approvedExternalIncludes: agent.switches.approvedIncludes,
+      maxIncludeDepth: config.maxIncludeDepth,
+      largeFileChars: config.largeFileChars,
+    });
+    return this.onRead;
   }
 
   /** The session's notes for a resumed session's reminder, unless missing, still the template or memory is off. */

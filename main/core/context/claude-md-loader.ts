@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { defaultMemoryConfig } from '../../../common/config.js';
 import { cleanInstructionText, findIncludes } from './markdown-text.js';
-import { rulePaths } from './rule-paths.js';
+import { matchesRulePaths, rulePaths } from './rule-paths.js';
 import { isTextInstructionFile } from './text-extensions.js';
 
 /** Who wrote an instruction file, which decides its header and whether it may include outside files. */
@@ -67,14 +67,6 @@ const isInside = (dir: string, p: string) => {
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 };
 
-/** Folders from the file-system root down to `dir`, inclusive. */
-function foldersDownTo(dir: string): string[] {
-  const chain: string[] = [];
-  for (let d = dir; ; d = path.dirname(d)) {
-    chain.unshift(d);
-    if (path.dirname(d) === d) return chain;
-  }
-}
 
 /**
  * The `.md` files of a rules folder and its subfolders, in name order with each subfolder walked where
@@ -97,72 +89,107 @@ export async function rulesFiles(rulesDir: string, visited = new Set<string>()):
 }
 
 /**
- * The CLAUDE.md loader of SPEC §6: user `<vault>/CLAUDE.md` and the `.md` files under `<vault>/rules/`, then for each
- * folder from the root down to the project its `CLAUDE.md`, `.claude/CLAUDE.md`, the `.md` files under `.claude/rules/` (subfolders too)
- * and `CLAUDE.local.md`. Each file is followed by its `@` includes (depth-first); a file is loaded once
- * (cycles end there); missing, unreadable and binary files, and names with a non-text extension, are
- * skipped silently. Rules with `paths:` frontmatter are returned as `conditionalRules` instead.
+ * Reads instruction files and their `@` includes into `files`, each real path once (cycles end there);
+ * missing, unreadable and binary files, and names with a non-text extension, are skipped silently.
+ * Shared by the start of a session and by the files attached when the agent reads under a subfolder.
  */
-export async function loadInstructions(options: LoadInstructionsOptions): Promise<LoadedInstructions> {
-  const maxDepth = options.maxIncludeDepth ?? defaultMemoryConfig.instructions.maxIncludeDepth;
-  const largeChars = options.largeFileChars ?? defaultMemoryConfig.instructions.largeFileChars;
-  const home = options.homeDir ?? os.homedir();
-  const approved = new Set(options.approvedExternalIncludes ?? []);
-  const resolvedProject = path.resolve(options.projectDir);
-  const projectDir = await fs.realpath(resolvedProject).catch(() => resolvedProject);
+export class InstructionReader {
+  readonly files: InstructionFile[] = [];
+  readonly pendingApprovals: PendingApproval[] = [];
+  readonly conditionalRules: ConditionalRule[] = [];
+  private readonly maxDepth: number;
+  private readonly largeChars: number;
+  private readonly home: string;
+  private readonly approved: Set<string>;
 
-  const files: InstructionFile[] = [];
-  const pendingApprovals: PendingApproval[] = [];
-  const conditionalRules: ConditionalRule[] = [];
-  const seen = new Set<string>();
+  constructor(
+    options: Omit<LoadInstructionsOptions, 'vaultRoot' | 'projectDir'>,
+    /** The project's real path: project and local files may include only inside it without approval. */
+    readonly projectDir: string,
+    /** Real paths already loaded (and so never loaded again). */
+    readonly seen = new Set<string>(),
+  ) {
+    this.maxDepth = options.maxIncludeDepth ?? defaultMemoryConfig.instructions.maxIncludeDepth;
+    this.largeChars = options.largeFileChars ?? defaultMemoryConfig.instructions.largeFileChars;
+    this.home = options.homeDir ?? os.homedir();
+    this.approved = new Set(options.approvedExternalIncludes ?? []);
+  }
 
-  const load = async (file: string, kind: InstructionKind, depth: number, includedFrom: string | null): Promise<void> => {
-    if (depth > maxDepth || !isTextInstructionFile(file)) return;
+  async load(file: string, kind: InstructionKind, depth = 0, includedFrom: string | null = null): Promise<void> {
+    if (depth > this.maxDepth || !isTextInstructionFile(file)) return;
     const real = await fs.realpath(file).catch(() => null);
-    if (!real || seen.has(real)) return;
+    if (!real || this.seen.has(real)) return;
     const stat = await fs.stat(real).catch(() => null);
     if (!stat?.isFile()) return;
     const raw = await fs.readFile(real, 'utf8').catch(() => null);
     if (raw === null || raw.includes('\u0000')) return;
-    seen.add(real);
+    this.seen.add(real);
     const content = cleanInstructionText(raw);
     if (content === '') return;
-    files.push({ path: real, kind, content, chars: raw.length, large: raw.length > largeChars, depth, includedFrom });
+    this.files.push({ path: real, kind, content, chars: raw.length, large: raw.length > this.largeChars, depth, includedFrom });
     for (const include of findIncludes(content)) {
-      const target = include.startsWith('~/') ? path.join(home, include.slice(2)) : path.resolve(path.dirname(real), include);
+      const target = include.startsWith('~/') ? path.join(this.home, include.slice(2)) : path.resolve(path.dirname(real), include);
       const realTarget = await fs.realpath(target).catch(() => null);
       if (!realTarget) continue;
       // User files may include anything; project and local files need approval to reach outside the project.
-      if (kind !== 'user' && !isInside(projectDir, realTarget) && !approved.has(realTarget)) {
-        if (depth + 1 <= maxDepth && !seen.has(realTarget) && !pendingApprovals.some((p) => p.path === realTarget)) {
-          pendingApprovals.push({ path: realTarget, includedFrom: real });
+      if (kind !== 'user' && !isInside(this.projectDir, realTarget) && !this.approved.has(realTarget)) {
+        if (depth + 1 <= this.maxDepth && !this.seen.has(realTarget) && !this.pendingApprovals.some((p) => p.path === realTarget)) {
+          this.pendingApprovals.push({ path: realTarget, includedFrom: real });
         }
         continue;
       }
-      await load(realTarget, kind, depth + 1, real);
+      await this.load(realTarget, kind, depth + 1, real);
     }
-  };
+  }
 
-  const loadRules = async (rulesDir: string, kind: InstructionKind, baseDir: string) => {
+  /**
+   * A rules folder: rules without `paths:` load now; those with it are kept in `conditionalRules`,
+   * or, with `forFile`, load now when that file matches them.
+   */
+  async loadRules(rulesDir: string, kind: InstructionKind, baseDir: string, forFile?: string): Promise<void> {
     for (const rule of await rulesFiles(rulesDir)) {
       const raw = await fs.readFile(rule, 'utf8').catch(() => null);
       const patterns = raw === null ? null : rulePaths(raw);
-      if (patterns) {
-        const real = await fs.realpath(rule).catch(() => rule);
-        if (!conditionalRules.some((r) => r.path === real)) conditionalRules.push({ path: real, kind, patterns, baseDir });
-      } else {
-        await load(rule, kind, 0, null);
+      if (!patterns) {
+        await this.load(rule, kind);
+        continue;
+      }
+      const real = await fs.realpath(rule).catch(() => rule);
+      if (forFile !== undefined) {
+        if (matchesRulePaths(patterns, baseDir, forFile)) await this.load(rule, kind);
+      } else if (!this.conditionalRules.some((r) => r.path === real)) {
+        this.conditionalRules.push({ path: real, kind, patterns, baseDir });
       }
     }
-  };
-
-  await load(path.join(options.vaultRoot, 'CLAUDE.md'), 'user', 0, null);
-  await loadRules(path.join(options.vaultRoot, 'rules'), 'user', projectDir);
-  for (const dir of foldersDownTo(projectDir)) {
-    await load(path.join(dir, 'CLAUDE.md'), 'project', 0, null);
-    await load(path.join(dir, '.claude', 'CLAUDE.md'), 'project', 0, null);
-    await loadRules(path.join(dir, '.claude', 'rules'), 'project', dir);
-    await load(path.join(dir, 'CLAUDE.local.md'), 'local', 0, null);
   }
-  return { files, pendingApprovals, conditionalRules };
+}
+
+/** Folders from the file-system root down to `dir`, inclusive. */
+export function foldersDownTo(dir: string): string[] {
+  const chain: string[] = [];
+  for (let d = dir; ; d = path.dirname(d)) {
+    chain.unshift(d);
+    if (path.dirname(d) === d) return chain;
+  }
+}
+
+/**
+ * The CLAUDE.md loader of SPEC §6: user `<vault>/CLAUDE.md` and the `.md` files under `<vault>/rules/`,
+ * then for each folder from the root down to the project its `CLAUDE.md`, `.claude/CLAUDE.md`, the
+ * `.md` files under `.claude/rules/` (subfolders too) and `CLAUDE.local.md`. Each file is followed by
+ * its `@` includes (depth-first). Rules with `paths:` frontmatter are returned as `conditionalRules`.
+ */
+export async function loadInstructions(options: LoadInstructionsOptions): Promise<LoadedInstructions> {
+  const resolvedProject = path.resolve(options.projectDir);
+  const projectDir = await fs.realpath(resolvedProject).catch(() => resolvedProject);
+  const reader = new InstructionReader(options, projectDir);
+  await reader.load(path.join(options.vaultRoot, 'CLAUDE.md'), 'user');
+  await reader.loadRules(path.join(options.vaultRoot, 'rules'), 'user', projectDir);
+  for (const dir of foldersDownTo(projectDir)) {
+    await reader.load(path.join(dir, 'CLAUDE.md'), 'project');
+    await reader.load(path.join(dir, '.claude', 'CLAUDE.md'), 'project');
+    await reader.loadRules(path.join(dir, '.claude', 'rules'), 'project', dir);
+    await reader.load(path.join(dir, 'CLAUDE.local.md'), 'local');
+  }
+  return { files: reader.files, pendingApprovals: reader.pendingApprovals, conditionalRules: reader.conditionalRules };
 }

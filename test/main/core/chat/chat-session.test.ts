@@ -68,6 +68,28 @@ describe('a conversation through the IPC handlers, the real SDK and the strict f
     expectAllAccepted(f.fake);
   });
 
+  it('attaches a subfolder CLAUDE.md and a matching paths: rule after the Read of a file under it, once', async () => {
+    f = await chatFixture();
+    await fs.mkdir(path.join(f.project, 'src'), { recursive: true });
+    await fs.mkdir(path.join(f.project, '.claude', 'rules'), { recursive: true });
+    await fs.writeFile(path.join(f.project, 'src', 'CLAUDE.md'), 'Source folder rule.\n');
+    await fs.writeFile(path.join(f.project, 'src', 'app.ts'), 'export const x = 1;\n');
+    await fs.writeFile(path.join(f.project, '.claude', 'rules', 'ts.md'), '---\npaths: src/**/*.ts\n---\nTypeScript rule.\n');
+    const sessionId = await f.newSession();
+    const read = () => toolCalls([{ name: 'Read', input: { file_path: path.join(f.project, 'src', 'app.ts') } }]);
+    f.fake.enqueue(read(), read(), text('Read it.'));
+    await f.turn(sessionId, 'Look at the app');
+    // Neither is sent at the start; both follow the first result, in the same user message.
+    expect(JSON.stringify(f.fake.requests[0]!.body.messages)).not.toContain('TypeScript rule.');
+    const afterFirst = JSON.stringify(f.fake.requests[1]!.body.messages!.at(-1));
+    expect(afterFirst).toContain('export const x = 1;');
+    expect(afterFirst.indexOf('Source folder rule.')).toBeGreaterThan(afterFirst.indexOf('export const x = 1;'));
+    expect(afterFirst.indexOf('TypeScript rule.')).toBeGreaterThan(afterFirst.indexOf('Source folder rule.'));
+    const all = JSON.stringify(f.fake.requests[2]!.body.messages);
+    expect(all.split('TypeScript rule.').length - 1).toBe(1);
+    expectAllAccepted(f.fake);
+  });
+
   it('rebuilds the context when a session is resumed: the edited CLAUDE.md and the notes so far reach the model, once', async () => {
     f = await chatFixture();
     await fs.writeFile(path.join(f.project, 'CLAUDE.md'), 'Answer in English.\n');
