@@ -69,14 +69,15 @@ describe('a conversation through the IPC handlers, the real SDK and the strict f
   });
 
   it('attaches a subfolder CLAUDE.md and a matching paths: rule after the Read of a file under it, once', async () => {
-    f = await chatFixture();
-    await fs.mkdir(path.join(f.project, 'src'), { recursive: true });
-    await fs.mkdir(path.join(f.project, '.claude', 'rules'), { recursive: true });
+    const c = await chatFixture();
+    f = c;
+    await fs.mkdir(path.join(c.project, 'src'), { recursive: true });
+    await fs.mkdir(path.join(c.project, '.claude', 'rules'), { recursive: true });
     await fs.writeFile(path.join(f.project, 'src', 'CLAUDE.md'), 'Source folder rule.\n');
     await fs.writeFile(path.join(f.project, 'src', 'app.ts'), 'export const x = 1;\n');
     await fs.writeFile(path.join(f.project, '.claude', 'rules', 'ts.md'), '---\npaths: src/**/*.ts\n---\nTypeScript rule.\n');
     const sessionId = await f.newSession();
-    const read = () => toolCalls([{ name: 'Read', input: { file_path: path.join(f.project, 'src', 'app.ts') } }]);
+    const read = () => toolCalls([{ name: 'Read', input: { file_path: path.join(c.project, 'src', 'app.ts') } }]);
     f.fake.enqueue(read(), read(), text('Read it.'));
     await f.turn(sessionId, 'Look at the app');
     // Neither is sent at the start; both follow the first result, in the same user message.
