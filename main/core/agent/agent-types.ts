@@ -71,10 +71,10 @@ export interface QueryLoopOptions {
   /** Marks records as a fork's (Claude Code's `isSidechain`). */
   sidechain?: boolean;
   /**
-   * Text that follows a response's tool results in the same user message, as Claude Code's attachments
-   * do (the instructions of a folder the agent just read in). A failure attaches nothing.
+   * Text appended to a tool's result, as Claude Code appends its attachments there (the instructions
+   * of a folder the agent just read in). A failure appends nothing.
    */
-  attachAfterTools?: (calls: Anthropic.ToolUseBlockParam[], results: Anthropic.ToolResultBlockParam[]) => Promise<string[]>;
+  attachToResult?: (call: Anthropic.ToolUseBlockParam, result: Anthropic.ToolResultBlockParam) => Promise<string[]>;
 }
 
 export type QueryStatus = 'completed' | 'max_turns' | 'aborted' | 'error';

@@ -259,7 +259,7 @@ export class ChatSession {
         }
       },
       onEvent: (event) => this.onAgentEvent(event),
-      attachAfterTools: (calls, results) => this.instructionsOnRead(agent).forToolCalls(calls, results),
+      attachToResult: (call, result) => this.instructionsOnRead(agent).forToolResult(call, result),
       hooks: {
         afterModelResponse: (ctx) => this.afterModelResponse(agent, ctx),
         afterTurn: (ctx) => this.afterTurn(agent, ctx),

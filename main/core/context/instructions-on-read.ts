@@ -38,15 +38,11 @@ export class InstructionsOnRead {
     return reader.files;
   }
 
-  /** The attachments for one response's tool calls: the instructions each successful Read brings in, as text. */
-  async forToolCalls(calls: readonly Anthropic.ToolUseBlockParam[], results: readonly Anthropic.ToolResultBlockParam[]): Promise<string[]> {
-    const out: string[] = [];
-    for (const [i, call] of calls.entries()) {
-      const file = (call.input as { file_path?: unknown } | null)?.file_path;
-      if (call.name !== 'Read' || typeof file !== 'string' || results[i]?.is_error) continue;
-      out.push(...(await this.forFile(file)).map(attachedInstructionText));
-    }
-    return out;
+  /** What one tool call's result gets appended: the instructions a successful Read brings in, as text. */
+  async forToolResult(call: Anthropic.ToolUseBlockParam, result: Anthropic.ToolResultBlockParam): Promise<string[]> {
+    const file = (call.input as { file_path?: unknown } | null)?.file_path;
+    if (call.name !== 'Read' || typeof file !== 'string' || result.is_error) return [];
+    return (await this.forFile(file)).map(attachedInstructionText);
   }
 
   private async startFiles(): Promise<Set<string>> {

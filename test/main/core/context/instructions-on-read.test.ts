@@ -55,18 +55,13 @@ describe('InstructionsOnRead (Claude Code nested instructions)', () => {
     expect(attachedInstructionText(file!)).toBe(`<system-reminder>\nContents of ${file!.path}:\n\nLib rule.\n</system-reminder>`);
   });
 
-  it('attaches only for successful Read calls', async () => {
+  it('appends to successful Read results only', async () => {
     const { vault, project } = await tree();
     const onRead = new InstructionsOnRead({ vaultRoot: vault, projectDir: project });
-    const read = (id: string, file: string) => ({ type: 'tool_use' as const, id, name: 'Read', input: { file_path: path.join(project, file) } });
-    const texts = await onRead.forToolCalls(
-      [read('1', 'docs/guide.md'), read('2', 'src/lib/a.ts'), { type: 'tool_use', id: '3', name: 'Grep', input: { file_path: path.join(project, 'src/b.md') } }],
-      [
-        { type: 'tool_result', tool_use_id: '1', content: 'no such file', is_error: true },
-        { type: 'tool_result', tool_use_id: '2', content: 'ok' },
-        { type: 'tool_result', tool_use_id: '3', content: 'ok' },
-      ],
-    );
+    const call = (id: string, name: string, file: string) => ({ type: 'tool_use' as const, id, name, input: { file_path: path.join(project, file) } });
+    expect(await onRead.forToolResult(call('1', 'Read', 'src/lib/a.ts'), { type: 'tool_result', tool_use_id: '1', content: 'denied', is_error: true })).toEqual([]);
+    expect(await onRead.forToolResult(call('2', 'Grep', 'src/lib/a.ts'), { type: 'tool_result', tool_use_id: '2', content: 'ok' })).toEqual([]);
+    const texts = await onRead.forToolResult(call('3', 'Read', 'src/lib/a.ts'), { type: 'tool_result', tool_use_id: '3', content: 'ok' });
     expect(texts.map((t) => /Contents of (.*):/.exec(t)![1]!.slice(project.length + 1))).toEqual([
       'src/CLAUDE.md',
       'src/.claude/rules/lib.md',
