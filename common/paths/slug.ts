@@ -1,9 +1,9 @@
 /**
  * SPEC §0: the folder name a project's data lives under, exactly as Claude Code names it (so a vault
- * at `~/.claude` shares each project's folder with Claude Code). Every UTF-16 code unit outside
- * [A-Za-z0-9] becomes `-`, with no Unicode normalization (a decomposed path keeps its own slug); a slug
- * over 200 characters keeps 200 and appends `-` + base-36 of the absolute value of `stringHash32` of
- * the whole path (what Claude Code's `cli.js` does under Node).
+ * at `~/.claude` shares each project's folder with Claude Code). The path is taken in NFC, as Claude
+ * Code normalizes the folder it starts in; then every UTF-16 code unit outside [A-Za-z0-9] becomes
+ * `-`; a slug over 200 characters keeps 200 and appends `-` + base-36 of the absolute value of
+ * `stringHash32` of the whole (NFC) path, what Claude Code's `cli.js` does under Node.
  */
 export const MAX_SLUG_LENGTH = 200;
 
@@ -15,9 +15,10 @@ export function stringHash32(text: string): number {
 }
 
 export function slug(realPath: string): string {
-  const replaced = realPath.replace(/[^A-Za-z0-9]/g, '-');
+  const normalized = realPath.normalize('NFC');
+  const replaced = normalized.replace(/[^A-Za-z0-9]/g, '-');
   if (replaced.length <= MAX_SLUG_LENGTH) return replaced;
-  return `${replaced.slice(0, MAX_SLUG_LENGTH)}-${Math.abs(stringHash32(realPath)).toString(36)}`;
+  return `${replaced.slice(0, MAX_SLUG_LENGTH)}-${Math.abs(stringHash32(normalized)).toString(36)}`;
 }
 
 /** FNV-1a (32-bit) over UTF-8: only for `legacySlug`. */
@@ -31,9 +32,9 @@ function fnv1a32(text: string): number {
 }
 
 /**
- * The slug earlier Strata versions used (NFC first, FNV-1a for long paths). It differs from `slug`
- * only for paths over 200 characters or not in NFC; a vault's folder under this name is moved to the
- * current one (`migrateLegacyProjectFolder`).
+ * The slug earlier Strata versions used (FNV-1a over UTF-8 for long paths). It differs from `slug`
+ * only for paths over 200 characters; a vault's folder under this name is moved to the current one
+ * (`migrateLegacyProjectFolder`).
  */
 export function legacySlug(realPath: string): string {
   const normalized = realPath.normalize('NFC');

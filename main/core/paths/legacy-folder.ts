@@ -18,8 +18,8 @@ async function moveMissing(from: string, to: string): Promise<void> {
 }
 
 /**
- * Earlier Strata versions named a project's folder with `legacySlug` (NFC, FNV-1a), which differs
- * from Claude Code's name for paths over 200 characters or not in NFC. The old folder's transcripts,
+ * Earlier Strata versions named a project's folder with `legacySlug` (FNV-1a), which differs from
+ * Claude Code's name for paths over 200 characters. The old folder's transcripts,
  * notes and memories are moved under the current name (each a rename, so nothing is copied half-way);
  * anything the current folder already holds under the same name wins and the old copy stays put.
  */

@@ -33,8 +33,8 @@ export class ProjectRegistry {
     if (raw !== undefined && !parsed.success) await fs.rename(this.file, `${this.file}.invalid-${this.clock.now()}`).catch(() => undefined);
     const stored = parsed.success ? parsed.data.projects : [];
     // Lists written before memorySlug was kept get it now and keep it: a git lookup per project, once.
-    // So do slugs the earlier naming got wrong (over 200 characters, or a path not in NFC).
-    const stale = (p: (typeof stored)[number]) => p.memorySlug === undefined || p.memorySlug.length > MAX_SLUG_LENGTH || p.path !== p.path.normalize('NFC');
+    // So do slugs the earlier naming got wrong (over 200 characters: another hash).
+    const stale = (p: (typeof stored)[number]) => p.memorySlug === undefined || p.memorySlug.length > MAX_SLUG_LENGTH;
     this.projects = await Promise.all(stored.map(async (p) => ({ ...p, memorySlug: p.memorySlug !== undefined && !stale(p) ? p.memorySlug : await this.memorySlugOf(p.path) })));
     if (this.projects.some((p, i) => p.memorySlug !== stored[i]!.memorySlug)) await this.save().catch(() => undefined);
     return this.list();
@@ -48,7 +48,7 @@ export class ProjectRegistry {
   async open(folder: string): Promise<Project> {
     let real: string;
     try {
-      // Not normalized: the folder's own spelling is the one Claude Code names its data after.
+      // Not normalized: tools must reach the folder by its own spelling (the slug takes the NFC form).
       real = await fs.realpath(folder);
     } catch {
       throw new AppFailure('not_found', `The folder ${folder} does not exist.`);
