@@ -32,7 +32,7 @@ export async function claudeCode(version = ORACLE_VERSION): Promise<Oracle> {
   await fs.writeFile(path.join(dir, 'package.json'), '{"name":"strata-conformance-oracle","private":true}\n');
   // --ignore-scripts: the oracle's own install steps are not needed to run cli.js under Node.
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const installed = await run(npm, ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--no-save', `@anthropic-ai/claude-code@${version}`], dir, 240_000);
+  const installed = await run(npm, ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--no-save', '--fetch-retries=1', '--fetch-timeout=30000', `@anthropic-ai/claude-code@${version}`], dir, 240_000);
   if (!installed.ok || !(await fs.stat(cli).then(() => true, () => false))) {
     const why = installed.output.split('\n').find((l) => /ERR|error/i.test(l)) ?? installed.output.split('\n').at(-1) ?? 'no output';
     return { skip: `the npm registry could not provide @anthropic-ai/claude-code@${version} (${why.slice(0, 200)})` };

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliIo } from '../../main/cli/cli-io.js';
 import { runCli } from '../../main/cli/index.js';
 import { slug } from '../../common/paths/slug.js';
+import { importClaudeCode } from '../../main/core/transcripts/claude-code-import.js';
 import { startFakeAnthropic, type FakeAnthropic } from '../fakes/anthropic-server/index.js';
 import { tempDir } from '../support/temp-dir.js';
 import { claudeCode, runClaude, type ClaudeRun } from './claude-code-oracle.js';
@@ -298,6 +299,38 @@ describe.skipIf(reason !== '')(`Strata and Claude Code ${'skip' in oracle ? '' :
       expect(all).not.toContain('Rule version one.');
       expect(all.split('Rule version two.').length - 1).toBe(1);
       expect(startContext(request).map((x) => x.content)).toContain('Rule version two.');
+    }
+  });
+
+  it('remember the same way: the memory file lands in the one memory folder, and the next session sees the index', { timeout: 120_000 }, async () => {
+    const w = await world();
+    const memory = path.join(w.vault, 'projects', slug(w.project), 'memory');
+    const memo = (who: string) => `---\nname: Launch day (${who})\ndescription: when the launch is\ntype: project\n---\nThe launch is on Friday.\n`;
+    const ask = (who: string) => `Remember the launch day. [[write ${path.join(memory, `project_launch_${who}.md`)}]]${memo(who)}[[end]]`;
+    await claude(w, ask('claude'));
+    await strata(w, ask('strata'));
+    expect(await fs.readFile(path.join(memory, 'project_launch_claude.md'), 'utf8')).toBe(memo('claude'));
+    expect(await fs.readFile(path.join(memory, 'project_launch_strata.md'), 'utf8')).toBe(memo('strata'));
+    // An index written by either is what the other injects at its next start.
+    await write(path.join(memory, 'MEMORY.md'), '- [Launch day](project_launch_strata.md) — the launch is on Friday\n');
+    const got = await bothStartContexts(w);
+    const index = (list: Section[]) => list.find((x) => x.path === path.join(memory, 'MEMORY.md'));
+    expect(index(got.claude)?.content).toContain('the launch is on Friday');
+    expect(index(got.strata)).toEqual(index(got.claude));
+  });
+
+  it('import a Claude Code folder into another vault and resume its session with the same messages', { timeout: 120_000 }, async () => {
+    const w = await world();
+    await write(path.join(w.project, 'CLAUDE.md'), 'Imported project rule.');
+    const first = await claude(w, 'Question asked in Claude Code.');
+    const vault = path.join(w.root, 'strata-vault');
+    await importClaudeCode({ from: w.vault, vaultRoot: vault });
+    const c = await captured(() => claude(w, 'Follow-up.', { resume: first.result.session_id }));
+    const s = await captured(() => strata({ ...w, vault }, 'Follow-up.', { session: first.result.session_id }));
+    expect(conversation(s.requests[0]!)).toEqual(conversation(c.requests[0]!));
+    for (const request of [c.requests[0]!, s.requests[0]!]) {
+      expect(JSON.stringify(request.messages).split('Imported project rule.').length - 1).toBe(1);
+      expect(startContext(request).map((x) => x.content)).toContain('Imported project rule.');
     }
   });
 });

@@ -50,12 +50,17 @@ export const attachedToResults = (request: WireRequest): Section[] =>
     .flatMap((b) => sections(typeof b.content === 'string' ? b.content : textOf((b.content as WireBlock[] | undefined) ?? [])));
 
 /**
- * The model both programs talk to: `[[read PATH]]` in the newest prompt asks for one Read; after a
+ * The model both programs talk to: `[[read PATH]]` in the newest prompt asks for one Read and
+ * `[[write PATH]]CONTENT[[end]]` for one Write; after a
  * tool result, or for any other request (forks, side queries), it answers in plain text.
  */
 export function oracleResponder(request: WireRequest): ScriptedResponse {
   const blocks = blocksOf(request.messages?.at(-1));
   if (blocks.some((b) => b.type === 'tool_result')) return { kind: 'message', content: [{ type: 'text', text: 'Done.' }] };
+  const write = /\[\[write ([^\]]+)\]\]([\s\S]*?)\[\[end\]\]/.exec(textOf(blocks));
+  if (write && (request.tools ?? []).some((t) => t.name === 'Write')) {
+    return { kind: 'message', content: [{ type: 'tool_use', name: 'Write', input: { file_path: write[1]!, content: write[2]! } }], stopReason: 'tool_use' };
+  }
   const read = /\[\[read ([^\]]+)\]\]/.exec(textOf(blocks));
   if (read && (request.tools ?? []).some((t) => t.name === 'Read')) {
     return { kind: 'message', content: [{ type: 'tool_use', name: 'Read', input: { file_path: read[1]! } }], stopReason: 'tool_use' };
