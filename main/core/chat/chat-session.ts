@@ -376,7 +376,7 @@ export class ChatSession {
       projectDir: agent.paths.projectDir,
       guard: agent.guard,
       // The fork of the conversation as it is when the extraction runs.
-      fork: (request) => (this.agent ?? agent).extractorFork(this.changes, (cards) => void this.addItems(cards))(request),
+      fork: (request) => (this.agent ?? agent).extractorFork(this.changes, (cards) => void this.addItems(cards), () => this.records ?? [])(request),
       // The engines' shared store: the notes updater writes the same session file.
       cursors: new FileCursorStore(this.deps.engines.sessionState),
       config: () => this.deps.env.config().autoMemory,

@@ -48,9 +48,12 @@ export function reminderTextOf(record: TranscriptRecord): string | null {
 
 /** The newest reminder among the records, or null. */
 export function newestReminder(records: readonly TranscriptRecord[]): string | null {
-  for (let i = records.length - 1; i >= 0; i--) {
-    const text = reminderTextOf(records[i]!);
-    if (text !== null) return text;
-  }
-  return null;
+  const [record] = newestReminderRecord(records);
+  return record ? reminderTextOf(record) : null;
+}
+
+/** The newest reminder record among the records, as a list of zero or one (to put before other records). */
+export function newestReminderRecord(records: readonly TranscriptRecord[]): TranscriptRecord[] {
+  for (let i = records.length - 1; i >= 0; i--) if (reminderTextOf(records[i]!) !== null) return [records[i]!];
+  return [];
 }
