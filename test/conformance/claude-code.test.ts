@@ -333,6 +333,21 @@ describe.skipIf(reason !== '')(`Strata and Claude Code ${'skip' in oracle ? '' :
       expect(startContext(request).map((x) => x.content)).toContain('Imported project rule.');
     }
   });
+
+  it("import the sidechain transcript of a subagent Claude Code ran, next to its session", { timeout: 120_000 }, async () => {
+    const w = await world();
+    const run = await claude(w, 'Ask a helper. [[agent]]');
+    const sessionDir = path.join(w.vault, 'projects', slug(w.project), run.result.session_id, 'subagents');
+    const sidechains = (await fs.readdir(sessionDir, { recursive: true })).filter((f) => /agent-[^/]*\.jsonl$/.test(String(f))).map(String);
+    expect(sidechains.length).toBeGreaterThan(0);
+    const vault = path.join(w.root, 'strata-vault');
+    await importClaudeCode({ from: w.vault, vaultRoot: vault });
+    for (const rel of sidechains) {
+      const copied = path.join(vault, 'projects', slug(w.project), run.result.session_id, 'subagents', rel);
+      expect(await fs.readFile(copied, 'utf8')).toBe(await fs.readFile(path.join(sessionDir, rel), 'utf8'));
+      expect(await fs.readFile(copied, 'utf8')).toContain('"isSidechain":true');
+    }
+  });
 });
 
 if (reason !== '') {

@@ -51,7 +51,7 @@ export const attachedToResults = (request: WireRequest): Section[] =>
 
 /**
  * The model both programs talk to: `[[read PATH]]` in the newest prompt asks for one Read and
- * `[[write PATH]]CONTENT[[end]]` for one Write; after a
+ * `[[write PATH]]CONTENT[[end]]` for one Write, `[[agent]]` for one subagent (Claude Code's Agent tool); after a
  * tool result, or for any other request (forks, side queries), it answers in plain text.
  */
 export function oracleResponder(request: WireRequest): ScriptedResponse {
@@ -60,6 +60,10 @@ export function oracleResponder(request: WireRequest): ScriptedResponse {
   const write = /\[\[write ([^\]]+)\]\]([\s\S]*?)\[\[end\]\]/.exec(textOf(blocks));
   if (write && (request.tools ?? []).some((t) => t.name === 'Write')) {
     return { kind: 'message', content: [{ type: 'tool_use', name: 'Write', input: { file_path: write[1]!, content: write[2]! } }], stopReason: 'tool_use' };
+  }
+  if (textOf(blocks).includes('[[agent]]') && (request.tools ?? []).some((t) => t.name === 'Agent')) {
+    const input = { description: 'Look around', prompt: 'Report back in one word.', subagent_type: 'general-purpose' };
+    return { kind: 'message', content: [{ type: 'tool_use', name: 'Agent', input }], stopReason: 'tool_use' };
   }
   const read = /\[\[read ([^\]]+)\]\]/.exec(textOf(blocks));
   if (read && (request.tools ?? []).some((t) => t.name === 'Read')) {
