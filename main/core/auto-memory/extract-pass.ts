@@ -6,6 +6,7 @@ import type { Clock, Logger } from '../ports.js';
 import { liveMessages } from '../session-memory/index.js';
 import { conversationChain } from '../transcripts/conversation-chain.js';
 import { parseJsonl } from '../transcripts/jsonl.js';
+import { newestReminder } from '../transcripts/context-reminder.js';
 import { reachesModel, type MessageRecord } from '../transcripts/records.js';
 import { MemoryCursorStore } from './extraction-cursor.js';
 import { MemoryExtractor, type ForkRunner } from './memory-extractor.js';
@@ -54,12 +55,19 @@ export async function runExtractPass(options: {
   logger: Logger;
   clock: Clock;
 }): Promise<ExtractPassResult> {
-  const messages = transcriptMessages(await fs.readFile(options.transcriptFile, 'utf8'));
+  const text = await fs.readFile(options.transcriptFile, 'utf8');
+  const messages = transcriptMessages(text);
+  // A Strata transcript keeps its context reminder as a system record, outside the messages: the fork
+  // gets it back at the head, as the conversation had it.
+  const reminder = newestReminder(conversationChain(parseJsonl(text).records).records);
+  const head = (at: MessageRecord | undefined): MessageRecord[] =>
+    reminder === null || !at ? [] : [{ ...at, uuid: `${at.uuid}-context`, parentUuid: null, isMeta: true, type: 'user', message: { role: 'user', content: reminder } }];
   const memoryDir = await ensureMemoryDir(await memoryDirFor(options.vaultRoot, options.projectDir));
   const denied: ExtractPassResult['denied'] = [];
   const fork: ForkRunner = (request) =>
     options.fork({
       ...request,
+      contextMessages: [...head(request.contextMessages[0]), ...request.contextMessages],
       canUseTool: async (toolName, input) => {
         const decision = await request.canUseTool(toolName, input);
         if (decision.behavior === 'deny' && typeof input.file_path === 'string') denied.push({ path: input.file_path, reason: decision.message });

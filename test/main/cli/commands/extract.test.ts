@@ -63,6 +63,27 @@ describe('strata extract', () => {
     expect(t.err).toEqual([]);
   });
 
+  it("gives the fork a Strata transcript's context reminder at the head, though it is stored as a system record", async () => {
+    const project = await tempDir('strata-cli-project-');
+    const vault = await tempDir('strata-cli-vault-');
+    const base = { sessionId: 's-ctx', timestamp: '2026-12-01T10:00:00.000Z', cwd: project };
+    const reminder = "<system-reminder>\nUse the following context when it helps with the user's request.\nAnswer in French.\n</system-reminder>";
+    const lines = [
+      { ...base, type: 'system', subtype: 'context_reminder', uuid: 'r', parentUuid: null, isMeta: true, content: reminder },
+      { ...base, type: 'user', uuid: 'u1', parentUuid: 'r', message: { role: 'user', content: 'remember I prefer tabs' } },
+      { ...base, type: 'assistant', uuid: 'a1', parentUuid: 'u1', message: { role: 'assistant', content: [{ type: 'text', text: 'noted' }] } },
+    ];
+    const file = path.join(project, 's-ctx.jsonl');
+    await fs.writeFile(file, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    let head: unknown = null;
+    const fork: ForkRunner = async (request) => {
+      head = request.contextMessages[0]?.message.content;
+      return { usage: null, cacheHitRatio: null };
+    };
+    expect(await createExtractCommand(async () => fork).run(['--transcript', file, '--project', project, '--vault', vault, '--json'], io().io)).toBe(0);
+    expect(head).toBe(reminder);
+  });
+
   it('treats missing flags and a missing transcript as bad usage', async () => {
     const t = io();
     await expect(extractCommand.run(['--project', '/'], t.io)).rejects.toThrow(/--transcript FILE is required/);
