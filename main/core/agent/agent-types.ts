@@ -76,6 +76,11 @@ export interface QueryLoopOptions {
   logger?: Logger;
   /** Marks records as a fork's (Claude Code's `isSidechain`). */
   sidechain?: boolean;
+  /**
+   * Text appended to a tool's result, as Claude Code appends its attachments there (the instructions
+   * of a folder the agent just read in). A failure appends nothing.
+   */
+  attachToResult?: (call: Anthropic.ToolUseBlockParam, result: Anthropic.ToolResultBlockParam) => Promise<string[]>;
 }
 
 export type QueryStatus = 'completed' | 'max_turns' | 'aborted' | 'error';

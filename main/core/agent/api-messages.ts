@@ -1,11 +1,14 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { isCompactBoundary, isMessageRecord, type TranscriptRecord } from '../transcripts/records.js';
+import { newestReminder, reminderTextOf } from '../transcripts/context-reminder.js';
+import { isCompactBoundary, isMessageRecord, reachesModel, type TranscriptRecord } from '../transcripts/records.js';
 
 /**
  * Transcript records → the API's `messages` (issue 3 item 2). Only messages after the last compact
  * boundary count; records sharing one API `message.id` are one response; same-role runs are merged
  * (strict fake, DESIGN.md "Tests"); empty text goes; a tool_use left without a result (Stop mid-tool,
- * a crash) gets an "interrupted" result so the next request is valid.
+ * a crash) gets an "interrupted" result so the next request is valid. The newest context reminder
+ * (wherever it was stored: at the start, on resume, after a compaction) leads the first user message,
+ * as Claude Code 2.1.88 sends its own; older reminders are not sent.
  */
 type Block = Anthropic.ContentBlockParam;
 type Msg = { role: 'user' | 'assistant'; content: Block[] };
@@ -72,8 +75,10 @@ export function toApiMessages(records: TranscriptRecord[]): Anthropic.MessagePar
     if (isCompactBoundary(r)) start = i + 1;
   });
   const out: Msg[] = [];
+  const reminder = newestReminder(records);
+  if (reminder !== null) out.push({ role: 'user', content: [{ type: 'text', text: reminder }] });
   for (const r of records.slice(start)) {
-    if (!isMessageRecord(r) || r.isVisibleInTranscriptOnly) continue;
+    if (!isMessageRecord(r) || !reachesModel(r) || reminderTextOf(r) !== null) continue;
     const content = blocksOf(r.message.content);
     if (content.length === 0) continue;
     const role = r.message.role;

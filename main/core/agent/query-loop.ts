@@ -116,8 +116,24 @@ export async function runQueryLoop(o: QueryLoopOptions): Promise<QueryResult> {
       onEvent: o.onEvent,
       signal: o.signal,
     });
-    await emit(builder.make('user', { role: 'user', content: results }));
+    // One at a time: a file two Reads bring in is attached to the first only.
+    const withAttachments: Anthropic.ToolResultBlockParam[] = [];
+    for (const [i, result] of results.entries()) withAttachments.push(await appendAttachments(o, calls[i]!, result));
+    await emit(builder.make('user', { role: 'user', content: withAttachments }));
     if (o.signal?.aborted) return done('aborted', { kind: 'aborted', message: 'Stopped.' });
   }
   return done('max_turns');
+}
+
+/** The result with the texts `attachToResult` gives for it appended, each after a blank line. */
+async function appendAttachments(o: QueryLoopOptions, call: Anthropic.ToolUseBlockParam, result: Anthropic.ToolResultBlockParam): Promise<Anthropic.ToolResultBlockParam> {
+  if (!o.attachToResult) return result;
+  const texts = await o.attachToResult(call, result).catch((e: unknown) => {
+    o.logger?.warn('agent attachments failed', { error: (e as Error).message });
+    return [];
+  });
+  if (texts.length === 0) return result;
+  const content = result.content;
+  if (typeof content === 'string' || content === undefined) return { ...result, content: [content ?? '', ...texts].join('\n\n') };
+  return { ...result, content: [...content, ...texts.map((text) => ({ type: 'text' as const, text }))] };
 }

@@ -6,7 +6,8 @@ import type { Clock, Logger } from '../ports.js';
 import { liveMessages } from '../session-memory/index.js';
 import { conversationChain } from '../transcripts/conversation-chain.js';
 import { parseJsonl } from '../transcripts/jsonl.js';
-import type { MessageRecord } from '../transcripts/records.js';
+import { newestReminder } from '../transcripts/context-reminder.js';
+import { reachesModel, type MessageRecord } from '../transcripts/records.js';
 import { MemoryCursorStore } from './extraction-cursor.js';
 import { MemoryExtractor, type ForkRunner } from './memory-extractor.js';
 import { ensureMemoryDir, memoryDirFor } from './memory-paths.js';
@@ -24,10 +25,10 @@ export interface ExtractPassResult {
  * The model-visible messages of a Claude Code JSONL transcript, as a resume sees them: the chain of
  * `parentUuid` links back from the newest message (branches left by an edit or a retry and sidechains
  * drop out), from the last compact boundary on (the kept part of a session-memory compaction included),
- * without transcript-only rows. Malformed lines and a torn last line are skipped.
+ * without transcript-only rows (the compact summary is not one: the model sees it). Malformed lines and a torn last line are skipped.
  */
 export function transcriptMessages(text: string): MessageRecord[] {
-  return liveMessages(conversationChain(parseJsonl(text).records).records).filter((r) => !r.isVisibleInTranscriptOnly);
+  return liveMessages(conversationChain(parseJsonl(text).records).records).filter(reachesModel);
 }
 
 async function snapshot(dir: string): Promise<Map<string, string>> {
@@ -54,12 +55,19 @@ export async function runExtractPass(options: {
   logger: Logger;
   clock: Clock;
 }): Promise<ExtractPassResult> {
-  const messages = transcriptMessages(await fs.readFile(options.transcriptFile, 'utf8'));
+  const text = await fs.readFile(options.transcriptFile, 'utf8');
+  const messages = transcriptMessages(text);
+  // A Strata transcript keeps its context reminder as a system record, outside the messages: the fork
+  // gets it back at the head, as the conversation had it.
+  const reminder = newestReminder(conversationChain(parseJsonl(text).records).records);
+  const head = (at: MessageRecord | undefined): MessageRecord[] =>
+    reminder === null || !at ? [] : [{ ...at, uuid: `${at.uuid}-context`, parentUuid: null, isMeta: true, type: 'user', message: { role: 'user', content: reminder } }];
   const memoryDir = await ensureMemoryDir(await memoryDirFor(options.vaultRoot, options.projectDir));
   const denied: ExtractPassResult['denied'] = [];
   const fork: ForkRunner = (request) =>
     options.fork({
       ...request,
+      contextMessages: [...head(request.contextMessages[0]), ...request.contextMessages],
       canUseTool: async (toolName, input) => {
         const decision = await request.canUseTool(toolName, input);
         if (decision.behavior === 'deny' && typeof input.file_path === 'string') denied.push({ path: input.file_path, reason: decision.message });

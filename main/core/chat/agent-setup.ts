@@ -4,6 +4,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { MemoryConfig } from '../../../common/config.js';
 import { projectSettingsSchema, type ProjectSettings, type Settings } from '../../../common/domain/settings.js';
 import { createForkRunner, ForkFailedError, mergeSameRole, runForkedAgent, toApiMessages } from '../agent/index.js';
+import { newestReminderRecord } from '../transcripts/context-reminder.js';
 import { ensureMemoryDir, memoryWriteGuard, toLoopCanUseTool, type ForkRunner as ExtractorFork, type MemoryWriteGuard } from '../auto-memory/index.js';
 import type { SideQuery } from '../auto-memory/recall-select.js';
 import { API_KEY_ACCOUNT } from '../auth/credential-store.js';
@@ -238,14 +239,18 @@ export class ConversationAgent {
     return createForkRunner({ llm: this.llm, getParent: () => this.prefixOf(getRecords()), toolContext: this.forkContext, session: this.session, maxTurns: 1 });
   }
 
-  /** The background extractor's fork (SPEC §4): the parent's prefix up to the covered message. */
-  extractorFork(changes: MemoryChanges, onCards: (cards: MemoryItem[]) => void): ExtractorFork {
+  /**
+   * The background extractor's fork (SPEC §4): the parent's prefix up to the covered message. The
+   * messages it is given leave the context reminder out (a system record); `contextOf` gives the
+   * conversation it is taken from, so the fork sends the same reminder at the head as the parent.
+   */
+  extractorFork(changes: MemoryChanges, onCards: (cards: MemoryItem[]) => void, contextOf: () => readonly TranscriptRecord[] = () => []): ExtractorFork {
     return async (request) => {
       const r = await runForkedAgent({
         llm: this.llm,
         system: this.system,
         tools: this.tools,
-        messages: mergeSameRole(toApiMessages(request.contextMessages)),
+        messages: mergeSameRole(toApiMessages([...newestReminderRecord(contextOf()), ...request.contextMessages])),
         promptMessages: request.promptMessages,
         toolContext: this.forkContext,
         canUseTool: toLoopCanUseTool(request.canUseTool),

@@ -6,13 +6,14 @@ import { AppFailure } from '../../../common/result.js';
 import { runQueryLoop, type AgentEvent, type HookContext, type QueryStatus, type SummedUsage } from '../agent/index.js';
 import { RecordBuilder } from '../agent/record-builder.js';
 import { MemoryExtractor, FileCursorStore, renderRecalled } from '../auto-memory/index.js';
-import { buildSessionContext } from '../context/index.js';
+import { buildSessionContext, InstructionsOnRead } from '../context/index.js';
 import type { EventHub } from '../events.js';
 import type { LlmError } from '../llm/index.js';
 import type { Clock, Logger } from '../ports.js';
 import { isStillTemplate, liveContextTokens, liveMessages, loadCustomization } from '../session-memory/index.js';
 import { ReadState, type PermissionAnswer } from '../tools/index.js';
 import { conversationChain } from '../transcripts/conversation-chain.js';
+import { contextReminderRecord, reminderTextOf } from '../transcripts/context-reminder.js';
 import { isMessageRecord, type TranscriptRecord } from '../transcripts/records.js';
 import type { TranscriptStore } from '../transcripts/transcript-store.js';
 import { ConversationAgent, projectSwitches, resolveApiKey, sideQueryOf, type AgentEnvironment } from './agent-setup.js';
@@ -100,6 +101,7 @@ export class ChatSession {
    * resume or compaction), `refresh` after the project's instructions were approved, else null.
    */
   private contextDue: 'resume' | 'refresh' | null = 'resume';
+  private onRead: InstructionsOnRead | null = null;
 
   constructor(private readonly deps: ChatSessionDeps) {
     this.changes = new MemoryChanges(deps.env.vaultRoot);
@@ -258,6 +260,7 @@ export class ChatSession {
         }
       },
       onEvent: (event) => this.onAgentEvent(event),
+      attachToResult: (call, result) => this.instructionsOnRead(agent).forToolResult(call, result),
       hooks: {
         afterModelResponse: (ctx) => this.afterModelResponse(agent, ctx),
         afterTurn: (ctx) => this.afterTurn(agent, ctx),
@@ -375,7 +378,7 @@ export class ChatSession {
       projectDir: agent.paths.projectDir,
       guard: agent.guard,
       // The fork of the conversation as it is when the extraction runs.
-      fork: (request) => (this.agent ?? agent).extractorFork(this.changes, (cards) => void this.addItems(cards))(request),
+      fork: (request) => (this.agent ?? agent).extractorFork(this.changes, (cards) => void this.addItems(cards), () => this.records ?? [])(request),
       // The engines' shared store: the notes updater writes the same session file.
       cursors: new FileCursorStore(this.deps.engines.sessionState),
       config: () => this.deps.env.config().autoMemory,
@@ -403,6 +406,8 @@ export class ChatSession {
    */
   private async injectContext(agent: ConversationAgent, reason: 'start' | 'resume' | 'refresh' | 'compaction'): Promise<void> {
     this.contextDue = null;
+    // The reminder is rebuilt from the files as they are now: subfolder instructions may come again.
+    this.onRead = null;
     const context = await buildSessionContext({
       paths: agent.paths,
       config: this.deps.env.config(),
@@ -415,8 +420,8 @@ export class ChatSession {
     // A compaction may have kept the first reminder verbatim, a resumed session may hold this very one;
     // when nothing in it changed, once is enough.
     const history = await this.history();
-    if (history.some((r) => isMessageRecord(r) && r.isMeta && r.message.content === context.reminder)) return;
-    await this.appendMeta(agent, context.reminder);
+    if (history.some((r) => reminderTextOf(r) === context.reminder)) return;
+    await this.appendReminder(agent, context.reminder);
     // A refresh follows the user's own approval in this conversation: nothing new to ask or tell.
     if (reason === 'refresh') return;
     // A resumed session already showed its notices; only approvals still waiting are asked again.
@@ -449,6 +454,19 @@ export class ChatSession {
     }
   }
 
+  /** Claude Code's nested instructions: a Read under a subfolder brings its CLAUDE.md and matching `paths:` rules, once. */
+  private instructionsOnRead(agent: ConversationAgent): InstructionsOnRead {
+    const config = this.deps.env.config().instructions;
+    this.onRead ??= new InstructionsOnRead({
+      vaultRoot: agent.paths.vaultRoot,
+      projectDir: agent.paths.projectDir,
+      approvedExternalIncludes: agent.switches.approvedIncludes,
+      maxIncludeDepth: config.maxIncludeDepth,
+      largeFileChars: config.largeFileChars,
+    });
+    return this.onRead;
+  }
+
   /** The session's notes for a resumed session's reminder, unless missing, still the template or memory is off. */
   private async notesSoFar(): Promise<{ path: string; content: string } | null> {
     if (!this.policy.memory) return null;
@@ -458,6 +476,13 @@ export class ChatSession {
     ]);
     if (!notes.exists || isStillTemplate(notes.text, custom.template)) return null;
     return { path: path.join(this.deps.env.vaultRoot, notes.path), content: notes.text };
+  }
+
+  /** Stored as a system record, which Claude Code does not send on resume (docs/claude-code-parity.md). */
+  private async appendReminder(agent: ConversationAgent, text: string): Promise<void> {
+    const parentUuid = [...(await this.history())].reverse().find((r) => typeof r.uuid === 'string')?.uuid ?? null;
+    const timestamp = new Date(this.deps.clock.now()).toISOString();
+    await this.append([contextReminderRecord({ uuid: randomUUID(), parentUuid, sessionId: this.sessionId, cwd: agent.paths.projectDir, timestamp, text })]);
   }
 
   private async appendMeta(agent: ConversationAgent, text: string): Promise<void> {

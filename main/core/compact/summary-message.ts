@@ -93,8 +93,8 @@ export function boundaryRecord(
 
 /**
  * A user message record following `parentUuid`; `flags` mark it as the summary or a meta attachment.
- * The summary is not `isVisibleInTranscriptOnly`: the agent's `toApiMessages` leaves such records out,
- * and the summary must reach the model.
+ * The summary is flagged as Claude Code flags its own (`isCompactSummary` and
+ * `isVisibleInTranscriptOnly`), so either program resumes it the same way: both send it to the model.
  */
 export function userRecord(
   id: RecordIdentity,
@@ -111,5 +111,6 @@ export function userRecord(
     cwd: id.cwd,
     message: { role: 'user', content: [{ type: 'text', text }] },
     ...flags,
+    ...(flags.isCompactSummary ? { isVisibleInTranscriptOnly: true } : {}),
   };
 }

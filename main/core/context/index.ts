@@ -9,3 +9,4 @@ export {
 export { buildReminderBlock, type ReminderFile, type ReminderInput } from './reminder-block.js';
 export { cleanInstructionText, findIncludes, stripFrontmatter, stripHtmlComments } from './markdown-text.js';
 export { buildSessionContext, type SessionContext, type SessionContextInput } from './session-context.js';
+export { InstructionsOnRead, attachedInstructionText } from './instructions-on-read.js';

@@ -1,5 +1,5 @@
 /**
- * The text handling of instruction files (SPEC §6): frontmatter and HTML comments are stripped, and
+ * The text handling of instruction files (SPEC §6): frontmatter and block-level HTML comments are stripped, and
  * `@path` includes are found in markdown text only — never inside code blocks or code spans.
  */
 
@@ -48,14 +48,40 @@ export function stripFrontmatter(text: string): string {
 }
 
 /** One complete HTML comment that never runs past its own `-->`. */
-const COMMENT = '<!--(?:(?!-->)[\\s\\S])*-->';
-const WHOLE_LINE_COMMENTS = new RegExp(`^[ \\t]*${COMMENT}[ \\t]*(?:\\n|$)`, 'gm');
-const INLINE_COMMENTS = new RegExp(COMMENT, 'g');
+const COMMENT = /<!--(?:(?!-->)[\s\S])*-->/g;
+/** A CommonMark HTML block of the comment kind opens a line (at most three spaces in). */
+const BLOCK_OPEN = /^ {0,3}<!--/;
 
-/** Removes complete `<!-- … -->` comments outside code blocks (with their lines when they fill them); an unclosed one stays. */
+/**
+ * Removes block-level `<!-- … -->` comments, as Claude Code does: a comment that opens a line, through
+ * the line holding its `-->` (the CommonMark HTML block), with any text left on those lines kept.
+ * Comments inside a paragraph or a code span are text the author wrote and stay; so does an unclosed one.
+ */
+function stripCommentBlocks(text: string): string {
+  const lines = text.split('\n');
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!BLOCK_OPEN.test(lines[i]!)) {
+      out.push(lines[i]!);
+      continue;
+    }
+    let end = i;
+    while (end < lines.length && !lines[end]!.includes('-->')) end++;
+    if (end === lines.length) {
+      out.push(...lines.slice(i));
+      break;
+    }
+    const residue = lines.slice(i, end + 1).join('\n').replace(COMMENT, '');
+    if (residue.trim() !== '') out.push(residue);
+    i = end;
+  }
+  return out.join('\n');
+}
+
+/** Removes block-level HTML comments outside fenced code blocks (see `stripCommentBlocks`). */
 export function stripHtmlComments(text: string): string {
   return segments(text)
-    .map((s) => (s.code ? s.text : s.text.replace(WHOLE_LINE_COMMENTS, '').replace(INLINE_COMMENTS, '')))
+    .map((s) => (s.code ? s.text : stripCommentBlocks(s.text)))
     .join('\n');
 }
 
@@ -79,7 +105,8 @@ export function findIncludes(markdown: string): string[] {
   const found: string[] = [];
   for (const segment of segments(markdown)) {
     if (segment.code) continue;
-    const text = segment.text.replace(/(`+)[\s\S]*?[^`]\1(?!`)/g, (span) => ' '.repeat(span.length));
+    // Code spans and the inline comments left in the text are not followed.
+    const text = segment.text.replace(/(`+)[\s\S]*?[^`]\1(?!`)/g, (span) => ' '.repeat(span.length)).replace(COMMENT, (c) => ' '.repeat(c.length));
     for (const match of text.matchAll(INCLUDE)) {
       let p = match[1]!;
       const hash = p.indexOf('#');

@@ -4,6 +4,7 @@ import type { MemoryConfig } from '../../../common/config.js';
 import { truncateIndex, type IndexTruncation } from '../auto-memory/memory-index.js';
 import type { ProjectPaths } from '../paths/project-paths.js';
 import { loadInstructions, type LoadedInstructions } from './claude-md-loader.js';
+import { stripFrontmatter, stripHtmlComments } from './markdown-text.js';
 import { buildReminderBlock, type ReminderFile } from './reminder-block.js';
 
 export interface SessionContextInput {
@@ -30,11 +31,14 @@ export interface SessionContext {
   teamIndex: (IndexTruncation & { path: string }) | null;
 }
 
+/** A MEMORY.md as the model sees it: frontmatter and block-level HTML comments go before the caps apply, as in Claude Code. */
 async function readIndex(file: string, config: SessionContextInput['config']) {
   const raw = await fs.readFile(file, 'utf8').catch(() => null);
-  if (raw === null || raw.trim() === '') return null;
+  if (raw === null) return null;
+  const text = stripHtmlComments(stripFrontmatter(raw));
+  if (text.trim() === '') return null;
   const caps = { maxLines: config.autoMemory.indexMaxLines, maxChars: config.autoMemory.indexMaxChars };
-  return { ...truncateIndex(raw, caps), path: file };
+  return { ...truncateIndex(text, caps), path: file };
 }
 
 /**

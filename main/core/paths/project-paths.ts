@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { findGitRoot } from './git-root.js';
+import { migrateLegacyProjectFolder } from './legacy-folder.js';
 import { slug } from './slug.js';
 
 /** Session ids become file and folder names: one safe path segment only. */
@@ -30,7 +31,12 @@ export class ProjectPaths {
   static async resolve(vaultRoot: string, openedFolder: string): Promise<ProjectPaths> {
     const resolved = path.resolve(openedFolder);
     const real = await fs.realpath(resolved).catch(() => resolved);
-    return new ProjectPaths(path.resolve(vaultRoot), real, await findGitRoot(real));
+    const paths = new ProjectPaths(path.resolve(vaultRoot), real, await findGitRoot(real));
+    // A failed move leaves the old folder where it was: the project opens under the current name anyway.
+    for (const folder of new Set([paths.projectDir, paths.gitRoot ?? paths.projectDir])) {
+      await migrateLegacyProjectFolder(paths.vaultRoot, folder).catch(() => undefined);
+    }
+    return paths;
   }
 
   /** `slug(opened folder)`: the key of transcripts and session notes. */

@@ -6,6 +6,7 @@ import { AppFailure } from '../../../common/result.js';
 import { readJsonFile, writeJsonAtomic } from '../fs/atomic-write.js';
 import type { Clock } from '../ports.js';
 import { ProjectPaths } from '../paths/project-paths.js';
+import { MAX_SLUG_LENGTH } from '../paths/slug.js';
 
 const MAX_RECENT = 50;
 
@@ -32,8 +33,10 @@ export class ProjectRegistry {
     if (raw !== undefined && !parsed.success) await fs.rename(this.file, `${this.file}.invalid-${this.clock.now()}`).catch(() => undefined);
     const stored = parsed.success ? parsed.data.projects : [];
     // Lists written before memorySlug was kept get it now and keep it: a git lookup per project, once.
-    this.projects = await Promise.all(stored.map(async (p) => ({ ...p, memorySlug: p.memorySlug ?? (await this.memorySlugOf(p.path)) })));
-    if (stored.some((p) => p.memorySlug === undefined)) await this.save().catch(() => undefined);
+    // So do slugs the earlier naming got wrong (over 200 characters: another hash).
+    const stale = (p: (typeof stored)[number]) => p.memorySlug === undefined || p.memorySlug.length > MAX_SLUG_LENGTH;
+    this.projects = await Promise.all(stored.map(async (p) => ({ ...p, memorySlug: p.memorySlug !== undefined && !stale(p) ? p.memorySlug : await this.memorySlugOf(p.path) })));
+    if (this.projects.some((p, i) => p.memorySlug !== stored[i]!.memorySlug)) await this.save().catch(() => undefined);
     return this.list();
   }
 
@@ -45,7 +48,8 @@ export class ProjectRegistry {
   async open(folder: string): Promise<Project> {
     let real: string;
     try {
-      real = (await fs.realpath(folder)).normalize('NFC');
+      // Not normalized: tools must reach the folder by its own spelling (the slug takes the NFC form).
+      real = await fs.realpath(folder);
     } catch {
       throw new AppFailure('not_found', `The folder ${folder} does not exist.`);
     }

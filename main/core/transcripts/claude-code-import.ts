@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { AppFailure } from '../../../common/result.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
+import { isValidSessionId } from '../paths/project-paths.js';
 
 export interface ImportOptions {
   /** Claude Code's data folder (`~/.claude`). */
@@ -19,6 +20,9 @@ export interface ImportCounts {
 
 /** Claude Code's project folder names are slugs (SPEC §0): nothing else is imported. */
 const SLUG = /^[A-Za-z0-9-]+$/;
+/** Claude Code writes a subagent's transcript to `<session>/subagents/[<group>/]agent-<id>.jsonl`, its description next to it. */
+const SIDECHAIN_TRANSCRIPT = /^agent-[A-Za-z0-9._-]+\.jsonl$/;
+const SIDECHAIN_META = /^agent-[A-Za-z0-9._-]+\.meta\.json$/;
 
 async function listMemoryFiles(dir: string, rel = ''): Promise<string[]> {
   const entries = await fs.readdir(path.join(dir, rel), { withFileTypes: true }).catch(() => []);
@@ -48,8 +52,9 @@ async function copyIfNewer(source: string, target: string, mode: number): Promis
 }
 
 /**
- * `strata import claude-code`: brings Claude Code's transcripts (`projects/<slug>/*.jsonl`) and memory
- * folders (`projects/<slug>/memory/**`) into the vault's identical layout, unchanged, never
+ * `strata import claude-code`: brings Claude Code's transcripts (`projects/<slug>/*.jsonl`), its
+ * subagents' sidechain transcripts (`projects/<slug>/<session>/subagents/…`) and memory folders
+ * (`projects/<slug>/memory/**`) into the vault's identical layout, unchanged, never
  * overwriting a file that is newer in the vault.
  */
 export async function importClaudeCode(options: ImportOptions): Promise<ImportCounts> {
@@ -74,6 +79,23 @@ export async function importClaudeCode(options: ImportOptions): Promise<ImportCo
       if (copied) counts.transcripts++;
       else counts.skipped++;
       touched = true;
+    }
+    // Sidechain (subagent) transcripts of each session, with their metadata files.
+    for (const session of await fs.readdir(sourceDir, { withFileTypes: true })) {
+      if (!session.isDirectory() || session.name === 'memory' || !isValidSessionId(session.name)) continue;
+      const subagents = path.join(sourceDir, session.name, 'subagents');
+      if (!(await fs.lstat(subagents).catch(() => null))?.isDirectory()) continue;
+      for (const rel of await listMemoryFiles(subagents)) {
+        const name = path.basename(rel);
+        const transcript = SIDECHAIN_TRANSCRIPT.test(name);
+        if (!transcript && !SIDECHAIN_META.test(name)) continue;
+        const copied = await copyIfNewer(path.join(subagents, rel), path.join(targetDir, session.name, 'subagents', rel), 0o600);
+        if (transcript) {
+          if (copied) counts.transcripts++;
+          else counts.skipped++;
+        }
+        touched = true;
+      }
     }
     const memoryDir = path.join(sourceDir, 'memory');
     const memoryStat = await fs.lstat(memoryDir).catch(() => null);

@@ -64,3 +64,10 @@ export const isMessageRecord = (r: TranscriptRecord): r is MessageRecord =>
 
 export const isCompactBoundary = (r: TranscriptRecord): r is CompactBoundaryRecord =>
   r.type === 'system' && (r as CompactBoundaryRecord).subtype === 'compact_boundary';
+
+/**
+ * Whether the model sees a message record. Claude Code marks its compact summary
+ * `isVisibleInTranscriptOnly` too, yet sends it on resume (it is what replaces the compacted turns);
+ * other transcript-only rows stay out.
+ */
+export const reachesModel = (r: MessageRecord): boolean => r.isVisibleInTranscriptOnly !== true || r.isCompactSummary === true;

@@ -147,6 +147,12 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
   });
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse, raw: string) {
+    // Claude Code checks that the API host answers (`HEAD /`) before each request.
+    if (req.method === 'HEAD') {
+      res.writeHead(200);
+      res.end();
+      return;
+    }
     if (req.method !== 'POST' || !req.url?.startsWith('/v1/messages')) {
       sendError(res, { kind: 'error', status: 404, type: 'not_found_error', message: `Not found: ${req.method} ${req.url}` });
       return;

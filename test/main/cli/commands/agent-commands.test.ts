@@ -120,6 +120,26 @@ describe('strata session-memory and strata extract through the model', () => {
     expect(s.fake.requests[0]!.body.tools!.map((t) => t.name)).toEqual(['Read', 'Write', 'Edit', 'Glob', 'Grep', 'Delete']);
   });
 
+  it('session-memory over a session compacted by Claude Code sends its summary, not only the turns after /compact', async () => {
+    const s = await setup();
+    const t = new TranscriptBuilder('sess-compacted', s.project);
+    t.user('The launch moved to Friday.');
+    t.assistant('Noted.', { usage: { input_tokens: 300 } });
+    t.boundary();
+    // Claude Code flags its summary record transcript-only, yet sends it to the model.
+    t.user('Summary: the launch is on Friday; the user owns the checklist.', { isCompactSummary: true, isVisibleInTranscriptOnly: true });
+    t.user('Add the venue to the checklist.');
+    t.assistant('Added.', { usage: { input_tokens: 400 } });
+    const transcript = path.join(path.dirname(s.project), 'sess-compacted.jsonl');
+    await fs.writeFile(transcript, t.jsonl());
+    s.fake.enqueue(text('Nothing to change.'));
+    expect(await runCli(['session-memory', '--transcript', transcript, '--project', s.project, '--vault', s.vault, '--json'], s.io)).toBe(0);
+    const sent = JSON.stringify(s.fake.requests[0]!.body.messages);
+    expect(sent).toContain('the user owns the checklist');
+    expect(sent).toContain('Add the venue');
+    expect(sent).not.toContain('The launch moved to Friday.');
+  });
+
   it('session-memory exits 1 and leaves the cursors where they were when the API answers 500 to the notes fork', async () => {
     const s = await setup();
     const transcript = await transcriptFile(s.project, path.dirname(s.project));

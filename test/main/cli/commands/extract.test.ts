@@ -19,7 +19,9 @@ async function transcript(dir: string): Promise<string> {
   const lines = [
     { ...base, type: 'user', uuid: 'old', parentUuid: null, message: { role: 'user', content: 'old history' } },
     { ...base, type: 'system', subtype: 'compact_boundary', uuid: 'b', parentUuid: 'old', content: 'compacted', compactMetadata: { trigger: 'auto', preTokens: 1 } },
-    { ...base, type: 'user', uuid: 'u1', parentUuid: 'b', message: { role: 'user', content: 'remember I prefer tabs' } },
+    // Claude Code's summary record: transcript-only flagged, yet what the model sees in place of the compacted turns.
+    { ...base, type: 'user', uuid: 'sum', parentUuid: 'b', isCompactSummary: true, isVisibleInTranscriptOnly: true, message: { role: 'user', content: 'Summary: the user likes tabs.' } },
+    { ...base, type: 'user', uuid: 'u1', parentUuid: 'sum', message: { role: 'user', content: 'remember I prefer tabs' } },
     { ...base, type: 'assistant', uuid: 'a1', parentUuid: 'u1', message: { role: 'assistant', content: [{ type: 'text', text: 'noted' }] } },
   ];
   const file = path.join(dir, 's-cli.jsonl');
@@ -53,12 +55,33 @@ describe('strata extract', () => {
     const t = io();
     const code = await createExtractCommand(async () => fork).run(['--transcript', await transcript(project), '--project', project, '--vault', vault, '--json'], t.io);
     expect(code).toBe(0);
-    expect(seen).toEqual(['u1', 'a1']);
+    expect(seen).toEqual(['sum', 'u1', 'a1']);
     const result = JSON.parse(t.out[0]!);
     expect(result.written).toEqual([path.join(await fs.realpath(memoryDir), 'feedback_tabs.md')]);
     expect(result.deleted).toEqual([path.join(await fs.realpath(memoryDir), 'stale.md')]);
     expect(result.denied).toEqual([{ path: path.join(project, 'src.ts'), reason: expect.stringContaining('outside the memory folder') }]);
     expect(t.err).toEqual([]);
+  });
+
+  it("gives the fork a Strata transcript's context reminder at the head, though it is stored as a system record", async () => {
+    const project = await tempDir('strata-cli-project-');
+    const vault = await tempDir('strata-cli-vault-');
+    const base = { sessionId: 's-ctx', timestamp: '2026-12-01T10:00:00.000Z', cwd: project };
+    const reminder = "<system-reminder>\nUse the following context when it helps with the user's request.\nAnswer in French.\n</system-reminder>";
+    const lines = [
+      { ...base, type: 'system', subtype: 'context_reminder', uuid: 'r', parentUuid: null, isMeta: true, content: reminder },
+      { ...base, type: 'user', uuid: 'u1', parentUuid: 'r', message: { role: 'user', content: 'remember I prefer tabs' } },
+      { ...base, type: 'assistant', uuid: 'a1', parentUuid: 'u1', message: { role: 'assistant', content: [{ type: 'text', text: 'noted' }] } },
+    ];
+    const file = path.join(project, 's-ctx.jsonl');
+    await fs.writeFile(file, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    let head: unknown = null;
+    const fork: ForkRunner = async (request) => {
+      head = request.contextMessages[0]?.message.content;
+      return { usage: null, cacheHitRatio: null };
+    };
+    expect(await createExtractCommand(async () => fork).run(['--transcript', file, '--project', project, '--vault', vault, '--json'], io().io)).toBe(0);
+    expect(head).toBe(reminder);
   });
 
   it('treats missing flags and a missing transcript as bad usage', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { INTERRUPTED_RESULT, toApiMessages } from '../../../../main/core/agent/index.js';
+import { contextReminderRecord } from '../../../../main/core/transcripts/context-reminder.js';
 import type { TranscriptRecord } from '../../../../main/core/transcripts/records.js';
 import { validateRequest } from '../../../fakes/anthropic-server/validate.js';
 
@@ -53,5 +54,51 @@ describe('toApiMessages', () => {
     const trailing = toApiMessages([user('go'), asst([use('t3')])]);
     expect(trailing.at(-1)!.role).toBe('user');
     expect(strictOk(trailing)).toBeNull();
+  });
+});
+
+describe('toApiMessages and Claude Code transcripts', () => {
+  const boundary = () =>
+    ({ ...base(), type: 'system', subtype: 'compact_boundary', content: 'Conversation compacted', compactMetadata: { trigger: 'manual', preTokens: 9 } }) as TranscriptRecord;
+
+  it('sends the compact summary Claude Code writes (transcript-only flagged) and leaves other transcript-only rows out', () => {
+    const out = toApiMessages([
+      user('before'),
+      asst('old'),
+      boundary(),
+      { ...user('Summary: the user planned a launch.'), isCompactSummary: true, isVisibleInTranscriptOnly: true } as TranscriptRecord,
+      { ...user('a row only the transcript shows'), isVisibleInTranscriptOnly: true } as TranscriptRecord,
+      user('after'),
+    ]);
+    const sent = JSON.stringify(out);
+    expect(sent).toContain('Summary: the user planned a launch.');
+    expect(sent).not.toContain('a row only the transcript shows');
+    expect(sent).not.toContain('before');
+  });
+
+  it('puts the newest context reminder at the head of the first user message and sends no older one', () => {
+    const reminder = (text: string) => contextReminderRecord({ ...base(), text: `<system-reminder>\n${text}\n</system-reminder>` });
+    const legacy = { ...user("<system-reminder>\nUse the following context when it helps with the user's request.\nold day"), isMeta: true } as TranscriptRecord;
+    const out = toApiMessages([legacy, user('first'), asst('one'), reminder('new day'), user('second')]);
+    expect(out.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    const first = out[0]!.content as { text: string }[];
+    expect(first.map((b) => b.text)).toEqual(['<system-reminder>\nnew day\n</system-reminder>', 'first']);
+    expect(JSON.stringify(out)).not.toContain('old day');
+    expect(strictOk(out)).toBeNull();
+    // A legacy reminder alone is still sent, at the head.
+    const onlyLegacy = toApiMessages([user('q'), asst('a'), legacy, user('r')]);
+    expect((onlyLegacy[0]!.content as { text: string }[])[0]!.text).toContain('old day');
+    expect(JSON.stringify(onlyLegacy.slice(1))).not.toContain('old day');
+  });
+
+  it('puts the reminder before a compact summary, as Claude Code prepends its context to the resumed messages', () => {
+    const out = toApiMessages([
+      user('before'),
+      boundary(),
+      { ...user('the summary'), isCompactSummary: true, isVisibleInTranscriptOnly: true } as TranscriptRecord,
+      contextReminderRecord({ ...base(), text: 'CTX' }),
+      user('next'),
+    ]);
+    expect((out[0]!.content as { text: string }[]).map((b) => b.text)).toEqual(['CTX', 'the summary', 'next']);
   });
 });

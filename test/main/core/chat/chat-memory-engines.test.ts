@@ -72,6 +72,11 @@ describe('the memory engines on the chat loop', () => {
     const item = (await card).upserts.find((i) => i.kind === 'memory')!;
     expect(item).toMatchObject({ action: 'saved', title: 'Prefers tabs', type: 'feedback', by: 'extractor' });
     expect(await fs.readFile(path.join(memoryDir, 'user_tabs.md'), 'utf8')).toContain('Use tabs.');
+    // The fork leads with the parent's context reminder, as the parent does (same prefix, same context).
+    const headText = (body: { messages?: { content: unknown }[] }) => (body.messages![0]!.content as { text?: string }[])[0]!.text;
+    const fork = f.fake.requests.find((r) => lastUserText(r.body).includes('You are the memory extractor'))!;
+    expect(headText(fork.body)).toContain("Today's date is");
+    expect(headText(fork.body)).toBe(headText(f.fake.requests[0]!.body));
 
     const { saved } = await f.call('chat:dont-remember', { project: f.project, sessionId, itemId: item.id });
     await expect(fs.stat(path.join(memoryDir, 'user_tabs.md'))).rejects.toThrow();

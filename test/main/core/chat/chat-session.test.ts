@@ -68,6 +68,29 @@ describe('a conversation through the IPC handlers, the real SDK and the strict f
     expectAllAccepted(f.fake);
   });
 
+  it('attaches a subfolder CLAUDE.md and a matching paths: rule after the Read of a file under it, once', async () => {
+    const c = await chatFixture();
+    f = c;
+    await fs.mkdir(path.join(c.project, 'src'), { recursive: true });
+    await fs.mkdir(path.join(c.project, '.claude', 'rules'), { recursive: true });
+    await fs.writeFile(path.join(f.project, 'src', 'CLAUDE.md'), 'Source folder rule.\n');
+    await fs.writeFile(path.join(f.project, 'src', 'app.ts'), 'export const x = 1;\n');
+    await fs.writeFile(path.join(f.project, '.claude', 'rules', 'ts.md'), '---\npaths: src/**/*.ts\n---\nTypeScript rule.\n');
+    const sessionId = await f.newSession();
+    const read = () => toolCalls([{ name: 'Read', input: { file_path: path.join(c.project, 'src', 'app.ts') } }]);
+    f.fake.enqueue(read(), read(), text('Read it.'));
+    await f.turn(sessionId, 'Look at the app');
+    // Neither is sent at the start; both follow the first result, in the same user message.
+    expect(JSON.stringify(f.fake.requests[0]!.body.messages)).not.toContain('TypeScript rule.');
+    const afterFirst = JSON.stringify(f.fake.requests[1]!.body.messages!.at(-1));
+    expect(afterFirst).toContain('export const x = 1;');
+    expect(afterFirst.indexOf('Source folder rule.')).toBeGreaterThan(afterFirst.indexOf('export const x = 1;'));
+    expect(afterFirst.indexOf('TypeScript rule.')).toBeGreaterThan(afterFirst.indexOf('Source folder rule.'));
+    const all = JSON.stringify(f.fake.requests[2]!.body.messages);
+    expect(all.split('TypeScript rule.').length - 1).toBe(1);
+    expectAllAccepted(f.fake);
+  });
+
   it('rebuilds the context when a session is resumed: the edited CLAUDE.md and the notes so far reach the model, once', async () => {
     f = await chatFixture();
     await fs.writeFile(path.join(f.project, 'CLAUDE.md'), 'Answer in English.\n');
@@ -84,13 +107,15 @@ describe('a conversation through the IPC handlers, the real SDK and the strict f
     f.fake.enqueue(text('Bonjour.'));
     await f.turn(sessionId, 'Second question');
     const resumed = f.fake.requests.at(-1)!.body.messages!;
-    const last = JSON.stringify(resumed.at(-1));
-    // The new reminder sits with the new prompt, after the history the model already saw.
-    expect(last).toContain('Answer in French.');
-    expect(last).toContain('Planning the Friday launch.');
-    expect(last).toContain("Today's date is");
-    expect(last).toContain('Second question');
-    expect(JSON.stringify(resumed.slice(0, -1))).toContain('Answer in English.');
+    const head = JSON.stringify(resumed[0]);
+    // As Claude Code 2.1.88 does on resume, the rebuilt reminder leads the first user message and the
+    // one it replaces is not sent (docs/claude-code-parity.md).
+    expect(head).toContain('Answer in French.');
+    expect(head).toContain('Planning the Friday launch.');
+    expect(head).toContain("Today's date is");
+    expect(head).toContain('First question');
+    expect(JSON.stringify(resumed.at(-1))).toContain('Second question');
+    expect(JSON.stringify(resumed)).not.toContain('Answer in English.');
     expectAllAccepted(f.fake);
 
     // Later turns of the same run, and a restart with nothing changed, add no further reminder.
@@ -214,7 +239,7 @@ describe('a conversation through the IPC handlers, the real SDK and the strict f
     // The conversation where it was asked sends it from its next turn, once.
     f.fake.enqueue(text('Brief.'), text('Still brief.'));
     await f.turn(first, 'Hello with the rule');
-    expect(JSON.stringify(f.fake.requests.at(-1)!.body.messages!.at(-1))).toContain('Shared rule: be brief.');
+    expect(JSON.stringify(f.fake.requests.at(-1)!.body.messages![0])).toContain('Shared rule: be brief.');
     await f.turn(first, 'And again');
     expect(lastRequestText(f.fake).split('Shared rule: be brief.').length - 1).toBe(1);
     expectAllAccepted(f.fake);

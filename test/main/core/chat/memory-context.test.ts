@@ -41,8 +41,10 @@ describe('auto memory in the model’s context', () => {
     expect(JSON.stringify(after.system)).toBe(system);
     const sent = JSON.stringify(after.messages);
     expect(sent).toContain('Said hello.');
-    // The index comes back after the summary.
-    expect(sent.lastIndexOf(INDEX)).toBeGreaterThan(sent.indexOf('Said hello.'));
+    // The rebuilt reminder, index included, leads the first user message, before the summary (as Claude Code's does).
+    const head = JSON.stringify(after.messages![0]);
+    expect(head.indexOf(INDEX)).toBeGreaterThan(-1);
+    expect(head.indexOf(INDEX)).toBeLessThan(head.indexOf('Said hello.'));
     expectAllAccepted(f.fake);
     return sent;
   }

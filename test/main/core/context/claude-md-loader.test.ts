@@ -49,6 +49,47 @@ describe('loadInstructions (SPEC §6)', () => {
     expect(pendingApprovals).toEqual([]);
   });
 
+  it("loads the user's own rules after their CLAUDE.md and rules in subfolders, each in name order", async () => {
+    const { root, vault, repo, project } = await tree();
+    await write(path.join(vault, 'CLAUDE.md'), 'user');
+    await write(path.join(vault, 'rules', 'z-last.md'), 'user rule z');
+    await write(path.join(vault, 'rules', 'a', 'deep.md'), 'user rule deep');
+    await write(path.join(repo, '.claude', 'rules', 'b.md'), 'rule b');
+    await write(path.join(repo, '.claude', 'rules', 'a-sub', 'x.md'), 'rule sub x');
+    await write(path.join(repo, '.claude', 'rules', 'c', 'd', 'y.md'), 'rule sub y');
+    const { files } = await loadInstructions({ vaultRoot: vault, projectDir: project });
+    expect(names(files, root)).toEqual([
+      'vault/CLAUDE.md',
+      'vault/rules/a/deep.md',
+      'vault/rules/z-last.md',
+      'work/repo/.claude/rules/a-sub/x.md',
+      'work/repo/.claude/rules/b.md',
+      'work/repo/.claude/rules/c/d/y.md',
+    ]);
+    expect(files.map((f) => f.kind)).toEqual(['user', 'user', 'user', 'project', 'project', 'project']);
+  });
+
+  it('keeps rules with paths: frontmatter out of the start and returns them with their patterns and base folder', async () => {
+    const { root, vault, repo, project } = await tree();
+    await write(path.join(repo, '.claude', 'rules', 'ts.md'), '---\npaths: src/**/*.ts, {a,b}/**\n---\nTypeScript rule.');
+    await write(path.join(repo, '.claude', 'rules', 'all.md'), '---\npaths: "**"\n---\nEverywhere rule.');
+    await write(path.join(vault, 'rules', 'docs.md'), '---\npaths:\n  - docs/**\n---\nDocs rule.');
+    const { files, conditionalRules } = await loadInstructions({ vaultRoot: vault, projectDir: project });
+    expect(names(files, root)).toEqual(['work/repo/.claude/rules/all.md']);
+    expect(conditionalRules.map((r) => ({ ...r, path: path.relative(root, r.path), baseDir: path.relative(root, r.baseDir) }))).toEqual([
+      { path: 'vault/rules/docs.md', kind: 'user', patterns: ['docs'], baseDir: 'work/repo/pkg' },
+      { path: 'work/repo/.claude/rules/ts.md', kind: 'project', patterns: ['src/**/*.ts', '{a,b}'], baseDir: 'work/repo' },
+    ]);
+  });
+
+  it('skips includes with a non-text extension or a trailing dot, even when they hold text', async () => {
+    const { root, vault, project } = await tree();
+    for (const name of ['shot.png', 'paper.pdf', 'odd.', 'notes.txt', 'Makefile']) await write(path.join(project, name), `text of ${name}`);
+    await write(path.join(project, 'CLAUDE.md'), '@./shot.png @./paper.pdf @./odd. @./notes.txt @./Makefile');
+    const { files } = await loadInstructions({ vaultRoot: vault, projectDir: project });
+    expect(names(files, root)).toEqual(['work/repo/pkg/CLAUDE.md', 'work/repo/pkg/notes.txt', 'work/repo/pkg/Makefile']);
+  });
+
   it('loads includes at depths 1 to 4 right after the including file and ignores depth 5', async () => {
     const { root, vault, project } = await tree();
     await write(path.join(project, 'CLAUDE.md'), 'top @./d1.md\nafter');

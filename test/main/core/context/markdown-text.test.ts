@@ -8,9 +8,17 @@ describe('instruction text cleaning', () => {
     expect(stripFrontmatter('# Title\n---\nx: 1\n---\n')).toBe('# Title\n---\nx: 1\n---\n');
   });
 
-  it('strips complete HTML comments, whole-line and inline, but not inside code or when unclosed', () => {
-    const text = ['a', '<!-- note', 'for maintainers -->', 'b <!-- inline --> c', '```', '<!-- kept in code -->', '```', '<!-- unclosed'].join('\n');
-    expect(stripHtmlComments(text)).toBe(['a', 'b  c', '```', '<!-- kept in code -->', '```', '<!-- unclosed'].join('\n'));
+  it('strips block-level HTML comments only, as Claude Code does: inline ones, code and unclosed ones stay', () => {
+    const text = ['a', '<!-- note', 'for maintainers -->', 'b <!-- inline --> c', 'd `<!-- span -->` e', '```', '<!-- kept in code -->', '```', '<!-- unclosed'].join('\n');
+    expect(stripHtmlComments(text)).toBe(['a', 'b <!-- inline --> c', 'd `<!-- span -->` e', '```', '<!-- kept in code -->', '```', '<!-- unclosed'].join('\n'));
+  });
+
+  it('does not follow an include inside an inline comment that stays in the text', () => {
+    expect(findIncludes('Read this <!-- not @./hidden.md --> and @./shown.md')).toEqual(['./shown.md']);
+  });
+
+  it('keeps the text left on the lines of a comment block, and a comment indented four spaces (code)', () => {
+    expect(stripHtmlComments('<!-- note --> Use bun\n   <!-- three -->\n    <!-- four -->')).toBe(' Use bun\n    <!-- four -->');
   });
 
   it('never lets one comment swallow the text between two comments', () => {

@@ -45,6 +45,18 @@ describe('buildSessionContext', () => {
     expect(ctx.reminder).toContain('WARNING');
   });
 
+  it('injects MEMORY.md without its frontmatter and comment blocks, and applies the caps after stripping them', async () => {
+    const { paths } = await project();
+    const comment = Array.from({ length: 60 }, (_, i) => `note ${i}`).join('\n');
+    const lines = Array.from({ length: 200 }, (_, i) => `- [M${i}](m${i}.md) — hook ${i}`).join('\n');
+    await write(path.join(paths.memoryDir, 'MEMORY.md'), `---\ntitle: index-front\n---\n<!--\n${comment}\n-->\n${lines}\n`);
+    const ctx = await buildSessionContext({ paths, config: defaultMemoryConfig, today: '2026-12-02' });
+    expect(ctx.reminder).not.toContain('index-front');
+    expect(ctx.reminder).not.toContain('note 5');
+    expect(ctx.reminder).toContain('hook 199');
+    expect(ctx.autoIndex?.truncated).toBe(false);
+  });
+
   it('leaves out memory layers switched off for the project and adds resumed session notes', async () => {
     const { paths } = await project();
     await write(path.join(paths.memoryDir, 'MEMORY.md'), '- [Role](role.md) — backend dev\n');

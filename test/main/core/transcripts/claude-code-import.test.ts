@@ -19,6 +19,10 @@ async function claudeHome() {
   await write(path.join(p, 'a.jsonl'), '{"type":"user"}\n');
   await write(path.join(p, 'b.jsonl'), '{"type":"assistant"}\n');
   await write(path.join(p, 'a', 'session-memory', 'summary.md'), '# notes\n');
+  await write(path.join(p, 'a', 'subagents', 'agent-a1b2.jsonl'), '{"type":"user","isSidechain":true}\n');
+  await write(path.join(p, 'a', 'subagents', 'agent-a1b2.meta.json'), '{"agentType":"Explore"}');
+  await write(path.join(p, 'a', 'subagents', 'workflows', 'agent-c3.jsonl'), '{"type":"assistant","isSidechain":true}\n');
+  await write(path.join(p, 'a', 'subagents', 'notes.txt'), 'not a transcript');
   await write(path.join(p, 'memory', 'MEMORY.md'), '- [Role](user_role.md) — who\n');
   await write(path.join(p, 'memory', 'user_role.md'), '---\nname: role\n---\nbody\n');
   await write(path.join(p, 'memory', 'team', 'MEMORY.md'), '- [T](t.md) — team\n');
@@ -33,12 +37,17 @@ describe('importClaudeCode', () => {
     const from = await claudeHome();
     const vault = await tempDir();
     const counts = await importClaudeCode({ from, vaultRoot: vault });
-    expect(counts).toEqual({ projects: 2, transcripts: 3, memoryFiles: 3, skipped: 0 });
+    expect(counts).toEqual({ projects: 2, transcripts: 5, memoryFiles: 3, skipped: 0 });
     const p = path.join(vault, 'projects', SLUG);
+    expect(await fs.readFile(path.join(p, 'a', 'subagents', 'agent-a1b2.jsonl'), 'utf8')).toContain('isSidechain');
+    expect(await fs.readFile(path.join(p, 'a', 'subagents', 'agent-a1b2.meta.json'), 'utf8')).toContain('Explore');
+    expect(await fs.readFile(path.join(p, 'a', 'subagents', 'workflows', 'agent-c3.jsonl'), 'utf8')).toContain('isSidechain');
+    await expect(fs.stat(path.join(p, 'a', 'subagents', 'notes.txt'))).rejects.toThrow();
     expect(await fs.readFile(path.join(p, 'a.jsonl'), 'utf8')).toBe('{"type":"user"}\n');
     expect(await fs.readFile(path.join(p, 'memory', 'user_role.md'), 'utf8')).toBe('---\nname: role\n---\nbody\n');
     expect(await fs.readFile(path.join(p, 'memory', 'team', 'MEMORY.md'), 'utf8')).toContain('team');
-    await expect(fs.stat(path.join(p, 'a'))).rejects.toThrow();
+    // Of a session's folder only the sidechains come (its notes are Claude Code's, kept there).
+    await expect(fs.stat(path.join(p, 'a', 'session-memory'))).rejects.toThrow();
     await expect(fs.stat(path.join(vault, 'settings.json'))).rejects.toThrow();
     await expect(fs.stat(path.join(vault, 'projects', 'bad name!'))).rejects.toThrow();
   });
@@ -47,7 +56,7 @@ describe('importClaudeCode', () => {
     const from = await claudeHome();
     const vault = await tempDir();
     await importClaudeCode({ from, vaultRoot: vault });
-    expect(await importClaudeCode({ from, vaultRoot: vault })).toEqual({ projects: 2, transcripts: 0, memoryFiles: 0, skipped: 6 });
+    expect(await importClaudeCode({ from, vaultRoot: vault })).toEqual({ projects: 2, transcripts: 0, memoryFiles: 0, skipped: 8 });
   });
 
   it('never overwrites a file that is newer in the vault, but updates an older one', async () => {
@@ -59,7 +68,7 @@ describe('importClaudeCode', () => {
     await write(path.join(p, 'a.jsonl'), 'mine, newer\n', future);
     await write(path.join(p, 'memory', 'MEMORY.md'), 'mine, older\n', past);
     const counts = await importClaudeCode({ from, vaultRoot: vault });
-    expect(counts).toMatchObject({ transcripts: 2, memoryFiles: 3, skipped: 1 });
+    expect(counts).toMatchObject({ transcripts: 4, memoryFiles: 3, skipped: 1 });
     expect(await fs.readFile(path.join(p, 'a.jsonl'), 'utf8')).toBe('mine, newer\n');
     expect(await fs.readFile(path.join(p, 'memory', 'MEMORY.md'), 'utf8')).toContain('[Role]');
   });

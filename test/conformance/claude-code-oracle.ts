@@ -1,0 +1,87 @@
+import { execFile, spawn } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * The real Claude Code as a test oracle (TOOLCHAIN.md "Claude Code as a test oracle"): the pinned npm
+ * package is installed once into a cache outside the repository (never a dependency of the app) and
+ * its `cli.js` is run under Node against the loopback fake.
+ */
+export const ORACLE_VERSION = '2.1.88';
+
+export type Oracle = { cli: string; version: string } | { skip: string };
+
+const cacheRoot = () => process.env.STRATA_CONFORMANCE_CACHE ?? path.join(os.homedir(), '.cache', 'strata-conformance');
+
+function run(cmd: string, args: string[], cwd: string, timeoutMs: number): Promise<{ ok: boolean; output: string }> {
+  return new Promise((resolve) => {
+    execFile(cmd, args, { cwd, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+      resolve({ ok: !error, output: `${stdout}${stderr}`.trim() });
+    });
+  });
+}
+
+/** Finds or installs `@anthropic-ai/claude-code@<version>`; says why when it cannot. */
+export async function claudeCode(version = ORACLE_VERSION): Promise<Oracle> {
+  if (process.env.STRATA_CONFORMANCE === 'off') return { skip: 'STRATA_CONFORMANCE=off' };
+  const dir = path.join(cacheRoot(), version);
+  const cli = path.join(dir, 'node_modules', '@anthropic-ai', 'claude-code', 'cli.js');
+  if (await fs.stat(cli).then(() => true, () => false)) return { cli, version };
+  await fs.mkdir(dir, { recursive: true });
+  await fs.writeFile(path.join(dir, 'package.json'), '{"name":"strata-conformance-oracle","private":true}\n');
+  // --ignore-scripts: the oracle's own install steps are not needed to run cli.js under Node.
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const installed = await run(npm, ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--no-save', '--fetch-retries=1', '--fetch-timeout=30000', `@anthropic-ai/claude-code@${version}`], dir, 240_000);
+  if (!installed.ok || !(await fs.stat(cli).then(() => true, () => false))) {
+    const why = installed.output.split('\n').find((l) => /ERR|error/i.test(l)) ?? installed.output.split('\n').at(-1) ?? 'no output';
+    return { skip: `the npm registry could not provide @anthropic-ai/claude-code@${version} (${why.slice(0, 200)})` };
+  }
+  return { cli, version };
+}
+
+export interface ClaudeRun {
+  /** Claude Code's `--output-format json` result. */
+  result: { session_id: string; result?: string; is_error?: boolean };
+  stderr: string;
+}
+
+/**
+ * One non-interactive turn: `HOME` and `CLAUDE_CONFIG_DIR` are the test's, the API is the fake.
+ * `cwd` is the project folder Claude Code is started in.
+ */
+export function runClaude(
+  oracle: { cli: string },
+  o: { cwd: string; home: string; configDir: string; apiUrl: string; prompt: string; resume?: string; extraArgs?: string[] },
+): Promise<ClaudeRun> {
+  const args = [oracle.cli, '-p', o.prompt, '--output-format', 'json', ...(o.resume ? ['--resume', o.resume] : []), ...(o.extraArgs ?? [])];
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: o.home,
+    CLAUDE_CONFIG_DIR: o.configDir,
+    ANTHROPIC_API_KEY: 'sk-ant-conformance',
+    ANTHROPIC_BASE_URL: o.apiUrl,
+    DISABLE_TELEMETRY: '1',
+    DISABLE_AUTOUPDATER: '1',
+    DISABLE_ERROR_REPORTING: '1',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+  };
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: o.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const line = stdout.trim().split('\n').at(-1) ?? '';
+      try {
+        resolve({ result: JSON.parse(line) as ClaudeRun['result'], stderr });
+      } catch {
+        reject(new Error(`Claude Code exited ${code} without a JSON result: ${stdout.slice(0, 500)} ${stderr.slice(0, 500)}`));
+      }
+    });
+  });
+}
