@@ -115,7 +115,7 @@ describe.skipIf(!hasChromium)('managing memories in the vault browser', () => {
     await mine.click();
     await page.keyboard.press('Control+End');
     await page.keyboard.type(' MERGED');
-    await banner.getByRole('button', { name: 'Save my version' }).click();
+    await banner.getByRole('button', { name: 'Keep my version' }).click();
     await expect.poll(() => fs.readFile(file, 'utf8')).toContain('MINE ONE MERGED');
     expect(await fs.readFile(file, 'utf8')).not.toContain('THEIRS ONE');
     await banner.waitFor({ state: 'detached' });
@@ -168,7 +168,7 @@ describe.skipIf(!hasChromium)('managing memories in the vault browser', () => {
     await page.getByLabel('Text of Prefers tabs').click();
     await page.keyboard.press('Control+End');
     await page.keyboard.type('\nSECOND VERSION');
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.keyboard.press('Control+s');
     await expect.poll(() => fs.readFile(file, 'utf8')).toContain('SECOND VERSION');
     await page.getByRole('button', { name: 'History', exact: true }).click();
     await page.locator('.timeline button').first().click();

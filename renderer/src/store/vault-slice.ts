@@ -8,6 +8,8 @@ export interface SearchFilters {
   scope: VaultScope | null;
   type: MemoryType | null;
 }
+/** Where the open file's autosave stands; `failed` keeps the text on screen and retries. */
+export type SaveState = { kind: 'saved' } | { kind: 'pending' } | { kind: 'saving' } | { kind: 'failed'; message: string; retryInMs: number | null };
 export type VaultPanel = 'file' | 'new' | 'index' | 'history' | 'deleted' | 'health' | 'search' | 'conflicts' | 'review';
 
 export interface VaultSlice {
@@ -21,6 +23,12 @@ export interface VaultSlice {
   draft: string | null;
   /** The file changed on disk while the user had unsaved edits: both are kept until they choose. */
   externalVersion: VaultFile | null;
+  /**
+   * Bumped whenever the editor's text is replaced from outside (another file, a reload, a merge):
+   * the editor is recreated then, and only then (an autosave must not move the cursor).
+   */
+  docRevision: number;
+  saveState: SaveState;
   searchQuery: string;
   /** The search filters: a scope and a memory type, null for any. */
   searchFilters: SearchFilters;
@@ -36,6 +44,9 @@ export interface VaultSlice {
   select(path: string | null, panel?: VaultPanel): void;
   setPanel(panel: VaultPanel): void;
   setOpen(file: VaultFile | null): void;
+  /** The open file as just saved from the editor's own text: the editor keeps its state. */
+  setSaved(file: VaultFile): void;
+  setSaveState(state: SaveState): void;
   setDraft(draft: string | null): void;
   setExternalVersion(file: VaultFile | null): void;
   setSearch(query: string, filters: SearchFilters, hits: SearchHit[]): void;
@@ -54,6 +65,8 @@ export const createVaultSlice: StateCreator<StoreState, [], [], VaultSlice> = (s
   open: null,
   draft: null,
   externalVersion: null,
+  docRevision: 0,
+  saveState: { kind: 'saved' },
   searchQuery: '',
   searchFilters: { scope: null, type: null },
   searchHits: [],
@@ -63,7 +76,9 @@ export const createVaultSlice: StateCreator<StoreState, [], [], VaultSlice> = (s
   setSort: (sort) => set({ sort }),
   select: (selectedPath, panel = 'file') => set({ selectedPath, panel, draft: null, externalVersion: null }),
   setPanel: (panel) => set({ panel }),
-  setOpen: (open) => set({ open }),
+  setOpen: (open) => set((s) => ({ open, docRevision: s.docRevision + 1 })),
+  setSaved: (open) => set({ open }),
+  setSaveState: (saveState) => set({ saveState }),
   setDraft: (draft) => set({ draft }),
   setExternalVersion: (externalVersion) => set({ externalVersion }),
   setSearch: (searchQuery, searchFilters, searchHits) => set({ searchQuery, searchFilters, searchHits }),
