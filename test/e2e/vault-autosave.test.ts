@@ -54,6 +54,11 @@ describe.skipIf(!hasChromium)('vault autosave in Chromium', () => {
     await page.keyboard.type('Even in Go.');
     await expect.poll(() => read(tabs), { timeout: 5_000 }).toContain('Even in Go.');
     await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+    await page.keyboard.type(' And in Rust.');
+    await expect.poll(() => read(tabs), { timeout: 5_000 }).toContain('Even in Go. And in Rust.');
+    // Two autosaves, one history entry: the version from before the burst.
+    const versions = await app!.services.vault().files.timeline(`projects/${SLUG}/memory/prefers-tabs.md`);
+    expect(versions.map((v) => v.reason)).toEqual(['autosave']);
     expect(errors).toEqual([]);
   });
 

@@ -175,7 +175,7 @@ describe.skipIf(!hasChromium)('managing memories in the vault browser', () => {
     await page.getByRole('button', { name: 'Restore this version' }).click();
     await expect.poll(() => fs.readFile(file, 'utf8')).not.toContain('SECOND VERSION');
     const timeline = await app!.services.vault().files.timeline(`projects/${SLUG}/memory/prefers-tabs.md`);
-    expect(timeline.map((v) => v.reason)).toEqual(['before-restore', 'edit']);
+    expect(timeline.map((v) => v.reason)).toEqual(['before-restore', 'autosave']);
     await page.getByRole('status').getByRole('button', { name: 'Undo' }).click();
     await expect.poll(() => fs.readFile(file, 'utf8')).toContain('SECOND VERSION');
     await page.getByText('SECOND VERSION').waitFor();

@@ -92,7 +92,7 @@ async function write(j: Job): Promise<boolean> {
   void sha256Hex(j.text).then((hash) => {
     if (inflight) inflightHash = hash;
   });
-  const result = await api.invoke['vault:write-file']({ path: j.path, text: j.text, baseHash: base.hash });
+  const result = await api.invoke['vault:write-file']({ path: j.path, text: j.text, baseHash: base.hash, autosave: true });
   if (result.ok) return settle(j, result.value);
   if (result.error.code === 'conflict') return mergeWithDisk(j, base);
   return failed(j, result.error);
@@ -149,7 +149,7 @@ async function mergeWithDisk(j: Job, base: VaultFile): Promise<boolean> {
     // The user already left the file: their text is saved over the other change, which History keeps.
     return writeOver(j.path, j.text, fresh.value, 'The file had changed on disk; your version is saved and the other one is in History.');
   }
-  const saved = await api.invoke['vault:write-file']({ path: j.path, text: merged.text, baseHash: fresh.value.hash });
+  const saved = await api.invoke['vault:write-file']({ path: j.path, text: merged.text, baseHash: fresh.value.hash, autosave: true });
   if (!saved.ok) return saved.error.code === 'conflict' ? mergeWithDisk({ ...j, text: merged.text }, fresh.value) : failed(j, saved.error);
   if (isOpen && state().open?.meta.path === j.path) {
     const typedSince = state().draft !== null && state().draft !== j.text ? state().draft! : null;
@@ -276,7 +276,7 @@ export function sendNowOnPageHide(): void {
   if (text === undefined || path === undefined) return;
   const baseHash = s.externalVersion ? s.externalVersion.hash : inflight && inflightHash ? inflightHash : baseOf(job!).hash;
   job = null;
-  void api.invoke['vault:write-file']({ path, text, baseHash });
+  void api.invoke['vault:write-file']({ path, text, baseHash, autosave: true });
 }
 
 async function sha256Hex(text: string): Promise<string | null> {
