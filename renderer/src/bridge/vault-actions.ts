@@ -97,20 +97,28 @@ export async function deleteFile(path: string, { stay = false } = {}): Promise<v
   });
 }
 
-export async function runSearch(query: string, filters: SearchFilters): Promise<void> {
+/** The most hits one search asks for (the contract's cap); "Show more" grows the page up to it. */
+export const SEARCH_MAX = 200;
+
+/**
+ * Runs a search for `shown` hits, asking for one more to know whether others match; returns that
+ * (the store holds only the `shown` ones).
+ */
+export async function runSearch(query: string, filters: SearchFilters, shown = 50): Promise<boolean> {
   const s = useStore.getState();
   if (!query.trim()) {
     s.setSearch(query, filters, []);
-    return;
+    return false;
   }
   const hits = take(
     await api.invoke['vault:search']({
       query,
       ...(filters.scope ? { scope: filters.scope } : {}),
       ...(filters.type ? { type: filters.type } : {}),
-      limit: 50,
+      limit: Math.min(shown + 1, SEARCH_MAX),
     }),
   );
-  if (useStore.getState().searchQuery !== query && hits === null) return;
-  s.setSearch(query, filters, hits ?? []);
+  if (useStore.getState().searchQuery !== query && hits === null) return false;
+  s.setSearch(query, filters, (hits ?? []).slice(0, shown));
+  return (hits?.length ?? 0) > shown;
 }

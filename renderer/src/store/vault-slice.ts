@@ -36,6 +36,9 @@ export interface VaultSlice {
   /** The open MEMORY.md view's project and side. */
   indexTarget: { projectSlug: string; team: boolean } | null;
   overlay: 'switcher' | 'palette' | null;
+  /** The tree's collapsed groups (`scope` or `scope/slug`), remembered across restarts. */
+  treeCollapsed: string[];
+  toggleTreeGroup(key: string): void;
   /** Review mode's inbox, per project. */
   proposals: Record<string, MemoryProposal[]>;
   setProposals(project: string, proposals: MemoryProposal[]): void;
@@ -72,6 +75,13 @@ export const createVaultSlice: StateCreator<StoreState, [], [], VaultSlice> = (s
   searchHits: [],
   indexTarget: null,
   overlay: null,
+  treeCollapsed: readCollapsed(),
+  toggleTreeGroup: (key) =>
+    set((s) => {
+      const treeCollapsed = s.treeCollapsed.includes(key) ? s.treeCollapsed.filter((k) => k !== key) : [...s.treeCollapsed, key];
+      writeCollapsed(treeCollapsed);
+      return { treeCollapsed };
+    }),
   setFiles: (files) => set({ files, filesLoaded: true }),
   setSort: (sort) => set({ sort }),
   select: (selectedPath, panel = 'file') => set({ selectedPath, panel, draft: null, externalVersion: null }),
@@ -85,3 +95,23 @@ export const createVaultSlice: StateCreator<StoreState, [], [], VaultSlice> = (s
   setIndexTarget: (indexTarget) => set({ indexTarget }),
   setOverlay: (overlay) => set({ overlay }),
 });
+
+const COLLAPSED_KEY = 'strata.vault.collapsed';
+
+/** The collapsed groups as last left; a missing or damaged entry means all open. */
+function readCollapsed(): string[] {
+  try {
+    const value: unknown = JSON.parse(globalThis.localStorage?.getItem(COLLAPSED_KEY) ?? '[]');
+    return Array.isArray(value) ? value.filter((k): k is string => typeof k === 'string').slice(0, 1_000) : [];
+  } catch {
+    return [];
+  }
+}
+
+function writeCollapsed(keys: string[]): void {
+  try {
+    globalThis.localStorage?.setItem(COLLAPSED_KEY, JSON.stringify(keys));
+  } catch {
+    // Storage full or refused: the groups stay as they are for this session only.
+  }
+}
