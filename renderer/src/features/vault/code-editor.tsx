@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { EditorState } from '@codemirror/state';
+import { EditorState, type Extension } from '@codemirror/state';
 import { EditorView, keymap, lineNumbers, highlightActiveLine, drawSelection } from '@codemirror/view';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { markdownEditing } from './editor-markdown';
@@ -14,12 +14,15 @@ export function CodeEditor({
   onChange,
   onSave,
   label,
+  extensions = [],
 }: {
   docKey: string;
   value: string;
   onChange: (text: string) => void;
   onSave: () => void;
   label: string;
+  /** More CodeMirror extensions (the session notes' placeholder lines), read with `docKey` like `value`. */
+  extensions?: Extension[];
 }) {
   const host = useRef<HTMLDivElement>(null);
   const callbacks = useRef({ onChange, onSave });
@@ -36,6 +39,7 @@ export function CodeEditor({
           drawSelection(),
           history(),
           markdownEditing(),
+          ...extensions,
           EditorView.lineWrapping,
           EditorView.contentAttributes.of({ 'aria-label': label }),
           keymap.of([
