@@ -58,11 +58,11 @@ export function SearchPanel() {
   const [page, setPage] = useState(PAGE);
   const [more, setMore] = useState(false);
   const label = useProjectLabel();
-  // A new query or filter starts again from the first page.
+  // Results follow each keystroke (a search takes milliseconds); a new query or filter starts again from the first page.
   useEffect(() => setPage(PAGE), [text, filters]);
   useEffect(() => {
     let current = true;
-    const timer = setTimeout(() => void runSearch(text, filters, page).then((m) => current && setMore(m)), page === PAGE ? 150 : 0);
+    const timer = setTimeout(() => void runSearch(text, filters, page).then((m) => current && setMore(m)), 0);
     return () => {
       current = false;
       clearTimeout(timer);
@@ -105,7 +105,7 @@ export function SearchPanel() {
           {more ? `Showing the first ${hits.length} results; more match.` : `${hits.length} ${hits.length === 1 ? 'result' : 'results'}.`}
         </p>
       )}
-      <ul className="plain-list results">
+      <ul className="plain-list results" data-query={query}>
         {hits.map((hit) => (
           <li key={`${hit.path}:${hit.line}`}>
             <button type="button" className="result" title={hit.path} onClick={() => void openFile(hit.path)}>
