@@ -7,6 +7,23 @@ import { Markdown } from '../chat/markdown';
 import { CodeEditor } from './code-editor';
 import { CopyPathButton } from './copy-path';
 import { ExternalChange, SaveStatus } from './save-status';
+import { readableNotes } from './notes-sections';
+import { notesPlaceholders } from './notes-placeholders';
+import { humanTitle } from './tree-rows';
+
+/** Session notes preview as notes (written sections only), anything else as its markdown. */
+function Preview({ file, text }: { file: VaultFile; text: string }) {
+  if (file.meta.scope !== 'session-notes') return <Markdown text={stripFrontmatter(text)} />;
+  const notes = readableNotes(text);
+  return (
+    <>
+      {notes.markdown ? <Markdown text={notes.markdown} /> : <p className="muted">Nothing written yet.</p>}
+      {notes.empty.length > 0 && <p className="muted small notes-empty">Not written yet: {notes.empty.join(', ')}.</p>}
+    </>
+  );
+}
+
+const NOTES_EXTENSIONS = [notesPlaceholders];
 import { FrontmatterForm, readFrontmatter, stripFrontmatter, withFrontmatter } from './frontmatter-form';
 
 const isMemory = (file: VaultFile) =>
@@ -46,11 +63,12 @@ function saveOnModS(event: React.KeyboardEvent): void {
 
 /** One vault file: preview or edit (with the memory form), saved by itself; rename, delete, history. */
 export function FilePane() {
-  const { file, draft, external, revision } = useStoreShallow((s) => ({
+  const { file, draft, external, revision, sessions } = useStoreShallow((s) => ({
     file: s.open,
     draft: s.draft,
     external: s.externalVersion,
     revision: s.docRevision,
+    sessions: s.sessions,
   }));
   const [mode, setMode] = useState<'preview' | 'edit'>('preview');
   const [renaming, setRenaming] = useState(false);
@@ -62,11 +80,17 @@ export function FilePane() {
   const memory = isMemory(file);
   const fields = memory ? readFrontmatter(text) : null;
   const s = useStore.getState();
+  // Session notes go by their own Session Title, else their conversation's, never by an id.
+  const title =
+    meta.scope === 'session-notes'
+      ? (readableNotes(text).title ??
+        humanTitle(meta, new Map(Object.values(sessions).flatMap((list) => list.map((x) => [x.sessionId, x.title] as const)))))
+      : meta.title;
 
   if (meta.binary || meta.tooLarge) {
     return (
       <section className="file-pane" aria-labelledby="file-title">
-        <h1 id="file-title">{meta.title}</h1>
+        <h1 id="file-title">{title}</h1>
         <p className="notice">
           {meta.tooLarge
             ? `This file is ${(meta.size / 1_000_000).toFixed(1)} MB — too large to open here. It is listed, and nothing in it was changed.`
@@ -81,7 +105,7 @@ export function FilePane() {
       <header className="file-header">
         <div>
           <h1 id="file-title">
-            {meta.title}
+            {title}
             {dirty && <span className="dirty" aria-label="unsaved changes"> •</span>}
           </h1>
           {meta.description && <p className="muted small">{meta.description}</p>}
@@ -136,14 +160,15 @@ export function FilePane() {
           <CodeEditor
             docKey={`${meta.path}:${revision}:${editorKey}`}
             value={text}
-            label={`Text of ${meta.title}`}
+            label={`Text of ${title}`}
+            extensions={meta.scope === 'session-notes' ? NOTES_EXTENSIONS : undefined}
             onChange={editDraft}
             onSave={() => void saveNow()}
           />
         </>
       ) : (
         <div className="preview">
-          <Markdown text={stripFrontmatter(text)} />
+          <Preview file={file} text={text} />
         </div>
       )}
     </section>

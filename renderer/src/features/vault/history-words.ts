@@ -40,6 +40,8 @@ export function versionWords(version: HistoryVersion): string {
       return 'Before it was deleted outside Strata';
     case 'index-edit':
       return 'Before an index update';
+    case 'undo-delete':
+      return 'Before it was brought back';
     default:
       return 'An earlier version';
   }
