@@ -17,15 +17,34 @@ function FileLink({ path }: { path: string }) {
 }
 
 /** What costs tokens, what is stale, duplicated or broken — each with the action that fixes it. */
+/**
+ * The last report, shown at once when the panel opens again while a fresh check runs (a check over
+ * 10,000 notes takes a moment; the panel should not be blank meanwhile).
+ */
+let lastReport: HealthReport | null = null;
+
 export function HealthPanel() {
   const label = useProjectLabel();
-  const [report, setReport] = useState<HealthReport | null>(null);
+  const [report, setReport] = useState<HealthReport | null>(lastReport);
+  const [checking, setChecking] = useState(true);
   const [problem, setProblem] = useState<string | null>(null);
   const [checks, setChecks] = useState(0);
   // Re-checked after each fix, and when files change on disk (the list is the cheapest signal of it).
   const filesVersion = useStore((s) => s.files);
   useEffect(() => {
-    void api.invoke['vault:health']({}).then((r) => (r.ok ? setReport(r.value) : setProblem(r.error.message)));
+    let current = true;
+    setChecking(true);
+    void api.invoke['vault:health']({}).then((r) => {
+      if (!current) return;
+      setChecking(false);
+      if (r.ok) {
+        lastReport = r.value;
+        setReport(r.value);
+      } else setProblem(r.error.message);
+    });
+    return () => {
+      current = false;
+    };
   }, [checks, filesVersion]);
   const recheck = () => setChecks((n) => n + 1);
   const markReviewed = async (path: string) => {
@@ -47,6 +66,11 @@ export function HealthPanel() {
   return (
     <section className="health-panel" aria-labelledby="health-heading">
       <h1 id="health-heading">Vault health</h1>
+      {checking && (
+        <p className="muted small" role="status">
+          Checking again…
+        </p>
+      )}
       <p>
         About <strong>{report.totalTokens.toLocaleString()}</strong> tokens of memory and instructions in all.
       </p>
