@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import type { MemoryProposal } from '../../../../common/domain/chat';
 import { loadProposals, resolveProposal } from '../../bridge/chat-actions';
+import { useKeptDraft } from './kept-draft';
 import { useStoreShallow } from '../../store';
 import { DiffView } from '../../ui/diff-view';
 
@@ -42,7 +43,11 @@ export function ReviewPanel() {
 }
 
 function ProposalItem({ project, proposal }: { project: string; proposal: MemoryProposal }) {
-  const [editing, setEditing] = useState<string | null>(null);
+  // An edit in progress survives leaving the Inbox; accepting or rejecting ends it.
+  const [editing, setEditing] = useKeptDraft(`proposal.${proposal.id}`);
+  const decide = async (decision: 'accept' | 'reject') => {
+    if (await resolveProposal(project, proposal.id, decision, decision === 'accept' ? (editing ?? undefined) : undefined)) setEditing(null);
+  };
   const verb = proposal.action === 'deleted' ? 'Forget' : proposal.action === 'updated' ? 'Update' : 'Remember';
   return (
     <article className="memory-card" aria-label={`${verb}: ${proposal.title}`}>
@@ -58,7 +63,7 @@ function ProposalItem({ project, proposal }: { project: string; proposal: Memory
         <textarea className="code" rows={10} aria-label="Memory text" value={editing} onChange={(e) => setEditing(e.target.value)} />
       )}
       <div className="row end">
-        <button type="button" className="button ghost" onClick={() => void resolveProposal(project, proposal.id, 'reject')}>
+        <button type="button" className="button ghost" onClick={() => void decide('reject')}>
           Reject
         </button>
         {proposal.text !== null &&
@@ -74,7 +79,7 @@ function ProposalItem({ project, proposal }: { project: string; proposal: Memory
         <button
           type="button"
           className="button primary"
-          onClick={() => void resolveProposal(project, proposal.id, 'accept', editing ?? undefined)}
+          onClick={() => void decide('accept')}
         >
           {editing === null ? 'Accept' : 'Save and accept'}
         </button>
