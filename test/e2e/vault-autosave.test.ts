@@ -108,6 +108,10 @@ describe.skipIf(!hasChromium)('vault autosave in Chromium', () => {
     const text = await read(tabs);
     expect(text).toContain('Use tabs for indentation, width 4.');
     expect(text).toContain('Also in Makefiles.');
+    // The merge came in as a change: the cursor and focus stayed, so typing simply goes on.
+    await page.keyboard.type(' Still typing.');
+    await expect.poll(() => read(tabs), { timeout: 5_000 }).toContain('Mine: even in Go. Still typing.');
+    expect(await read(tabs)).toContain('Use tabs for indentation, width 4.');
   });
 
   it('an external write to the same line: both versions are shown side by side, nothing lost', async () => {

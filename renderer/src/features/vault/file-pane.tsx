@@ -158,7 +158,8 @@ export function FilePane() {
             />
           )}
           <CodeEditor
-            docKey={`${meta.path}:${revision}:${editorKey}`}
+            docKey={meta.path}
+            syncKey={`${revision}:${editorKey}`}
             value={text}
             label={`Text of ${title}`}
             extensions={meta.scope === 'session-notes' ? NOTES_EXTENSIONS : undefined}

@@ -145,7 +145,8 @@ export function NotesEditor({ project, notes }: { project: string; notes: Sessio
         </div>
       ) : (
         <CodeEditor
-          docKey={`${notes.sessionId}:${revision}`}
+          docKey={notes.sessionId}
+          syncKey={String(revision)}
           value={text}
           label="Session notes text"
           onChange={edit}
