@@ -3,15 +3,16 @@ import type { HealthReport } from '../../../../common/domain/vault';
 import { api } from '../../bridge';
 import { deleteFile, openFile } from '../../bridge/vault-actions';
 import { useStore } from '../../store';
-import { useDisplayPath, useProjectLabel } from './project-label';
+import { useProjectLabel } from './project-label';
+import { useFileName } from './file-name';
 
 const fileName = (path: string) => path.split('/').pop() ?? path;
 
 function FileLink({ path }: { path: string }) {
-  const shown = useDisplayPath();
+  const name = useFileName();
   return (
-    <button type="button" className="link" onClick={() => void openFile(path)}>
-      {shown(path)}
+    <button type="button" className="link" title={path} onClick={() => void openFile(path)}>
+      {name(path)}
     </button>
   );
 }

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import type { MemoryProposal } from '../../../../common/domain/chat';
 import { loadProposals, resolveProposal } from '../../bridge/chat-actions';
 import { useKeptDraft } from './kept-draft';
+import { useProjectLabel } from './project-label';
 import { useStoreShallow } from '../../store';
 import { DiffView } from '../../ui/diff-view';
 
@@ -43,6 +44,8 @@ export function ReviewPanel() {
 }
 
 function ProposalItem({ project, proposal }: { project: string; proposal: MemoryProposal }) {
+  const label = useProjectLabel();
+  const projectOf = (path: string) => label(/^projects\/([^/]+)\//.exec(path)?.[1] ?? null) + (path.includes('/memory/team/') ? ' · team' : '');
   // An edit in progress survives leaving the Inbox; accepting or rejecting ends it.
   const [editing, setEditing] = useKeptDraft(`proposal.${proposal.id}`);
   const decide = async (decision: 'accept' | 'reject') => {
@@ -55,7 +58,9 @@ function ProposalItem({ project, proposal }: { project: string; proposal: Memory
         <span className="memory-verb">{verb}</span>
         <strong>{proposal.title}</strong>
         {proposal.type && <span className={`badge type-${proposal.type}`}>{proposal.type}</span>}
-        <span className="muted small">{proposal.path}</span>
+        <span className="muted small" title={proposal.path}>
+          {projectOf(proposal.path)}
+        </span>
       </div>
       {editing === null ? (
         <DiffView diff={proposal.diff} />
