@@ -1,4 +1,4 @@
-import { useCallback } from 'react';
+import { useCallback, useMemo } from 'react';
 import type { Project } from '../../../../common/domain/app';
 import type { VaultFileMeta } from '../../../../common/domain/vault';
 import { useStore } from '../../store';
@@ -9,17 +9,18 @@ import { projectLabel } from './project-label';
  * with the project it belongs to — "Prefers tabs · my-site". Paths stay off the screen (the file's
  * Copy path action gives it when asked).
  */
-export function humanFileName(path: string, files: readonly VaultFileMeta[], projects: readonly Project[]): string {
-  const known = files.find((f) => f.path === path);
+export function humanFileName(path: string, titles: ReadonlyMap<string, string>, projects: readonly Project[]): string {
+  const known = titles.get(path);
   const base = path.split('/').pop() ?? path;
-  const name = known?.title ?? base.replace(/\.md$/i, '');
+  const name = known ?? base.replace(/\.md$/i, '');
   const slug = /^@?projects\/([^/]+)\//.exec(path)?.[1] ?? null;
   return slug ? `${name} · ${projectLabel(slug, projects)}` : name;
 }
 
-/** `humanFileName` bound to the store's file and project lists. */
+/** `humanFileName` bound to the store's file and project lists (titles looked up in a map: Health lists thousands). */
 export function useFileName(): (path: string) => string {
   const files = useStore((s) => s.files);
   const projects = useStore((s) => s.projects);
-  return useCallback((path: string) => humanFileName(path, files, projects), [files, projects]);
+  const titles = useMemo(() => new Map(files.map((f: VaultFileMeta) => [f.path, f.title] as const)), [files]);
+  return useCallback((path: string) => humanFileName(path, titles, projects), [titles, projects]);
 }

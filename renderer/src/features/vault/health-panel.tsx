@@ -8,6 +8,24 @@ import { useFileName } from './file-name';
 
 const fileName = (path: string) => path.split('/').pop() ?? path;
 
+/** A long list of findings shows its first rows and a way to the rest, so thousands stay cheap to draw. */
+function FirstRows<T>({ items, render, first = 50 }: { items: readonly T[]; render: (item: T) => React.ReactNode; first?: number }) {
+  const [all, setAll] = useState(false);
+  const shown = all ? items : items.slice(0, first);
+  return (
+    <>
+      {shown.map(render)}
+      {items.length > shown.length && (
+        <li>
+          <button type="button" className="link" onClick={() => setAll(true)}>
+            Show all {items.length.toLocaleString()}
+          </button>
+        </li>
+      )}
+    </>
+  );
+}
+
 function FileLink({ path }: { path: string }) {
   const name = useFileName();
   return (
@@ -97,14 +115,17 @@ export function HealthPanel() {
                 </button>
               </li>
             ))}
-            {report.missingFromIndex.map((m) => (
-              <li key={m.path}>
-                <FileLink path={m.path} /> is not in its index.{' '}
-                <button type="button" className="link" onClick={() => openIndex(m.projectSlug)}>
-                  Add it
-                </button>
-              </li>
-            ))}
+            <FirstRows
+              items={report.missingFromIndex}
+              render={(m) => (
+                <li key={m.path}>
+                  <FileLink path={m.path} /> is not in its index.{' '}
+                  <button type="button" className="link" onClick={() => openIndex(m.projectSlug)}>
+                    Add it
+                  </button>
+                </li>
+              )}
+            />
           </ul>
         </>
       )}
@@ -112,17 +133,20 @@ export function HealthPanel() {
         <>
           <h2>Not updated in 90 days</h2>
           <ul className="plain-list">
-            {report.stale.map((s) => (
-              <li key={s.path}>
-                <FileLink path={s.path} /> — {s.days} days. Check it is still true, or delete it.{' '}
-                <button type="button" className="link" onClick={() => void markReviewed(s.path)}>
-                  Still true
-                </button>{' '}
-                <button type="button" className="link danger" onClick={() => void remove(s.path)} aria-label={`Delete ${fileName(s.path)}`}>
-                  Delete
-                </button>
-              </li>
-            ))}
+            <FirstRows
+              items={report.stale}
+              render={(s) => (
+                <li key={s.path}>
+                  <FileLink path={s.path} /> — {s.days} days. Check it is still true, or delete it.{' '}
+                  <button type="button" className="link" onClick={() => void markReviewed(s.path)}>
+                    Still true
+                  </button>{' '}
+                  <button type="button" className="link danger" onClick={() => void remove(s.path)} aria-label={`Delete ${fileName(s.path)}`}>
+                    Delete
+                  </button>
+                </li>
+              )}
+            />
           </ul>
         </>
       )}
@@ -130,19 +154,22 @@ export function HealthPanel() {
         <>
           <h2>Near-duplicates</h2>
           <ul className="plain-list">
-            {report.duplicates.map((d) => (
-              <li key={`${d.a}|${d.b}`}>
-                <FileLink path={d.a} /> and <FileLink path={d.b} /> {d.why === 'description' ? 'have the same description' : 'say nearly the same'}. Merge
-                what one adds into the other, then delete it:{' '}
-                <button type="button" className="link danger" onClick={() => void remove(d.a)}>
-                  Delete {fileName(d.a)}
-                </button>{' '}
-                or{' '}
-                <button type="button" className="link danger" onClick={() => void remove(d.b)}>
-                  Delete {fileName(d.b)}
-                </button>
-              </li>
-            ))}
+            <FirstRows
+              items={report.duplicates}
+              render={(d) => (
+                <li key={`${d.a}|${d.b}`}>
+                  <FileLink path={d.a} /> and <FileLink path={d.b} /> {d.why === 'description' ? 'have the same description' : 'say nearly the same'}. Merge
+                  what one adds into the other, then delete it:{' '}
+                  <button type="button" className="link danger" onClick={() => void remove(d.a)}>
+                    Delete {fileName(d.a)}
+                  </button>{' '}
+                  or{' '}
+                  <button type="button" className="link danger" onClick={() => void remove(d.b)}>
+                    Delete {fileName(d.b)}
+                  </button>
+                </li>
+              )}
+            />
           </ul>
         </>
       )}
