@@ -28,7 +28,8 @@ interface Job {
 let job: Job | null = null;
 let timer: ReturnType<typeof setTimeout> | null = null;
 let inflight: Promise<boolean> | null = null;
-/** Hash of the text being written right now, so a save sent while it is in flight is based on it. */
+/** The job being written right now and its text's hash, so a save sent while it is in flight is based on it. */
+let inflightJob: Job | null = null;
 let inflightHash: string | null = null;
 let retryMs = RETRY_FIRST_MS;
 
@@ -60,11 +61,6 @@ function schedule(ms: number): void {
   }, ms);
 }
 
-/** True when nothing typed is waiting to be saved. */
-export function isSettled(): boolean {
-  return job === null && inflight === null;
-}
-
 /**
  * Saves what is waiting now (Ctrl+S, navigation), after any save in flight. Resolves true when the
  * text is on disk, false when it is kept for a retry or shown beside a change on disk.
@@ -78,8 +74,10 @@ export async function saveNow(): Promise<boolean> {
   const next = job;
   if (!next) return true;
   job = null;
+  inflightJob = next;
   inflight = write(next).finally(() => {
     inflight = null;
+    inflightJob = null;
     inflightHash = null;
   });
   return inflight;
@@ -90,7 +88,7 @@ async function write(j: Job): Promise<boolean> {
   if (j.text === base.text) return settle(j, base);
   state().setSaveState({ kind: 'saving' });
   void sha256Hex(j.text).then((hash) => {
-    if (inflight) inflightHash = hash;
+    if (inflightJob === j) inflightHash = hash;
   });
   const result = await api.invoke['vault:write-file']({ path: j.path, text: j.text, baseHash: base.hash, autosave: true });
   if (result.ok) return settle(j, result.value);
