@@ -24,3 +24,9 @@ export function useFileName(): (path: string) => string {
   const titles = useMemo(() => new Map(files.map((f: VaultFileMeta) => [f.path, f.title] as const)), [files]);
   return useCallback((path: string) => humanFileName(path, titles, projects), [titles, projects]);
 }
+
+/** Conversation titles by session id, from every project's session list the app has loaded. */
+export function useSessionTitles(): ReadonlyMap<string, string> {
+  const sessions = useStore((s) => s.sessions);
+  return useMemo(() => new Map(Object.values(sessions).flatMap((list) => list.map((x) => [x.sessionId, x.title] as const))), [sessions]);
+}

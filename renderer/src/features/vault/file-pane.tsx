@@ -10,6 +10,7 @@ import { ExternalChange, SaveStatus } from './save-status';
 import { readableNotes } from './notes-sections';
 import { notesPlaceholders } from './notes-placeholders';
 import { humanTitle } from './tree-rows';
+import { useSessionTitles } from './file-name';
 
 /** Session notes preview as notes (written sections only), anything else as its markdown. */
 function Preview({ file, text }: { file: VaultFile; text: string }) {
@@ -63,13 +64,13 @@ function saveOnModS(event: React.KeyboardEvent): void {
 
 /** One vault file: preview or edit (with the memory form), saved by itself; rename, delete, history. */
 export function FilePane() {
-  const { file, draft, external, revision, sessions } = useStoreShallow((s) => ({
+  const { file, draft, external, revision } = useStoreShallow((s) => ({
     file: s.open,
     draft: s.draft,
     external: s.externalVersion,
     revision: s.docRevision,
-    sessions: s.sessions,
   }));
+  const sessionTitles = useSessionTitles();
   const [mode, setMode] = useState<'preview' | 'edit'>('preview');
   const [renaming, setRenaming] = useState(false);
   const [editorKey, setEditorKey] = useState(0);
@@ -83,8 +84,7 @@ export function FilePane() {
   // Session notes go by their own Session Title, else their conversation's, never by an id.
   const title =
     meta.scope === 'session-notes'
-      ? (readableNotes(text).title ??
-        humanTitle(meta, new Map(Object.values(sessions).flatMap((list) => list.map((x) => [x.sessionId, x.title] as const)))))
+      ? (readableNotes(text).title ?? humanTitle(meta, sessionTitles))
       : meta.title;
 
   if (meta.binary || meta.tooLarge) {

@@ -5,6 +5,7 @@ import { useStoreShallow, useStore, type VaultSort } from '../../store';
 import { useProjectLabel } from './project-label';
 import { openFile } from '../../bridge/vault-actions';
 import { buildTreeRows, humanTitle, TREE_SCOPES, type TreeRow } from './tree-rows';
+import { useSessionTitles } from './file-name';
 
 const syncLabels: Record<NonNullable<VaultFileMeta['syncState']>, string> = {
   synced: 'synced',
@@ -106,18 +107,14 @@ function moveFocus(event: React.KeyboardEvent<HTMLElement>, rows: TreeRow[], vir
  */
 export function FileTree() {
   const label = useProjectLabel();
-  const { files, sort, selectedPath, loaded, collapsedKeys, sessions } = useStoreShallow((s) => ({
+  const { files, sort, selectedPath, loaded, collapsedKeys } = useStoreShallow((s) => ({
     files: s.files,
     sort: s.sort,
     selectedPath: s.selectedPath,
     loaded: s.filesLoaded,
     collapsedKeys: s.treeCollapsed,
-    sessions: s.sessions,
   }));
-  const sessionTitles = useMemo(
-    () => new Map(Object.values(sessions).flatMap((list) => list.map((x) => [x.sessionId, x.title] as const))),
-    [sessions],
-  );
+  const sessionTitles = useSessionTitles();
   const rows = useMemo(
     () =>
       buildTreeRows({
