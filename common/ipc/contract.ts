@@ -115,7 +115,15 @@ export const invokeChannels = {
   'vault:list-files': invoke<VaultFileMeta[]>()(none),
   'vault:read-file': invoke<VaultFile>()(z.object({ path: vaultPath }).strict()),
   'vault:write-file': invoke<VaultFile>()(
-    z.object({ path: vaultPath, text: z.string().max(5_000_000), baseHash: z.string().nullable() }).strict(),
+    z
+      .object({
+        path: vaultPath,
+        text: z.string().max(5_000_000),
+        baseHash: z.string().nullable(),
+        /** The editor's autosave: a burst of these makes one history entry (history-coalesce.ts). */
+        autosave: z.boolean().optional(),
+      })
+      .strict(),
   ),
   'vault:create-memory': invoke<VaultFile>()(
     z

@@ -121,7 +121,7 @@ describe.skipIf(!hasChromium)('team memory in Chromium', () => {
     await page.getByLabel('Text of Release checklist').click();
     await page.keyboard.press('Control+End');
     await page.keyboard.type('Tag from main.');
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.keyboard.press('Control+s');
 
     // The push 2 s later finds Lee's version: a conflict, both kept; the status bar says so.
     const indicator = page.getByRole('button', { name: /1 conflict/ });

@@ -69,7 +69,7 @@ describe.skipIf(!hasChromium)('the vault browser in Chromium', () => {
     await editor.click();
     await page.keyboard.press('Control+End');
     await page.keyboard.type('\nAlso in YAML files.');
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.keyboard.press('Control+s');
     await expect.poll(() => fs.readFile(path.join(memory, 'prefers-tabs.md'), 'utf8')).toContain('Also in YAML files.');
   });
 
@@ -151,7 +151,7 @@ describe.skipIf(!hasChromium)('the vault browser in Chromium', () => {
     await page.getByLabel(/^Text of/).click();
     await page.keyboard.press('Control+End');
     await page.keyboard.type('\nTaxes are separate.');
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.keyboard.press('Control+s');
     await expect.poll(() => fs.readFile(path.join(project, 'CLAUDE.md'), 'utf8')).toContain('Taxes are separate.');
     // The quick switcher finds the project's files by the project's name.
     await page.keyboard.press('Control+p');

@@ -115,7 +115,7 @@ describe.skipIf(!hasChromium)('managing memories in the vault browser', () => {
     await mine.click();
     await page.keyboard.press('Control+End');
     await page.keyboard.type(' MERGED');
-    await banner.getByRole('button', { name: 'Save my version' }).click();
+    await banner.getByRole('button', { name: 'Keep my version' }).click();
     await expect.poll(() => fs.readFile(file, 'utf8')).toContain('MINE ONE MERGED');
     expect(await fs.readFile(file, 'utf8')).not.toContain('THEIRS ONE');
     await banner.waitFor({ state: 'detached' });
@@ -168,14 +168,14 @@ describe.skipIf(!hasChromium)('managing memories in the vault browser', () => {
     await page.getByLabel('Text of Prefers tabs').click();
     await page.keyboard.press('Control+End');
     await page.keyboard.type('\nSECOND VERSION');
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.keyboard.press('Control+s');
     await expect.poll(() => fs.readFile(file, 'utf8')).toContain('SECOND VERSION');
     await page.getByRole('button', { name: 'History', exact: true }).click();
     await page.locator('.timeline button').first().click();
     await page.getByRole('button', { name: 'Restore this version' }).click();
     await expect.poll(() => fs.readFile(file, 'utf8')).not.toContain('SECOND VERSION');
     const timeline = await app!.services.vault().files.timeline(`projects/${SLUG}/memory/prefers-tabs.md`);
-    expect(timeline.map((v) => v.reason)).toEqual(['before-restore', 'edit']);
+    expect(timeline.map((v) => v.reason)).toEqual(['before-restore', 'autosave']);
     await page.getByRole('status').getByRole('button', { name: 'Undo' }).click();
     await expect.poll(() => fs.readFile(file, 'utf8')).toContain('SECOND VERSION');
     await page.getByText('SECOND VERSION').waitFor();
@@ -187,7 +187,7 @@ describe.skipIf(!hasChromium)('managing memories in the vault browser', () => {
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     await expect.poll(() => exists(path.join(dir, 'old-runbook.md'))).toBe(false);
     await page.getByRole('button', { name: 'Recently deleted' }).click();
-    await page.getByRole('button', { name: `Restore projects/${SLUG}/memory/old-runbook.md` }).click();
+    await page.getByRole('button', { name: /^Restore old-runbook/ }).click();
     await page.getByRole('heading', { name: 'Old runbook', level: 1 }).waitFor();
     expect(await fs.readFile(path.join(dir, 'old-runbook.md'), 'utf8')).toContain('The runbook is on the old wiki.');
     await expect.poll(() => fs.readFile(path.join(dir, 'MEMORY.md'), 'utf8')).toContain('(old-runbook.md)');

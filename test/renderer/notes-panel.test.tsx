@@ -2,6 +2,7 @@ import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SessionNotes } from '../../common/domain/chat';
+import { EditorView } from '@codemirror/view';
 import { createFakeApi } from './support/fake-api';
 
 const notes = (text: string, over: Partial<SessionNotes> = {}): SessionNotes => ({
@@ -35,6 +36,18 @@ async function mount(initial: SessionNotes) {
 
 afterEach(cleanup);
 
+// jsdom lays nothing out: CodeMirror's measuring of text ranges gets empty rectangles, as in a hidden page.
+Range.prototype.getClientRects ??= () => ({ length: 0, item: () => null, [Symbol.iterator]: [][Symbol.iterator] }) as unknown as DOMRectList;
+Range.prototype.getBoundingClientRect ??= () => new DOMRect(0, 0, 0, 0);
+
+/** The notes editor's CodeMirror view: tests change its text with a transaction, as typing does. */
+function editorView(): EditorView {
+  const content = screen.getByLabelText('Session notes text');
+  const view = EditorView.findFromDOM(content);
+  if (!view) throw new Error('no editor');
+  return view;
+}
+
 describe('the session notes panel', () => {
   it('renders the notes and follows the updater live, saying when it is updating', async () => {
     const { fake } = await mount(notes('# Current State\nReading the parser.\n'));
@@ -46,25 +59,48 @@ describe('the session notes panel', () => {
     expect(screen.queryByRole('status')).toBeNull();
   });
 
-  it('saves the user’s edit against the version it started from', async () => {
-    const { writes } = await mount(notes('# Worklog\n- one\n'));
-    await userEvent.click(await screen.findByRole('button', { name: 'Edit' }));
-    const box = screen.getByLabelText('Session notes text');
-    await userEvent.type(box, '- two{enter}');
-    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(writes).toEqual([{ text: '# Worklog\n- one\n- two\n', baseHash: 'sha256:16' }]));
-    expect(await screen.findByText('two')).toBeTruthy();
+  it('reads as notes: instructions only name the empty sections, notes run on after an instruction stand alone', async () => {
+    await mount(notes('# Session Title\n_A short title_\nFix the login\n\n# Current State\n_What is being worked on_Testing on Safari.\n\n# Workflow\n_The commands_\n'));
+    expect(await screen.findByText('Testing on Safari.')).toBeTruthy();
+    expect(screen.getByText('Fix the login')).toBeTruthy();
+    expect(screen.queryByText(/What is being worked on/)).toBeNull();
+    expect(screen.getByText(/Not written yet: Workflow/)).toBeTruthy();
   });
 
-  it('will not save over an update that arrived while the user was editing', async () => {
+  it('saves the user’s edit by itself, against the version it started from', async () => {
+    const { writes } = await mount(notes('# Worklog\n- one\n'));
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit' }));
+    const view = editorView();
+    act(() => view.dispatch({ changes: { from: view.state.doc.length, insert: '- two\n' } }));
+    await waitFor(() => expect(writes).toEqual([{ text: '# Worklog\n- one\n- two\n', baseHash: 'sha256:16' }]), { timeout: 3_000 });
+  });
+
+  it('merges an update that arrived while the user was editing when it touches other lines', async () => {
+    const { fake, writes } = await mount(notes('# Worklog\n_log_\n- one\n\n# Learnings\n_what worked_\n'));
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit' }));
+    const view = editorView();
+    act(() => view.dispatch({ changes: { from: view.state.doc.length, insert: 'mine\n' } }));
+    act(() => fake.emit('notes:did-change', notes('# Worklog\n_log_\n- one\n- from the updater\n\n# Learnings\n_what worked_\n')));
+    await waitFor(() => expect(writes.at(-1)?.text).toBe('# Worklog\n_log_\n- one\n- from the updater\n\n# Learnings\n_what worked_\nmine\n'), {
+      timeout: 3_000,
+    });
+    expect(writes.at(-1)?.baseHash).toBe(notes('# Worklog\n_log_\n- one\n- from the updater\n\n# Learnings\n_what worked_\n').hash);
+  });
+
+  it('shows both side by side when the update touches the same line, and writes nothing until the user chooses', async () => {
     const { fake, writes } = await mount(notes('# Worklog\n- one\n'));
     await userEvent.click(await screen.findByRole('button', { name: 'Edit' }));
-    await userEvent.type(screen.getByLabelText('Session notes text'), 'mine');
-    act(() => fake.emit('notes:did-change', notes('# Worklog\n- one\n- from the updater\n')));
-    expect(screen.getByRole('alert').textContent).toContain('nothing was overwritten');
-    expect((screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement).disabled).toBe(true);
-    expect((screen.getByLabelText('Session notes text') as HTMLTextAreaElement).value).toContain('mine');
+    const view = editorView();
+    act(() => view.dispatch({ changes: { from: view.state.doc.length - 1, insert: ' mine' } }));
+    act(() => fake.emit('notes:did-change', notes('# Worklog\n- one theirs\n')));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('same lines');
+    expect(screen.getByLabelText('My version (editable result)').textContent).toContain('- one mine');
+    expect(screen.getByLabelText('Their version').textContent).toContain('- one theirs');
+    await new Promise((r) => setTimeout(r, 900));
     expect(writes).toEqual([]);
+    await userEvent.click(screen.getByRole('button', { name: 'Keep my version' }));
+    await waitFor(() => expect(writes).toEqual([{ text: '# Worklog\n- one mine\n', baseHash: notes('# Worklog\n- one theirs\n').hash }]));
   });
 
   it('explains when the notes will start, before there are any', async () => {

@@ -45,7 +45,7 @@ describe('project names in the vault tree', () => {
       [{ path: '/home/ana/my-site', name: 'my-site', openedAt: '2026-12-03T08:00:00Z', memorySlug: '-home-ana-my-site' }],
       [memory('-home-ana-my-site', 'a.md'), memory('-srv-old-app', 'b.md')],
     );
-    const headings = screen.getAllByRole('heading', { level: 3 }).map((h) => h.textContent);
+    const headings = screen.getAllByRole('heading', { level: 3 }).map((h) => h.querySelector('.tree-label')?.textContent);
     expect(headings).toEqual(['my-site', 'srv-old-app']);
   });
 
@@ -60,8 +60,11 @@ describe('project names in the vault tree', () => {
       ],
     );
     const group = screen.getByRole('region', { name: 'Instructions' });
-    expect(within(group).getAllByRole('heading', { level: 3 }).map((h) => h.textContent)).toEqual(['You', 'web']);
-    const files = within(group).getAllByRole('button').map((b) => b.getAttribute('title'));
+    expect(within(group).getAllByRole('heading', { level: 3 }).map((h) => h.querySelector('.tree-label')?.textContent)).toEqual(['You', 'web']);
+    const files = within(group)
+      .getAllByRole('button')
+      .filter((b) => b.classList.contains('tree-file'))
+      .map((b) => b.getAttribute('title'));
     expect(files).toEqual(['CLAUDE.md', '@projects/-home-ana-mono-web/.claude/rules/testing.md', '@projects/-home-ana-mono-web/CLAUDE.md']);
   });
 

@@ -1,3 +1,4 @@
+import { AUTOSAVE_REASON } from '../vault/history-coalesce.js';
 import type { Services } from '../services.js';
 import type { Handlers } from './dispatcher.js';
 import { ProjectPaths } from '../paths/project-paths.js';
@@ -30,7 +31,8 @@ export function createVaultHandlers(services: Services): Pick<Handlers, VaultCha
   return {
     'vault:list-files': async () => services.team.withBadges((await files()).list()),
     'vault:read-file': async ({ path }) => (await files()).read(path),
-    'vault:write-file': async ({ path, text, baseHash }) => (await files()).write(path, text, { baseHash, reason: 'edit' }),
+    'vault:write-file': async ({ path, text, baseHash, autosave }) =>
+      (await files()).write(path, text, { baseHash, reason: autosave ? AUTOSAVE_REASON : 'edit' }),
     'vault:create-memory': async ({ projectSlug, project, ...input }) => {
       const slug = projectSlug ?? (await ProjectPaths.resolve(services.vault().root, project!)).memorySlug;
       return (await files()).createMemory({ ...input, projectSlug: slug });

@@ -6,6 +6,7 @@ import type { HistoryVersion } from '../../../common/domain/vault.js';
 import type { Clock, Logger } from '../ports.js';
 import { readJsonFile, writeFileAtomic, writeJsonAtomic } from '../fs/atomic-write.js';
 import { sha256 } from './file-scan.js';
+import { coalesces } from './history-coalesce.js';
 import { STATE_DIR } from './vault-paths.js';
 
 /** One file's history: its versions oldest first, and the deletion if the file was deleted. */
@@ -58,6 +59,7 @@ export class HistoryStore {
       const history = files.get(rel) ?? { path: rel, versions: [], deleted: null };
       const newest = history.versions.at(-1);
       if (newest?.hash === hash) return newest;
+      if (newest && coalesces(newest, reason, this.clock.now())) return newest;
       const blob = this.blobPath(hash);
       if (!(await exists(blob))) await writeFileAtomic(blob, bytes, { mode: 0o600, dirMode: 0o700 });
       const version: HistoryVersion = { hash, savedAt: new Date(this.clock.now()).toISOString(), size: bytes.length, reason };

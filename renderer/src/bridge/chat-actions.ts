@@ -98,13 +98,6 @@ export async function loadNotes(project: string, sessionId: string): Promise<voi
   if (notes) useStore.getState().setNotes(notes);
 }
 
-/** Saves the user's edit of the notes; refused (and reported) if the updater changed them meanwhile. */
-export async function saveNotes(project: string, sessionId: string, text: string, baseHash: string | null): Promise<boolean> {
-  const notes = take(await api.invoke['notes:write']({ project, sessionId, text, baseHash }));
-  if (notes) useStore.getState().setNotes(notes);
-  return notes !== null;
-}
-
 export async function loadProposals(project: string): Promise<void> {
   const proposals = take(await api.invoke['memory:list-proposals']({ project }));
   if (proposals) useStore.getState().setProposals(project, proposals);

@@ -2,6 +2,7 @@ import type { MemoryType, VaultChange } from '../../../common/domain/vault';
 import type { Result } from '../../../common/result';
 import { useStore, type SearchFilters } from '../store';
 import { api } from './index';
+import { onDiskChange, saveNow } from './vault-autosave';
 
 function take<T>(result: Result<T>): T | null {
   if (result.ok) return result.value;
@@ -17,59 +18,32 @@ export async function loadFiles(): Promise<void> {
 export async function openFile(path: string): Promise<void> {
   const s = useStore.getState();
   s.select(path, 'file');
+  // Leaving the previous file started its save; a reopened file is read after it landed.
+  await saveNow();
   const file = take(await api.invoke['vault:read-file']({ path }));
   if (file && useStore.getState().selectedPath === path) useStore.getState().setOpen(file);
 }
 
 /**
- * A change on disk: refresh the list; for the open file, reload it — unless the user has unsaved
- * edits, then keep both and let them choose (issue: "unsaved edits are not lost").
+ * A change on disk: refresh the list; the open file follows it, merged with unsaved text
+ * (vault-autosave's onDiskChange).
  */
 async function onFilesChanged(changes: VaultChange[]): Promise<void> {
   await loadFiles();
-  const s = useStore.getState();
-  const open = s.open;
+  const open = useStore.getState().open;
   if (!open) return;
   const hit = changes.find((c) => c.path === open.meta.path || c.from === open.meta.path);
   if (!hit || !hit.external) return;
   if (hit.kind === 'removed') {
-    s.showError({ code: 'not_found', message: `${open.meta.path} was deleted outside Strata. Your text is still in the editor.` });
+    useStore.getState().showError({ code: 'not_found', message: `${open.meta.title} was deleted outside Strata. Your text is still in the editor.` });
     return;
   }
   const fresh = await api.invoke['vault:read-file']({ path: open.meta.path });
-  if (!fresh.ok || fresh.value.hash === open.hash) return;
-  if (s.draft !== null && s.draft !== open.text) s.setExternalVersion(fresh.value);
-  else s.setOpen(fresh.value);
+  if (fresh.ok) await onDiskChange(fresh.value);
 }
 
 export function wireVaultEvents(): () => void {
   return api.on['vault:did-change-files']((changes) => void onFilesChanged(changes));
-}
-
-export async function saveOpenFile(): Promise<boolean> {
-  const s = useStore.getState();
-  if (!s.open || s.draft === null) return false;
-  const saved = take(await api.invoke['vault:write-file']({ path: s.open.meta.path, text: s.draft, baseHash: s.open.hash }));
-  if (!saved) return false;
-  s.setOpen(saved);
-  s.setDraft(null);
-  s.setExternalVersion(null);
-  return true;
-}
-
-/** Resolves an external change against unsaved edits: keep mine (save over theirs) or take theirs. */
-export async function resolveExternal(choice: 'mine' | 'theirs'): Promise<void> {
-  const s = useStore.getState();
-  const theirs = s.externalVersion;
-  if (!theirs) return;
-  if (choice === 'theirs') {
-    s.setOpen(theirs);
-    s.setDraft(null);
-    s.setExternalVersion(null);
-  } else {
-    s.setOpen(theirs);
-    await saveOpenFile();
-  }
 }
 
 /** Creates a memory (its MEMORY.md line included) in a memory folder named by slug or by an opened project. */
@@ -123,20 +97,28 @@ export async function deleteFile(path: string, { stay = false } = {}): Promise<v
   });
 }
 
-export async function runSearch(query: string, filters: SearchFilters): Promise<void> {
+/** The most hits one search asks for (the contract's cap); "Show more" grows the page up to it. */
+export const SEARCH_MAX = 200;
+
+/**
+ * Runs a search for `shown` hits, asking for one more to know whether others match; returns that
+ * (the store holds only the `shown` ones).
+ */
+export async function runSearch(query: string, filters: SearchFilters, shown = 50): Promise<boolean> {
   const s = useStore.getState();
   if (!query.trim()) {
     s.setSearch(query, filters, []);
-    return;
+    return false;
   }
   const hits = take(
     await api.invoke['vault:search']({
       query,
       ...(filters.scope ? { scope: filters.scope } : {}),
       ...(filters.type ? { type: filters.type } : {}),
-      limit: 50,
+      limit: Math.min(shown + 1, SEARCH_MAX),
     }),
   );
-  if (useStore.getState().searchQuery !== query && hits === null) return;
-  s.setSearch(query, filters, hits ?? []);
+  if (useStore.getState().searchQuery !== query && hits === null) return false;
+  s.setSearch(query, filters, (hits ?? []).slice(0, shown));
+  return (hits?.length ?? 0) > shown;
 }

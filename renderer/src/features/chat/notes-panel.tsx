@@ -1,11 +1,14 @@
 import { useEffect, useRef, useState } from 'react';
 import { useStoreShallow, useStore } from '../../store';
-import { loadNotes, saveNotes } from '../../bridge/chat-actions';
+import { loadNotes } from '../../bridge/chat-actions';
 import { Markdown } from './markdown';
+import { NotesEditor } from '../vault/notes-editor';
+import { readableNotes } from '../vault/notes-sections';
 
 /**
- * The session's notes, live: they update as the background updater edits them, and the user may edit
- * them too. A save carries the hash it started from, so an update made meanwhile is never overwritten.
+ * The session's notes, live: they update as the background updater edits them, and read as notes (the
+ * template's instructions only name the sections not written yet). The user edits them in the vault's
+ * editor, saved by itself and merged with the updater's changes (NotesEditor).
  */
 export function NotesPanel({
   project,
@@ -20,18 +23,18 @@ export function NotesPanel({
   onHide?: () => void;
 }) {
   const { notes } = useStoreShallow((s) => ({ notes: s.notes[sessionId] ?? null }));
-  const [editing, setEditing] = useState<{ text: string; base: string | null } | null>(null);
+  const [editing, setEditing] = useState(false);
   const panel = useRef<HTMLElement>(null);
   useEffect(() => {
     if (drawer) panel.current?.focus();
   }, [drawer]);
 
   useEffect(() => {
-    setEditing(null);
+    setEditing(false);
     void loadNotes(project, sessionId);
   }, [project, sessionId]);
 
-  const changedUnderneath = editing !== null && notes !== null && notes.hash !== editing.base;
+  const readable = notes?.exists ? readableNotes(notes.text) : null;
 
   return (
     <aside
@@ -54,58 +57,34 @@ export function NotesPanel({
           </span>
         )}
         <span className="spacer" />
-        {editing ? (
-          <>
-            <button type="button" className="button ghost" onClick={() => setEditing(null)}>
-              Cancel
-            </button>
-            <button
-              type="button"
-              className="button primary"
-              disabled={changedUnderneath}
-              onClick={() => void saveNotes(project, sessionId, editing.text, editing.base).then((ok) => ok && setEditing(null))}
-            >
-              Save
-            </button>
-          </>
-        ) : (
-          <button
-            type="button"
-            className="button ghost"
-            disabled={!notes?.exists}
-            onClick={() => notes && setEditing({ text: notes.text, base: notes.hash })}
-          >
-            Edit
-          </button>
-        )}
+        <button
+          type="button"
+          className="button ghost"
+          aria-pressed={editing}
+          disabled={!notes?.exists}
+          onClick={() => setEditing(!editing)}
+        >
+          {editing ? 'Done' : 'Edit'}
+        </button>
         <button type="button" className="icon-button" aria-label="Hide session notes" onClick={onHide}>
           ×
         </button>
       </header>
-      {changedUnderneath && (
-        <p className="banner warning small" role="alert">
-          The notes were updated while you were editing. Copy your text, cancel, and edit again — nothing was overwritten.
-        </p>
-      )}
+      {readable?.title && !editing && <p className="notes-title">{readable.title}</p>}
       {!notes || !notes.exists ? (
         <p className="muted small">
           Notes start once the conversation has some substance (about 10,000 tokens). They keep track of the task, files, errors
           and results, and let long conversations continue without losing the thread.
         </p>
       ) : editing ? (
-        <>
-          <label className="sr-only" htmlFor="notes-editor">
-            Session notes text
-          </label>
-          <textarea
-            id="notes-editor"
-            className="input notes-editor"
-            value={editing.text}
-            onChange={(e) => setEditing({ ...editing, text: e.target.value })}
-          />
-        </>
+        <NotesEditor key={notes.sessionId} project={project} notes={notes} />
       ) : (
-        <Markdown text={notes.text} />
+        <>
+          {readable!.markdown ? <Markdown text={readable!.markdown} /> : <p className="muted small">Nothing written yet.</p>}
+          {readable!.empty.length > 0 && (
+            <p className="muted small notes-empty">Not written yet: {readable!.empty.join(', ')}.</p>
+          )}
+        </>
       )}
     </aside>
   );

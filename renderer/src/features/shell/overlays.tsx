@@ -5,6 +5,8 @@ import { openFile } from '../../bridge/vault-actions';
 import { newSession } from '../../bridge/chat-actions';
 import { saveSettings } from '../../bridge/actions';
 import { useDisplayPath } from '../vault/project-label';
+import { humanTitle } from '../vault/tree-rows';
+import { useSessionTitles } from '../vault/file-name';
 import { modLabel } from '../../ui/use-shortcuts';
 
 function goVault(panel: 'search' | 'health' | 'file' | 'new' | 'deleted') {
@@ -47,18 +49,20 @@ export function Overlays() {
   const shown = useDisplayPath();
   useReturnFocus(overlay !== null);
 
+  // Session notes go by their conversation's title, never by an id.
+  const sessionTitles = useSessionTitles();
   const fileItems = useMemo<PickerItem[]>(
     () =>
       files.map((f) => ({
         id: f.path,
-        label: f.title,
+        label: humanTitle(f, sessionTitles),
         detail: shown(f.path),
         run: () => {
           useStore.getState().setScreen('vault');
           void openFile(f.path);
         },
       })),
-    [files, shown],
+    [files, shown, sessionTitles],
   );
 
   const commands = useMemo<PickerItem[]>(() => {

@@ -1,32 +1,54 @@
 import { useEffect, useRef } from 'react';
-import { EditorState } from '@codemirror/state';
+import { Annotation, EditorState, type Extension } from '@codemirror/state';
 import { EditorView, keymap, lineNumbers, highlightActiveLine, drawSelection } from '@codemirror/view';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { markdownEditing } from './editor-markdown';
 
+/** Marks the transactions that bring in text from outside, so they are not reported as the user's typing. */
+const fromOutside = Annotation.define<boolean>();
+
 /**
- * CodeMirror 6 over a markdown document. The editor owns its text while mounted; `value` is read only
- * when `docKey` changes (another file, or a reload after an external change).
+ * The smallest replacement turning `from` into `to` (common start and end kept), so the cursor and
+ * selection around an untouched part stay where they were.
+ */
+export function minimalChange(from: string, to: string): { from: number; to: number; insert: string } {
+  let start = 0;
+  while (start < from.length && start < to.length && from[start] === to[start]) start++;
+  let end = 0;
+  while (end < from.length - start && end < to.length - start && from[from.length - 1 - end] === to[to.length - 1 - end]) end++;
+  return { from: start, to: from.length - end, insert: to.slice(start, to.length - end) };
+}
+
+/**
+ * CodeMirror 6 over a markdown document. The editor owns its text while mounted; `docKey` (another
+ * file) recreates it; `syncKey` brings `value` in as a change (a merge with a change on disk, a
+ * reload): the focus, the cursor and the undo history stay, so typing goes on undisturbed.
  */
 export function CodeEditor({
   docKey,
+  syncKey = '',
   value,
   onChange,
   onSave,
   label,
+  extensions = [],
 }: {
   docKey: string;
+  syncKey?: string;
   value: string;
   onChange: (text: string) => void;
   onSave: () => void;
   label: string;
+  /** More CodeMirror extensions (the session notes' placeholder lines), read with `docKey` like `value`. */
+  extensions?: Extension[];
 }) {
   const host = useRef<HTMLDivElement>(null);
+  const view = useRef<EditorView | null>(null);
   const callbacks = useRef({ onChange, onSave });
   callbacks.current = { onChange, onSave };
 
   useEffect(() => {
-    const view = new EditorView({
+    const editor = new EditorView({
       parent: host.current!,
       state: EditorState.create({
         doc: value,
@@ -36,6 +58,7 @@ export function CodeEditor({
           drawSelection(),
           history(),
           markdownEditing(),
+          ...extensions,
           EditorView.lineWrapping,
           EditorView.contentAttributes.of({ 'aria-label': label }),
           keymap.of([
@@ -45,14 +68,28 @@ export function CodeEditor({
             ...historyKeymap,
           ]),
           EditorView.updateListener.of((update) => {
-            if (update.docChanged) callbacks.current.onChange(update.state.doc.toString());
+            if (update.docChanged && !update.transactions.some((t) => t.annotation(fromOutside))) {
+              callbacks.current.onChange(update.state.doc.toString());
+            }
           }),
         ],
       }),
     });
-    return () => view.destroy();
+    view.current = editor;
+    return () => {
+      view.current = null;
+      editor.destroy();
+    };
     // Recreate only for another document; typing must not reset the editor.
   }, [docKey]);
+
+  useEffect(() => {
+    const editor = view.current;
+    const current = editor?.state.doc.toString();
+    if (!editor || current === undefined || current === value) return;
+    editor.dispatch({ changes: minimalChange(current, value), annotations: fromOutside.of(true) });
+    // Only a new outside version is brought in; `value` also follows every keystroke.
+  }, [syncKey]);
 
   return <div className="code-editor" ref={host} />;
 }

@@ -2,11 +2,13 @@ import { useEffect, useState } from 'react';
 import { api } from '../../bridge';
 import { loadFiles, openFile } from '../../bridge/vault-actions';
 import { useStore } from '../../store';
+import { useFileName } from './file-name';
 
 type Deleted = { path: string; deletedAt: string; hash: string };
 
 /** Files deleted from the vault that the history still holds, each back in one click. */
 export function DeletedPanel() {
+  const name = useFileName();
   const [list, setList] = useState<Deleted[] | null>(null);
   useEffect(() => {
     void api.invoke['vault:list-deleted']({}).then((r) => {
@@ -32,10 +34,10 @@ export function DeletedPanel() {
       <ul className="plain-list">
         {list?.map((d) => (
           <li key={d.path + d.deletedAt} className="row">
-            <span className="grow">
-              {d.path} <span className="muted small">deleted {new Date(d.deletedAt).toLocaleString()}</span>
+            <span className="grow" title={d.path}>
+              {name(d.path)} <span className="muted small">deleted {new Date(d.deletedAt).toLocaleString()}</span>
             </span>
-            <button type="button" className="button secondary" aria-label={`Restore ${d.path}`} onClick={() => void restore(d)}>
+            <button type="button" className="button secondary" aria-label={`Restore ${name(d.path)}`} onClick={() => void restore(d)}>
               Restore
             </button>
           </li>

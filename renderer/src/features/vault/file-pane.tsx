@@ -1,39 +1,34 @@
 import { useState } from 'react';
 import type { VaultFile } from '../../../../common/domain/vault';
 import { useStoreShallow, useStore } from '../../store';
-import { deleteFile, renameFile, resolveExternal, saveOpenFile } from '../../bridge/vault-actions';
+import { deleteFile, renameFile } from '../../bridge/vault-actions';
+import { editDraft, saveNow } from '../../bridge/vault-autosave';
 import { Markdown } from '../chat/markdown';
 import { CodeEditor } from './code-editor';
-import { useDisplayPath } from './project-label';
-import { MergeEditor } from '../conflicts/merge-editor';
-import { FrontmatterForm, readFrontmatter, stripFrontmatter, validateFrontmatter, withFrontmatter } from './frontmatter-form';
+import { CopyPathButton } from './copy-path';
+import { ExternalChange, SaveStatus } from './save-status';
+import { readableNotes } from './notes-sections';
+import { notesPlaceholders } from './notes-placeholders';
+import { humanTitle } from './tree-rows';
+import { useSessionTitles } from './file-name';
+
+/** Session notes preview as notes (written sections only), anything else as its markdown. */
+function Preview({ file, text }: { file: VaultFile; text: string }) {
+  if (file.meta.scope !== 'session-notes') return <Markdown text={stripFrontmatter(text)} />;
+  const notes = readableNotes(text);
+  return (
+    <>
+      {notes.markdown ? <Markdown text={notes.markdown} /> : <p className="muted">Nothing written yet.</p>}
+      {notes.empty.length > 0 && <p className="muted small notes-empty">Not written yet: {notes.empty.join(', ')}.</p>}
+    </>
+  );
+}
+
+const NOTES_EXTENSIONS = [notesPlaceholders];
+import { FrontmatterForm, readFrontmatter, stripFrontmatter, withFrontmatter } from './frontmatter-form';
 
 const isMemory = (file: VaultFile) =>
   (file.meta.scope === 'project-memory' || file.meta.scope === 'team-memory') && !file.meta.path.endsWith('/MEMORY.md');
-
-/**
- * The file changed on disk while the user had unsaved edits: their edits (editable) beside the version
- * on disk, changes marked, each change takeable from the disk side; then keep the result or take theirs.
- */
-function ExternalChange({ theirs, mine }: { theirs: VaultFile; mine: string }) {
-  return (
-    <div className="banner warning external-change" role="alert">
-      <p>
-        <strong>This file changed on disk while you were editing it.</strong> Your edits are on the left, the version on disk on the
-        right. Take changes from the right if you want them, then choose.
-      </p>
-      <MergeEditor docKey={theirs.hash} mine={mine} theirs={theirs.text} onResult={(text) => useStore.getState().setDraft(text)} />
-      <div className="row">
-        <button type="button" className="button secondary" onClick={() => void resolveExternal('theirs')}>
-          Use the version on disk
-        </button>
-        <button type="button" className="button primary" onClick={() => void resolveExternal('mine')}>
-          Save my version
-        </button>
-      </div>
-    </div>
-  );
-}
 
 function RenameForm({ file, onDone }: { file: VaultFile; onDone: () => void }) {
   const [name, setName] = useState(file.meta.path.split('/').pop() ?? '');
@@ -59,26 +54,43 @@ function RenameForm({ file, onDone }: { file: VaultFile; onDone: () => void }) {
   );
 }
 
-/** One vault file: preview or edit (with the memory form), save, rename, delete, history. */
+/** Ctrl+S (Cmd+S) anywhere in the file view — the editor, the name or description field — saves now. */
+function saveOnModS(event: React.KeyboardEvent): void {
+  if ((event.ctrlKey || event.metaKey) && !event.shiftKey && !event.altKey && event.key.toLowerCase() === 's') {
+    event.preventDefault();
+    void saveNow();
+  }
+}
+
+/** One vault file: preview or edit (with the memory form), saved by itself; rename, delete, history. */
 export function FilePane() {
-  const { file, draft, external } = useStoreShallow((s) => ({ file: s.open, draft: s.draft, external: s.externalVersion }));
+  const { file, draft, external, revision } = useStoreShallow((s) => ({
+    file: s.open,
+    draft: s.draft,
+    external: s.externalVersion,
+    revision: s.docRevision,
+  }));
+  const sessionTitles = useSessionTitles();
   const [mode, setMode] = useState<'preview' | 'edit'>('preview');
   const [renaming, setRenaming] = useState(false);
   const [editorKey, setEditorKey] = useState(0);
-  const shown = useDisplayPath();
   if (!file) return <p className="muted">Opening…</p>;
   const { meta } = file;
   const text = draft ?? file.text;
   const dirty = draft !== null && draft !== file.text;
   const memory = isMemory(file);
   const fields = memory ? readFrontmatter(text) : null;
-  const invalid = memory && fields ? Object.keys(validateFrontmatter(fields)).length > 0 : false;
   const s = useStore.getState();
+  // Session notes go by their own Session Title, else their conversation's, never by an id.
+  const title =
+    meta.scope === 'session-notes'
+      ? (readableNotes(text).title ?? humanTitle(meta, sessionTitles))
+      : meta.title;
 
   if (meta.binary || meta.tooLarge) {
     return (
       <section className="file-pane" aria-labelledby="file-title">
-        <h1 id="file-title">{meta.title}</h1>
+        <h1 id="file-title">{title}</h1>
         <p className="notice">
           {meta.tooLarge
             ? `This file is ${(meta.size / 1_000_000).toFixed(1)} MB — too large to open here. It is listed, and nothing in it was changed.`
@@ -89,27 +101,20 @@ export function FilePane() {
   }
 
   return (
-    <section className="file-pane" aria-labelledby="file-title">
+    <section className="file-pane" aria-labelledby="file-title" onKeyDown={saveOnModS}>
       <header className="file-header">
         <div>
           <h1 id="file-title">
-            {meta.title}
+            {title}
             {dirty && <span className="dirty" aria-label="unsaved changes"> •</span>}
           </h1>
-          <p className="muted small">
-            {shown(meta.path)}
-            {meta.description ? ` — ${meta.description}` : ''}
-          </p>
+          {meta.description && <p className="muted small">{meta.description}</p>}
         </div>
         <div className="row">
+          <SaveStatus />
           <button type="button" className="button ghost" aria-pressed={mode === 'edit'} onClick={() => setMode(mode === 'edit' ? 'preview' : 'edit')}>
             {mode === 'edit' ? 'Preview' : 'Edit'}
           </button>
-          {mode === 'edit' && !external && (
-            <button type="button" className="button primary" disabled={!dirty || invalid} onClick={() => void saveOpenFile()}>
-              Save
-            </button>
-          )}
           {meta.path.endsWith('/MEMORY.md') && meta.projectSlug && (
             <button
               type="button"
@@ -128,6 +133,7 @@ export function FilePane() {
           <button type="button" className="button ghost" onClick={() => setRenaming(true)}>
             Rename
           </button>
+          <CopyPathButton path={meta.path} />
           <button type="button" className="button ghost danger" onClick={() => void deleteFile(meta.path)}>
             Delete
           </button>
@@ -146,22 +152,24 @@ export function FilePane() {
             <FrontmatterForm
               value={fields}
               onChange={(next) => {
-                s.setDraft(withFrontmatter(text, next));
+                editDraft(withFrontmatter(text, next));
                 setEditorKey((k) => k + 1);
               }}
             />
           )}
           <CodeEditor
-            docKey={`${meta.path}:${file.hash}:${editorKey}`}
+            docKey={meta.path}
+            syncKey={`${revision}:${editorKey}`}
             value={text}
-            label={`Text of ${meta.title}`}
-            onChange={(next) => s.setDraft(next)}
-            onSave={() => void saveOpenFile()}
+            label={`Text of ${title}`}
+            extensions={meta.scope === 'session-notes' ? NOTES_EXTENSIONS : undefined}
+            onChange={editDraft}
+            onSave={() => void saveNow()}
           />
         </>
       ) : (
         <div className="preview">
-          <Markdown text={stripFrontmatter(text)} />
+          <Preview file={file} text={text} />
         </div>
       )}
     </section>

@@ -1,23 +1,11 @@
-import { useMemo } from 'react';
-import type { VaultFileMeta, VaultScope } from '../../../../common/domain/vault';
+import { useMemo, useRef } from 'react';
+import { observeElementRect, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
+import type { VaultFileMeta } from '../../../../common/domain/vault';
 import { useStoreShallow, useStore, type VaultSort } from '../../store';
 import { useProjectLabel } from './project-label';
 import { openFile } from '../../bridge/vault-actions';
-import { arrowFocus } from '../../ui/arrow-keys';
-
-const SCOPES: { scope: VaultScope; label: string }[] = [
-  { scope: 'instructions', label: 'Instructions' },
-  { scope: 'session-notes', label: 'Session notes' },
-  { scope: 'project-memory', label: 'Project memory' },
-  { scope: 'team-memory', label: 'Team memory' },
-];
-
-const sorters: Record<VaultSort, (a: VaultFileMeta, b: VaultFileMeta) => number> = {
-  name: (a, b) => a.title.localeCompare(b.title),
-  updated: (a, b) => b.mtime.localeCompare(a.mtime),
-  size: (a, b) => b.size - a.size,
-};
-
+import { buildTreeRows, humanTitle, TREE_SCOPES, type TreeRow } from './tree-rows';
+import { useSessionTitles } from './file-name';
 
 const syncLabels: Record<NonNullable<VaultFileMeta['syncState']>, string> = {
   synced: 'synced',
@@ -45,36 +33,119 @@ function Badges({ file }: { file: VaultFileMeta }) {
   );
 }
 
-/** Files grouped by scope, then by project; arrow keys move between rows (they are buttons in a list). */
+/** Fixed row heights (the CSS keeps them): no measuring, so scrolling through 10,000 rows never reflows. */
+const ROW_HEIGHT: Record<TreeRow['kind'], number> = { scope: 36, project: 28, file: 30, empty: 26 };
+
+/** A list not laid out yet (0 high: hidden, or a test DOM) draws a screenful rather than nothing. */
+const observeRect: typeof observeElementRect<HTMLDivElement> = (instance, cb) =>
+  observeElementRect(instance, (rect) => cb(rect.height > 0 ? rect : { width: rect.width || 280, height: 800 }));
+
+function Row({ row, selectedPath }: { row: TreeRow; selectedPath: string | null }) {
+  const toggle = () => useStore.getState().toggleTreeGroup(row.key);
+  switch (row.kind) {
+    case 'scope':
+      return (
+        <h2 className="tree-heading">
+          <button type="button" className="tree-toggle" aria-expanded={!row.collapsed} onClick={toggle}>
+            <span aria-hidden="true" className="chevron">{row.collapsed ? '▸' : '▾'}</span> <span className="tree-label">{row.label}</span>
+            <span className="tree-count"> {row.count}</span>
+          </button>
+        </h2>
+      );
+    case 'project':
+      return (
+        <h3 className="tree-project">
+          <button type="button" className="tree-toggle" aria-expanded={!row.collapsed} onClick={toggle}>
+            <span aria-hidden="true" className="chevron">{row.collapsed ? '▸' : '▾'}</span> <span className="tree-label">{row.label}</span>
+            <span className="tree-count"> {row.count}</span>
+          </button>
+        </h3>
+      );
+    case 'empty':
+      return <p className="muted small tree-empty">Nothing yet.</p>;
+    case 'file':
+      return (
+        <button
+          type="button"
+          className="tree-file"
+          aria-current={row.file.path === selectedPath ? 'true' : undefined}
+          title={row.file.path}
+          onClick={() => void openFile(row.file.path)}
+        >
+          <span className="tree-title">{row.title}</span>
+          <Badges file={row.file} />
+        </button>
+      );
+  }
+}
+
+/**
+ * ArrowDown / ArrowUp move between the tree's buttons (files and group headings) by row index, so
+ * the keys reach rows not drawn yet: the list scrolls to the row, then focuses it.
+ */
+function moveFocus(event: React.KeyboardEvent<HTMLElement>, rows: TreeRow[], virtualizer: Virtualizer<HTMLDivElement, Element>) {
+  if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
+  const at = (document.activeElement as HTMLElement | null)?.closest<HTMLElement>('[data-index]');
+  if (!at || !event.currentTarget.contains(at)) return;
+  const step = event.key === 'ArrowDown' ? 1 : -1;
+  let next = Number(at.dataset.index) + step;
+  while (next >= 0 && next < rows.length && rows[next]!.kind === 'empty') next += step;
+  if (next < 0 || next >= rows.length) return;
+  event.preventDefault();
+  virtualizer.scrollToIndex(next, { align: 'auto' });
+  const focus = (tries: number) => {
+    const target = event.currentTarget?.ownerDocument.querySelector<HTMLElement>(`.file-tree [data-index="${next}"] button`);
+    if (target) target.focus();
+    else if (tries > 0) requestAnimationFrame(() => focus(tries - 1));
+  };
+  focus(5);
+}
+
+/**
+ * The vault's files grouped by scope, then by project, in a virtual list: only the rows on screen are
+ * drawn, so 10,000 notes open as fast as ten. Groups collapse (remembered), names sort naturally.
+ */
 export function FileTree() {
   const label = useProjectLabel();
-  const { files, sort, selectedPath, loaded } = useStoreShallow((s) => ({
+  const { files, sort, selectedPath, loaded, collapsedKeys } = useStoreShallow((s) => ({
     files: s.files,
     sort: s.sort,
     selectedPath: s.selectedPath,
     loaded: s.filesLoaded,
+    collapsedKeys: s.treeCollapsed,
   }));
-  const groups = useMemo(() => {
-    return SCOPES.map(({ scope, label }) => {
-      const inScope = files.filter((f) => f.scope === scope);
-      const byProject = new Map<string, VaultFileMeta[]>();
-      for (const f of inScope) {
-        const key = f.projectSlug ?? '';
-        byProject.set(key, [...(byProject.get(key) ?? []), f]);
-      }
-      return {
-        scope,
-        label,
-        projects: [...byProject.entries()]
-          .sort(([a], [b]) => a.localeCompare(b))
-          .map(([slug, list]) => ({ slug, files: [...list].sort(sorters[sort]) })),
-      };
-    });
-  }, [files, sort]);
+  const sessionTitles = useSessionTitles();
+  const rows = useMemo(
+    () =>
+      buildTreeRows({
+        files,
+        sort,
+        collapsed: new Set(collapsedKeys),
+        projectLabel: label,
+        fileTitle: (file) => humanTitle(file, sessionTitles),
+      }),
+    [files, sort, collapsedKeys, label, sessionTitles],
+  );
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: (i) => ROW_HEIGHT[rows[i]!.kind],
+    getItemKey: (i) => rows[i]!.key,
+    observeElementRect: observeRect,
+    overscan: 12,
+  });
 
   if (!loaded) return <p className="muted small">Reading the vault…</p>;
+  const items = virtualizer.getVirtualItems();
+  // Rows on screen are grouped by scope in a (static) section, so each scope stays a named region.
+  const byScope = TREE_SCOPES.map(({ scope, label: scopeLabel }) => ({
+    scope,
+    scopeLabel,
+    items: items.filter((item) => rows[item.index]!.scope === scope),
+  })).filter((g) => g.items.length > 0);
   return (
-    <nav className="file-tree" aria-label="Vault files" onKeyDown={arrowFocus('button.tree-file')}>
+    <nav className="file-tree" aria-label="Vault files" onKeyDown={(e) => moveFocus(e, rows, virtualizer)}>
       <label className="row small">
         Sort by
         <select className="input" value={sort} onChange={(e) => useStore.getState().setSort(e.target.value as VaultSort)}>
@@ -83,38 +154,24 @@ export function FileTree() {
           <option value="size">size</option>
         </select>
       </label>
-      {groups.map((g) => (
-        <section key={g.scope} aria-label={g.label}>
-          <h2 className="tree-heading">{g.label}</h2>
-          {g.projects.length === 0 && <p className="muted small tree-empty">Nothing yet.</p>}
-          {g.projects.map((p) => (
-            <div key={p.slug}>
-              {/* The user's own CLAUDE.md needs a heading only beside the opened projects' ones. */}
-              {g.scope !== 'instructions' || p.slug || g.projects.length > 1 ? (
-                <h3 className="tree-project" title={p.slug}>
-                  {label(p.slug || null)}
-                </h3>
-              ) : null}
-              <ul className="tree-list">
-                {p.files.map((f) => (
-                  <li key={f.path}>
-                    <button
-                      type="button"
-                      className="tree-file"
-                      aria-current={f.path === selectedPath ? 'true' : undefined}
-                      title={f.path}
-                      onClick={() => void openFile(f.path)}
-                    >
-                      <span className="tree-title">{f.title}</span>
-                      <Badges file={f} />
-                    </button>
-                  </li>
-                ))}
-              </ul>
-            </div>
+      <div className="tree-scroll" ref={scroller}>
+        <div className="tree-canvas" style={{ height: virtualizer.getTotalSize() }}>
+          {byScope.map((group) => (
+            <section key={group.scope} aria-label={group.scopeLabel}>
+              {group.items.map((item) => (
+                <div
+                  key={item.key}
+                  className="tree-row"
+                  data-index={item.index}
+                  style={{ height: item.size, transform: `translateY(${item.start}px)` }}
+                >
+                  <Row row={rows[item.index]!} selectedPath={selectedPath} />
+                </div>
+              ))}
+            </section>
           ))}
-        </section>
-      ))}
+        </div>
+      </div>
     </nav>
   );
 }

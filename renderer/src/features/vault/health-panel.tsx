@@ -3,29 +3,67 @@ import type { HealthReport } from '../../../../common/domain/vault';
 import { api } from '../../bridge';
 import { deleteFile, openFile } from '../../bridge/vault-actions';
 import { useStore } from '../../store';
-import { useDisplayPath, useProjectLabel } from './project-label';
+import { useProjectLabel } from './project-label';
+import { useFileName } from './file-name';
 
 const fileName = (path: string) => path.split('/').pop() ?? path;
 
-function FileLink({ path }: { path: string }) {
-  const shown = useDisplayPath();
+/** A long list of findings shows its first rows and a way to the rest, so thousands stay cheap to draw. */
+function FirstRows<T>({ items, render, first = 50 }: { items: readonly T[]; render: (item: T) => React.ReactNode; first?: number }) {
+  const [all, setAll] = useState(false);
+  const shown = all ? items : items.slice(0, first);
   return (
-    <button type="button" className="link" onClick={() => void openFile(path)}>
-      {shown(path)}
+    <>
+      {shown.map(render)}
+      {items.length > shown.length && (
+        <li>
+          <button type="button" className="link" onClick={() => setAll(true)}>
+            Show all {items.length.toLocaleString()}
+          </button>
+        </li>
+      )}
+    </>
+  );
+}
+
+function FileLink({ path }: { path: string }) {
+  const name = useFileName();
+  return (
+    <button type="button" className="link" title={path} onClick={() => void openFile(path)}>
+      {name(path)}
     </button>
   );
 }
 
 /** What costs tokens, what is stale, duplicated or broken — each with the action that fixes it. */
+/**
+ * The last report, shown at once when the panel opens again while a fresh check runs (a check over
+ * 10,000 notes takes a moment; the panel should not be blank meanwhile).
+ */
+let lastReport: HealthReport | null = null;
+
 export function HealthPanel() {
   const label = useProjectLabel();
-  const [report, setReport] = useState<HealthReport | null>(null);
+  const [report, setReport] = useState<HealthReport | null>(lastReport);
+  const [checking, setChecking] = useState(true);
   const [problem, setProblem] = useState<string | null>(null);
   const [checks, setChecks] = useState(0);
   // Re-checked after each fix, and when files change on disk (the list is the cheapest signal of it).
   const filesVersion = useStore((s) => s.files);
   useEffect(() => {
-    void api.invoke['vault:health']({}).then((r) => (r.ok ? setReport(r.value) : setProblem(r.error.message)));
+    let current = true;
+    setChecking(true);
+    void api.invoke['vault:health']({}).then((r) => {
+      if (!current) return;
+      setChecking(false);
+      if (r.ok) {
+        lastReport = r.value;
+        setReport(r.value);
+      } else setProblem(r.error.message);
+    });
+    return () => {
+      current = false;
+    };
   }, [checks, filesVersion]);
   const recheck = () => setChecks((n) => n + 1);
   const markReviewed = async (path: string) => {
@@ -47,6 +85,11 @@ export function HealthPanel() {
   return (
     <section className="health-panel" aria-labelledby="health-heading">
       <h1 id="health-heading">Vault health</h1>
+      {checking && (
+        <p className="muted small" role="status">
+          Checking again…
+        </p>
+      )}
       <p>
         About <strong>{report.totalTokens.toLocaleString()}</strong> tokens of memory and instructions in all.
       </p>
@@ -72,14 +115,17 @@ export function HealthPanel() {
                 </button>
               </li>
             ))}
-            {report.missingFromIndex.map((m) => (
-              <li key={m.path}>
-                <FileLink path={m.path} /> is not in its index.{' '}
-                <button type="button" className="link" onClick={() => openIndex(m.projectSlug)}>
-                  Add it
-                </button>
-              </li>
-            ))}
+            <FirstRows
+              items={report.missingFromIndex}
+              render={(m) => (
+                <li key={m.path}>
+                  <FileLink path={m.path} /> is not in its index.{' '}
+                  <button type="button" className="link" onClick={() => openIndex(m.projectSlug)}>
+                    Add it
+                  </button>
+                </li>
+              )}
+            />
           </ul>
         </>
       )}
@@ -87,17 +133,20 @@ export function HealthPanel() {
         <>
           <h2>Not updated in 90 days</h2>
           <ul className="plain-list">
-            {report.stale.map((s) => (
-              <li key={s.path}>
-                <FileLink path={s.path} /> — {s.days} days. Check it is still true, or delete it.{' '}
-                <button type="button" className="link" onClick={() => void markReviewed(s.path)}>
-                  Still true
-                </button>{' '}
-                <button type="button" className="link danger" onClick={() => void remove(s.path)} aria-label={`Delete ${fileName(s.path)}`}>
-                  Delete
-                </button>
-              </li>
-            ))}
+            <FirstRows
+              items={report.stale}
+              render={(s) => (
+                <li key={s.path}>
+                  <FileLink path={s.path} /> — {s.days} days. Check it is still true, or delete it.{' '}
+                  <button type="button" className="link" onClick={() => void markReviewed(s.path)}>
+                    Still true
+                  </button>{' '}
+                  <button type="button" className="link danger" onClick={() => void remove(s.path)} aria-label={`Delete ${fileName(s.path)}`}>
+                    Delete
+                  </button>
+                </li>
+              )}
+            />
           </ul>
         </>
       )}
@@ -105,19 +154,22 @@ export function HealthPanel() {
         <>
           <h2>Near-duplicates</h2>
           <ul className="plain-list">
-            {report.duplicates.map((d) => (
-              <li key={`${d.a}|${d.b}`}>
-                <FileLink path={d.a} /> and <FileLink path={d.b} /> {d.why === 'description' ? 'have the same description' : 'say nearly the same'}. Merge
-                what one adds into the other, then delete it:{' '}
-                <button type="button" className="link danger" onClick={() => void remove(d.a)}>
-                  Delete {fileName(d.a)}
-                </button>{' '}
-                or{' '}
-                <button type="button" className="link danger" onClick={() => void remove(d.b)}>
-                  Delete {fileName(d.b)}
-                </button>
-              </li>
-            ))}
+            <FirstRows
+              items={report.duplicates}
+              render={(d) => (
+                <li key={`${d.a}|${d.b}`}>
+                  <FileLink path={d.a} /> and <FileLink path={d.b} /> {d.why === 'description' ? 'have the same description' : 'say nearly the same'}. Merge
+                  what one adds into the other, then delete it:{' '}
+                  <button type="button" className="link danger" onClick={() => void remove(d.a)}>
+                    Delete {fileName(d.a)}
+                  </button>{' '}
+                  or{' '}
+                  <button type="button" className="link danger" onClick={() => void remove(d.b)}>
+                    Delete {fileName(d.b)}
+                  </button>
+                </li>
+              )}
+            />
           </ul>
         </>
       )}

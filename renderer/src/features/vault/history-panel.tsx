@@ -3,19 +3,8 @@ import type { HistoryVersion } from '../../../../common/domain/vault';
 import { api } from '../../bridge';
 import { openFile } from '../../bridge/vault-actions';
 import { useStoreShallow, useStore } from '../../store';
-
-function DiffView({ diff }: { diff: string }) {
-  return (
-    <pre className="diff" aria-label="Changes from this version to now">
-      {diff.split('\n').map((line, i) => (
-        <span key={i} className={line.startsWith('+') && !line.startsWith('+++') ? 'add' : line.startsWith('-') && !line.startsWith('---') ? 'del' : undefined}>
-          {line}
-          {'\n'}
-        </span>
-      ))}
-    </pre>
-  );
-}
+import { HistoryDiff } from './history-diff';
+import { versionWords, whenWords } from './history-words';
 
 async function restoreAndReopen(path: string, hash: string, text: string): Promise<void> {
   const result = await api.invoke['vault:restore']({ path, hash });
@@ -24,22 +13,37 @@ async function restoreAndReopen(path: string, hash: string, text: string): Promi
   await openFile(path);
 }
 
-/** Every saved version of the open file, newest first, with a readable diff and one-click restore. */
+/** The chosen version and the file as it is now, for the side-by-side view. */
+type Compared = { hash: string; then: string; now: string } | { hash: string; error: string };
+
+/**
+ * Every kept version of the open file, newest first, like a notes app: when, and who changed it;
+ * a chosen one beside the current text; restore with Undo.
+ */
 export function HistoryPanel() {
-  const { path } = useStoreShallow((s) => ({ path: s.selectedPath }));
+  const { path, title } = useStoreShallow((s) => ({
+    path: s.selectedPath,
+    title: s.open?.meta.path === s.selectedPath ? s.open.meta.title : (s.files.find((f) => f.path === s.selectedPath)?.title ?? null),
+  }));
   const [versions, setVersions] = useState<HistoryVersion[] | null>(null);
   const [chosen, setChosen] = useState<string | null>(null);
-  const [diff, setDiff] = useState<string | null>(null);
+  const [compared, setCompared] = useState<Compared | null>(null);
 
   useEffect(() => {
     if (!path) return;
     setVersions(null);
+    setChosen(null);
     void api.invoke['vault:history']({ path }).then((r) => setVersions(r.ok ? r.value : []));
   }, [path]);
 
   useEffect(() => {
     if (!path || !chosen) return;
-    void api.invoke['vault:read-version']({ path, hash: chosen }).then((r) => setDiff(r.ok ? r.value.diff : r.error.message));
+    setCompared(null);
+    void Promise.all([api.invoke['vault:read-version']({ path, hash: chosen }), api.invoke['vault:read-file']({ path })]).then(([version, current]) => {
+      if (!version.ok) setCompared({ hash: chosen, error: version.error.message });
+      // A deleted file compares against nothing.
+      else setCompared({ hash: chosen, then: version.value.text, now: current.ok ? current.value.text : '' });
+    });
   }, [path, chosen]);
 
   if (!path) return null;
@@ -61,32 +65,39 @@ export function HistoryPanel() {
   return (
     <section className="history-panel" aria-labelledby="history-heading">
       <header className="file-header">
-        <h1 id="history-heading">History of {path.split('/').pop()}</h1>
+        <h1 id="history-heading">History of {title ?? path.split('/').pop()}</h1>
         <button type="button" className="button ghost" onClick={() => useStore.getState().setPanel('file')}>
           Back to the file
         </button>
       </header>
       {versions === null && <p className="muted">Reading the history…</p>}
-      {versions?.length === 0 && <p className="muted">No earlier versions yet. Each change made in Strata keeps the version before it for 30 days.</p>}
+      {versions?.length === 0 && <p className="muted">No earlier versions yet. Each change keeps the version before it for 30 days.</p>}
       <div className="history-layout">
-        <ol className="plain-list timeline">
+        <ol className="plain-list timeline" aria-label="Earlier versions">
           {versions?.map((v) => (
             <li key={v.hash + v.savedAt}>
               <button type="button" className="tree-file" aria-current={chosen === v.hash ? 'true' : undefined} onClick={() => setChosen(v.hash)}>
-                <span>{new Date(v.savedAt).toLocaleString()}</span>
-                <span className="muted small">
-                  {v.reason} · {v.size} bytes
-                </span>
+                <span>{whenWords(v.savedAt)}</span>
+                <span className="muted small">{versionWords(v)}</span>
               </button>
             </li>
           ))}
         </ol>
         {chosen && (
-          <div className="grow">
-            {diff === null ? <p className="muted">Comparing…</p> : <DiffView diff={diff} />}
-            <button type="button" className="button primary" onClick={() => void restore(chosen)}>
-              Restore this version
-            </button>
+          <div className="history-compare">
+            {compared?.hash !== chosen ? (
+              <p className="muted">Comparing…</p>
+            ) : 'error' in compared ? (
+              <p className="banner error">{compared.error}</p>
+            ) : (
+              <HistoryDiff then={compared.then} now={compared.now} />
+            )}
+            <div className="row">
+              <button type="button" className="button primary" onClick={() => void restore(chosen)}>
+                Restore this version
+              </button>
+              <span className="muted small">What is there now is kept too: Undo, or pick it here later.</span>
+            </div>
           </div>
         )}
       </div>

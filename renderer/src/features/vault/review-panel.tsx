@@ -1,6 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import type { MemoryProposal } from '../../../../common/domain/chat';
 import { loadProposals, resolveProposal } from '../../bridge/chat-actions';
+import { useKeptDraft } from './kept-draft';
+import { useProjectLabel } from './project-label';
 import { useStoreShallow } from '../../store';
 import { DiffView } from '../../ui/diff-view';
 
@@ -42,7 +44,13 @@ export function ReviewPanel() {
 }
 
 function ProposalItem({ project, proposal }: { project: string; proposal: MemoryProposal }) {
-  const [editing, setEditing] = useState<string | null>(null);
+  const label = useProjectLabel();
+  const projectOf = (path: string) => label(/^projects\/([^/]+)\//.exec(path)?.[1] ?? null) + (path.includes('/memory/team/') ? ' · team' : '');
+  // An edit in progress survives leaving the Inbox; accepting or rejecting ends it.
+  const [editing, setEditing] = useKeptDraft(`proposal.${proposal.id}`);
+  const decide = async (decision: 'accept' | 'reject') => {
+    if (await resolveProposal(project, proposal.id, decision, decision === 'accept' ? (editing ?? undefined) : undefined)) setEditing(null);
+  };
   const verb = proposal.action === 'deleted' ? 'Forget' : proposal.action === 'updated' ? 'Update' : 'Remember';
   return (
     <article className="memory-card" aria-label={`${verb}: ${proposal.title}`}>
@@ -50,7 +58,9 @@ function ProposalItem({ project, proposal }: { project: string; proposal: Memory
         <span className="memory-verb">{verb}</span>
         <strong>{proposal.title}</strong>
         {proposal.type && <span className={`badge type-${proposal.type}`}>{proposal.type}</span>}
-        <span className="muted small">{proposal.path}</span>
+        <span className="muted small" title={proposal.path}>
+          {projectOf(proposal.path)}
+        </span>
       </div>
       {editing === null ? (
         <DiffView diff={proposal.diff} />
@@ -58,7 +68,7 @@ function ProposalItem({ project, proposal }: { project: string; proposal: Memory
         <textarea className="code" rows={10} aria-label="Memory text" value={editing} onChange={(e) => setEditing(e.target.value)} />
       )}
       <div className="row end">
-        <button type="button" className="button ghost" onClick={() => void resolveProposal(project, proposal.id, 'reject')}>
+        <button type="button" className="button ghost" onClick={() => void decide('reject')}>
           Reject
         </button>
         {proposal.text !== null &&
@@ -74,7 +84,7 @@ function ProposalItem({ project, proposal }: { project: string; proposal: Memory
         <button
           type="button"
           className="button primary"
-          onClick={() => void resolveProposal(project, proposal.id, 'accept', editing ?? undefined)}
+          onClick={() => void decide('accept')}
         >
           {editing === null ? 'Accept' : 'Save and accept'}
         </button>

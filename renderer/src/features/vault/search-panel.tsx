@@ -1,9 +1,23 @@
 import { useEffect, useState } from 'react';
 import type { MemoryType, SearchHit, VaultScope } from '../../../../common/domain/vault';
-import { openFile, runSearch } from '../../bridge/vault-actions';
+import { openFile, runSearch, SEARCH_MAX } from '../../bridge/vault-actions';
 import { arrowFocus } from '../../ui/arrow-keys';
 import { useStore, useStoreShallow, type SearchFilters } from '../../store';
-import { useDisplayPath } from './project-label';
+import { useProjectLabel } from './project-label';
+
+const SCOPE_WORDS: Record<VaultScope, string> = {
+  instructions: 'instructions',
+  'session-notes': 'session notes',
+  'project-memory': 'memory',
+  'team-memory': 'team memory',
+  transcript: 'conversation',
+};
+
+/** Where a hit lives, in words: "my-site · memory · line 4" (its path is in the tooltip). */
+function whereWords(hit: SearchHit, label: (slug: string | null) => string): string {
+  const slug = /^@?projects\/([^/]+)\//.exec(hit.path)?.[1] ?? null;
+  return `${label(slug)} · ${SCOPE_WORDS[hit.scope]} · line ${hit.line}`;
+}
 
 const SCOPES: readonly (readonly [VaultScope | '', string])[] = [
   ['', 'Everything'],
@@ -22,6 +36,9 @@ const TYPES: readonly (readonly [MemoryType | '', string])[] = [
   ['reference', 'reference'],
 ];
 
+/** Results per page; "Show more" adds another page. */
+const PAGE = 50;
+
 function Snippet({ hit }: { hit: SearchHit }) {
   const parts: React.ReactNode[] = [];
   let at = 0;
@@ -38,11 +55,19 @@ function Snippet({ hit }: { hit: SearchHit }) {
 export function SearchPanel() {
   const { query, filters, hits } = useStoreShallow((s) => ({ query: s.searchQuery, filters: s.searchFilters, hits: s.searchHits }));
   const [text, setText] = useState(query);
-  const shown = useDisplayPath();
+  const [page, setPage] = useState(PAGE);
+  const [more, setMore] = useState(false);
+  const label = useProjectLabel();
+  // Results follow each keystroke (a search takes milliseconds); a new query or filter starts again from the first page.
+  useEffect(() => setPage(PAGE), [text, filters]);
   useEffect(() => {
-    const timer = setTimeout(() => void runSearch(text, filters), 150);
-    return () => clearTimeout(timer);
-  }, [text, filters]);
+    let current = true;
+    const timer = setTimeout(() => void runSearch(text, filters, page).then((m) => current && setMore(m)), 0);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [text, filters, page]);
   // A filter change runs the search through the effect above, like typing does.
   const filter = (next: Partial<SearchFilters>) => useStore.getState().setSearch(text, { ...filters, ...next }, hits);
   return (
@@ -75,18 +100,29 @@ export function SearchPanel() {
         </select>
       </div>
       {text.trim() && hits.length === 0 && <p className="muted">Nothing found for “{text.trim()}”.</p>}
-      <ul className="plain-list results">
+      {text.trim() && hits.length > 0 && (
+        <p className="muted small result-count" role="status">
+          {more ? `Showing the first ${hits.length} results; more match.` : `${hits.length} ${hits.length === 1 ? 'result' : 'results'}.`}
+        </p>
+      )}
+      <ul className="plain-list results" data-query={query}>
         {hits.map((hit) => (
           <li key={`${hit.path}:${hit.line}`}>
-            <button type="button" className="result" onClick={() => void openFile(hit.path)}>
+            <button type="button" className="result" title={hit.path} onClick={() => void openFile(hit.path)}>
               <span className="result-title">
-                {hit.title} <span className="muted small">{shown(hit.path)}:{hit.line}</span>
+                {hit.title} <span className="muted small">{whereWords(hit, label)}</span>
               </span>
               <Snippet hit={hit} />
             </button>
           </li>
         ))}
       </ul>
+      {more && hits.length < SEARCH_MAX && (
+        <button type="button" className="button secondary" onClick={() => setPage(Math.min(hits.length + PAGE, SEARCH_MAX))}>
+          Show more
+        </button>
+      )}
+      {more && hits.length >= SEARCH_MAX && <p className="muted small">More match than can be listed: add a word or a filter to narrow them.</p>}
     </section>
   );
 }

@@ -1,0 +1,62 @@
+import type { ChangeAuthor, HistoryVersion } from '../../../../common/domain/vault';
+
+/** Who made a change, as a person says it. */
+export function authorWords(author: ChangeAuthor): string {
+  switch (author.kind) {
+    case 'you':
+      return 'You';
+    case 'agent':
+      return author.label ? `The agent in “${author.label}”` : 'The agent';
+    case 'extractor':
+      return 'Memory extraction';
+    case 'teammate':
+      return author.label ? `${author.label} (team)` : 'A teammate';
+    case 'outside':
+      return 'An edit outside Strata';
+    case 'consolidation':
+      return 'Memory tidy-up';
+    case 'restore':
+      return 'A restore';
+  }
+}
+
+/**
+ * What a kept version is, in words. Each version is the text as it was before a change; with an
+ * author, the line says who made that change; without one (older versions), the recorded reason does.
+ */
+export function versionWords(version: HistoryVersion): string {
+  if (version.author) return `Before a change by ${lowerFirst(authorWords(version.author))}`;
+  switch (version.reason) {
+    case 'autosave':
+    case 'edit':
+      return 'Before your edit';
+    case 'before-external-change':
+      return 'Before a change made outside Strata';
+    case 'before-restore':
+      return 'Before a restore';
+    case 'delete':
+      return 'Before it was deleted';
+    case 'before-external-delete':
+      return 'Before it was deleted outside Strata';
+    case 'index-edit':
+      return 'Before an index update';
+    case 'undo-delete':
+      return 'Before it was brought back';
+    default:
+      return 'An earlier version';
+  }
+}
+
+const lowerFirst = (s: string) => (/^(You|The|An|A|Memory) /.test(s) || s === 'You' ? s[0]!.toLowerCase() + s.slice(1) : s);
+
+/** "Today, 14:05", "Yesterday, 09:12", else the date and time, in the user's locale. */
+export function whenWords(iso: string, now = new Date()): string {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return 'At an unknown time';
+  const time = at.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  const day = (d: Date) => new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
+  const days = Math.round((day(now) - day(at)) / 86_400_000);
+  if (days === 0) return `Today, ${time}`;
+  if (days === 1) return `Yesterday, ${time}`;
+  return at.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
