@@ -4,6 +4,7 @@ import { app, ipcMain, protocol, safeStorage, session, BrowserWindow } from 'ele
 import { createServices } from '../core/services.js';
 import { createDispatcher } from '../core/ipc/dispatcher.js';
 import { createHandlers } from '../core/ipc/handlers.js';
+import { trackInFlight } from '../core/ipc/in-flight.js';
 import { loadKeytarStore } from '../core/auth/credential-store.js';
 import { stderrLogger } from '../core/ports.js';
 import { APP_HOST, APP_SCHEME, registerAppProtocol } from './app-protocol.js';
@@ -34,7 +35,7 @@ async function start(): Promise<void> {
   const appDataDir = process.env.STRATA_APP_DATA ?? app.getPath('userData');
   const credentials = await chooseCredentialStore({ loadKeytar: () => loadKeytarStore(), safeStorage, appDataDir, logger });
   const services = await createServices({ appDataDir, shell: 'electron', credentials, logger });
-  const dispatch = createDispatcher(createHandlers(services, 'electron'), logger);
+  const requests = trackInFlight(createDispatcher(createHandlers(services, 'electron'), logger));
 
   registerAppProtocol(protocol, rendererDir);
   // No web permission (camera, notifications, …) is ever granted to the renderer.
@@ -45,7 +46,7 @@ async function start(): Promise<void> {
   const devOrigin = devServerUrl ? new URL(devServerUrl).origin : null;
   bindIpcRouter(
     ipcMain,
-    dispatch,
+    requests.dispatch,
     {
       trustedIds,
       allowedUrls: (url) => (url.protocol === `${APP_SCHEME}:` && url.host === APP_HOST) || url.origin === devOrigin,
@@ -81,19 +82,34 @@ async function start(): Promise<void> {
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });
-  // Quitting waits for the engines to close: a running turn stops cleanly, memory work and the last team
-  // push get their bounded moment (each close caps its own wait), then the app really quits.
+  // Quitting closes the windows first, so each renderer's unload sends its last unsaved edit while the
+  // engines can still write it; waits (bounded) for those requests; then closes the engines: a running
+  // turn stops cleanly, memory work and the last team push get their bounded moment, and the app quits.
   let closed = false;
   let closing: Promise<void> | null = null;
   app.on('before-quit', (event) => {
     if (closed) return;
     event.preventDefault();
-    closing ??= services
-      .close()
+    closing ??= closeWindows([...windows], 3_000)
+      .then(() => requests.settled(5_000))
+      .then(() => services.close())
       .catch((error: unknown) => logger.error('closing failed', { error: (error as Error).message }))
       .finally(() => {
         closed = true;
         app.quit();
       });
   });
+}
+
+/** Closes the windows and waits until each has unloaded (or the time is up). */
+function closeWindows(windows: BrowserWindow[], timeoutMs: number): Promise<void> {
+  const each = windows.map(
+    (window) =>
+      new Promise<void>((resolve) => {
+        if (window.isDestroyed()) return resolve();
+        window.once('closed', () => resolve());
+        window.close();
+      }),
+  );
+  return Promise.race([Promise.all(each).then(() => undefined), new Promise<void>((resolve) => setTimeout(resolve, timeoutMs))]);
 }
