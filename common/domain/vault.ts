@@ -2,7 +2,8 @@
 
 export type VaultScope = 'instructions' | 'session-notes' | 'project-memory' | 'team-memory' | 'transcript';
 
-export type MemoryType = 'user' | 'feedback' | 'project' | 'reference';
+export type { MemoryType } from '../memory-file/memory-types.js';
+import type { MemoryShape, MemoryType } from '../memory-file/memory-types.js';
 
 export interface VaultFileMeta {
   /** Path relative to the vault root, with `/`. */
@@ -28,7 +29,12 @@ export interface VaultFileMeta {
 export interface Frontmatter {
   name: string;
   description: string;
+  /** As written: top-level `type`, else the newest Claude Code's `metadata.type`. */
   type: string;
+  /** Which Claude Code shape the file is written in (absent on what the renderer builds). */
+  shape?: MemoryShape;
+  /** The conversation that wrote the memory, when recorded. */
+  originSessionId?: string | null;
 }
 
 export interface VaultFile {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Result } from '../result.js';
 import { invoke, event, type InvokeDef, type EventDef } from './define.js';
 import { settingsPatchSchema, type Settings } from '../domain/settings.js';
+import { memoryTypes } from '../memory-file/memory-types.js';
 import type { AppInfo, CredentialStatus, DirListing, Project, VaultRootInfo, VaultState } from '../domain/app.js';
 import type {
   ChatDelta,
@@ -31,7 +32,7 @@ const vaultPath = z
   .min(1)
   .max(1024)
   .refine((p) => !p.includes('\0') && !p.startsWith('/') && !p.split('/').includes('..'), 'not a vault path');
-const memoryTypeField = z.enum(['user', 'feedback', 'project', 'reference']);
+const memoryTypeField = z.enum(memoryTypes);
 const absolutePath = z.string().min(1).max(4096).refine((p) => !p.includes('\0'), 'NUL in path');
 
 /**

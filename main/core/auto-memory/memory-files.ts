@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { parseMemoryFile, type ParsedMemory } from './memory-frontmatter.js';
+import { parseMemoryFile, type ParsedMemory } from '../../../common/memory-file/index.js';
 import { INDEX_FILE_NAME } from './memory-paths.js';
 
 /** One topic file of a memory folder with its parsed frontmatter (MEMORY.md excluded). */

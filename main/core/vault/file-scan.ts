@@ -14,7 +14,8 @@ import {
   type ProjectDirs,
   type VaultLocation,
 } from './vault-paths.js';
-import { memoryTypeOf, parseMarkdown, type ParsedMarkdown } from './frontmatter.js';
+import { memoryTypeOf } from '../../../common/memory-file/index.js';
+import { parseMarkdown, type ParsedMarkdown } from './markdown-view.js';
 
 /** One scanned file: its metadata and, when it could be loaded as text, the text and its hash. */
 export interface ScannedFile {

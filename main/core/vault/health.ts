@@ -2,7 +2,7 @@ import type { MemoryConfig } from '../../../common/config.js';
 import type { HealthReport, MemoryIndexView, VaultFileMeta } from '../../../common/domain/vault.js';
 import { estimateTextTokens } from '../llm/tokens.js';
 import { isMemoryScope } from './vault-paths.js';
-import { parseMarkdown } from './frontmatter.js';
+import { parseMarkdown } from './markdown-view.js';
 
 /** What the health computation reads: the listed files with their text (null when not loaded). */
 export interface HealthInput {

@@ -10,7 +10,8 @@ import type { IndexedDoc, SearchQuery } from '../search/search-index.js';
 import { SearchIndex } from '../search/search-index.js';
 import { saveSearchCache } from '../search/index-cache.js';
 import { decodeText, sha256 } from './file-scan.js';
-import { parseMarkdown, renderMemory } from './frontmatter.js';
+import { renderMemoryFile } from '../../../common/memory-file/index.js';
+import { parseMarkdown } from './markdown-view.js';
 import { HistoryStore } from './history-store.js';
 import { computeHealth } from './health.js';
 import { addToIndex, buildIndexView, INDEX_FILE, parseIndex, removeFromIndex, retargetIndex } from './memory-index.js';
@@ -244,7 +245,7 @@ export class Vault {
       const dir = memoryDir(input.projectSlug, input.team);
       if (input.fileName === INDEX_FILE || input.fileName.includes('/')) throw new AppFailure('invalid_request', `Not a memory file name: ${input.fileName}`);
       const rel = `${dir}/${input.fileName}`;
-      const file = await this.writeLocked(rel, renderMemory(input, input.body), { baseHash: null, reason: 'create' });
+      const file = await this.writeLocked(rel, renderMemoryFile(input, input.body), { baseHash: null, reason: 'create' });
       await this.editIndex(dir, (t) => (parseIndex(t).some((l) => l.target === input.fileName) ? null : addToIndex(t, input.fileName, input.name, input.description)));
       return file;
     });
