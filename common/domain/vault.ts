@@ -94,7 +94,35 @@ export interface HistoryVersion {
   author?: ChangeAuthor;
 }
 
+/** What Health can fix in one click, one file at a time or all of a kind at once (`vault:health-fix`). */
+export const healthFixKinds = ['frontmatter', 'broken-pointer', 'missing-from-index', 'stale'] as const;
+export type HealthFixKind = (typeof healthFixKinds)[number];
+
+/** One thing that is really wrong, with its fix. */
+export interface HealthProblem {
+  kind: HealthFixKind;
+  /**
+   * The file it is about, unique within its kind: the memory file, or for a broken pointer the path
+   * the MEMORY.md line points at (which does not exist). What `vault:health-fix` takes to fix only some.
+   */
+  path: string;
+  projectSlug: string | null;
+  team: boolean;
+  /** What is wrong, in words for the user (no internal paths). */
+  message: string;
+  /** The fix's button label: "Remove the line", "Add it to the index", "Repair the frontmatter", "Still true". */
+  fix: string;
+}
+
+export interface HealthFixResult {
+  fixed: number;
+  /** What could not be fixed, and why (a file gone meanwhile, a write refused…). */
+  failed: { path: string; reason: string }[];
+}
+
 export interface HealthReport {
+  /** Everything fixable that is wrong, grouped by kind in this order, sorted naturally by path within each. */
+  problems: HealthProblem[];
   totalTokens: number;
   files: { path: string; tokens: number }[];
   indexes: (MemoryIndexView['headroom'] & { projectSlug: string })[];

@@ -13,7 +13,9 @@ import type {
   PermissionRequest,
   SessionSummary,
 } from '../domain/chat.js';
+import { healthFixKinds } from '../domain/vault.js';
 import type {
+  HealthFixResult,
   HealthReport,
   HistoryVersion,
   MemoryIndexView,
@@ -169,6 +171,10 @@ export const invokeChannels = {
   'vault:restore': invoke<VaultFile>()(z.object({ path: vaultPath, hash: z.string().regex(/^[a-f0-9]{64}$/) }).strict()),
   'vault:list-deleted': invoke<{ path: string; deletedAt: string; hash: string }[]>()(none),
   'vault:health': invoke<HealthReport>()(none),
+  /** Health's one-click fix: every problem of a kind, or only those of `paths` (the problems' paths). */
+  'vault:health-fix': invoke<HealthFixResult>()(
+    z.object({ kind: z.enum(healthFixKinds), paths: z.array(vaultPath).max(100_000).optional() }).strict(),
+  ),
 } satisfies Record<string, InvokeDef<z.ZodType, unknown>>;
 
 export const eventChannels = {

@@ -3,3 +3,4 @@ export * from './memory-types.js';
 export * from './frontmatter.js';
 export * from './write.js';
 export * from './memory-index.js';
+export * from './repair.js';

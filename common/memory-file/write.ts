@@ -13,18 +13,19 @@ export interface MemoryHead {
 /**
  * One YAML scalar that strict YAML reads back as exactly `value`: plain when it is safe, else
  * double-quoted (a JSON string is a valid YAML double-quoted scalar). Newlines become spaces: every
- * field is one line (SPEC §4).
+ * field is one line (SPEC §4). No `---` is ever written inside the block (see below).
  */
 export function yamlScalar(value: string): string {
   const line = value.replace(/\s*[\r\n]+\s*/g, ' ');
-  if (line !== '' && line === line.trim() && !/[\t"']/.test(line)) {
+  if (line !== '' && line === line.trim() && !/[\t"']|---/.test(line)) {
     try {
       if (parseYaml(`k: ${line}`, { logLevel: 'error' })?.k === line) return line;
     } catch {
       // Not a plain scalar: quoted below.
     }
   }
-  return JSON.stringify(line);
+  // Claude Code ends the block at the first `---` anywhere, even inside quotes: escape one dash.
+  return JSON.stringify(line).replace(/---/g, '-\\u002D-');
 }
 
 /**

@@ -18,7 +18,8 @@ type VaultChannel =
   | 'vault:read-version'
   | 'vault:restore'
   | 'vault:list-deleted'
-  | 'vault:health';
+  | 'vault:health'
+  | 'vault:health-fix';
 
 /** The vault browser's channels, over the vault engine of the current root. */
 export function createVaultHandlers(services: Services): Pick<Handlers, VaultChannel> {
@@ -47,5 +48,6 @@ export function createVaultHandlers(services: Services): Pick<Handlers, VaultCha
     'vault:restore': async ({ path, hash }) => (await files()).restore(path, hash),
     'vault:list-deleted': async () => (await files()).listDeleted(),
     'vault:health': async () => (await files()).health(),
+    'vault:health-fix': async ({ kind, paths }) => (await files()).healthFix(kind, paths),
   };
 }
