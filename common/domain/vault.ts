@@ -11,8 +11,13 @@ export interface VaultFileMeta {
   scope: VaultScope;
   /** The project's slug folder under `projects/`, null for the user's CLAUDE.md. */
   projectSlug: string | null;
-  /** Display title: frontmatter `name`, else the file name. */
+  /**
+   * Display title: a memory's frontmatter `name`, a conversation's (notes and transcript) title — the
+   * notes' own Session Title, else its first question — else the file name.
+   */
   title: string;
+  /** The project's name (its folder's name), when the file belongs to one: what to show, not the slug. */
+  projectName?: string;
   description: string | null;
   /** A known type, `untyped` for an unknown one, null when the file has no type. */
   type: MemoryType | 'untyped' | null;

@@ -27,6 +27,8 @@ import { VaultEdits } from './vault-edits.js';
 import { VaultWatcher } from './vault-watcher.js';
 import { classifyVaultPath, resolveVaultPath } from './vault-paths.js';
 import { ProjectSources } from './project-sources.js';
+import { ProjectNames } from './display-names.js';
+import { slug } from '../../../common/paths/slug.js';
 import { fileView } from './file-writer.js';
 
 /** `opening` until searchable, `ready` after, `root-missing` while the root folder is gone. */
@@ -59,6 +61,7 @@ export class Vault {
   private readonly cacheSaver: SearchCacheSaver;
   private readonly indexEdits: MemoryIndexEdits;
   private readonly edits: VaultEdits;
+  private readonly projectNames: ProjectNames;
 
   constructor(private readonly options: VaultOptions) {
     const v = options.config().vault;
@@ -92,6 +95,7 @@ export class Vault {
       scheduleSave: () => this.cacheSaver.schedule(),
       expectOwnRemoval: (rel) => this.changes.expectOwnRemoval(rel),
     };
+    this.projectNames = new ProjectNames(options.root);
     this.changes = new VaultChanges(this.context, (task) => this.enqueue(task));
     this.cacheSaver = new SearchCacheSaver(this.context);
     const mutate = <T>(fn: () => Promise<T>) => this.mutate(fn);
@@ -156,8 +160,14 @@ export class Vault {
    * `@projects/<slug of the folder>/…`. Call again when a project is opened or forgotten; resolves
    * once the catalog holds the new set.
    */
-  setProjects(projects: readonly { path: string }[]): Promise<void> {
+  setProjects(projects: readonly { path: string; memorySlug?: string }[]): Promise<void> {
     this.projects.want(projects);
+    const bySlug = new Map<string, string>();
+    for (const p of projects) {
+      bySlug.set(slug(p.path), p.path);
+      if (p.memorySlug && !bySlug.has(p.memorySlug)) bySlug.set(p.memorySlug, p.path);
+    }
+    this.projectNames.setOpened(bySlug);
     return this.currentState === 'closed' ? Promise.resolve() : this.enqueue(() => this.projects.sync());
   }
 
@@ -200,7 +210,9 @@ export class Vault {
   }
 
   list(): VaultFileMeta[] {
-    return [...this.index.docs.values()].map((d) => d.meta).sort((a, b) => naturalCompare(a.path, b.path));
+    return [...this.index.docs.values()]
+      .map((d) => (d.meta.projectSlug ? { ...d.meta, projectName: this.projectNames.name(d.meta.projectSlug) } : d.meta))
+      .sort((a, b) => naturalCompare(a.path, b.path));
   }
 
   search(query: string, options: SearchQuery = {}): SearchHit[] {
