@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { memoryConfigOverrideSchema } from '../config.js';
+import { memoryShapes } from '../memory-file/memory-types.js';
 
 /** Per-project switches (SPEC §4/§5): each memory engine can be turned off for one project. */
 export const projectSettingsSchema = z.object({
@@ -26,6 +27,8 @@ const fields = {
   teamServerUrl: z.string().url().nullable(),
   projects: z.record(z.string(), projectSettingsSchema),
   memory: memoryConfigOverrideSchema,
+  /** Which Claude Code's memory shape the agent and the vault write (both shapes are always read). */
+  memoryShape: z.enum(memoryShapes),
 };
 
 /**
@@ -40,6 +43,8 @@ export const settingsSchema = z.object({
   teamServerUrl: fields.teamServerUrl.default(null),
   projects: fields.projects.default({}),
   memory: fields.memory.default({}),
+  // The 2.1.88 shape (top-level `type`) is read by both Claude Code versions; the newest reads it too.
+  memoryShape: fields.memoryShape.default('2.1.88'),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;

@@ -4,3 +4,4 @@ export * from './frontmatter.js';
 export * from './write.js';
 export * from './memory-index.js';
 export * from './repair.js';
+export * from './provenance.js';

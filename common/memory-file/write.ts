@@ -28,14 +28,21 @@ export function yamlScalar(value: string): string {
   return JSON.stringify(line).replace(/---/g, '-\\u002D-');
 }
 
+/** The newest Claude Code's memory name: a kebab-case slug (its own rule: kept when already one). */
+export function kebabName(name: string): string {
+  if (/^[a-z0-9_-]+$/.test(name)) return name;
+  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'memory';
+}
+
 /**
  * The frontmatter block for a memory in the chosen shape (2.1.88: top-level `type`; metadata: the
  * newest Claude Code's `metadata: {type}`), each value quoted when plain YAML would misread it.
  */
 export function renderFrontmatter(head: MemoryHead, shape: MemoryShape = '2.1.88'): string {
-  const lines = [`name: ${yamlScalar(head.name)}`, `description: ${yamlScalar(head.description)}`];
+  const name = shape === 'metadata' ? kebabName(head.name) : head.name;
+  const lines = [`name: ${yamlScalar(name)}`, `description: ${yamlScalar(head.description)}`];
   if (shape === 'metadata') {
-    lines.push('metadata:', `  type: ${yamlScalar(head.type)}`);
+    lines.push('metadata:', '  node_type: memory', `  type: ${yamlScalar(head.type)}`);
     if (head.originSessionId) lines.push(`  originSessionId: ${yamlScalar(head.originSessionId)}`);
   } else {
     lines.push(`type: ${yamlScalar(head.type)}`);

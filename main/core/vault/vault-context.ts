@@ -1,4 +1,5 @@
 import type { MemoryConfig } from '../../../common/config.js';
+import type { MemoryShape } from '../../../common/memory-file/index.js';
 import type { Clock, Logger } from '../ports.js';
 import type { IndexedDoc, SearchIndex } from '../search/search-index.js';
 import type { HistoryStore } from './history-store.js';
@@ -19,6 +20,8 @@ export interface VaultOptions {
   useCache?: boolean;
   /** Delay before the cache is written after a change (default 5 s). */
   cacheSaveDelayMs?: number;
+  /** The memory shape chosen in Settings, for memories the user creates (default the 2.1.88 shape). */
+  memoryShape?: () => MemoryShape;
 }
 
 /** What the vault's parts (change feed, user edits, index edits) share of the one `Vault`. */

@@ -35,7 +35,7 @@ describe('writing memory frontmatter', () => {
       const strict = parseYaml(block.yaml, { logLevel: 'error' });
       expect(shape === 'metadata' ? strict.metadata.type : strict.type).toBe('feedback');
       const parsed = parseMemoryFile(text);
-      expect(parsed).toMatchObject({ name: 'Tabs: always', type: 'feedback', shape, originSessionId: 'sess-1', body: '\nBody.\n' });
+      expect(parsed).toMatchObject({ name: shape === 'metadata' ? 'tabs-always' : 'Tabs: always', type: 'feedback', shape, originSessionId: 'sess-1', body: '\nBody.\n' });
       expect(text).not.toMatch(/^---\n[\s\S]*---[\s\S]*\n---\n/);
       expect(parsed.description).toBe(description.replace(/\s*\n\s*/g, ' ').trim());
     }
