@@ -81,6 +81,13 @@ export interface SearchHit {
   score: number;
 }
 
+/** A memory's `[[name]]` links, resolved within its project, and the memories linking to it. */
+export interface MemoryLinks {
+  /** In the order written; `path` null when no memory has that name (yet). */
+  links: { name: string; path: string | null; title: string | null }[];
+  backlinks: { path: string; title: string }[];
+}
+
 /** Who made a change, as History shows it ("You", "The agent in “Plan the trip”", "Ana (team)"…). */
 export interface ChangeAuthor {
   kind: 'you' | 'agent' | 'extractor' | 'teammate' | 'outside' | 'consolidation' | 'restore';

@@ -17,6 +17,7 @@ import { healthFixKinds } from '../domain/vault.js';
 import type {
   HealthFixResult,
   HealthReport,
+  MemoryLinks,
   HistoryVersion,
   MemoryIndexView,
   SearchHit,
@@ -171,6 +172,8 @@ export const invokeChannels = {
   'vault:restore': invoke<VaultFile>()(z.object({ path: vaultPath, hash: z.string().regex(/^[a-f0-9]{64}$/) }).strict()),
   'vault:list-deleted': invoke<{ path: string; deletedAt: string; hash: string }[]>()(none),
   'vault:health': invoke<HealthReport>()(none),
+  /** A memory's [[name]] links (resolved or not) and its backlinks. */
+  'vault:memory-links': invoke<MemoryLinks>()(z.object({ path: vaultPath }).strict()),
   /** Health's one-click fix: every problem of a kind, or only those of `paths` (the problems' paths). */
   'vault:health-fix': invoke<HealthFixResult>()(
     z.object({ kind: z.enum(healthFixKinds), paths: z.array(vaultPath).max(100_000).optional() }).strict(),

@@ -19,7 +19,8 @@ type VaultChannel =
   | 'vault:restore'
   | 'vault:list-deleted'
   | 'vault:health'
-  | 'vault:health-fix';
+  | 'vault:health-fix'
+  | 'vault:memory-links';
 
 /** The vault browser's channels, over the vault engine of the current root. */
 export function createVaultHandlers(services: Services): Pick<Handlers, VaultChannel> {
@@ -49,5 +50,6 @@ export function createVaultHandlers(services: Services): Pick<Handlers, VaultCha
     'vault:list-deleted': async () => (await files()).listDeleted(),
     'vault:health': async () => (await files()).health(),
     'vault:health-fix': async ({ kind, paths }) => (await files()).healthFix(kind, paths),
+    'vault:memory-links': async ({ path }) => (await files()).memoryLinks(path),
   };
 }

@@ -7,6 +7,7 @@ import type {
   HealthReport,
   HistoryVersion,
   MemoryIndexView,
+  MemoryLinks,
   SearchHit,
   VaultChange,
   VaultFile,
@@ -25,7 +26,8 @@ import { VaultChanges } from './vault-changes.js';
 import type { VaultContext, VaultOptions } from './vault-context.js';
 import { VaultEdits } from './vault-edits.js';
 import { VaultWatcher } from './vault-watcher.js';
-import { classifyVaultPath, resolveVaultPath } from './vault-paths.js';
+import { classifyVaultPath, isMemoryScope, resolveVaultPath } from './vault-paths.js';
+import { memoryLinks } from './memory-links.js';
 import { ProjectSources } from './project-sources.js';
 import { ProjectNames } from './display-names.js';
 import { slug } from '../../../common/paths/slug.js';
@@ -291,6 +293,16 @@ export class Vault {
 
   health(): Promise<HealthReport> {
     return this.indexEdits.health();
+  }
+
+  /** A memory's [[name]] links and backlinks, among its project's memories (auto and team). */
+  memoryLinks(rel: string): MemoryLinks {
+    const doc = this.index.docs.get(rel);
+    if (!doc || !isMemoryScope(doc.scope) || !doc.projectSlug) throw new AppFailure('not_found', `${rel} is not a memory in the vault`);
+    const memories = [...this.index.docs.values()].filter(
+      (d) => d.projectSlug === doc.projectSlug && isMemoryScope(d.scope) && d.hash !== null && d.path.endsWith('.md') && !d.path.endsWith('/MEMORY.md'),
+    );
+    return memoryLinks(rel, memories.map((d) => ({ meta: d.meta, text: d.text })));
   }
 
   /** Fixes every Health problem of `kind`, or only those of `paths` (the problems' paths). */
