@@ -1,11 +1,12 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { AppFailure } from '../../../common/result.js';
-import type { HealthFixKind, HealthFixResult, HealthProblem, HealthReport, MemoryIndexView } from '../../../common/domain/vault.js';
+import type { HealthFixKind, HealthFixResult, HealthProblem, HealthReport, MemoryIndexView, MemoryLinks } from '../../../common/domain/vault.js';
 import { repairMemoryText } from '../../../common/memory-file/index.js';
 import { sha256 } from './file-scan.js';
 import { writeVaultFile } from './file-writer.js';
 import { computeHealth, HealthCache } from './health.js';
+import { memoryLinks } from './memory-links.js';
 import { addToIndex, buildIndexView, INDEX_FILE, parseIndex, removeFromIndex } from './memory-index.js';
 import type { VaultContext } from './vault-context.js';
 import { isMemoryScope, memoryDir, memoryDirOf } from './vault-paths.js';
@@ -139,6 +140,16 @@ export class MemoryIndexEdits {
       result.failed.push({ path, reason: (error as Error).message });
       return false;
     }
+  }
+
+  /** A memory's [[name]] links and backlinks, among its project's memories (auto and team). */
+  memoryLinks(rel: string): MemoryLinks {
+    const doc = this.vault.index.docs.get(rel);
+    if (!doc || !isMemoryScope(doc.scope) || !doc.projectSlug) throw new AppFailure('not_found', `${rel} is not a memory in the vault`);
+    const memories = [...this.vault.index.docs.values()].filter(
+      (d) => d.projectSlug === doc.projectSlug && isMemoryScope(d.scope) && d.hash !== null && d.path.endsWith('.md') && !d.path.endsWith('/MEMORY.md'),
+    );
+    return memoryLinks(rel, memories.map((d) => ({ meta: d.meta, text: d.text })));
   }
 
   memoryFilesIn(dir: string): string[] {

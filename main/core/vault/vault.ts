@@ -4,10 +4,6 @@ import { AppFailure } from '../../../common/result.js';
 import type {
   HealthFixKind,
   HealthFixResult,
-  HealthReport,
-  HistoryVersion,
-  MemoryIndexView,
-  MemoryLinks,
   SearchHit,
   VaultChange,
   VaultFile,
@@ -16,7 +12,7 @@ import type {
 import { naturalCompare } from '../../../common/text/natural-sort.js';
 import type { IndexedDoc, SearchQuery } from '../search/search-index.js';
 import { SearchIndex } from '../search/search-index.js';
-import { writeVaultFile } from './file-writer.js';
+import { fileView, writeVaultFile } from './file-writer.js';
 import { HistoryStore } from './history-store.js';
 import { MemoryIndexEdits } from './index-edits.js';
 import { OwnWrites } from './own-writes.js';
@@ -26,12 +22,10 @@ import { VaultChanges } from './vault-changes.js';
 import type { VaultContext, VaultOptions } from './vault-context.js';
 import { VaultEdits } from './vault-edits.js';
 import { VaultWatcher } from './vault-watcher.js';
-import { classifyVaultPath, isMemoryScope, resolveVaultPath } from './vault-paths.js';
-import { memoryLinks } from './memory-links.js';
+import { classifyVaultPath, resolveVaultPath } from './vault-paths.js';
 import { ProjectSources } from './project-sources.js';
 import { ProjectNames } from './display-names.js';
 import { slug } from '../../../common/paths/slug.js';
-import { fileView } from './file-writer.js';
 
 /** `opening` until searchable, `ready` after, `root-missing` while the root folder is gone. */
 export type { VaultState } from '../../../common/domain/app.js';
@@ -247,68 +241,26 @@ export class Vault {
     return this.mutate(() => writeVaultFile(this.context, rel, text, options));
   }
 
-  createMemory(input: Parameters<VaultEdits['createMemory']>[0]): Promise<VaultFile> {
-    return this.edits.createMemory(input);
-  }
-
-  markReviewed(rel: string): Promise<VaultFileMeta> {
-    return this.edits.markReviewed(rel);
-  }
-
-  rename(rel: string, newFileName: string): Promise<VaultFileMeta> {
-    return this.edits.rename(rel, newFileName);
-  }
-
-  delete(rel: string): Promise<{ undoToken: string }> {
-    return this.edits.delete(rel);
-  }
-
-  undoDelete(undoToken: string): Promise<{ restored: string }> {
-    return this.edits.undoDelete(undoToken);
-  }
-
-  timeline(rel: string): Promise<HistoryVersion[]> {
-    return this.edits.timeline(rel);
-  }
-
-  readVersion(rel: string, hash: string): Promise<{ text: string; diff: string }> {
-    return this.edits.readVersion(rel, hash);
-  }
-
-  restore(rel: string, hash: string): Promise<VaultFile> {
-    return this.edits.restore(rel, hash);
-  }
-
-  listDeleted(): Promise<{ path: string; deletedAt: string; hash: string }[]> {
-    return this.edits.listDeleted();
-  }
-
-  memoryIndex(projectSlug: string, team: boolean): Promise<MemoryIndexView> {
-    return this.indexEdits.memoryIndex(projectSlug, team);
-  }
-
-  fixIndex(projectSlug: string, team: boolean, fix: 'add-missing' | 'remove-broken', target: string): Promise<MemoryIndexView> {
-    return this.indexEdits.fixIndex(projectSlug, team, fix, target);
-  }
-
-  health(): Promise<HealthReport> {
-    return this.indexEdits.health();
-  }
-
-  /** A memory's [[name]] links and backlinks, among its project's memories (auto and team). */
-  memoryLinks(rel: string): MemoryLinks {
-    const doc = this.index.docs.get(rel);
-    if (!doc || !isMemoryScope(doc.scope) || !doc.projectSlug) throw new AppFailure('not_found', `${rel} is not a memory in the vault`);
-    const memories = [...this.index.docs.values()].filter(
-      (d) => d.projectSlug === doc.projectSlug && isMemoryScope(d.scope) && d.hash !== null && d.path.endsWith('.md') && !d.path.endsWith('/MEMORY.md'),
-    );
-    return memoryLinks(rel, memories.map((d) => ({ meta: d.meta, text: d.text })));
-  }
+  // The user's actions (vault-edits.ts) and MEMORY.md, Health and links (index-edits.ts).
+  readonly createMemory: VaultEdits['createMemory'] = (input) => this.edits.createMemory(input);
+  readonly markReviewed: VaultEdits['markReviewed'] = (rel) => this.edits.markReviewed(rel);
+  readonly rename: VaultEdits['rename'] = (rel, newFileName) => this.edits.rename(rel, newFileName);
+  readonly delete: VaultEdits['delete'] = (rel) => this.edits.delete(rel);
+  readonly undoDelete: VaultEdits['undoDelete'] = (token) => this.edits.undoDelete(token);
+  readonly timeline: VaultEdits['timeline'] = (rel) => this.edits.timeline(rel);
+  readonly readVersion: VaultEdits['readVersion'] = (rel, hash) => this.edits.readVersion(rel, hash);
+  readonly restore: VaultEdits['restore'] = (rel, hash) => this.edits.restore(rel, hash);
+  readonly listDeleted: VaultEdits['listDeleted'] = () => this.edits.listDeleted();
+  readonly memoryIndex: MemoryIndexEdits['memoryIndex'] = (slug, team) => this.indexEdits.memoryIndex(slug, team);
+  readonly fixIndex: MemoryIndexEdits['fixIndex'] = (slug, team, fix, target) => this.indexEdits.fixIndex(slug, team, fix, target);
+  readonly health: MemoryIndexEdits['health'] = () => this.indexEdits.health();
+  readonly memoryLinks: MemoryIndexEdits['memoryLinks'] = (rel) => this.indexEdits.memoryLinks(rel);
 
   /** Fixes every Health problem of `kind`, or only those of `paths` (the problems' paths). */
   healthFix(kind: HealthFixKind, paths?: readonly string[]): Promise<HealthFixResult> {
     return this.indexEdits.healthFix(kind, paths, (rel) => this.edits.markReviewed(rel));
   }
+
 
   /** Rescans one file into the catalog and index right away (own writes need no watcher delay). */
   private async refresh(rel: string): Promise<IndexedDoc | null> {
