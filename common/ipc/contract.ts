@@ -152,6 +152,18 @@ export const invokeChannels = {
       })
       .strict(),
   ),
+  /** The same search, one page at a time, with how many results there are in all. */
+  'vault:search-page': invoke<{ hits: SearchHit[]; total: number }>()(
+    z
+      .object({
+        query: z.string().max(500),
+        scope: z.enum(['instructions', 'session-notes', 'project-memory', 'team-memory', 'transcript']).optional(),
+        type: z.string().max(40).optional(),
+        limit: z.number().int().min(1).max(200).optional(),
+        offset: z.number().int().min(0).max(1_000_000).optional(),
+      })
+      .strict(),
+  ),
   'vault:memory-index': invoke<MemoryIndexView>()(
     z.object({ projectSlug: z.string().min(1).max(260), team: z.boolean() }).strict(),
   ),

@@ -20,7 +20,8 @@ type VaultChannel =
   | 'vault:list-deleted'
   | 'vault:health'
   | 'vault:health-fix'
-  | 'vault:memory-links';
+  | 'vault:memory-links'
+  | 'vault:search-page';
 
 /** The vault browser's channels, over the vault engine of the current root. */
 export function createVaultHandlers(services: Services): Pick<Handlers, VaultChannel> {
@@ -51,5 +52,6 @@ export function createVaultHandlers(services: Services): Pick<Handlers, VaultCha
     'vault:health': async () => (await files()).health(),
     'vault:health-fix': async ({ kind, paths }) => (await files()).healthFix(kind, paths),
     'vault:memory-links': async ({ path }) => (await files()).memoryLinks(path),
+    'vault:search-page': async ({ query, scope, type, limit, offset }) => (await files()).searchPage(query, { scope, type, limit, offset }),
   };
 }

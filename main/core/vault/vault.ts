@@ -215,6 +215,11 @@ export class Vault {
     return this.index.search(query, options);
   }
 
+  /** A page of search results with the total count (for "show more"). */
+  searchPage(query: string, options: SearchQuery & { offset?: number } = {}): { hits: SearchHit[]; total: number } {
+    return this.index.searchPage(query, options);
+  }
+
   /** Reads one file as text with its frontmatter; binary, oversized and unreadable files are refused. */
   async read(rel: string): Promise<VaultFile> {
     this.assertUsable();
