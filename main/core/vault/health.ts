@@ -3,7 +3,7 @@ import { healthFixKinds, type HealthFixKind, type HealthProblem, type HealthRepo
 import { naturalCompare } from '../../../common/text/natural-sort.js';
 import { estimateTextTokens } from '../llm/tokens.js';
 import { isMemoryScope, memoryDir } from './vault-paths.js';
-import { parseMarkdown } from './markdown-view.js';
+import { splitFrontmatter } from '../../../common/memory-file/index.js';
 import { nearDuplicates, shingleHashes, type DuplicateCandidate } from './near-duplicates.js';
 
 export { nearDuplicates, normaliseDescription, shingles } from './near-duplicates.js';
@@ -33,7 +33,7 @@ export class HealthCache {
   get(path: string, hash: string | null, text: string, memory: boolean): FileFacts {
     const known = this.facts.get(path);
     if (known && hash !== null && known.hash === hash && (known.hashes !== null) === memory) return known;
-    const body = memory ? parseMarkdown(text).body : '';
+    const body = memory ? (splitFrontmatter(text)?.body ?? text) : '';
     const facts = { hash: hash ?? '', tokens: estimateTextTokens(text), body, hashes: memory ? shingleHashes(body) : null };
     this.facts.set(path, facts);
     return facts;

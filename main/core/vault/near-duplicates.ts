@@ -17,27 +17,62 @@ export function shingles(body: string): Set<string> {
   return out;
 }
 
-const fnv = (s: string): number => {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-};
-
 /**
  * The same shingles as 32-bit hashes, sorted and unique: what Health compares at 10,000 memories
  * without building a million strings (a collision can only nudge a Jaccard estimate).
  */
 export function shingleHashes(body: string): Uint32Array {
-  const words = (body.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).map(fnv);
-  const out: number[] = [];
-  if (words.length > 0 && words.length < 3) out.push(words.reduce((h, w) => Math.imul(h ^ w, 0x01000193) >>> 0, 0x811c9dc5));
+  const words = wordHashes(body);
+  const out = new Uint32Array(words.length < 3 ? Math.min(words.length, 1) : words.length - 2);
+  if (words.length > 0 && words.length < 3) out[0] = words.reduce((h, w) => Math.imul(h ^ w, 0x01000193) >>> 0, 0x811c9dc5);
   for (let i = 0; i + 3 <= words.length; i++) {
-    out.push((Math.imul(Math.imul(words[i]! ^ 0x9e3779b9, 0x85ebca6b) ^ words[i + 1]!, 0xc2b2ae35) ^ Math.imul(words[i + 2]!, 0x27d4eb2f)) >>> 0);
+    out[i] = (Math.imul(Math.imul(words[i]! ^ 0x9e3779b9, 0x85ebca6b) ^ words[i + 1]!, 0xc2b2ae35) ^ Math.imul(words[i + 2]!, 0x27d4eb2f)) >>> 0;
   }
-  const sorted = Uint32Array.from(out).sort();
+  out.sort();
   let n = 0;
-  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[n++] = sorted[i]!;
-  return sorted.slice(0, n);
+  for (let i = 0; i < out.length; i++) if (i === 0 || out[i] !== out[i - 1]) out[n++] = out[i]!;
+  return out.slice(0, n);
+}
+
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+/**
+ * FNV-1a of each lower-cased word (a run of letters and digits, as `shingles` splits), hashed while
+ * scanning: no word strings are built (10,000 bodies at a time).
+ */
+function wordHashes(body: string): number[] {
+  const out: number[] = [];
+  let h = 0x811c9dc5;
+  let inWord = false;
+  for (let i = 0; i < body.length; i++) {
+    let c = body.charCodeAt(i);
+    let word: boolean;
+    if (c < 128) {
+      word = (c >= 48 && c <= 57) || (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+      if (c >= 65 && c <= 90) c += 32;
+    } else {
+      const ch = body.codePointAt(i)!;
+      const text = String.fromCodePoint(ch);
+      word = LETTER_OR_DIGIT.test(text);
+      if (ch > 0xffff) i++;
+      if (word) {
+        const lower = text.toLowerCase();
+        for (let k = 0; k < lower.length; k++) h = Math.imul(h ^ lower.charCodeAt(k), 0x01000193);
+        inWord = true;
+        continue;
+      }
+    }
+    if (word) {
+      h = Math.imul(h ^ c, 0x01000193);
+      inWord = true;
+    } else if (inWord) {
+      out.push(h >>> 0);
+      h = 0x811c9dc5;
+      inWord = false;
+    }
+  }
+  if (inWord) out.push(h >>> 0);
+  return out;
 }
 
 /** A memory as near-duplicate detection sees it; `hashes` may be precomputed (Health caches them per file). */

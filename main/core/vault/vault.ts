@@ -32,6 +32,9 @@ export type { VaultState } from '../../../common/domain/app.js';
 import type { VaultState } from '../../../common/domain/app.js';
 export type { VaultOptions } from './vault-context.js';
 
+/** How long after opening the app's vault fills Health's cache (after the first paint and search). */
+const HEALTH_WARM_MS = 5_000;
+
 /**
  * One vault root (issue 4 item 1): the catalog of its files, their full-text index, the watcher that
  * keeps both current and reports changes, the history of memory files, and the user's own actions
@@ -49,6 +52,7 @@ export class Vault {
   private watching: Promise<void> = Promise.resolve();
   private settled: Promise<void> = Promise.resolve();
   private closing = false;
+  private warmTimer: NodeJS.Timeout | null = null;
   /** The opened projects' own instruction files (`@projects/<slug>/…`) and their watchers. */
   private readonly projects: ProjectSources;
   /** What the parts below share of this vault. */
@@ -147,6 +151,9 @@ export class Vault {
             await this.projects.sync();
           }),
         );
+      // The app's vault works out Health's per-file facts once it is idle, so the panel opens fast.
+      this.warmTimer = setTimeout(() => void this.indexEdits.health().catch(() => undefined), HEALTH_WARM_MS);
+      this.warmTimer.unref();
     }
   }
 
@@ -185,6 +192,7 @@ export class Vault {
 
   async close(): Promise<void> {
     this.closing = true;
+    if (this.warmTimer) clearTimeout(this.warmTimer);
     await this.settled;
     await this.watcher?.close();
     this.watcher = null;
