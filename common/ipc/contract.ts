@@ -15,6 +15,7 @@ import type {
 } from '../domain/chat.js';
 import { healthFixKinds } from '../domain/vault.js';
 import type {
+  ChangeAuthor,
   HealthFixResult,
   HealthReport,
   MemoryLinks,
@@ -178,6 +179,8 @@ export const invokeChannels = {
       .strict(),
   ),
   'vault:history': invoke<HistoryVersion[]>()(z.object({ path: vaultPath }).strict()),
+  /** Who made the version now on disk, and when (null when Strata has not seen it made). */
+  'vault:history-current': invoke<{ author: ChangeAuthor; savedAt: string } | null>()(z.object({ path: vaultPath }).strict()),
   'vault:read-version': invoke<{ text: string; diff: string }>()(
     z.object({ path: vaultPath, hash: z.string().regex(/^[a-f0-9]{64}$/) }).strict(),
   ),

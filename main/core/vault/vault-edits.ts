@@ -147,6 +147,12 @@ export class VaultEdits {
     return this.vault.history.timeline(rel);
   }
 
+  /** Who made the content now on disk, when Strata saw it made. */
+  currentAuthor(rel: string): ReturnType<VaultContext['history']['currentAuthor']> {
+    this.vault.resolve(rel);
+    return this.vault.history.currentAuthor(rel);
+  }
+
   /** A saved version and its diff against the current file (or against nothing, if deleted). */
   async readVersion(rel: string, hash: string): Promise<{ text: string; diff: string }> {
     const abs = this.vault.resolve(rel);

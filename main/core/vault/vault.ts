@@ -261,6 +261,7 @@ export class Vault {
   readonly delete: VaultEdits['delete'] = (rel) => this.edits.delete(rel);
   readonly undoDelete: VaultEdits['undoDelete'] = (token) => this.edits.undoDelete(token);
   readonly timeline: VaultEdits['timeline'] = (rel) => this.edits.timeline(rel);
+  readonly currentAuthor: VaultEdits['currentAuthor'] = (rel) => this.edits.currentAuthor(rel);
   readonly readVersion: VaultEdits['readVersion'] = (rel, hash) => this.edits.readVersion(rel, hash);
   readonly restore: VaultEdits['restore'] = (rel, hash) => this.edits.restore(rel, hash);
   readonly listDeleted: VaultEdits['listDeleted'] = () => this.edits.listDeleted();

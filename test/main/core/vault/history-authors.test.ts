@@ -46,6 +46,7 @@ describe('History says who made each version', () => {
     const restored = await vault.read(rel);
     await vault.write(rel, restored.text.replace('mine', 'after'), { baseHash: restored.hash, reason: 'rename' });
     expect((await vault.timeline(rel))[0]!.author).toEqual({ kind: 'restore' });
+    expect(await vault.currentAuthor(rel)).toMatchObject({ author: { kind: 'you' } });
   });
 
   it('folds a burst of autosaves into one entry, and keeps a version after a pause', async () => {
