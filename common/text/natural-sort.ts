@@ -1,5 +1,6 @@
 /**
- * Natural order, as a notes app sorts: "note 104" before "note 1001", letters compared case-blind.
+ * Natural order, as a notes app sorts: "note 104" before "note 1001", letters compared case- and
+ * accent-blind.
  * Hand-rolled rather than Intl.Collator: the vault sorts 10,000 paths at a time and the collator
  * costs tens of milliseconds there.
  */
@@ -41,4 +42,9 @@ export function naturalCompare(a: string, b: string): number {
 }
 
 const isDigit = (c: number) => c >= 48 && c <= 57;
-const lower = (c: number) => (c >= 65 && c <= 90 ? c + 32 : c < 128 ? c : String.fromCharCode(c).toLowerCase().charCodeAt(0));
+/** Case- and accent-blind letter: "É" and "e" compare equal (a final tie-break keeps the order total). */
+function lower(c: number): number {
+  if (c < 128) return c >= 65 && c <= 90 ? c + 32 : c;
+  const folded = String.fromCharCode(c).normalize('NFD').toLowerCase();
+  return folded.charCodeAt(0);
+}

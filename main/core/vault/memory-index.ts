@@ -1,6 +1,7 @@
 import type { MemoryConfig } from '../../../common/config.js';
 import type { IndexLine, MemoryIndexView } from '../../../common/domain/vault.js';
 import { INDEX_FILE_NAME, parseIndex } from '../../../common/memory-file/index.js';
+import { naturalCompare } from '../../../common/text/natural-sort.js';
 import { estimateTextTokens } from '../llm/tokens.js';
 
 /**
@@ -31,7 +32,7 @@ export function buildIndexView(
   return {
     projectSlug,
     lines,
-    missing: memoryFiles.filter((f) => !pointed.has(f)).sort(),
+    missing: memoryFiles.filter((f) => !pointed.has(f)).sort(naturalCompare),
     headroom: {
       lines: lineCount,
       maxLines: config.indexMaxLines,
