@@ -7,7 +7,7 @@ import { MemoryRecall } from '../main/core/auto-memory/memory-recall.js';
 import { MemoryStore } from '../main/core/auto-memory/memory-store.js';
 import { renderRecalled } from '../main/core/auto-memory/recall-attach.js';
 import { formatIndexLine } from '../main/core/auto-memory/memory-index.js';
-import { parseMemoryFile } from '../main/core/auto-memory/memory-frontmatter.js';
+import { parseMemoryFile } from '../common/memory-file/index.js';
 import { estimateTextTokens } from '../main/core/llm/tokens.js';
 import { benchQueries, generateMemoryTexts } from './recall-rank.bench.js';
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { defaultMemoryConfig } from '../common/config.js';
 import { line, median, type Bench } from './harness.js';
-import { parseMemoryFile } from '../main/core/auto-memory/memory-frontmatter.js';
+import { parseMemoryFile } from '../common/memory-file/index.js';
 import type { MemoryFile } from '../main/core/auto-memory/memory-files.js';
 import { MemoryRecall } from '../main/core/auto-memory/memory-recall.js';
 import { MemoryRanker } from '../main/core/auto-memory/recall-rank.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { memoryConfigOverrideSchema } from '../config.js';
+import { memoryShapes } from '../memory-file/memory-types.js';
 
 /** Per-project switches (SPEC §4/§5): each memory engine can be turned off for one project. */
 export const projectSettingsSchema = z.object({
@@ -32,6 +33,8 @@ const fields = {
   contextEditing: z.boolean(),
   /** The API compacts a long conversation itself; Strata's notes compaction stays the offline path. */
   serverCompaction: z.boolean(),
+  /** Which Claude Code's memory shape the agent and the vault write (both shapes are always read). */
+  memoryShape: z.enum(memoryShapes),
 };
 
 /**
@@ -49,6 +52,8 @@ export const settingsSchema = z.object({
   memoryWrites: fields.memoryWrites.default('claude-code'),
   contextEditing: fields.contextEditing.default(true),
   serverCompaction: fields.serverCompaction.default(false),
+  // The 2.1.88 shape (top-level `type`) is read by both Claude Code versions; the newest reads it too.
+  memoryShape: fields.memoryShape.default('2.1.88'),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;

@@ -2,7 +2,8 @@
 
 export type VaultScope = 'instructions' | 'session-notes' | 'project-memory' | 'team-memory' | 'transcript';
 
-export type MemoryType = 'user' | 'feedback' | 'project' | 'reference';
+export type { MemoryType } from '../memory-file/memory-types.js';
+import type { MemoryShape, MemoryType } from '../memory-file/memory-types.js';
 
 export interface VaultFileMeta {
   /** Path relative to the vault root, with `/`. */
@@ -10,8 +11,13 @@ export interface VaultFileMeta {
   scope: VaultScope;
   /** The project's slug folder under `projects/`, null for the user's CLAUDE.md. */
   projectSlug: string | null;
-  /** Display title: frontmatter `name`, else the file name. */
+  /**
+   * Display title: a memory's frontmatter `name`, a conversation's (notes and transcript) title — the
+   * notes' own Session Title, else its first question — else the file name.
+   */
   title: string;
+  /** The project's name (its folder's name), when the file belongs to one: what to show, not the slug. */
+  projectName?: string;
   description: string | null;
   /** A known type, `untyped` for an unknown one, null when the file has no type. */
   type: MemoryType | 'untyped' | null;
@@ -28,7 +34,12 @@ export interface VaultFileMeta {
 export interface Frontmatter {
   name: string;
   description: string;
+  /** As written: top-level `type`, else the newest Claude Code's `metadata.type`. */
   type: string;
+  /** Which Claude Code shape the file is written in (absent on what the renderer builds). */
+  shape?: MemoryShape;
+  /** The conversation that wrote the memory, when recorded. */
+  originSessionId?: string | null;
 }
 
 export interface VaultFile {
@@ -70,6 +81,13 @@ export interface SearchHit {
   score: number;
 }
 
+/** A memory's `[[name]]` links, resolved within its project, and the memories linking to it. */
+export interface MemoryLinks {
+  /** In the order written; `path` null when no memory has that name (yet). */
+  links: { name: string; path: string | null; title: string | null }[];
+  backlinks: { path: string; title: string }[];
+}
+
 /** Who made a change, as History shows it ("You", "The agent in “Plan the trip”", "Ana (team)"…). */
 export interface ChangeAuthor {
   kind: 'you' | 'agent' | 'extractor' | 'teammate' | 'outside' | 'consolidation' | 'restore';
@@ -88,7 +106,35 @@ export interface HistoryVersion {
   author?: ChangeAuthor;
 }
 
+/** What Health can fix in one click, one file at a time or all of a kind at once (`vault:health-fix`). */
+export const healthFixKinds = ['frontmatter', 'broken-pointer', 'missing-from-index', 'stale'] as const;
+export type HealthFixKind = (typeof healthFixKinds)[number];
+
+/** One thing that is really wrong, with its fix. */
+export interface HealthProblem {
+  kind: HealthFixKind;
+  /**
+   * The file it is about, unique within its kind: the memory file, or for a broken pointer the path
+   * the MEMORY.md line points at (which does not exist). What `vault:health-fix` takes to fix only some.
+   */
+  path: string;
+  projectSlug: string | null;
+  team: boolean;
+  /** What is wrong, in words for the user (no internal paths). */
+  message: string;
+  /** The fix's button label: "Remove the line", "Add it to the index", "Repair the frontmatter", "Still true". */
+  fix: string;
+}
+
+export interface HealthFixResult {
+  fixed: number;
+  /** What could not be fixed, and why (a file gone meanwhile, a write refused…). */
+  failed: { path: string; reason: string }[];
+}
+
 export interface HealthReport {
+  /** Everything fixable that is wrong, grouped by kind in this order, sorted naturally by path within each. */
+  problems: HealthProblem[];
   totalTokens: number;
   files: { path: string; tokens: number }[];
   indexes: (MemoryIndexView['headroom'] & { projectSlug: string })[];

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Result } from '../result.js';
 import { invoke, event, type InvokeDef, type EventDef } from './define.js';
 import { settingsPatchSchema, type Settings } from '../domain/settings.js';
+import { memoryTypes } from '../memory-file/memory-types.js';
 import type { AppInfo, CredentialStatus, DirListing, Project, VaultRootInfo, VaultState } from '../domain/app.js';
 import type {
   ChatDelta,
@@ -12,8 +13,12 @@ import type {
   PermissionRequest,
   SessionSummary,
 } from '../domain/chat.js';
+import { healthFixKinds } from '../domain/vault.js';
 import type {
+  ChangeAuthor,
+  HealthFixResult,
   HealthReport,
+  MemoryLinks,
   HistoryVersion,
   MemoryIndexView,
   SearchHit,
@@ -32,7 +37,7 @@ const vaultPath = z
   .min(1)
   .max(1024)
   .refine((p) => !p.includes('\0') && !p.startsWith('/') && !p.split('/').includes('..'), 'not a vault path');
-const memoryTypeField = z.enum(['user', 'feedback', 'project', 'reference']);
+const memoryTypeField = z.enum(memoryTypes);
 const absolutePath = z.string().min(1).max(4096).refine((p) => !p.includes('\0'), 'NUL in path');
 
 /**
@@ -157,6 +162,18 @@ export const invokeChannels = {
       })
       .strict(),
   ),
+  /** The same search, one page at a time, with how many results there are in all. */
+  'vault:search-page': invoke<{ hits: SearchHit[]; total: number }>()(
+    z
+      .object({
+        query: z.string().max(500),
+        scope: z.enum(['instructions', 'session-notes', 'project-memory', 'team-memory', 'transcript']).optional(),
+        type: z.string().max(40).optional(),
+        limit: z.number().int().min(1).max(200).optional(),
+        offset: z.number().int().min(0).max(1_000_000).optional(),
+      })
+      .strict(),
+  ),
   'vault:memory-index': invoke<MemoryIndexView>()(
     z.object({ projectSlug: z.string().min(1).max(260), team: z.boolean() }).strict(),
   ),
@@ -171,6 +188,8 @@ export const invokeChannels = {
       .strict(),
   ),
   'vault:history': invoke<HistoryVersion[]>()(z.object({ path: vaultPath }).strict()),
+  /** Who made the version now on disk, and when (null when Strata has not seen it made). */
+  'vault:history-current': invoke<{ author: ChangeAuthor; savedAt: string } | null>()(z.object({ path: vaultPath }).strict()),
   'vault:read-version': invoke<{ text: string; diff: string }>()(
     z.object({ path: vaultPath, hash: z.string().regex(/^[a-f0-9]{64}$/) }).strict(),
   ),
@@ -195,6 +214,12 @@ export const invokeChannels = {
       .strict(),
   ),
   'secrets:revoke-allowance': invoke<SecretAllowanceView[]>()(z.object({ id: z.string().uuid() }).strict()),
+  /** A memory's [[name]] links (resolved or not) and its backlinks. */
+  'vault:memory-links': invoke<MemoryLinks>()(z.object({ path: vaultPath }).strict()),
+  /** Health's one-click fix: every problem of a kind, or only those of `paths` (the problems' paths). */
+  'vault:health-fix': invoke<HealthFixResult>()(
+    z.object({ kind: z.enum(healthFixKinds), paths: z.array(vaultPath).max(100_000).optional() }).strict(),
+  ),
 } satisfies Record<string, InvokeDef<z.ZodType, unknown>>;
 
 export const eventChannels = {

@@ -81,7 +81,7 @@ async function openVault(
   const projects = new ProjectRegistry(root, clock);
   await Promise.all([settings.load(), projects.load()]);
   const memoryConfig = () => resolveMemoryConfig(settings.get().memory);
-  const files = new Vault({ root, clock, logger, config: memoryConfig, watch: options.watch });
+  const files = new Vault({ root, clock, logger, config: memoryConfig, watch: options.watch, memoryShape: () => settings.get().memoryShape });
   const transcripts = new TranscriptStore({ vaultRoot: root, clock, logger, trashDays: memoryConfig().vault.trashDays });
   const sessions = new SessionCatalog(root, transcripts, memoryConfig);
   // Deleted conversations stay restorable for `trashDays`; older ones go at start-up.

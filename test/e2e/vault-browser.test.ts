@@ -23,7 +23,8 @@ async function seedVault(root: string) {
     path.join(memory, 'deploy-friday.md'),
     '---\nname: No Friday deploys\ndescription: Deploys are frozen on Fridays\ntype: project\n---\nNever deploy on a Friday.\n\n**Why:** on-call is thin.\n',
   );
-  await fs.writeFile(path.join(memory, 'broken.md'), '---\nname: [unclosed\n---\nbody\n');
+  // Repeated keys: frontmatter Claude Code cannot read either (a lone `[` it reads, quoting it).
+  await fs.writeFile(path.join(memory, 'broken.md'), '---\nname: a\nname: b\n---\nbody\n');
   return memory;
 }
 

@@ -13,6 +13,7 @@ const report = (missing: number): HealthReport => ({
   stale: [],
   duplicates: [],
   largeInstructions: [],
+  problems: [],
   brokenPointers: [],
   missingFromIndex: Array.from({ length: missing }, (_, i) => ({ projectSlug: '-p', path: `projects/-p/memory/note-${i}.md` })),
 });

@@ -1,3 +1,5 @@
+import type { MemoryShape } from '../../../common/memory-file/index.js';
+
 /** Inputs of the background extractor's instruction (SPEC §4, reference §5.9). */
 export interface ExtractorPromptInput {
   memoryDir: string;
@@ -6,6 +8,8 @@ export interface ExtractorPromptInput {
   /** `formatManifest` of the existing memory files; empty when there are none. */
   manifest: string;
   maxTurns: number;
+  /** The frontmatter shape chosen in Settings (default the 2.1.88 shape). */
+  shape?: MemoryShape;
 }
 
 /**
@@ -32,7 +36,11 @@ export function extractorPrompt(input: ExtractorPromptInput): string {
     `## Do not save
 What the code or git history shows, debugging recipes, what CLAUDE.md says, passing task state, secrets (a write with a secret is refused).`,
     `## How to save
-1. Write the memory to its own file with frontmatter \`name\`, \`description\` (one specific line), \`type\`; lead with the rule or fact, then \`**Why:**\` and \`**How to apply:**\` for feedback and project memories.
+1. Write the memory to its own file with frontmatter ${
+      input.shape === 'metadata'
+        ? '`name` (a short kebab-case slug), `description` (one specific line), `metadata:` with `type` under it; link related memories in the body with `[[their-name]]`'
+        : '`name`, `description` (one specific line), `type`'
+    }; lead with the rule or fact, then \`**Why:**\` and \`**How to apply:**\` for feedback and project memories.
 2. Add \`- [Title](file.md) — one-line hook\` to MEMORY.md (under ~150 characters a line; the index is cut at 200 lines).`,
     'If nothing is worth saving, reply "nothing to save" and stop.',
   );

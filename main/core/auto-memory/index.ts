@@ -1,7 +1,7 @@
 /** Auto memory (SPEC §4, issue 6): the store, the prompts, the write sandbox, the extractor and recall. */
 export { MemoryStore, type IndexReport, type NewMemory } from './memory-store.js';
 export { findGitRoot, memoryDirFor, ensureMemoryDir, sessionStateFile, INDEX_FILE_NAME } from './memory-paths.js';
-export { parseMemoryFile, renderMemoryFile, memoryTypes, type MemoryType, type MemoryFlag, type ParsedMemory } from './memory-frontmatter.js';
+export { parseMemoryFile, renderMemoryFile, memoryTypes, type MemoryType, type MemoryFlag, type ParsedMemory } from '../../../common/memory-file/index.js';
 export { scanMemoryFiles, formatManifest, type MemoryFile } from './memory-files.js';
 export { parseIndex, truncateIndex, indexHeadroom, formatIndexLine, type IndexEntry, type IndexHeadroom, type IndexTruncation } from './memory-index.js';
 export { memoryPromptSection } from './memory-prompt.js';

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { currentConfig, type LiveConfig, type MemoryConfig } from '../../../common/config.js';
+import type { MemoryShape } from '../../../common/memory-file/index.js';
 import type { Clock, Logger } from '../ports.js';
 import type { ContentBlock, MessageRecord, Usage } from '../transcripts/records.js';
 import type { CursorStore } from './extraction-cursor.js';
@@ -63,6 +64,8 @@ export interface MemoryExtractorOptions {
   clock: Clock;
   /** Told about every finished run (the chat's memory cards). */
   onRun?: (sessionId: string, outcome: ExtractionOutcome) => void;
+  /** The memory shape chosen in Settings, read at each run (default the 2.1.88 shape). */
+  memoryShape?: () => MemoryShape;
 }
 
 const isToolUse = (b: ContentBlock): b is Extract<ContentBlock, { type: 'tool_use' }> => b.type === 'tool_use';
@@ -165,7 +168,13 @@ export class MemoryExtractor {
     }
 
     const files = await scanMemoryFiles(memoryDir, { maxBytes: 2048, limit: 200 });
-    const prompt = extractorPrompt({ memoryDir, newMessageCount: fresh.length, manifest: formatManifest(files), maxTurns: config.extractorMaxTurns });
+    const prompt = extractorPrompt({
+      memoryDir,
+      newMessageCount: fresh.length,
+      manifest: formatManifest(files),
+      maxTurns: config.extractorMaxTurns,
+      shape: this.options.memoryShape?.(),
+    });
     const canUseTool = createExtractorCanUseTool({ projectDir: this.options.projectDir, guard: this.options.guard });
     const result = await this.options.fork({
       contextMessages: messages.slice(0, messages.indexOf(fresh.at(-1)!) + 1),

@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { parseMemoryFile, type ParsedMemory } from './memory-frontmatter.js';
+import { parseMemoryFile, type ParsedMemory } from '../../../common/memory-file/index.js';
+import { naturalCompare } from '../../../common/text/natural-sort.js';
 import { INDEX_FILE_NAME } from './memory-paths.js';
 
 /** One topic file of a memory folder with its parsed frontmatter (MEMORY.md excluded). */
@@ -73,7 +74,7 @@ export async function scanMemoryFiles(memoryDir: string, options: ScanOptions = 
       }
     }),
   );
-  const kept = files.filter((f): f is MemoryFile => f !== null).sort((a, b) => b.mtimeMs - a.mtimeMs || a.relPath.localeCompare(b.relPath));
+  const kept = files.filter((f): f is MemoryFile => f !== null).sort((a, b) => b.mtimeMs - a.mtimeMs || naturalCompare(a.relPath, b.relPath));
   if (options.cache) {
     options.cache.clear();
     for (const f of kept) options.cache.set(f.relPath, f);

@@ -1,4 +1,7 @@
+import { parseIndex as parsePointers } from '../../../common/memory-file/index.js';
 import { estimateTextTokens } from '../llm/tokens.js';
+
+export { formatIndexLine, normalizeTarget } from '../../../common/memory-file/index.js';
 
 /** One `- [Title](file.md) — hook` line of MEMORY.md (SPEC §4). Same shape as `common/domain/vault.ts` IndexLine. */
 export interface IndexEntry {
@@ -18,33 +21,13 @@ export interface IndexCaps {
   maxChars: number;
 }
 
-const ENTRY = /^\s*[-*+]\s+\[([^\]]*)\]\((<[^>]+>|[^)\s]+)(?:\s+"[^"]*")?\)\s*(?:[—–:-]+\s*)?(.*)$/;
-
-/** A link target as a path relative to the memory folder (`./a.md` → `a.md`, `%20` decoded). */
-export function normalizeTarget(target: string): string {
-  let t = target.replace(/^<|>$/g, '').split('#')[0]!;
-  try {
-    t = decodeURIComponent(t);
-  } catch {
-    // Keep it as written.
-  }
-  return t.replace(/^\.\//, '');
-}
-
 /**
- * Parses the index lines; `exists` says whether a target is present, so pointers to missing files are
- * flagged (the store never rewrites the model's lines to fix them, SPEC §4).
+ * The index's pointer lines (parsed by the one MEMORY.md parser, `common/memory-file`); `exists` says
+ * whether a target is present, so pointers to missing files are flagged (the store never rewrites the
+ * model's lines to fix them, SPEC §4).
  */
 export function parseIndex(text: string, exists: (target: string) => boolean): IndexEntry[] {
-  const entries: IndexEntry[] = [];
-  text.split('\n').forEach((raw, i) => {
-    const m = ENTRY.exec(raw.replace(/\r$/, ''));
-    if (!m) return;
-    const target = normalizeTarget(m[2]!);
-    if (/^[a-z]+:/i.test(target)) return; // a web link in the index is not a pointer to a memory
-    entries.push({ line: i + 1, title: m[1]!.trim(), target, hook: m[3]!.trim(), broken: !exists(target) });
-  });
-  return entries;
+  return parsePointers(text).map((p) => ({ ...p, broken: !exists(p.target) }));
 }
 
 /** What load-time truncation removed, so the warning can name it. */
@@ -118,11 +101,4 @@ export function indexHeadroom(raw: string, caps: IndexCaps): IndexHeadroom {
     maxTokens: estimateTextTokens('x'.repeat(caps.maxChars)),
     fill: Math.max(lines / caps.maxLines, chars / caps.maxChars),
   };
-}
-
-/** An index line as the store writes it for the user's own vault actions: `- [Title](file.md) — hook`. */
-export function formatIndexLine(title: string, target: string, hook: string): string {
-  const oneLine = (s: string) => s.replace(/\s*\n\s*/g, ' ').trim();
-  const link = /[\s()<>]/.test(target) ? `<${target}>` : target;
-  return `- [${oneLine(title).replace(/[[\]]/g, '')}](${link})${hook.trim() ? ` — ${oneLine(hook)}` : ''}`;
 }

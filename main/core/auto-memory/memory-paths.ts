@@ -5,7 +5,7 @@ import { ProjectPaths, assertSessionId } from '../paths/index.js';
 export { findGitRoot } from '../paths/index.js';
 
 /** The index file of a memory folder (SPEC §4). */
-export const INDEX_FILE_NAME = 'MEMORY.md';
+export { INDEX_FILE_NAME } from '../../../common/memory-file/index.js';
 
 /** `projects/<slug(git root, or the folder)>/memory` under the vault (SPEC §0, §4): worktrees share it. */
 export async function memoryDirFor(vaultRoot: string, projectDir: string): Promise<string> {

@@ -1,3 +1,5 @@
+import type { MemoryShape } from '../../../common/memory-file/index.js';
+
 /**
  * The memory section of the main agent's system prompt (SPEC §4, reference §5.5–5.7): behaviour only —
  * MEMORY.md's content travels in the reminder block built by the context loader (SPEC §7).
@@ -18,20 +20,39 @@ const notSavedSection = `## What not to save
 - Secrets: keys, tokens, passwords, connection strings. A write containing one is refused; write it again without the secret.
 When asked to remember something on this list, ask what was surprising or non-obvious about it and save only that.`;
 
-const howToSaveSection = `## How to save
+const howToSaveSection = (shape: MemoryShape) => `## How to save
 Saving is two steps:
 1. Write the memory to its own file in the memory folder (for example \`feedback_testing.md\`), with this frontmatter:
    \`\`\`
-   ---
-   name: short title
-   description: one specific line — it decides when this memory is recalled
-   type: user | feedback | project | reference
-   ---
+${frontmatterExample[shape]}
    \`\`\`
    Lead the body with the rule or fact. For feedback and project memories, follow it with a \`**Why:**\` line and a \`**How to apply:**\` line.
 2. Add one line to \`MEMORY.md\` pointing at it: \`- [Title](file.md) — one-line hook\`, under about 150 characters. MEMORY.md is an index that is loaded into every conversation; never put memory content in it, and keep it well under 200 lines.
 Before writing, check whether a memory on the topic already exists and update it instead of adding a duplicate. Keep name, description and type current; organise by topic, not by date. Fix or delete memories that turn out to be wrong.
 When the person says "remember …", save it right away. When they say "forget …", delete the memory file with the Delete tool and remove its line from MEMORY.md.`;
+
+/** The frontmatter each Claude Code version writes (the newest: a kebab-case name and `metadata`). */
+const frontmatterExample: Record<MemoryShape, string> = {
+  '2.1.88': [
+    '   ---',
+    '   name: short title',
+    '   description: one specific line — it decides when this memory is recalled',
+    '   type: user | feedback | project | reference',
+    '   ---',
+  ].join('\n'),
+  metadata: [
+    '   ---',
+    '   name: short-kebab-case-slug',
+    '   description: one specific line — it decides when this memory is recalled',
+    '   metadata:',
+    '     type: user | feedback | project | reference',
+    '   ---',
+  ].join('\n'),
+};
+
+/** The newest Claude Code's guidance on links between memories, given with its shape. */
+const linksSection = `## Links between memories
+In the body, link to related memories with \`[[name]]\`, where \`name\` is the other memory's \`name:\` slug. Link liberally: a \`[[name]]\` that does not match an existing memory yet is fine; it marks something worth writing later, not an error.`;
 
 const usingSection = `## Using memories
 Look at memories when they seem relevant or when the person refers to earlier work; you must when they ask you to. If they tell you to ignore memory, act as if it were empty and do not mention it.
@@ -44,10 +65,11 @@ const throughMemoryTool = (section: string) =>
     .replace('delete the memory file with the Delete tool', 'delete the memory file with the memory tool');
 
 /**
- * The system prompt's memory section for the given memory folder(s): the first is the project's auto
- * memory. With the API's memory tool, the model reaches it as `/memories` (and the team's as `/memories/team`).
+ * The system prompt's memory section for the given memory folder(s) (the first is the project's auto
+ * memory), asking for the frontmatter shape of the Claude Code version chosen in Settings. With the
+ * API's memory tool, the model reaches it as `/memories` (and the team's as `/memories/team`).
  */
-export function memoryPromptSection(memoryDirs: readonly string[], memoryTool = false): string {
+export function memoryPromptSection(memoryDirs: readonly string[], shape: MemoryShape = '2.1.88', memoryTool = false): string {
   const [main, ...others] = memoryDirs;
   if (!main) return '';
   const where = memoryTool
@@ -56,14 +78,14 @@ export function memoryPromptSection(memoryDirs: readonly string[], memoryTool = 
     : `You have a persistent, file-based memory in \`${main}\`. The folder exists: write to it directly with ` +
       'Write and Edit, and delete from it with Delete.' +
       (others.length ? ` Other memory folders you may use: ${others.map((d) => `\`${d}\``).join(', ')}.` : '');
-  const save = memoryTool ? throughMemoryTool(howToSaveSection) : howToSaveSection;
   return [
     '# Memory',
     where,
     'Build it up over time so later conversations start knowing who you work with, how they like to work, what to avoid and repeat, and the context behind the work.',
     typesSection,
     notSavedSection,
-    save,
+    memoryTool ? throughMemoryTool(howToSaveSection(shape)) : howToSaveSection(shape),
+    ...(shape === 'metadata' ? [linksSection] : []),
     usingSection,
   ].join('\n\n');
 }

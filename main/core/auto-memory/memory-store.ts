@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import type { MemoryConfig } from '../../../common/config.js';
-import { renderMemoryFile } from './memory-frontmatter.js';
+import { renderMemoryFile } from '../../../common/memory-file/index.js';
 import { scanMemoryFiles, type MemoryFile } from './memory-files.js';
 import {
   formatIndexLine,

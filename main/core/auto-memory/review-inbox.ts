@@ -8,7 +8,7 @@ import { AppFailure } from '../../../common/result.js';
 import { readJsonFile, writeFileAtomic, writeJsonAtomic } from '../fs/atomic-write.js';
 import { KeyedQueue } from '../transcripts/keyed-queue.js';
 import { INDEX_FILE_NAME } from './memory-paths.js';
-import { parseMemoryFile } from './memory-frontmatter.js';
+import { parseMemoryFile } from '../../../common/memory-file/index.js';
 import { formatIndexLine } from './memory-index.js';
 
 const storedSchema = z.array(

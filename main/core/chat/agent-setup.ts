@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type Anthropic from '@anthropic-ai/sdk';
 import type { MemoryConfig } from '../../../common/config.js';
@@ -20,6 +20,8 @@ import { INDEX_FILE_NAME } from '../auto-memory/memory-paths.js';
 import { sandboxMemoryPaths } from '../auto-memory/memory-path-tools.js';
 import type { ReviewInbox } from '../auto-memory/review-inbox.js';
 import type { MemoryProposal } from '../../../common/domain/chat.js';
+import { stampOriginSession, type MemoryShape } from '../../../common/memory-file/index.js';
+import { noteChangeAuthor } from '../vault/change-authors.js';
 import type { TranscriptRecord } from '../transcripts/records.js';
 import type { MemoryChanges, MemoryItem } from './memory-changes.js';
 import { buildSystemPrompt } from './system-prompt.js';
@@ -138,11 +140,12 @@ export class ConversationAgent {
     memoryDirs: string[],
     guard: MemoryWriteGuard,
     features: ContextFeatures | undefined,
+    memoryShape: MemoryShape = '2.1.88',
   ) {
     this.memoryDirs = memoryDirs;
     const withMemoryTool = features?.memoryTool ?? false;
     this.tools = agentTools(memoryDirs, withMemoryTool);
-    this.system = buildSystemPrompt({ project: paths.projectDir, memoryDirs, memoryTool: withMemoryTool });
+    this.system = buildSystemPrompt({ project: paths.projectDir, memoryDirs, memoryShape, memoryTool: withMemoryTool });
     this.guard = guard;
     this.llm = clients.llm;
     this.small = clients.small;
@@ -173,8 +176,12 @@ export class ConversationAgent {
     const memoryHook = (by: 'agent' | 'extractor') => async (file: string, content: string | null) => {
       const check = await guard.check({ path: file, ...(content === null ? {} : { content }) });
       if (!check.ok) return `Refused: ${check.reason}.`;
-      await input.changes.capture(file, content, by);
-      return null;
+      noteChangeAuthor(check.realPath, { kind: by, sessionId });
+      // A new memory records the conversation that wrote it (the newest Claude Code's originSessionId).
+      const isNew = content !== null && !(await stat(file).then(() => true, () => false));
+      const text = isNew && path.basename(file) !== INDEX_FILE_NAME ? stampOriginSession(content, sessionId) : content;
+      await input.changes.capture(file, text, by);
+      return text !== content && text !== null ? { write: text } : null;
     };
     const mainContext: Omit<ToolContext, 'signal'> = {
       scope: await realScope({ project: paths.projectDir, memory: memoryDirs, readOnly: [sessionDir] }),
@@ -205,7 +212,7 @@ export class ConversationAgent {
       beforeMemoryWrite: (file, content) => (inSession(file) ? Promise.resolve(null) : forkHook(file, content)),
     };
     const features = contextFeaturesOf(env.settings(), env.config(), memoryDirs.length > 0);
-    return new ConversationAgent(paths, sessionId, switches, mainContext, forkContext, createClients(env, features), memoryDirs, guard, features);
+    return new ConversationAgent(paths, sessionId, switches, mainContext, forkContext, createClients(env, features), memoryDirs, guard, features, env.settings().memoryShape);
   }
 
   /** Exactly what the main agent's next request sends: the forks' cache-safe prefix. */

@@ -385,6 +385,7 @@ export class ChatSession {
       switches: () => projectSwitches(this.deps.env.settings(), this.deps.project),
       logger: this.deps.logger,
       clock: this.deps.clock,
+      memoryShape: () => this.deps.env.settings().memoryShape,
     });
     this.track(this.extractor.onTurnEnd({ sessionId: this.sessionId, messages: liveMessages(ctx.records) }));
   }

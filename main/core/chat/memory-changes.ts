@@ -4,7 +4,7 @@ import path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import type { ChatItem } from '../../../common/domain/chat.js';
 import { AppFailure } from '../../../common/result.js';
-import { parseMemoryFile } from '../auto-memory/memory-frontmatter.js';
+import { parseMemoryFile } from '../../../common/memory-file/index.js';
 import { INDEX_FILE_NAME } from '../auto-memory/memory-paths.js';
 import { formatIndexLine } from '../auto-memory/memory-index.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';

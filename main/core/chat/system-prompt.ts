@@ -1,4 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
+import type { MemoryShape } from '../../../common/memory-file/index.js';
 import { memoryPromptSection } from '../auto-memory/memory-prompt.js';
 
 const base = `You are Strata, an assistant that works on the user's folder with them. Many of the people you help never open a terminal: explain plainly, avoid jargon, and say what you changed.
@@ -13,7 +14,7 @@ const base = `You are Strata, an assistant that works on the user's folder with 
  * The main agent's system prompt: one text block, stable for the whole session so the prompt cache
  * serves every turn and every fork (the memory section names folders, never their content).
  */
-export function buildSystemPrompt(input: { project: string; memoryDirs: readonly string[]; memoryTool?: boolean }): Anthropic.TextBlockParam[] {
-  const sections = [base.replace('{project}', input.project), memoryPromptSection(input.memoryDirs, input.memoryTool ?? false)].filter((s) => s !== '');
+export function buildSystemPrompt(input: { project: string; memoryDirs: readonly string[]; memoryShape?: MemoryShape; memoryTool?: boolean }): Anthropic.TextBlockParam[] {
+  const sections = [base.replace('{project}', input.project), memoryPromptSection(input.memoryDirs, input.memoryShape, input.memoryTool ?? false)].filter((s) => s !== '');
   return [{ type: 'text', text: sections.join('\n\n') }];
 }

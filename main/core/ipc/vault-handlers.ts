@@ -19,7 +19,11 @@ type VaultChannel =
   | 'vault:read-version'
   | 'vault:restore'
   | 'vault:list-deleted'
-  | 'vault:health';
+  | 'vault:health'
+  | 'vault:health-fix'
+  | 'vault:memory-links'
+  | 'vault:search-page'
+  | 'vault:history-current';
 
 /** The vault browser's channels, over the vault engine of the current root. */
 export function createVaultHandlers(services: Services): Pick<Handlers, VaultChannel> {
@@ -45,9 +49,13 @@ export function createVaultHandlers(services: Services): Pick<Handlers, VaultCha
     'vault:memory-index': async ({ projectSlug, team }) => (await files()).memoryIndex(projectSlug, team),
     'vault:fix-index': async ({ projectSlug, team, fix, target }) => (await files()).fixIndex(projectSlug, team, fix, target),
     'vault:history': async ({ path }) => (await files()).timeline(path),
+    'vault:history-current': async ({ path }) => (await files()).currentAuthor(path),
     'vault:read-version': async ({ path, hash }) => (await files()).readVersion(path, hash),
     'vault:restore': async ({ path, hash }) => (await files()).restore(path, hash),
     'vault:list-deleted': async () => (await files()).listDeleted(),
     'vault:health': async () => (await files()).health(),
+    'vault:health-fix': async ({ kind, paths }) => (await files()).healthFix(kind, paths),
+    'vault:memory-links': async ({ path }) => (await files()).memoryLinks(path),
+    'vault:search-page': async ({ query, scope, type, limit, offset }) => (await files()).searchPage(query, { scope, type, limit, offset }),
   };
 }

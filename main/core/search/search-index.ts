@@ -110,8 +110,17 @@ export class SearchIndex {
   }
 
   search(query: string, options: SearchQuery = {}): SearchHit[] {
+    return this.searchPage(query, options).hits;
+  }
+
+  /**
+   * One page of results (`limit` from `offset`) and how many there are in all, so a list can say
+   * "50 of 312" and offer more.
+   */
+  searchPage(query: string, options: SearchQuery & { offset?: number } = {}): { hits: SearchHit[]; total: number } {
     const limit = options.limit ?? 20;
-    if (!query.trim()) return [];
+    const offset = options.offset ?? 0;
+    if (!query.trim()) return { hits: [], total: 0 };
     const projects = options.projects ? new Set(options.projects) : null;
     const filter = (result: SearchResult) => {
       const doc = this.docs.get(result.id as string);
@@ -125,7 +134,7 @@ export class SearchIndex {
     let results = this.index.search(query, filtered);
     // Nothing has every word: show what has some of them rather than nothing.
     if (results.length === 0) results = this.index.search(query, { ...filtered, combineWith: 'OR' });
-    return results.slice(0, limit).map((r) => this.hit(r));
+    return { hits: results.slice(offset, offset + limit).map((r) => this.hit(r)), total: results.length };
   }
 
   private hit(result: SearchResult): SearchHit {

@@ -1,3 +1,5 @@
+import { splitFrontmatter } from '../../../common/memory-file/index.js';
+
 /** Where a hit is in its text: the best line (0-based), a short snippet and its highlight ranges. */
 export interface BestLine {
   index: number;
@@ -39,7 +41,7 @@ export function bestLine(text: string, terms: string[], queryTerms: string[]): B
   const pattern = patternFor(words);
   const lines = text.split('\n');
   // The result's title and description already show the frontmatter: a body line with as many terms wins.
-  const bodyStart = frontmatterEnd(lines);
+  const bodyStart = (splitFrontmatter(text)?.bodyLine ?? 1) - 1;
   let best = { index: 0, count: 0, body: false };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
@@ -65,11 +67,4 @@ export function bestLine(text: string, terms: string[], queryTerms: string[]): B
   pattern.lastIndex = 0;
   for (let m = pattern.exec(snippet); m; m = pattern.exec(snippet)) ranges.push([m.index, m.index + m[0].length]);
   return { index: best.index, snippet, ranges };
-}
-
-/** The index of the first line after a leading `---` frontmatter block (0 when there is none). */
-function frontmatterEnd(lines: string[]): number {
-  if (lines[0]?.trimEnd() !== '---') return 0;
-  for (let i = 1; i < lines.length && i < 200; i++) if (lines[i]!.trimEnd() === '---') return i + 1;
-  return 0;
 }

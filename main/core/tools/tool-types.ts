@@ -24,9 +24,9 @@ export interface PermissionGate {
 /**
  * A hook before any memory-folder write (`content` null for a Delete): null lets it happen, a string
  * refuses it with that message, `{ held }` keeps it for the user's review — nothing is written and the
- * model is told `held`.
+ * model is told `held`; `{ write }` writes that text instead (a new memory stamped with its conversation).
  */
-export type MemoryWriteVerdict = string | null | { held: string };
+export type MemoryWriteVerdict = string | null | { held: string } | { write: string };
 export type BeforeMemoryWrite = (path: string, content: string | null) => Promise<MemoryWriteVerdict>;
 
 /** Everything a tool call may touch; built once per session by the caller. */

@@ -50,9 +50,10 @@ function notEditable(shown: string, st: Stats): string | null {
 async function commit(tool: string, target: InScope, before: string, after: string, ctx: ToolContext): Promise<ToolOutput | null> {
   const verdict = await authorizeWrite(tool, target, before, after, ctx);
   if (typeof verdict === 'string') return toolError(verdict);
-  if (verdict) return { content: verdict.held };
-  await writeFileAtomic(target.path, after);
-  await ctx.readState.record(target.path, after);
+  if (verdict && 'held' in verdict) return { content: verdict.held };
+  const text = verdict ? verdict.write : after;
+  await writeFileAtomic(target.path, text);
+  await ctx.readState.record(target.path, text);
   return null;
 }
 
@@ -137,7 +138,7 @@ export const deleteTool: Tool<z.infer<typeof deleteInput>> = {
     if (!st || !st.isFile()) return toolError(`File does not exist: ${file_path}`);
     const verdict = ctx.beforeMemoryWrite ? await ctx.beforeMemoryWrite(r.path, null) : null;
     if (typeof verdict === 'string') return toolError(verdict);
-    if (verdict) return { content: verdict.held };
+    if (verdict && 'held' in verdict) return { content: verdict.held };
     await fs.unlink(r.path);
     ctx.readState.forget(r.path);
     return { content: `Deleted ${file_path}.` };

@@ -14,7 +14,9 @@ import {
   type ProjectDirs,
   type VaultLocation,
 } from './vault-paths.js';
-import { memoryTypeOf, parseMarkdown, type ParsedMarkdown } from './frontmatter.js';
+import { memoryTypeOf } from '../../../common/memory-file/index.js';
+import { parseMarkdown, type ParsedMarkdown } from './markdown-view.js';
+import { firstQuestion, firstQuestionIn, notesSessionTitle } from './display-names.js';
 
 /** One scanned file: its metadata and, when it could be loaded as text, the text and its hash. */
 export interface ScannedFile {
@@ -147,6 +149,14 @@ export function scanFileSync(root: string, rel: string, maxBytes: number, projec
       meta.description = parsed.frontmatter.description.trim() || null;
       meta.type = memoryTypeOf(parsed.frontmatter.type.trim());
     }
+  }
+  if (location.scope === 'session-notes' || location.scope === 'transcript') {
+    // A conversation is named as the user knows it: the notes' own title, else its first question.
+    const title =
+      location.scope === 'transcript'
+        ? firstQuestionIn(text)
+        : (notesSessionTitle(text) ?? firstQuestion(path.join(root, 'projects', location.projectSlug!, `${location.sessionId}.jsonl`)));
+    if (title) meta.title = title;
   }
   return { meta, location, text, hash: sha256(buffer), parsed, ino: lstat.ino };
 }

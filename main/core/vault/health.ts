@@ -1,124 +1,142 @@
 import type { MemoryConfig } from '../../../common/config.js';
-import type { HealthReport, MemoryIndexView, VaultFileMeta } from '../../../common/domain/vault.js';
+import { healthFixKinds, type HealthFixKind, type HealthProblem, type HealthReport, type MemoryIndexView, type VaultFileMeta } from '../../../common/domain/vault.js';
+import { naturalCompare } from '../../../common/text/natural-sort.js';
 import { estimateTextTokens } from '../llm/tokens.js';
-import { isMemoryScope } from './vault-paths.js';
-import { parseMarkdown } from './frontmatter.js';
+import { isMemoryScope, memoryDir } from './vault-paths.js';
+import { splitFrontmatter } from '../../../common/memory-file/index.js';
+import { nearDuplicates, shingleHashes, type DuplicateCandidate } from './near-duplicates.js';
+
+export { nearDuplicates, normaliseDescription, shingles } from './near-duplicates.js';
 
 /** What the health computation reads: the listed files with their text (null when not loaded). */
 export interface HealthInput {
-  files: { meta: VaultFileMeta; text: string | null }[];
+  files: { meta: VaultFileMeta; text: string | null; hash: string | null }[];
   indexes: { projectSlug: string; team: boolean; view: MemoryIndexView }[];
   now: number;
   config: MemoryConfig;
+  /** Per-file work kept between runs (by content hash), so a second check costs little. */
+  cache?: HealthCache;
+}
+
+/** What Health derives from one file's text. */
+interface FileFacts {
+  hash: string;
+  tokens: number;
+  body: string;
+  hashes: Uint32Array | null;
+}
+
+/** Per-file facts by path, reused while the file's hash is unchanged; files gone are dropped on each run. */
+export class HealthCache {
+  private readonly facts = new Map<string, FileFacts>();
+
+  get(path: string, hash: string | null, text: string, memory: boolean): FileFacts {
+    const known = this.facts.get(path);
+    if (known && hash !== null && known.hash === hash && (known.hashes !== null) === memory) return known;
+    const body = memory ? (splitFrontmatter(text)?.body ?? text) : '';
+    const facts = { hash: hash ?? '', tokens: estimateTextTokens(text), body, hashes: memory ? shingleHashes(body) : null };
+    this.facts.set(path, facts);
+    return facts;
+  }
+
+  keepOnly(paths: Set<string>): void {
+    for (const p of this.facts.keys()) if (!paths.has(p)) this.facts.delete(p);
+  }
+
+  private readonly pairs = new Map<string, { signature: string; pairs: HealthReport['duplicates'] }>();
+
+  /** Near-duplicates of one project's memories, recomputed only when one of them changed. */
+  duplicates(group: string, members: (DuplicateCandidate & { hash: string })[], threshold: number): HealthReport['duplicates'] {
+    const signature = `${threshold}\n${members.map((m) => `${m.path}\0${m.hash}\0${m.description}`).join('\n')}`;
+    const known = this.pairs.get(group);
+    if (known?.signature === signature) return known.pairs;
+    const pairs = nearDuplicates(members, threshold);
+    this.pairs.set(group, { signature, pairs });
+    return pairs;
+  }
+
+  keepGroups(groups: Set<string>): void {
+    for (const g of this.pairs.keys()) if (!groups.has(g)) this.pairs.delete(g);
+  }
 }
 
 const DAY_MS = 86_400_000;
-
-/** SPEC §4 "one specific line": two memories with the same line, give or take case and punctuation. */
-export const normaliseDescription = (d: string): string =>
-  d
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
-
-/** Word 3-shingles of a body (lower-cased words); a body under three words is one shingle. */
-export function shingles(body: string): Set<string> {
-  const words = body.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  const out = new Set<string>();
-  if (words.length > 0 && words.length < 3) out.add(words.join(' '));
-  for (let i = 0; i + 3 <= words.length; i++) out.add(`${words[i]} ${words[i + 1]} ${words[i + 2]}`);
-  return out;
-}
+const KIND_ORDER: readonly HealthFixKind[] = healthFixKinds;
 
 /**
- * The health panel's data (issue 4 item 5): tokens per file and in total (what goes into context:
- * instructions, notes, memories — not transcripts), MEMORY.md headroom, broken and missing pointers,
- * stale memories, near-duplicates, oversized CLAUDE.md files. Pure: the vault hands in what it read.
+ * The health panel's data: what is really wrong, each with its fix (frontmatter Claude Code cannot
+ * read, index lines pointing at nothing, memories the index does not list, memories not touched in
+ * `staleDays`), plus what to know without a fix to click — tokens per file and in total, MEMORY.md
+ * headroom, near-duplicates (which one to keep is the user's choice), oversized instructions.
  */
 export function computeHealth(input: HealthInput): HealthReport {
   const { config, now } = input;
+  const cache = input.cache ?? new HealthCache();
   const files: HealthReport['files'] = [];
   const stale: HealthReport['stale'] = [];
   const largeInstructions: HealthReport['largeInstructions'] = [];
-  const memories: { path: string; group: string; description: string; body: string }[] = [];
-  for (const { meta, text } of input.files) {
+  const memories = new Map<string, (DuplicateCandidate & { hash: string })[]>();
+  const problems: HealthProblem[] = [];
+  const seen = new Set<string>();
+  for (const { meta, text, hash } of input.files) {
     if (meta.scope === 'transcript' || text === null) continue;
-    files.push({ path: meta.path, tokens: estimateTextTokens(text) });
+    seen.add(meta.path);
+    const isMemory = isMemoryScope(meta.scope) && !meta.path.endsWith('/MEMORY.md');
+    const facts = cache.get(meta.path, hash, text, isMemory);
+    files.push({ path: meta.path, tokens: facts.tokens });
     if (meta.scope === 'instructions' && text.length > config.instructions.largeFileChars) {
       largeInstructions.push({ path: meta.path, chars: text.length });
     }
-    if (!isMemoryScope(meta.scope) || meta.path.endsWith('/MEMORY.md')) continue;
+    if (!isMemory) continue;
+    const team = meta.scope === 'team-memory';
+    if (meta.error) {
+      problems.push({ kind: 'frontmatter', path: meta.path, projectSlug: meta.projectSlug, team, message: meta.error, fix: 'Repair the frontmatter' });
+    }
     const days = Math.floor((now - Date.parse(meta.mtime)) / DAY_MS);
-    if (days >= config.autoMemory.staleDays) stale.push({ path: meta.path, days });
-    const parsed = parseMarkdown(text);
-    memories.push({ path: meta.path, group: meta.projectSlug ?? '', description: meta.description ?? '', body: parsed.body });
+    if (days >= config.autoMemory.staleDays) {
+      stale.push({ path: meta.path, days });
+      problems.push({
+        kind: 'stale', path: meta.path, projectSlug: meta.projectSlug, team,
+        message: `Not updated in ${days} days: check it is still true, or delete it.`, fix: 'Still true',
+      });
+    }
+    const group = meta.projectSlug ?? '';
+    const member = { path: meta.path, group, description: meta.description ?? '', body: facts.body, hashes: facts.hashes ?? undefined, hash: facts.hash };
+    const list = memories.get(group);
+    if (list) list.push(member);
+    else memories.set(group, [member]);
   }
-  files.sort((a, b) => b.tokens - a.tokens || a.path.localeCompare(b.path));
+  cache.keepOnly(seen);
+  cache.keepGroups(new Set(memories.keys()));
+  const duplicates = [...memories].flatMap(([group, members]) => cache.duplicates(group, members, config.vault.nearDuplicateJaccard));
+  for (const { projectSlug, team, view } of input.indexes) {
+    const dir = memoryDir(projectSlug, team);
+    for (const l of view.lines.filter((x) => x.broken)) {
+      problems.push({
+        kind: 'broken-pointer', path: `${dir}/${l.target}`, projectSlug, team,
+        message: `A line of MEMORY.md (“${l.title || l.target}”) points at a memory that does not exist.`, fix: 'Remove the line',
+      });
+    }
+    for (const p of view.missing) {
+      problems.push({
+        kind: 'missing-from-index', path: `${dir}/${p}`, projectSlug, team,
+        message: 'Not listed in MEMORY.md, so the agent does not see it when a conversation starts.', fix: 'Add it to the index',
+      });
+    }
+  }
+  problems.sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) || naturalCompare(a.path, b.path));
+  files.sort((a, b) => b.tokens - a.tokens || naturalCompare(a.path, b.path));
   return {
+    problems,
     totalTokens: files.reduce((sum, f) => sum + f.tokens, 0),
     files,
     indexes: input.indexes.map(({ projectSlug, team, view }) => ({ ...view.headroom, projectSlug, team })),
-    stale: stale.sort((a, b) => b.days - a.days),
-    duplicates: nearDuplicates(memories, config.vault.nearDuplicateJaccard),
+    stale: stale.sort((a, b) => b.days - a.days || naturalCompare(a.path, b.path)),
+    duplicates,
     largeInstructions,
     brokenPointers: input.indexes.flatMap(({ projectSlug, team, view }) =>
       view.lines.filter((l) => l.broken).map((l) => ({ projectSlug, team, target: l.target })),
     ),
-    missingFromIndex: input.indexes.flatMap(({ projectSlug, team, view }) =>
-      view.missing.map((p) => ({ projectSlug, team, path: p })),
-    ),
+    missingFromIndex: input.indexes.flatMap(({ projectSlug, team, view }) => view.missing.map((p) => ({ projectSlug, team, path: p }))),
   };
-}
-
-/**
- * Pairs within one project whose normalised descriptions are equal, or whose bodies' 3-shingle
- * Jaccard is at least `threshold`. Candidates come from an inverted shingle index, so unrelated
- * memories are never compared.
- */
-export function nearDuplicates(
-  memories: { path: string; group: string; description: string; body: string }[],
-  threshold: number,
-): HealthReport['duplicates'] {
-  const out: HealthReport['duplicates'] = [];
-  const seen = new Set<string>();
-  const byGroup = new Map<string, typeof memories>();
-  for (const m of memories) pushTo(byGroup, m.group, m);
-  for (const group of byGroup.values()) {
-    const sorted = [...group].sort((a, b) => a.path.localeCompare(b.path));
-    const byDescription = new Map<string, string[]>();
-    for (const m of sorted) {
-      const d = normaliseDescription(m.description);
-      if (d) pushTo(byDescription, d, m.path);
-    }
-    for (const paths of byDescription.values()) {
-      for (let i = 0; i < paths.length; i++) {
-        for (let j = i + 1; j < paths.length; j++) {
-          seen.add(`${paths[i]}\0${paths[j]}`);
-          out.push({ a: paths[i]!, b: paths[j]!, why: 'description' });
-        }
-      }
-    }
-    const sets = sorted.map((m) => shingles(m.body));
-    const postings = new Map<string, number[]>();
-    sets.forEach((set, i) => {
-      for (const s of set) pushTo(postings, s, i);
-    });
-    sets.forEach((set, i) => {
-      const shared = new Map<number, number>();
-      for (const s of set) for (const j of postings.get(s)!) if (j > i) shared.set(j, (shared.get(j) ?? 0) + 1);
-      for (const [j, inter] of shared) {
-        const union = set.size + sets[j]!.size - inter;
-        const a = sorted[i]!.path;
-        const b = sorted[j]!.path;
-        if (union > 0 && inter / union >= threshold && !seen.has(`${a}\0${b}`)) out.push({ a, b, why: 'similar-body' });
-      }
-    });
-  }
-  return out;
-}
-
-function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
 }

@@ -2,11 +2,10 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { AppFailure } from '../../../common/result.js';
-import type { HistoryVersion } from '../../../common/domain/vault.js';
+import type { ChangeAuthor, HistoryVersion } from '../../../common/domain/vault.js';
 import type { Clock, Logger } from '../ports.js';
 import { readJsonFile, writeFileAtomic, writeJsonAtomic } from '../fs/atomic-write.js';
 import { sha256 } from './file-scan.js';
-import { coalesces } from './history-coalesce.js';
 import { STATE_DIR } from './vault-paths.js';
 
 /** One file's history: its versions oldest first, and the deletion if the file was deleted. */
@@ -14,7 +13,23 @@ interface FileHistory {
   path: string;
   versions: HistoryVersion[];
   deleted: { at: string; hash: string } | null;
+  /** Who made the content now on disk, since when: it becomes that version's author once snapshotted. */
+  head?: { hash: string; author: ChangeAuthor; at: string; since: string };
 }
+
+/** How a write is recorded: who makes the new content, and whether it may fold into a burst. */
+export interface SnapshotWriter {
+  author: ChangeAuthor;
+  /** An autosave: the content it replaces is not kept if the same author made it moments ago. */
+  coalesce?: boolean;
+}
+
+/** Autosaves of one author closer than this apart are one history entry... */
+const BURST_GAP_MS = 60_000;
+/** ...but a long session still leaves a version this often. */
+const BURST_MAX_MS = 10 * 60_000;
+
+const sameAuthor = (a: ChangeAuthor, b: ChangeAuthor) => a.kind === b.kind && a.sessionId === b.sessionId && a.label === b.label;
 
 export interface HistoryRetention {
   days: number;
@@ -50,6 +65,18 @@ export class HistoryStore {
    * Runs retention afterwards, so the store never grows past its limits.
    */
   snapshot(rel: string, content: string | Uint8Array, reason: string): Promise<HistoryVersion> {
+    return this.save(rel, content, reason, undefined) as Promise<HistoryVersion>;
+  }
+
+  /**
+   * The snapshot before a write by `writer`: as `snapshot`, except that an autosave replacing what the
+   * same author saved moments ago keeps nothing (null) — a burst of autosaves is one history entry.
+   */
+  snapshotBeforeWrite(rel: string, content: string | Uint8Array, reason: string, writer: SnapshotWriter): Promise<HistoryVersion | null> {
+    return this.save(rel, content, reason, writer);
+  }
+
+  private save(rel: string, content: string | Uint8Array, reason: string, writer: SnapshotWriter | undefined): Promise<HistoryVersion | null> {
     return this.serial(async () => {
       // A vanished vault root must not be re-created by a snapshot (issue 4: root-missing state).
       if (!(await exists(this.root))) throw new AppFailure('not_found', `The vault folder ${this.root} is gone`);
@@ -59,16 +86,49 @@ export class HistoryStore {
       const history = files.get(rel) ?? { path: rel, versions: [], deleted: null };
       const newest = history.versions.at(-1);
       if (newest?.hash === hash) return newest;
-      if (newest && coalesces(newest, reason, this.clock.now())) return newest;
+      const head = history.head?.hash === hash ? history.head : undefined;
+      const now = this.clock.now();
+      if (
+        writer?.coalesce && head && sameAuthor(head.author, writer.author) &&
+        now - Date.parse(head.at) < BURST_GAP_MS && now - Date.parse(head.since) < BURST_MAX_MS
+      ) {
+        return null; // the middle of a burst of autosaves: the burst's start is kept, and its end is the file
+      }
       const blob = this.blobPath(hash);
       if (!(await exists(blob))) await writeFileAtomic(blob, bytes, { mode: 0o600, dirMode: 0o700 });
-      const version: HistoryVersion = { hash, savedAt: new Date(this.clock.now()).toISOString(), size: bytes.length, reason };
+      const version: HistoryVersion = { hash, savedAt: new Date(now).toISOString(), size: bytes.length, reason };
+      if (head) version.author = head.author;
       history.versions.push(version);
       files.set(rel, history);
       await this.saveIndex(history);
       await this.pruneLocked();
       return version;
     });
+  }
+
+  /**
+   * Records who made the content now on disk (hash `hash`), so the version it becomes when replaced
+   * says so. The same author writing again within a burst keeps the burst's start.
+   */
+  recordHead(rel: string, hash: string, author: ChangeAuthor): Promise<void> {
+    return this.serial(async () => {
+      if (!(await exists(this.root))) return;
+      const files = await this.load();
+      const history = files.get(rel) ?? { path: rel, versions: [], deleted: null };
+      const now = this.clock.now();
+      const at = new Date(now).toISOString();
+      const old = history.head;
+      const inBurst = old && sameAuthor(old.author, author) && now - Date.parse(old.at) < BURST_GAP_MS && now - Date.parse(old.since) < BURST_MAX_MS;
+      history.head = { hash, author, at, since: inBurst ? old.since : at };
+      files.set(rel, history);
+      await this.saveIndex(history);
+    });
+  }
+
+  /** Who made the content now on disk, when known (the History panel's "Current version"). */
+  async currentAuthor(rel: string): Promise<{ author: ChangeAuthor; savedAt: string } | null> {
+    const head = (await this.load()).get(rel)?.head;
+    return head ? { author: head.author, savedAt: head.at } : null;
   }
 
   /** Versions of one file, newest first. */
@@ -159,7 +219,7 @@ export class HistoryStore {
     if (touched.size === 0) return;
     const live = new Set([...files.values()].flatMap((h) => h.versions.map((v) => v.hash)));
     for (const h of touched) {
-      if (h.versions.length === 0) files.delete(h.path);
+      if (h.versions.length === 0 && !h.head) files.delete(h.path);
       await this.saveIndex(h);
     }
     const blobs = await fs.readdir(path.join(this.dir, 'blobs')).catch(() => [] as string[]);
@@ -187,7 +247,7 @@ export class HistoryStore {
   private async saveIndex(history: FileHistory): Promise<void> {
     if (!(await exists(this.root))) return;
     const file = path.join(this.dir, 'files', `${sha256(history.path)}.json`);
-    if (history.versions.length === 0) await fs.rm(file, { force: true });
+    if (history.versions.length === 0 && !history.head) await fs.rm(file, { force: true });
     else await writeJsonAtomic(file, history, { mode: 0o600, dirMode: 0o700 });
   }
 

@@ -5,5 +5,6 @@ export { chokidarFactory, type FileWatcher, type WatcherFactory } from './vault-
 export { HistoryStore } from './history-store.js';
 export { computeHealth } from './health.js';
 export { parseIndex, buildIndexView } from './memory-index.js';
-export { parseMarkdown, memoryTypeOf } from './frontmatter.js';
+export { parseMarkdown } from './markdown-view.js';
+export { memoryTypeOf } from '../../../common/memory-file/index.js';
 export type { SearchQuery } from '../search/search-index.js';

@@ -184,3 +184,9 @@ function isLink(p: string): boolean {
     return false;
   }
 }
+
+/** The memory folder (auto or team) a memory file lives in. */
+export function memoryDirOf(rel: string): string {
+  const parts = rel.split('/');
+  return parts[3] === 'team' && parts.length > 4 ? parts.slice(0, 4).join('/') : parts.slice(0, 3).join('/');
+}

@@ -25,7 +25,7 @@ describe('the MEMORY.md cap notice', () => {
     await fs.writeFile(path.join(dir, 'user_role.md'), memory('Role', 'A designer', 'The user designs the product pages.'));
     const notice = await indexCapNotice(dir, defaultMemoryConfig);
     expect(notice).toContain('MEMORY.md is 85% full (170/200 lines');
-    expect(notice).toContain('feedback_lint_again.md + feedback_lint.md');
+    expect(notice).toContain('feedback_lint.md + feedback_lint_again.md');
   });
 
   it('says when lines are already cut and suggests merging the biggest type', async () => {

@@ -16,8 +16,8 @@ describe('parseIndex', () => {
 
   it('round-trips a line the store formats, including a target with spaces', () => {
     const line = formatIndexLine('My [odd] title', 'with space.md', 'hook\nsecond line');
-    expect(line).toBe('- [My odd title](<with space.md>) — hook second line');
-    expect(parseIndex(line, () => true)[0]).toMatchObject({ title: 'My odd title', target: 'with space.md', hook: 'hook second line' });
+    expect(line).toBe('- [My \\[odd\\] title](<with space.md>) — hook second line');
+    expect(parseIndex(line, () => true)[0]).toMatchObject({ title: 'My [odd] title', target: 'with space.md', hook: 'hook second line' });
   });
 });
 

@@ -25,4 +25,12 @@ describe('extractorPrompt', () => {
     expect(text).toContain('## Existing memory files\n- [user] a.md');
     expect(extractorPrompt({ memoryDir: '/m', newMessageCount: 1, manifest: '', maxTurns: 5 })).not.toContain('Existing memory files');
   });
+
+  it('asks for the frontmatter shape chosen in Settings', () => {
+    const input = { memoryDir: '/m', newMessageCount: 1, manifest: '', maxTurns: 5 };
+    expect(extractorPrompt(input)).toContain('frontmatter `name`, `description` (one specific line), `type`;');
+    const newest = extractorPrompt({ ...input, shape: 'metadata' });
+    expect(newest).toContain('`metadata:` with `type` under it');
+    expect(newest).toContain('[[their-name]]');
+  });
 });

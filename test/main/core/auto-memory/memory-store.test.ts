@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultMemoryConfig } from '../../../../common/config.js';
 import { MemoryStore } from '../../../../main/core/auto-memory/memory-store.js';
-import { parseMemoryFile } from '../../../../main/core/auto-memory/memory-frontmatter.js';
+import { parseMemoryFile } from '../../../../common/memory-file/index.js';
 import { findGitRoot, memoryDirFor } from '../../../../main/core/auto-memory/memory-paths.js';
 import { slug } from '../../../../main/core/paths/slug.js';
 import { tempDir } from '../../../support/temp-dir.js';
@@ -27,7 +27,7 @@ describe('parseMemoryFile', () => {
   });
 
   it('keeps malformed frontmatter and no frontmatter, flagged', () => {
-    const bad = parseMemoryFile('---\nname: [unclosed\n---\nbody');
+    const bad = parseMemoryFile('---\nname: a\nname: b\n---\nbody');
     expect(bad.flags).toEqual(['malformed-frontmatter']);
     expect(bad.frontmatterError).toBeTruthy();
     expect(bad.body).toBe('body');
@@ -60,7 +60,7 @@ describe('MemoryStore', () => {
   it('lists topic files with flags and reports broken pointers and files missing from the index', async () => {
     const { dir, s } = await store();
     await fs.writeFile(path.join(dir, 'a.md'), '---\nname: A\ndescription: a\ntype: user\n---\nA');
-    await fs.writeFile(path.join(dir, 'b.md'), '---\ntype: [\n---\nB');
+    await fs.writeFile(path.join(dir, 'b.md'), '---\ntype: user\ntype: project\n---\nB');
     await fs.writeFile(path.join(dir, 'MEMORY.md'), '- [A](a.md) — a\n- [C](c.md) — gone\n');
     const files = await s.list();
     expect(files.map((f) => f.relPath).sort()).toEqual(['a.md', 'b.md']);

@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { parseMemoryFile } from '../../../../common/memory-file/index.js';
 import { text, toolCalls } from '../../../fakes/anthropic-server/index.js';
 import { chatFixture, lastUserText, type ChatFixture } from './chat-fixture.js';
 
@@ -81,7 +82,10 @@ describe('the memory folder of a fresh project', () => {
     const card = f.next('chat:did-update', (u) => u.upserts.some((i) => i.kind === 'memory' && i.action === 'saved'));
     await f.turn(sessionId, 'Remember-tabs');
     expect((await card).upserts.find((i) => i.kind === 'memory')).toMatchObject({ title: 'Prefers tabs', by: 'agent' });
-    expect(await fs.readFile(path.join(memoryDir, 'feedback_tabs.md'), 'utf8')).toBe(tabs);
+    // The agent's text, plus the conversation that wrote it (originSessionId, as the newest Claude Code records).
+    const written = await fs.readFile(path.join(memoryDir, 'feedback_tabs.md'), 'utf8');
+    expect(written).toBe(tabs.replace(/\n---\n/, `\noriginSessionId: ${sessionId}\n---\n`));
+    expect(parseMemoryFile(written).originSessionId).toBe(sessionId);
     expect(JSON.stringify(f.fake.requests.at(-1)!.body.messages)).not.toContain('outside the project folder');
   });
 });

@@ -30,7 +30,8 @@ describe('Vault path classifier', () => {
 describe('Vault listing of bad input', () => {
   it('lists malformed frontmatter with an error and keeps the raw text readable', async () => {
     const r = await root();
-    const raw = '---\nname: [unclosed\ndescription: x\n---\nbody\n';
+    // Repeated keys: Claude Code's second try (quoting values) cannot save it either.
+    const raw = '---\nname: a\nname: b\ndescription: x\n---\nbody\n';
     await fs.writeFile(path.join(r, MEM, 'bad.md'), raw);
     await fs.writeFile(path.join(r, MEM, 'none.md'), 'no frontmatter at all\n');
     const { vault } = await openVault(r);

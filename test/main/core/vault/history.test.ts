@@ -23,7 +23,7 @@ describe('History engine', () => {
     const { vault } = await openVault(r);
     const v1 = await vault.read(`${MEM}/alpha.md`);
     const v2 = await vault.write(`${MEM}/alpha.md`, v1.text.replace('v1', 'v2'), { baseHash: v1.hash });
-    await vault.write(`${MEM}/alpha.md`, v2.text.replace('v2', 'v3'), { baseHash: v2.hash });
+    await vault.write(`${MEM}/alpha.md`, v2.text.replace('v2', 'v3'), { baseHash: v2.hash, reason: 'rename' });
     const timeline = await vault.timeline(`${MEM}/alpha.md`);
     expect(timeline.map((v) => v.hash)).toEqual([v2.hash, v1.hash]);
     const { text, diff } = await vault.readVersion(`${MEM}/alpha.md`, v1.hash);
