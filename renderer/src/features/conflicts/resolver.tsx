@@ -59,7 +59,7 @@ export function Resolver({ project, keyName }: { project: string; keyName: strin
               {view.theirs === null ? ' They deleted it; you edited it.' : ''}
             </p>
             <div className="resolver-toolbar">
-              <button type="button" className="button ghost" aria-pressed={showBase} onClick={() => setShowBase(!showBase)}>
+              <button type="button" className="button secondary" aria-pressed={showBase} onClick={() => setShowBase(!showBase)}>
                 {showBase ? 'Hide the base' : 'Show the base'}
               </button>
             </div>
