@@ -28,7 +28,7 @@ if (!hasChromium) console.warn('e2e: Chromium is not installed (scripts/install-
 /**
  * The conflict resolver in Chromium via `strata host` and a real team server (SQLite): Dana signs in
  * through the app, Lee is a teammate's headless sync engine with its own vault. Screenshots of the
- * resolver at 1280×800 and 1024×700, light and dark, go to docs/ (docs/team-memory-resolver.md).
+ * resolver at 1280×800 and 1024×700, light and dark, go to docs/resolver-*.png.
  */
 describe.skipIf(!hasChromium)('team conflict resolver in Chromium', () => {
   const browser = useBrowser();
@@ -172,7 +172,11 @@ describe.skipIf(!hasChromium)('team conflict resolver in Chromium', () => {
     // Take their line for the one change: the result now reads as theirs, and can be saved.
     const save = dialog.getByRole('button', { name: 'Save the result' });
     expect(await save.isDisabled()).toBe(true);
-    await dialog.getByRole('button', { name: 'Take their lines for this change' }).click();
+    // By keyboard: Tab leaves the result for the change's control, Enter takes it.
+    await yours.click();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Take their lines for this change');
+    await page.keyboard.press('Enter');
     await expect.poll(() => yours.textContent()).toContain('shown 4 wide');
     expect(await yours.textContent()).not.toContain('shown 2 wide');
     expect(await save.isEnabled()).toBe(true);

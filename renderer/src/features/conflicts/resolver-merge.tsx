@@ -4,9 +4,17 @@ import { EditorState } from '@codemirror/state';
 import { EditorView, lineNumbers } from '@codemirror/view';
 import { markdown } from '@codemirror/lang-markdown';
 
-/** The control between the panes on each changed chunk: a real, named button (keyboard and screen readers). */
+/**
+ * The control between the panes on each changed chunk: a real, named button. CodeMirror takes the chunk
+ * on mousedown only, so Enter and Space are turned into that mousedown: the keyboard can take it too.
+ */
 function takeTheirsControl(): HTMLElement {
   const button = document.createElement('button');
+  button.addEventListener('keydown', (e) => {
+    if (e.key !== 'Enter' && e.key !== ' ') return;
+    e.preventDefault();
+    button.dispatchEvent(new MouseEvent('mousedown', { bubbles: true, cancelable: true }));
+  });
   button.type = 'button';
   button.className = 'take-theirs';
   button.textContent = '←';
