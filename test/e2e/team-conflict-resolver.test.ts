@@ -19,7 +19,8 @@ const memory = (lines: string[]) =>
   ['---', 'name: Prefers tabs', 'description: How the team indents code', 'type: feedback', '---', ...lines, ''].join('\n');
 const BODY = ['Indent with tabs.', '', '**Why:** diffs stay small.', '', '**How to apply:** every language but YAML.'];
 const ORIGINAL = memory(BODY);
-const LEES = memory(['Indent with tabs, shown 4 wide.', ...BODY.slice(1)]);
+// Lee changes the first line and the last; Dana only the first: the last is his alone and merges.
+const LEES = memory(['Indent with tabs, shown 4 wide.', ...BODY.slice(1, 4), '**How to apply:** every language but YAML and Makefiles.']);
 const DANAS = memory(['Indent with tabs, shown 2 wide.', ...BODY.slice(1)]);
 const INDEX = '- [Prefers tabs](tabs.md) — how the team indents code\n';
 
@@ -133,6 +134,9 @@ describe.skipIf(!hasChromium)('team conflict resolver in Chromium', () => {
     const theirs = dialog.getByLabel('Their version');
     await expect.poll(() => yours.textContent()).toContain('shown 2 wide');
     expect(await theirs.textContent()).toContain('shown 4 wide');
+    // Lee's change that does not touch Dana's is already in the result; only the first line is left.
+    expect(await yours.textContent()).toContain('but YAML and Makefiles.');
+    await dialog.getByText(/already in the result/).waitFor();
     await dialog.getByText('Yours — dana, on this computer · the result').waitFor();
     await dialog.getByText(/^Theirs — a teammate, via the team server · received \d{1,2} Dec, \d\d:\d\d$/).waitFor();
     expect(await dialog.getByLabel('Base version (last agreed)').count()).toBe(0);
@@ -169,9 +173,10 @@ describe.skipIf(!hasChromium)('team conflict resolver in Chromium', () => {
     await dialog.getByRole('button', { name: 'Hide the base' }).click();
     expect(await base.count()).toBe(0);
 
-    // Take their line for the one change: the result now reads as theirs, and can be saved.
+    // Take their line for the one change left: the result now reads as theirs.
     const save = dialog.getByRole('button', { name: 'Save the result' });
-    expect(await save.isDisabled()).toBe(true);
+    expect(await save.isEnabled()).toBe(true);
+    expect(await dialog.getByRole('button', { name: 'Take their lines for this change' }).count()).toBe(1);
     // By keyboard: Tab leaves the result for the change's control, Enter takes it.
     await yours.click();
     await page.keyboard.press('Tab');
@@ -179,7 +184,7 @@ describe.skipIf(!hasChromium)('team conflict resolver in Chromium', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => yours.textContent()).toContain('shown 4 wide');
     expect(await yours.textContent()).not.toContain('shown 2 wide');
-    expect(await save.isEnabled()).toBe(true);
+    expect(await yours.textContent()).toBe(await theirs.textContent());
     // …and typed back by hand: the result is an editor.
     await yours.click();
     await page.keyboard.press('Control+Home');

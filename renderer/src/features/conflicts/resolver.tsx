@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ConflictView } from '../../../../common/domain/team';
+import { merge3, resolveChunks } from '../../../../common/text/merge3';
 import { api } from '../../bridge';
 import { resolveConflict } from '../../bridge/team-actions';
 import { useStore } from '../../store';
@@ -8,6 +9,17 @@ import { ResolverMerge } from './resolver-merge';
 
 const when = (iso: string) =>
   new Date(iso).toLocaleString('en-GB', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+
+/**
+ * Where the result starts: yours with every change of theirs that does not touch yours already in
+ * (a three-way merge against the base), so what is left to decide is only where you both changed the
+ * same lines. Without a base (or with a side deleted) it starts as yours.
+ */
+function startingResult(view: ConflictView): string {
+  if (view.base === null || view.mine === null || view.theirs === null) return view.mine ?? '';
+  const merged = merge3(view.base, view.mine, view.theirs);
+  return merged.clean ? merged.text : resolveChunks(merged.chunks, 'mine');
+}
 
 /**
  * One conflict, in a dialog as wide as the window (two readable panes at 1024 px): yours, which is the
@@ -30,7 +42,10 @@ export function Resolver({ project, keyName }: { project: string; keyName: strin
   useEffect(() => heading.current?.focus(), [view]);
 
   const docKey = `${project}:${keyName}`;
-  const changed = merged !== null && merged !== (view?.mine ?? '');
+  const start = view ? startingResult(view) : '';
+  const premerged = view !== null && start !== (view.mine ?? '');
+  const result = merged ?? start;
+  const changed = view !== null && result !== (view.mine ?? '');
   return (
     <div className="modal-backdrop">
       <div
@@ -57,6 +72,7 @@ export function Resolver({ project, keyName }: { project: string; keyName: strin
               Edit yours to make the result, or take their lines change by change with ←.
               {view.mine === null ? ' You deleted it; they edited it.' : ''}
               {view.theirs === null ? ' They deleted it; you edited it.' : ''}
+              {premerged ? ' Their changes that do not touch yours are already in the result; what is marked is where you both changed the same lines.' : ''}
             </p>
             <div className="resolver-toolbar">
               <button type="button" className="button secondary" aria-pressed={showBase} onClick={() => setShowBase(!showBase)}>
@@ -83,7 +99,7 @@ export function Resolver({ project, keyName }: { project: string; keyName: strin
                 <strong>Theirs</strong> — a teammate, via the team server · received {when(view.receivedAt)}
               </p>
             </div>
-            <ResolverMerge docKey={docKey} mine={view.mine ?? ''} theirs={view.theirs ?? ''} onResult={setMerged} />
+            <ResolverMerge docKey={docKey} mine={start} theirs={view.theirs ?? ''} onResult={setMerged} />
             <p className="muted small">
               The team server does not record who made a change; “received” is when this computer got theirs. Keep both: theirs stays
               under this name and yours becomes a separate memory named after you and today&apos;s date, listed in MEMORY.md.
@@ -102,7 +118,7 @@ export function Resolver({ project, keyName }: { project: string; keyName: strin
                 type="button"
                 className="button primary"
                 disabled={!changed}
-                onClick={() => merged !== null && void resolveConflict(project, keyName, 'merged', merged)}
+                onClick={() => void resolveConflict(project, keyName, 'merged', result)}
               >
                 Save the result
               </button>
