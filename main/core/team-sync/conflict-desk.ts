@@ -147,7 +147,8 @@ export class ConflictDesk {
     // The copy first: a crash before theirs lands leaves mine in both places, never in neither.
     await writeLocalFile(this.opts.teamDir, copyKey, renameMemory(mine.text, title), null);
     await writeLocalFile(this.opts.teamDir, key, theirs, null);
-    // Read after theirs is in place: when the conflict is MEMORY.md itself, the pointer goes into theirs.
+    // A copy of the index itself is no memory to point at.
+    if (key === 'MEMORY.md') return;
     const index = await readLocalFile(this.opts.teamDir, 'MEMORY.md');
     const hook = parseMemoryFile(mine.text).description ?? `kept beside ${key} when both changed`;
     await writeLocalFile(this.opts.teamDir, 'MEMORY.md', indexWithCopy(index?.text ?? null, key, copyKey, title, hook), null);

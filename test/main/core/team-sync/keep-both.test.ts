@@ -117,6 +117,25 @@ describe('keep both, between two teammates', () => {
     expect(names.size).toBe(2);
   });
 
+  it('makes no copy when yours already equals theirs, and none of MEMORY.md in MEMORY.md', async () => {
+    await conflictOnTabs();
+    await dana.write('tabs.md', ANA);
+    const indexBefore = await dana.read('MEMORY.md');
+    await dana.engine.resolveConflict('tabs.md', { keep: 'both', author: 'dana' });
+    expect(await dana.read('tabs.md')).toBe(ANA);
+    expect(await dana.read(copyKeys('tabs.md', 'dana', new Date()).next().value!)).toBeNull();
+    expect(await dana.read('MEMORY.md')).toBe(indexBefore);
+
+    await ana.write('MEMORY.md', `${indexBefore}- [Deploys](deploys.md) — Fridays only\n`);
+    await ana.engine.sync();
+    await dana.write('MEMORY.md', `${indexBefore}- [Reviews](reviews.md) — two approvals\n`);
+    expect((await dana.engine.sync()).conflicts).toEqual(['MEMORY.md']);
+    await dana.engine.resolveConflict('MEMORY.md', { keep: 'both', author: 'dana' });
+    const copy = copyKeys('MEMORY.md', 'dana', new Date()).next().value!;
+    expect(await dana.read(copy)).toContain('Reviews');
+    expect(await dana.read('MEMORY.md')).toBe(`${indexBefore}- [Deploys](deploys.md) — Fridays only\n`);
+  });
+
   it('numbers a second copy of the same day instead of overwriting the first', async () => {
     await conflictOnTabs();
     await dana.engine.resolveConflict('tabs.md', { keep: 'both', author: 'dana' });
