@@ -1,3 +1,4 @@
+import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import { copyKeys, copyTitle, indexWithCopy, renameMemory, versionLabel } from './keep-both.js';
 import { parseMemoryFile } from '../auto-memory/memory-frontmatter.js';
@@ -67,7 +68,7 @@ export class ConflictDesk {
         base: await this.store.getBase(conflict.baseHash),
         mine: (await readLocalFile(this.opts.teamDir, key))?.text ?? null,
         theirs: await this.store.readConflict(key),
-        receivedAt: conflict.detectedAt,
+        receivedAt: await this.receivedAt(key, conflict.detectedAt),
       };
     });
   }
@@ -115,6 +116,15 @@ export class ConflictDesk {
       delete state.deleted[key];
       await this.store.save(state);
     });
+  }
+
+  /**
+   * When the server's version now kept aside arrived: a newer one from the teammate replaces the kept
+   * file (its mtime) but not the conflict's `detectedAt`, so the later of the two.
+   */
+  private async receivedAt(key: string, detectedAt: string): Promise<string> {
+    const written = (await fs.stat(this.store.conflictFile(key)).catch(() => null))?.mtimeMs ?? 0;
+    return written > Date.parse(detectedAt) ? new Date(written).toISOString() : detectedAt;
   }
 
   protected exclusive<T>(task: () => Promise<T>): Promise<T> {

@@ -90,7 +90,7 @@ describeOnBackends('team sync under faults (sync-reliability §5)', (backend) =>
     await a.engine.resolveConflict('team.md', { keep: 'both' });
     const after = await a.engine.sync();
     expect(after.conflicts).toEqual([]);
-    // Theirs keeps the name; mine is shared as a copy named by its author (keep-both.test.ts has the names).
+    // Theirs keeps the name; mine is shared as a copy named by its author (conflict-desk.test.ts has the names).
     const entries = await serverEntries();
     expect(entries['team.md']).toBe('theirs from b\n');
     expect(Object.values(entries)).toContain('mine from a\n');

@@ -53,8 +53,8 @@ describe('keep both, as text', () => {
   });
 });
 
-/** Two teammates and the real team server (SQLite): what "keep both" leaves in both vaults. */
-describe('keep both, between two teammates', () => {
+/** Two teammates and the real team server (SQLite): what the resolver is told, and what "keep both" leaves in both vaults. */
+describe('conflicts between two teammates: keep both and when theirs arrived', () => {
   let server: SyncServer;
   let ana: Device;
   let dana: Device;
@@ -115,6 +115,19 @@ describe('keep both, between two teammates', () => {
     // Both go on editing the original: one file, so no second conflict from a twin.
     const names = new Set([parseMemoryFile((await ana.read('tabs.md'))!).name, parseMemoryFile((await ana.read(copyKey))!).name]);
     expect(names.size).toBe(2);
+  });
+
+  it('dates theirs by when the version now shown arrived, also when a newer one replaced it', async () => {
+    await conflictOnTabs();
+    const first = await dana.engine.readConflict('tabs.md');
+    await new Promise((r) => setTimeout(r, 30));
+    const newer = memory('Prefers tabs', 'Tabs, width 8.\n');
+    await ana.write('tabs.md', newer);
+    await ana.engine.sync();
+    expect((await dana.engine.sync()).conflicts).toEqual(['tabs.md']);
+    const second = await dana.engine.readConflict('tabs.md');
+    expect(second.theirs).toBe(newer);
+    expect(Date.parse(second.receivedAt)).toBeGreaterThan(Date.parse(first.receivedAt));
   });
 
   it('makes no copy when yours already equals theirs, and none of MEMORY.md in MEMORY.md', async () => {
