@@ -106,9 +106,10 @@ describe('team memory in the vault', () => {
     expect(within(dialog).getByLabelText('Base version (last agreed)').textContent).toContain('base');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Hide the base' }));
     expect(within(dialog).queryByLabelText('Base version (last agreed)')).toBeNull();
-    // Escape closes without resolving.
+    // Escape closes without resolving, and focus goes back to the conflict's name.
     await userEvent.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'deploys.md' }));
     expect(resolved).toHaveLength(3);
   });
 

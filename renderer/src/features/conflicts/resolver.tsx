@@ -39,6 +39,15 @@ export function Resolver({ project, keyName }: { project: string; keyName: strin
     setShowBase(false);
     void api.invoke['team:read-conflict']({ project, key: keyName }).then((r) => (r.ok ? setView(r.value) : useStore.getState().showError(r.error)));
   }, [project, keyName]);
+  // Closing puts focus back where it was (the conflict's name in the list), not on the page body:
+  // taken while rendering, before the heading below takes focus.
+  const before = useRef(document.activeElement);
+  useEffect(() => {
+    const back = before.current;
+    return () => {
+      if (back instanceof HTMLElement && back.isConnected) back.focus();
+    };
+  }, []);
   useEffect(() => heading.current?.focus(), [view]);
 
   const docKey = `${project}:${keyName}`;
