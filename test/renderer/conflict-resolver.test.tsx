@@ -52,4 +52,13 @@ describe('the conflict resolver', () => {
     expect((within(dialog).getByRole('button', { name: 'Save the result' }) as HTMLButtonElement).disabled).toBe(true);
     expect(within(dialog).getByText(/^— on this computer · the result$/)).toBeTruthy();
   });
+
+  it('keeps Tab inside the dialog: past the last control it comes back to the first', async () => {
+    const { dialog } = await open({ base: BASE, mine: MINE, theirs: THEIRS });
+    within(dialog).getByRole('button', { name: 'Save the result' }).focus();
+    await userEvent.tab();
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Close' }));
+    await userEvent.tab({ shift: true });
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Save the result' }));
+  });
 });

@@ -7,6 +7,23 @@ import { useStore } from '../../store';
 import { ReadOnlyPane } from './read-only-pane';
 import { ResolverMerge } from './resolver-merge';
 
+const FOCUSABLE = 'button:not([disabled]), [contenteditable="true"], [tabindex]:not([tabindex="-1"])';
+
+/** Keeps Tab inside the dialog (it is modal: what is behind it cannot be used until it closes). */
+function trapTab(e: React.KeyboardEvent<HTMLElement>): void {
+  if (e.key !== 'Tab') return;
+  const items = [...e.currentTarget.querySelectorAll<HTMLElement>(FOCUSABLE)];
+  const [first, last] = [items[0], items.at(-1)];
+  if (!first || !last) return;
+  if (e.shiftKey && document.activeElement === first) {
+    e.preventDefault();
+    last.focus();
+  } else if (!e.shiftKey && document.activeElement === last) {
+    e.preventDefault();
+    first.focus();
+  }
+}
+
 const when = (iso: string) =>
   new Date(iso).toLocaleString('en-GB', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
 
@@ -62,7 +79,7 @@ export function Resolver({ project, keyName }: { project: string; keyName: strin
         role="dialog"
         aria-modal="true"
         aria-labelledby="resolver-heading"
-        onKeyDown={(e) => e.key === 'Escape' && close()}
+        onKeyDown={(e) => (e.key === 'Escape' ? close() : trapTab(e))}
       >
         <header className="resolver-head">
           <h2 id="resolver-heading" tabIndex={-1} ref={heading}>
