@@ -58,6 +58,10 @@ export interface ConflictView {
   base: string | null;
   mine: string | null;
   theirs: string | null;
+  /** When this device received the server's version; the server records no author or time per entry. */
+  receivedAt: string;
+  /** The signed-in account: the author of "mine", and the name "keep both" gives the copy. */
+  you: string | null;
 }
 
 export type ConflictChoice = 'mine' | 'theirs' | 'both' | 'merged';

@@ -55,7 +55,7 @@ describe.skipIf(!hasChromium)('team memory in Chromium', () => {
     return opened.value;
   }
 
-  it('signs in in a new tab, receives a teammate memory, resolves a conflict in the three-pane view, and pushes it', async () => {
+  it('signs in in a new tab, receives a teammate memory, resolves a conflict in the resolver, and pushes it', async () => {
     const dir = await tempDir('strata-e2e-team-server-');
     const db = `sqlite:${path.join(dir, 'team.db')}`;
     admin = await TeamAdmin.open(db);
@@ -130,14 +130,15 @@ describe.skipIf(!hasChromium)('team memory in Chromium', () => {
     await indicator.click();
     await page.getByRole('heading', { name: /^Team memory/, level: 1 }).waitFor();
     await page.getByRole('button', { name: 'release.md', exact: true }).click();
-    await page.getByRole('heading', { name: 'release.md', level: 2 }).waitFor();
+    await page.getByRole('dialog', { name: 'Resolve release.md' }).waitFor();
 
-    // Three panes side by side: the base (read-only), mine (the editable result) and theirs.
+    // Yours (the editable result) beside theirs; the base (read-only) one click away.
+    await page.getByRole('button', { name: 'Show the base' }).click();
     const base = page.getByLabel('Base version (last agreed)');
     expect(await base.textContent()).toContain('Run the tests.');
     expect(await base.textContent()).not.toContain('Tag from main.');
     expect(await base.textContent()).not.toContain('Update the changelog.');
-    const mine = page.getByLabel('My version (editable result)');
+    const mine = page.getByLabel('Your version (the result, editable)');
     const theirs = page.getByLabel('Their version');
     expect(await mine.textContent()).toContain('Tag from main.');
     expect(await theirs.textContent()).toContain('Update the changelog.');
@@ -147,7 +148,7 @@ describe.skipIf(!hasChromium)('team memory in Chromium', () => {
     await mine.click();
     await page.keyboard.press('Control+End');
     await page.keyboard.type('\nUpdate the changelog.');
-    await page.getByRole('button', { name: 'Save merged' }).click();
+    await page.getByRole('button', { name: 'Save the result' }).click();
     await page.getByText('Resolved release.md').waitFor();
     await page.getByRole('button', { name: 'Team memory synced' }).waitFor({ timeout: 20_000 });
 

@@ -59,11 +59,19 @@ describe('team memory in the vault', () => {
     expect(badges('f.md')).toEqual(['user']);
   });
 
-  it('resolves a conflict from the inbox by keeping theirs, both or mine; Save merged waits for an edit', async () => {
+  it('resolves a conflict from the inbox by keeping theirs, both or yours; Save the result waits for an edit', async () => {
     const resolved: { keep: ConflictChoice; text?: string }[] = [];
     window.strata = createFakeApi({
       'team:status': () => status,
-      'team:read-conflict': ({ key }) => ({ key, path: `${TEAM}/${key}`, base: 'base\n', mine: 'mine\n', theirs: 'theirs\n' }),
+      'team:read-conflict': ({ key }) => ({
+        key,
+        path: `${TEAM}/${key}`,
+        base: 'base\n',
+        mine: 'mine\n',
+        theirs: 'theirs\n',
+        receivedAt: '2026-12-04T09:30:00.000Z',
+        you: 'dana',
+      }),
       'team:resolve-conflict': ({ keep, text }) => {
         resolved.push({ keep, ...(text !== undefined ? { text } : {}) });
         return status;
@@ -78,16 +86,30 @@ describe('team memory in the vault', () => {
     for (const [button, keep] of [
       ['Keep theirs', 'theirs'],
       ['Keep both', 'both'],
-      ['Keep mine', 'mine'],
+      ['Keep yours', 'mine'],
     ] as const) {
       await userEvent.click(screen.getByRole('button', { name: 'deploys.md' }));
       await userEvent.click(await screen.findByRole('button', { name: button }));
       expect(resolved.at(-1)).toEqual({ keep });
-      expect(screen.queryByRole('heading', { name: 'deploys.md' })).toBeNull();
+      expect(screen.queryByRole('dialog')).toBeNull();
     }
     await userEvent.click(screen.getByRole('button', { name: 'deploys.md' }));
-    const save = await screen.findByRole('button', { name: 'Save merged' });
+    const dialog = await screen.findByRole('dialog', { name: 'Resolve deploys.md' });
+    const save = within(dialog).getByRole('button', { name: 'Save the result' });
     expect((save as HTMLButtonElement).disabled).toBe(true);
+    // Who is on which side, and when theirs arrived.
+    expect(within(dialog).getByText(/dana, on this computer/)).toBeTruthy();
+    expect(within(dialog).getByText(/received 4 Dec/)).toBeTruthy();
+    // The base is one click away, and away again.
+    expect(within(dialog).queryByLabelText('Base version (last agreed)')).toBeNull();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Show the base' }));
+    expect(within(dialog).getByLabelText('Base version (last agreed)').textContent).toContain('base');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Hide the base' }));
+    expect(within(dialog).queryByLabelText('Base version (last agreed)')).toBeNull();
+    // Escape closes without resolving, and focus goes back to the conflict's name.
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'deploys.md' }));
     expect(resolved).toHaveLength(3);
   });
 

@@ -1,4 +1,7 @@
-import path from 'node:path';
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import { copyKeys, copyTitle, indexWithCopy, renameMemory, versionLabel } from './keep-both.js';
+import { parseMemoryFile } from '../auto-memory/memory-frontmatter.js';
 import { readLocalFile, writeLocalFile } from './local-tree.js';
 import type { SyncStateStore } from './sync-state.js';
 import type { TeamSyncEngineOptions } from './sync-types.js';
@@ -7,6 +10,8 @@ import type { TeamSyncEngineOptions } from './sync-types.js';
 export interface ConflictResolution {
   keep: 'mine' | 'theirs' | 'both' | 'merged';
   text?: string;
+  /** Who wrote the local version (the signed-in account), for the copy "keep both" makes; see keep-both.ts. */
+  author?: string;
 }
 
 /** The three texts of the three-way view; null = absent (a deleted side or an unknown base). */
@@ -15,6 +20,8 @@ export interface ConflictTexts {
   base: string | null;
   mine: string | null;
   theirs: string | null;
+  /** When this device received the server's version (the server records no time or author per entry). */
+  receivedAt: string;
 }
 
 export interface DeletedFile {
@@ -61,6 +68,7 @@ export class ConflictDesk {
         base: await this.store.getBase(conflict.baseHash),
         mine: (await readLocalFile(this.opts.teamDir, key))?.text ?? null,
         theirs: await this.store.readConflict(key),
+        receivedAt: await this.receivedAt(key, conflict.detectedAt),
       };
     });
   }
@@ -77,7 +85,7 @@ export class ConflictDesk {
       await this.store.putBase(theirs);
       if (resolution.keep === 'theirs') await writeLocalFile(this.opts.teamDir, key, theirs, null);
       if (resolution.keep === 'merged') await writeLocalFile(this.opts.teamDir, key, resolution.text!, null);
-      if (resolution.keep === 'both') await writeLocalFile(this.opts.teamDir, await this.freeSiblingKey(key), theirs, null);
+      if (resolution.keep === 'both') await this.keepBoth(key, theirs, resolution.author);
       // Theirs is what the server holds: as the base, whatever stays in place now reads as a local change.
       state.bases[key] = conflict.theirsHash;
       delete state.conflicts[key];
@@ -110,20 +118,58 @@ export class ConflictDesk {
     });
   }
 
+  /**
+   * When the server's version now kept aside arrived: a newer one from the teammate replaces the kept
+   * file (its mtime) but not the conflict's `detectedAt`, so the later of the two.
+   */
+  private async receivedAt(key: string, detectedAt: string): Promise<string> {
+    const written = (await fs.stat(this.store.conflictFile(key)).catch(() => null))?.mtimeMs ?? 0;
+    return written > Date.parse(detectedAt) ? new Date(written).toISOString() : detectedAt;
+  }
+
   protected exclusive<T>(task: () => Promise<T>): Promise<T> {
     const next = this.queue.then(task, task);
     this.queue = next.catch(() => undefined);
     return next;
   }
 
-  /** `notes.md` → `notes (theirs 2026-12-02 1742).md`, numbered if taken: Dropbox/Obsidian-style naming. */
-  private async freeSiblingKey(key: string): Promise<string> {
-    const ext = path.posix.extname(key);
-    const stem = key.slice(0, key.length - ext.length);
-    const stamp = new Date(this.opts.clock.now()).toISOString().slice(0, 16).replace('T', ' ').replace(':', '');
-    for (let n = 1; ; n++) {
-      const candidate = `${stem} (theirs ${stamp}${n > 1 ? ` ${n}` : ''})${ext}`;
-      if (!(await readLocalFile(this.opts.teamDir, candidate))) return candidate;
+  /**
+   * Theirs at the key, mine in a sibling memory named by its author and day, indexed in MEMORY.md next
+   * to the original (keep-both.ts says why mine is the copy). Mine deleted: only theirs comes back.
+   */
+  private async keepBoth(key: string, theirs: string, author: string | undefined): Promise<void> {
+    const mine = await readLocalFile(this.opts.teamDir, key);
+    if (!mine || mine.text === theirs) {
+      await writeLocalFile(this.opts.teamDir, key, theirs, null);
+      return;
     }
+    const who = author ?? localUser();
+    const now = new Date(this.opts.clock.now());
+    const label = versionLabel(who, now);
+    let copyKey = '';
+    for (const candidate of copyKeys(key, who, now)) {
+      if (!(await readLocalFile(this.opts.teamDir, candidate))) {
+        copyKey = candidate;
+        break;
+      }
+    }
+    const title = copyTitle(mine.text, key, label);
+    // The copy first: a crash before theirs lands leaves mine in both places, never in neither.
+    await writeLocalFile(this.opts.teamDir, copyKey, renameMemory(mine.text, title), null);
+    await writeLocalFile(this.opts.teamDir, key, theirs, null);
+    // A copy of the index itself is no memory to point at.
+    if (key === 'MEMORY.md') return;
+    const index = await readLocalFile(this.opts.teamDir, 'MEMORY.md');
+    const hook = parseMemoryFile(mine.text).description ?? `kept beside ${key} when both changed`;
+    await writeLocalFile(this.opts.teamDir, 'MEMORY.md', indexWithCopy(index?.text ?? null, key, copyKey, title, hook), null);
+  }
+}
+
+/** The OS account, when the app has no signed-in account to name the author by. */
+function localUser(): string {
+  try {
+    return os.userInfo().username || 'this device';
+  } catch {
+    return 'this device';
   }
 }

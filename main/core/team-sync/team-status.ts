@@ -39,7 +39,7 @@ export function toTeamStatus(ctx: TeamStatusContext, status: TeamSyncStatus | nu
 }
 
 /** The three-way view's payload (`team:read-conflict`). */
-export function toConflictView(ctx: Pick<TeamStatusContext, 'vaultRoot' | 'teamDir'>, texts: ConflictTexts): ConflictView {
+export function toConflictView(ctx: Pick<TeamStatusContext, 'vaultRoot' | 'teamDir'> & { account: string | null }, texts: ConflictTexts): ConflictView {
   const file = path.join(ctx.teamDir, ...texts.key.split('/'));
-  return { ...texts, path: path.relative(ctx.vaultRoot, file).split(path.sep).join('/') };
+  return { ...texts, path: path.relative(ctx.vaultRoot, file).split(path.sep).join('/'), you: ctx.account };
 }

@@ -231,7 +231,7 @@ export class TeamSession {
   async readConflict(key: string): Promise<ConflictView> {
     const engine = this.requireEngine();
     try {
-      return toConflictView({ vaultRoot: this.config.vaultRoot, teamDir: this.teamDir }, await engine.readConflict(key));
+      return toConflictView({ vaultRoot: this.config.vaultRoot, teamDir: this.teamDir, account: this.account }, await engine.readConflict(key));
     } catch (error) {
       throw asAppFailure(error);
     }
@@ -241,7 +241,7 @@ export class TeamSession {
   async resolveConflict(key: string, keep: ConflictChoice, text: string | undefined): Promise<TeamStatus> {
     const engine = this.requireEngine();
     try {
-      await engine.resolveConflict(key, { keep, text });
+      await engine.resolveConflict(key, { keep, text, ...(this.account ? { author: this.account } : {}) });
     } catch (error) {
       throw asAppFailure(error);
     }

@@ -1,71 +1,12 @@
 import { useEffect, useState } from 'react';
-import type { BlockedFile, ConflictView } from '../../../../common/domain/team';
-import { api } from '../../bridge';
-import { loadTeamStatus, resolveConflict } from '../../bridge/team-actions';
+import type { BlockedFile } from '../../../../common/domain/team';
+import { loadTeamStatus } from '../../bridge/team-actions';
 import { useStoreShallow, useStore } from '../../store';
 import { AtLineEditor } from './at-line-editor';
-import { MergeEditor } from './merge-editor';
-import { ReadOnlyPane } from './read-only-pane';
+import { Resolver } from './resolver';
 import { DeletedList } from './deleted-list';
 import { NotASecretInFile } from '../secrets/not-a-secret';
 import './conflicts.css';
-
-function Resolver({ project, keyName }: { project: string; keyName: string }) {
-  const [view, setView] = useState<ConflictView | null>(null);
-  const [merged, setMerged] = useState<string | null>(null);
-  useEffect(() => {
-    setMerged(null);
-    setView(null);
-    void api.invoke['team:read-conflict']({ project, key: keyName }).then((r) =>
-      r.ok ? setView(r.value) : useStore.getState().showError(r.error),
-    );
-  }, [project, keyName]);
-  if (!view) return <p className="muted">Opening the conflict…</p>;
-  return (
-    <section className="resolver" aria-labelledby="resolver-heading">
-      <h2 id="resolver-heading">{keyName}</h2>
-      <p className="muted small">
-        You and a teammate both changed this file since the last sync. Nothing is lost: your version stays in place until you
-        choose. Edit your version (the middle pane) to merge, or take their chunks one by one.
-        {view.mine === null ? ' You deleted it; they edited it.' : ''}
-        {view.theirs === null ? ' They deleted it; you edited it.' : ''}
-      </p>
-      <div className="merge-panes">
-        <div className="merge-labels" aria-hidden="true">
-          <span>Base — the last agreed version</span>
-          <span>Mine — the result</span>
-          <span>Theirs</span>
-        </div>
-        <ReadOnlyPane
-          className="base-pane"
-          docKey={`${project}:${keyName}`}
-          text={view.base ?? '(no agreed version: the file is new on both sides)'}
-          label="Base version (last agreed)"
-        />
-        <MergeEditor docKey={`${project}:${keyName}`} mine={view.mine ?? ''} theirs={view.theirs ?? ''} onResult={setMerged} />
-      </div>
-      <div className="row end">
-        <button type="button" className="button ghost" onClick={() => void resolveConflict(project, keyName, 'theirs')}>
-          Keep theirs
-        </button>
-        <button type="button" className="button ghost" onClick={() => void resolveConflict(project, keyName, 'both')}>
-          Keep both
-        </button>
-        <button type="button" className="button secondary" onClick={() => void resolveConflict(project, keyName, 'mine')}>
-          Keep mine
-        </button>
-        <button
-          type="button"
-          className="button primary"
-          disabled={merged === null}
-          onClick={() => merged !== null && void resolveConflict(project, keyName, 'merged', merged)}
-        >
-          Save merged
-        </button>
-      </div>
-    </section>
-  );
-}
 
 /** `github-pat on line 3, aws-access-key on line 9`: every finding, so all can be cleared in one pass. */
 function findingsText(b: BlockedFile): string {

@@ -54,12 +54,15 @@ describe('team status for the renderer', () => {
   });
 
   it('gives the conflict view the local file path', () => {
-    expect(toConflictView(ctx, { key: 'a.md', base: 'b', mine: 'm', theirs: 't' })).toEqual({
+    const receivedAt = '2026-12-04T10:00:00.000Z';
+    expect(toConflictView({ ...ctx, account: 'dana' }, { key: 'a.md', base: 'b', mine: 'm', theirs: 't', receivedAt })).toEqual({
       key: 'a.md',
       path: 'projects/-work-app/memory/team/a.md',
       base: 'b',
       mine: 'm',
       theirs: 't',
+      receivedAt,
+      you: 'dana',
     });
   });
 });

@@ -1,0 +1,70 @@
+import path from 'node:path';
+import { parseMemoryFile } from '../auto-memory/memory-frontmatter.js';
+import { formatIndexLine } from '../auto-memory/memory-index.js';
+import { parseIndex } from '../vault/memory-index.js';
+
+/**
+ * "Keep both" of a team-memory conflict. The shared key takes the team's version (what every teammate
+ * already has), and the local version moves to a sibling memory named by its author and the day, e.g.
+ * "Prefers tabs (dana's version, 4 Dec)". The label is absolute, never "mine" or "theirs": the copy
+ * syncs to the teammates, and a relative label would call a teammate's own text "theirs" in their vault.
+ * The signed-in account is the one author this device knows for certain (the team server records no
+ * author per entry), which is why the copy holds the local text.
+ */
+
+/** `dana's version, 4 Dec`: who wrote the copy's text and the day it was set aside. */
+export function versionLabel(author: string, at: Date): string {
+  const day = at.toLocaleDateString('en-GB', { day: 'numeric', month: 'short' });
+  return `${author}'s version, ${day}`;
+}
+
+/**
+ * The copy's key candidates next to `key`: `notes.md` → `notes-dana-2026-12-04.md`, then `…-2.md`.
+ * No spaces or parentheses, so the MEMORY.md pointer is a plain markdown link every reader parses; the
+ * author is reduced to characters every file system and the key validator accept (a username may hold
+ * `..`, which no key may). The frontmatter `name` carries the readable label.
+ */
+export function* copyKeys(key: string, author: string, at: Date): Generator<string> {
+  const ext = path.posix.extname(key);
+  const stem = key.slice(0, key.length - ext.length);
+  const who = author.replace(/[^\p{L}\p{N}_@-]+/gu, '-').replace(/^-+|-+$/g, '') || 'copy';
+  const day = `${at.getFullYear()}-${String(at.getMonth() + 1).padStart(2, '0')}-${String(at.getDate()).padStart(2, '0')}`;
+  for (let n = 1; ; n++) yield `${stem}-${who}-${day}${n > 1 ? `-${n}` : ''}${ext}`;
+}
+
+/**
+ * The text with its frontmatter `name` set to `name`, so the copy never shows as a twin of the
+ * original. A file without frontmatter is returned as it is: its title is its file name, which already
+ * carries the label.
+ */
+export function renameMemory(text: string, name: string): string {
+  const head = /^(\uFEFF?---[ \t]*\r?\n)([\s\S]*?)(\r?\n---[ \t]*(?:\r?\n|$))/.exec(text);
+  if (!head) return text;
+  const line = `name: ${JSON.stringify(name)}`;
+  const fields = head[2]!;
+  // A top-level `name:` line (not an indented key of a nested mapping) is replaced; otherwise one is added.
+  const renamed = /^name[ \t]*:.*$/m.test(fields) ? fields.replace(/^name[ \t]*:.*$/m, line) : `${line}\n${fields}`;
+  return head[1]! + renamed + head[3]! + text.slice(head[0].length);
+}
+
+/** The copy's title: its frontmatter name, else the original's file name, with the label. */
+export function copyTitle(text: string, key: string, label: string): string {
+  const original = parseMemoryFile(text).name ?? path.posix.basename(key, path.posix.extname(key));
+  return `${original} (${label})`;
+}
+
+/**
+ * MEMORY.md with a pointer to the copy: right after the original's line when there is one (the two read
+ * as a pair), else at the end. `index` null = no MEMORY.md yet.
+ */
+export function indexWithCopy(index: string | null, originalKey: string, copyKey: string, title: string, hook: string): string {
+  const entry = formatIndexLine(title, copyKey, hook);
+  if (index === null || index.trim() === '') return `${entry}\n`;
+  const lines = index.split('\n');
+  const original = parseIndex(index).find((p) => p.target === originalKey);
+  if (original) {
+    lines.splice(original.line, 0, entry);
+    return lines.join('\n');
+  }
+  return `${index.replace(/\n*$/, '')}\n${entry}\n`;
+}

@@ -1,0 +1,157 @@
+import { useEffect, useRef, useState } from 'react';
+import type { ConflictView } from '../../../../common/domain/team';
+import { merge3, resolveChunks } from '../../../../common/text/merge3';
+import { api } from '../../bridge';
+import { resolveConflict } from '../../bridge/team-actions';
+import { useStore } from '../../store';
+import { ReadOnlyPane } from './read-only-pane';
+import { ResolverMerge } from './resolver-merge';
+
+const FOCUSABLE = 'button:not([disabled]), [contenteditable="true"], [tabindex]:not([tabindex="-1"])';
+
+/** Keeps Tab inside the dialog (it is modal: what is behind it cannot be used until it closes). */
+function trapTab(e: React.KeyboardEvent<HTMLElement>): void {
+  if (e.key !== 'Tab') return;
+  const items = [...e.currentTarget.querySelectorAll<HTMLElement>(FOCUSABLE)];
+  const [first, last] = [items[0], items.at(-1)];
+  if (!first || !last) return;
+  if (e.shiftKey && document.activeElement === first) {
+    e.preventDefault();
+    last.focus();
+  } else if (!e.shiftKey && document.activeElement === last) {
+    e.preventDefault();
+    first.focus();
+  }
+}
+
+const when = (iso: string) =>
+  new Date(iso).toLocaleString('en-GB', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+
+/**
+ * Where the result starts: yours with every change of theirs that does not touch yours already in
+ * (a three-way merge against the base), so what is left to decide is only where you both changed the
+ * same lines. Without a base (or with a side deleted) it starts as yours.
+ */
+function startingResult(view: ConflictView): string {
+  if (view.base === null || view.mine === null || view.theirs === null) return view.mine ?? '';
+  const merged = merge3(view.base, view.mine, view.theirs);
+  return merged.clean ? merged.text : resolveChunks(merged.chunks, 'mine');
+}
+
+/**
+ * One conflict, in a dialog as wide as the window (two readable panes at 1024 px): yours, which is the
+ * result you edit, beside theirs; the base is one click away. Labels are from the viewer's side: this
+ * dialog is never synced, so "yours" is always the text on this computer.
+ */
+export function Resolver({ project, keyName }: { project: string; keyName: string }) {
+  const [view, setView] = useState<ConflictView | null>(null);
+  const [merged, setMerged] = useState<string | null>(null);
+  const [showBase, setShowBase] = useState(false);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const close = () => useStore.getState().openConflict(null);
+
+  useEffect(() => {
+    setMerged(null);
+    setView(null);
+    setShowBase(false);
+    void api.invoke['team:read-conflict']({ project, key: keyName }).then((r) => (r.ok ? setView(r.value) : useStore.getState().showError(r.error)));
+  }, [project, keyName]);
+  // Closing puts focus back where it was (the conflict's name in the list), not on the page body:
+  // taken while rendering, before the heading below takes focus.
+  const before = useRef(document.activeElement);
+  useEffect(() => {
+    const back = before.current;
+    return () => {
+      if (back instanceof HTMLElement && back.isConnected) back.focus();
+    };
+  }, []);
+  useEffect(() => heading.current?.focus(), [view]);
+
+  const docKey = `${project}:${keyName}`;
+  const start = view ? startingResult(view) : '';
+  const premerged = view !== null && start !== (view.mine ?? '');
+  const result = merged ?? start;
+  const changed = view !== null && result !== (view.mine ?? '');
+  return (
+    <div className="modal-backdrop">
+      <div
+        className="modal resolver"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="resolver-heading"
+        onKeyDown={(e) => (e.key === 'Escape' ? close() : trapTab(e))}
+      >
+        <header className="resolver-head">
+          <h2 id="resolver-heading" tabIndex={-1} ref={heading}>
+            Resolve {keyName}
+          </h2>
+          <button type="button" className="button ghost" onClick={close}>
+            Close
+          </button>
+        </header>
+        {!view ? (
+          <p className="muted">Opening the conflict…</p>
+        ) : (
+          <>
+            <p className="muted small">
+              You and a teammate both changed this memory since the last sync. Nothing is lost: yours stays in place until you choose.
+              Edit yours to make the result, or take their lines change by change with ←.
+              {view.mine === null ? ' You deleted it; they edited it.' : ''}
+              {view.theirs === null ? ' They deleted it; you edited it.' : ''}
+              {premerged ? ' Their changes that do not touch yours are already in the result; what is marked is where you both changed the same lines.' : ''}
+            </p>
+            <div className="resolver-toolbar">
+              <button type="button" className="button secondary" aria-pressed={showBase} onClick={() => setShowBase(!showBase)}>
+                {showBase ? 'Hide the base' : 'Show the base'}
+              </button>
+            </div>
+            {showBase && (
+              <div className="resolver-base">
+                <p className="pane-label">Base — the last version you both had</p>
+                <ReadOnlyPane
+                  className="base-pane"
+                  docKey={docKey}
+                  text={view.base ?? '(no shared version: the memory is new on both sides)'}
+                  label="Base version (last agreed)"
+                />
+              </div>
+            )}
+            <div className="resolver-labels">
+              <p className="pane-label">
+                <strong>Yours</strong>
+                {view.you ? ` — ${view.you}, on this computer` : ' — on this computer'} · the result
+              </p>
+              <p className="pane-label">
+                <strong>Theirs</strong> — a teammate, via the team server · received {when(view.receivedAt)}
+              </p>
+            </div>
+            <ResolverMerge docKey={docKey} mine={start} theirs={view.theirs ?? ''} onResult={setMerged} />
+            <p className="muted small">
+              The team server does not record who made a change; “received” is when this computer got theirs. Keep both: theirs stays
+              under this name and yours becomes a separate memory named after you and today&apos;s date, listed in MEMORY.md.
+            </p>
+            <div className="row end resolver-actions">
+              <button type="button" className="button ghost" onClick={() => void resolveConflict(project, keyName, 'theirs')}>
+                Keep theirs
+              </button>
+              <button type="button" className="button ghost" onClick={() => void resolveConflict(project, keyName, 'both')}>
+                Keep both
+              </button>
+              <button type="button" className="button secondary" onClick={() => void resolveConflict(project, keyName, 'mine')}>
+                Keep yours
+              </button>
+              <button
+                type="button"
+                className="button primary"
+                disabled={!changed}
+                onClick={() => void resolveConflict(project, keyName, 'merged', result)}
+              >
+                Save the result
+              </button>
+            </div>
+          </>
+        )}
+      </div>
+    </div>
+  );
+}
