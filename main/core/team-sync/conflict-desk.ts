@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import { copyKeys, copyTitle, indexWithCopy, renameMemory, versionLabel } from './keep-both.js';
-import { parseMemoryFile } from '../auto-memory/memory-frontmatter.js';
+import { parseMemoryFile } from '../../../common/memory-file/index.js';
 import { readLocalFile, writeLocalFile } from './local-tree.js';
 import type { SyncStateStore } from './sync-state.js';
 import type { TeamSyncEngineOptions } from './sync-types.js';

@@ -1,7 +1,5 @@
 import path from 'node:path';
-import { parseMemoryFile } from '../auto-memory/memory-frontmatter.js';
-import { formatIndexLine } from '../auto-memory/memory-index.js';
-import { parseIndex } from '../vault/memory-index.js';
+import { formatIndexLine, parseIndex, parseMemoryFile } from '../../../common/memory-file/index.js';
 
 /**
  * "Keep both" of a team-memory conflict. The shared key takes the team's version (what every teammate

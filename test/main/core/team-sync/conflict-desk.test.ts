@@ -1,8 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { parseMemoryFile } from '../../../../main/core/auto-memory/memory-frontmatter.js';
+import { parseIndex, parseMemoryFile } from '../../../../common/memory-file/index.js';
 import { copyKeys, indexWithCopy, renameMemory, versionLabel } from '../../../../main/core/team-sync/keep-both.js';
 import { validateTeamMemoryKey } from '../../../../common/team-memory/key-validator.js';
-import { parseIndex } from '../../../../main/core/vault/memory-index.js';
 import { freshRepo, makeDevice, type Device } from './sync-harness.js';
 import { startSqliteSyncServer, type SyncServer } from './sync-server.js';
 
