@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startTeamServer, TeamAdmin, type TeamServer } from '../../server/index.js';
 import { openTeamSync, type OpenedTeamSync } from '../../main/core/team-sync/open-team-sync.js';
-import { parseMemoryFile } from '../../main/core/auto-memory/memory-frontmatter.js';
+import { parseMemoryFile } from '../../common/memory-file/index.js';
 import { parseIndex } from '../../main/core/vault/memory-index.js';
 import { systemClock } from '../../main/core/ports.js';
 import { ProjectPaths } from '../../main/core/paths/index.js';
