@@ -22,6 +22,7 @@ import type {
   VaultFileMeta,
 } from '../domain/vault.js';
 import type { ConflictView, DeletedTeamFile, TeamStatus } from '../domain/team.js';
+import type { ImportPreview, ImportResult } from '../domain/portability.js';
 
 const none = z.object({}).strict();
 const sessionId = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/);
@@ -33,6 +34,18 @@ const vaultPath = z
   .refine((p) => !p.includes('\0') && !p.startsWith('/') && !p.split('/').includes('..'), 'not a vault path');
 const memoryTypeField = z.enum(['user', 'feedback', 'project', 'reference']);
 const absolutePath = z.string().min(1).max(4096).refine((p) => !p.includes('\0'), 'NUL in path');
+/** One memory of an import preview, as the user kept or edited it (docs/memory-upkeep.md). */
+const importItem = z
+  .object({
+    id: z.string().min(1).max(64),
+    fileName: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,120}\.md$/),
+    name: z.string().trim().min(1).max(200),
+    description: z.string().trim().min(1).max(500),
+    type: memoryTypeField,
+    body: z.string().max(1_000_000),
+    verbatim: z.string().max(1_000_000).optional(),
+  })
+  .strict();
 
 /**
  * The one IPC contract (DESIGN.md): invoke channels `domain:verb` → `Result<T>`, event channels
@@ -168,6 +181,18 @@ export const invokeChannels = {
   'vault:restore': invoke<VaultFile>()(z.object({ path: vaultPath, hash: z.string().regex(/^[a-f0-9]{64}$/) }).strict()),
   'vault:list-deleted': invoke<{ path: string; deletedAt: string; hash: string }[]>()(none),
   'vault:health': invoke<HealthReport>()(none),
+  'memory:import-paste-preview': invoke<ImportPreview>()(
+    z.object({ source: z.enum(['chatgpt', 'claude', 'other']), text: z.string().min(1).max(200_000) }).strict(),
+  ),
+  /** A folder of markdown notes, or a `.zip` of them (a Strata export included). */
+  'memory:import-notes-preview': invoke<ImportPreview>()(z.object({ path: absolutePath }).strict()),
+  'memory:import-write': invoke<ImportResult>()(
+    z.object({ project: absolutePath, team: z.boolean(), items: z.array(importItem).min(1).max(2000) }).strict(),
+  ),
+  /** A project's memory (or, without `project`, the whole vault's): a zip as base64, or one markdown document. */
+  'memory:export': invoke<{ fileName: string; base64?: string; text?: string }>()(
+    z.object({ project: absolutePath.optional(), format: z.enum(['zip', 'markdown']) }).strict(),
+  ),
 } satisfies Record<string, InvokeDef<z.ZodType, unknown>>;
 
 export const eventChannels = {

@@ -3,6 +3,7 @@ import { compactCommand } from './commands/compact.js';
 import { extractCommand } from './commands/extract.js';
 import { hostCommand } from './commands/host.js';
 import { importCommand } from './commands/import.js';
+import { memoryCommand } from './commands/memory.js';
 import { scanSecretsCommand } from './commands/scan-secrets.js';
 import { searchCommand } from './commands/search.js';
 import { serverCommand } from './commands/server.js';
@@ -11,7 +12,7 @@ import { syncCommand } from './commands/sync.js';
 import { UsageError, type CliIo, type Command } from './cli-io.js';
 
 /** Subcommands of `strata`; each issue adds its own (DESIGN.md "The `strata` command"). */
-const commands: Command[] = [hostCommand, askCommand, scanSecretsCommand, importCommand, serverCommand, searchCommand, syncCommand, extractCommand, compactCommand, sessionMemoryCommand];
+const commands: Command[] = [hostCommand, askCommand, scanSecretsCommand, importCommand, serverCommand, searchCommand, syncCommand, extractCommand, compactCommand, sessionMemoryCommand, memoryCommand];
 
 function helpText(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

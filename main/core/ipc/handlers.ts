@@ -4,6 +4,7 @@ import type { Handlers } from './dispatcher.js';
 import { createVaultHandlers } from './vault-handlers.js';
 import { createSessionHandlers, createTurnHandlers } from './chat-handlers.js';
 import { createTeamHandlers } from './team-handlers.js';
+import { createPortabilityHandlers } from './portability-handlers.js';
 
 /** The handler of every invoke channel, bound to the composition root; the type makes a gap a compile error. */
 export function createHandlers(services: Services, shell: 'electron' | 'host'): Handlers {
@@ -13,5 +14,6 @@ export function createHandlers(services: Services, shell: 'electron' | 'host'): 
     ...createSessionHandlers(services),
     ...createTurnHandlers(services),
     ...createTeamHandlers(services),
+    ...createPortabilityHandlers(services),
   };
 }

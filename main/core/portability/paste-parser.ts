@@ -96,7 +96,7 @@ export function nameOf(text: string): string {
   let clause = text.split(/(?<=[.;!?])\s|\s[–—]\s/)[0]!.replace(/[.;:!?]+$/, '');
   const beforeComma = clause.split(',')[0]!;
   if (beforeComma.split(/\s+/).length >= 3) clause = beforeComma;
-  const bare = clause.replace(/^(?:the user|user|you|they)(?:'s|'re| is| are)?\s+/i, '').replace(/^(?:is|are)\s+(?=an?\s)/i, '').trim() || clause;
+  const bare = clause.replace(/^(?:the user|user|you|they)(?:'s|'re| is| are)?\s+/i, '').replace(/^(?:is|are)\s+(?=an?\s|\w+ing\b)/i, '').trim() || clause;
   const words = bare.split(/\s+/);
   let name = '';
   for (const w of words) {
