@@ -6,6 +6,7 @@ import { newSession } from '../../bridge/chat-actions';
 import { saveSettings } from '../../bridge/actions';
 import { useDisplayPath } from '../vault/project-label';
 import { modLabel } from '../../ui/use-shortcuts';
+import { openPortability } from '../portability/portability-panel';
 
 function goVault(panel: 'search' | 'health' | 'file' | 'new' | 'deleted') {
   const s = useStore.getState();
@@ -72,6 +73,8 @@ export function Overlays() {
       { id: 'new-memory', label: 'New memory…', run: () => goVault('new') },
       { id: 'deleted', label: 'Recently deleted files', run: () => goVault('deleted') },
       { id: 'health', label: 'Vault health', run: () => goVault('health') },
+      { id: 'import-memory', label: 'Import memory from ChatGPT, Claude or notes…', run: openPortability },
+      { id: 'export-memory', label: 'Export memory…', run: openPortability },
       { id: 'switcher', label: 'Open a vault file…', shortcut: `${modLabel}P`, run: () => s().setOverlay('switcher') },
       {
         id: 'theme',
