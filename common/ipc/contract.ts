@@ -23,6 +23,7 @@ import type {
 } from '../domain/vault.js';
 import type { ConflictView, DeletedTeamFile, TeamStatus } from '../domain/team.js';
 import type { ImportPreview, ImportResult } from '../domain/portability.js';
+import type { ConsolidationChangeset } from '../domain/consolidation.js';
 
 const none = z.object({}).strict();
 const sessionId = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/);
@@ -193,6 +194,23 @@ export const invokeChannels = {
   'memory:export': invoke<{ fileName: string; base64?: string; text?: string }>()(
     z.object({ project: absolutePath.optional(), format: z.enum(['zip', 'markdown']) }).strict(),
   ),
+  /** The project's consolidation changeset waiting in the Inbox (null: none). */
+  'memory:consolidation-get': invoke<ConsolidationChangeset | null>()(z.object({ project: absolutePath }).strict()),
+  /** "Tidy memory now": one pass without the time and session gates. */
+  'memory:consolidation-run': invoke<{ outcome: string; changeset: ConsolidationChangeset | null }>()(z.object({ project: absolutePath }).strict()),
+  'memory:consolidation-resolve': invoke<ConsolidationChangeset>()(
+    z
+      .object({
+        project: absolutePath,
+        id: z.string().min(1).max(64),
+        accept: z.array(z.string().min(1).max(64)).max(500),
+        reject: z.array(z.string().min(1).max(64)).max(500),
+      })
+      .strict(),
+  ),
+  'memory:consolidation-undo': invoke<ConsolidationChangeset>()(
+    z.object({ project: absolutePath, id: z.string().min(1).max(64), itemId: z.string().min(1).max(64) }).strict(),
+  ),
 } satisfies Record<string, InvokeDef<z.ZodType, unknown>>;
 
 export const eventChannels = {
@@ -208,6 +226,7 @@ export const eventChannels = {
   'chat:did-request-permission': event<PermissionRequest>(),
   'chat:did-change-sessions': event<{ project: string; sessions: SessionSummary[] }>(),
   'memory:did-change-proposals': event<{ project: string; proposals: MemoryProposal[] }>(),
+  'memory:did-change-consolidation': event<{ project: string; changeset: ConsolidationChangeset | null }>(),
 } satisfies Record<string, EventDef<unknown>>;
 
 export type InvokeChannel = keyof typeof invokeChannels;
