@@ -8,7 +8,7 @@ import { useDisplayPath } from '../vault/project-label';
 import { modLabel } from '../../ui/use-shortcuts';
 import { openPortability } from '../portability/portability-panel';
 
-function goVault(panel: 'search' | 'health' | 'file' | 'new' | 'deleted') {
+function goVault(panel: 'search' | 'health' | 'file' | 'new' | 'deleted' | 'review') {
   const s = useStore.getState();
   s.setScreen('vault');
   s.setPanel(panel);
@@ -75,6 +75,7 @@ export function Overlays() {
       { id: 'health', label: 'Vault health', run: () => goVault('health') },
       { id: 'import-memory', label: 'Import memory from ChatGPT, Claude or notes…', run: openPortability },
       { id: 'export-memory', label: 'Export memory…', run: openPortability },
+      { id: 'tidy-memory', label: 'Tidy memory (review the tidy-up in the Inbox)', run: () => goVault('review') },
       { id: 'switcher', label: 'Open a vault file…', shortcut: `${modLabel}P`, run: () => s().setOverlay('switcher') },
       {
         id: 'theme',

@@ -3,6 +3,7 @@ import type { MemoryProposal } from '../../../../common/domain/chat';
 import { loadProposals, resolveProposal } from '../../bridge/chat-actions';
 import { useStoreShallow } from '../../store';
 import { DiffView } from '../../ui/diff-view';
+import { ConsolidationInbox } from '../consolidation/consolidation-inbox';
 
 const NONE: MemoryProposal[] = [];
 
@@ -37,6 +38,7 @@ export function ReviewPanel() {
           ))}
         </ul>
       )}
+      {project && <ConsolidationInbox project={project} />}
     </section>
   );
 }
