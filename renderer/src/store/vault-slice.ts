@@ -8,7 +8,7 @@ export interface SearchFilters {
   scope: VaultScope | null;
   type: MemoryType | null;
 }
-export type VaultPanel = 'file' | 'new' | 'index' | 'history' | 'deleted' | 'health' | 'search' | 'conflicts' | 'review' | 'portability';
+export type VaultPanel = 'file' | 'new' | 'index' | 'history' | 'deleted' | 'health' | 'search' | 'conflicts' | 'review' | 'portability' | 'table';
 
 export interface VaultSlice {
   files: VaultFileMeta[];

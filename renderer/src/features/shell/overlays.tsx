@@ -7,6 +7,7 @@ import { saveSettings } from '../../bridge/actions';
 import { useDisplayPath } from '../vault/project-label';
 import { modLabel } from '../../ui/use-shortcuts';
 import { openPortability } from '../portability/portability-panel';
+import { openMemoryTable } from '../memory-table/memory-table';
 
 function goVault(panel: 'search' | 'health' | 'file' | 'new' | 'deleted' | 'review') {
   const s = useStore.getState();
@@ -75,6 +76,7 @@ export function Overlays() {
       { id: 'health', label: 'Vault health', run: () => goVault('health') },
       { id: 'import-memory', label: 'Import memory from ChatGPT, Claude or notes…', run: openPortability },
       { id: 'export-memory', label: 'Export memory…', run: openPortability },
+      { id: 'memory-table', label: 'Memory table', run: openMemoryTable },
       { id: 'tidy-memory', label: 'Tidy memory (review the tidy-up in the Inbox)', run: () => goVault('review') },
       { id: 'switcher', label: 'Open a vault file…', shortcut: `${modLabel}P`, run: () => s().setOverlay('switcher') },
       {
