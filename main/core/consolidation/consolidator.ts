@@ -177,7 +177,14 @@ export class Consolidator {
       const rel = this.rel(item.absPath);
       if (item.undo.kind === 'restore') await this.o.vault.restore(rel, item.undo.hash);
       else if (item.undo.kind === 'delete') await this.o.vault.delete(rel);
-      else await this.o.vault.undoDelete(item.undo.token);
+      else {
+        // The vault's delete Undo lives until the app quits; after a restart the deleted version comes
+        // back from history instead (its index line from its frontmatter).
+        await this.o.vault.undoDelete(item.undo.token).catch(async (error: unknown) => {
+          if (!(error instanceof AppFailure) || error.code !== 'not_found' || item.before === null) throw error;
+          await this.o.vault.restore(rel, sha256(item.before));
+        });
+      }
       item.status = 'undone';
       delete item.undo;
       await this.o.store.save(this.o.memoryDir, changeset);

@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultMemoryConfig } from '../../../../common/config.js';
-import { ChangesetStore, Consolidator, createConsolidationFork, LOCK_FILE } from '../../../../main/core/consolidation/index.js';
+import { ChangesetStore, Consolidator, createConsolidationFork, LOCK_FILE, type ConsolidatorOptions } from '../../../../main/core/consolidation/index.js';
 import { createLlmClient } from '../../../../main/core/llm/index.js';
 import { ProjectPaths } from '../../../../main/core/paths/project-paths.js';
 import { scanText } from '../../../../main/core/secrets/index.js';
@@ -29,7 +29,7 @@ const seeded: Record<string, string> = {
 const merged = memoryText('Deadline', 'launch deadline (absolute date)', 'The launch is on 2026-12-11; no slip.');
 const prunedIndex = '- [Deadline](project_deadline.md) — launch deadline (absolute date)\n- [New city](user_city_new.md) — the move\n';
 
-async function setup(options: { sessions: number; autoApply?: boolean }) {
+async function setup(given: { sessions: number; autoApply?: boolean }) {
   const vaultRoot = await tempDir('strata-consolidate-vault-');
   const project = await tempDir('strata-consolidate-project-');
   const paths = await ProjectPaths.resolve(vaultRoot, project);
@@ -46,14 +46,14 @@ async function setup(options: { sessions: number; autoApply?: boolean }) {
       await fs.utimes(file, new Date(at), new Date(at));
     }
   };
-  await touch(options.sessions, START - HOUR);
+  await touch(given.sessions, START - HOUR);
   const { vault } = await openVault(vaultRoot);
   fake = await startFakeAnthropic({ strict: true });
   const llm = createLlmClient({ getApiKey: async () => 'sk-test', baseURL: fake.url, model: 'claude-test' });
   let now = START;
   const clock = { now: () => now };
-  const switches = { consolidation: true, autoApply: options.autoApply ?? false };
-  const consolidator = new Consolidator({
+  const switches = { consolidation: true, autoApply: given.autoApply ?? false };
+  const options: ConsolidatorOptions = {
     vault,
     memoryDir: paths.memoryDir,
     projectDir: paths.projectDir,
@@ -64,8 +64,9 @@ async function setup(options: { sessions: number; autoApply?: boolean }) {
     fork: createConsolidationFork({ llm, projectDir: paths.projectDir, memoryDirs: [paths.memoryDir] }),
     store: new ChangesetStore(vaultRoot),
     scan: scanText,
-  });
-  return { vault, vaultRoot, dir: paths.memoryDir, consolidator, touch, switches, advance: (ms: number) => (now += ms), now: () => now };
+  };
+  const consolidator = new Consolidator(options);
+  return { options, vault, vaultRoot, dir: paths.memoryDir, consolidator, touch, switches, advance: (ms: number) => (now += ms), now: () => now };
 }
 
 /** The fake model plays the real one: reads the folder, then merges, fixes the date, deletes the contradicted fact and prunes the index. */
@@ -200,5 +201,18 @@ describe('applying a changeset', () => {
     expect(await fs.readFile(path.join(t.dir, 'user_city.md'), 'utf8')).toBe(seeded['user_city.md']);
     expect(undone.items.map((i) => i.status)).toEqual(['undone', 'applied', 'undone', 'applied']);
     await expect(t.consolidator.undo(changeset!.id, deadline!.id)).rejects.toThrow(/nothing to undo/);
+  });
+
+  it('undoes an applied delete after a restart, from history', async () => {
+    const t = await setup({ sessions: 5, autoApply: true });
+    scriptPass(t.dir);
+    const outcome = await t.consolidator.runNow();
+    const changeset = outcome.kind === 'proposed' ? outcome.changeset : null;
+    await t.vault.close();
+    const { vault: reopened } = await openVault(t.vaultRoot);
+    const again = new Consolidator({ ...t.options, vault: reopened });
+    await again.undo(changeset!.id, changeset!.items[2]!.id);
+    expect(await fs.readFile(path.join(t.dir, 'user_city.md'), 'utf8')).toBe(seeded['user_city.md']);
+    expect(await fs.readFile(path.join(t.dir, 'MEMORY.md'), 'utf8')).toContain('(user_city.md)');
   });
 });
