@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { ImportPreview } from '../../../common/domain/portability.js';
 import { previewNotes, readNotesFolder, readNotesZip } from './notes-import.js';
 
-export { parsePastedMemories, MAX_PASTE_CHARS } from './paste-parser.js';
+export { parsePastedMemories } from './paste-parser.js';
 export { writeImport } from './import-writer.js';
 export { collectMemories, memoriesMarkdown, memoriesZip } from './memory-export.js';
 export { readZip, writeZip } from './zip.js';
