@@ -55,7 +55,7 @@ describe('the background consolidation check', () => {
     expect(changeset!.items.map((i) => [i.path.split('/').pop(), i.action, i.reason])).toEqual([['user_city.md', 'deleted', 'contradicted by user_city_new.md']]);
     expect(await fs.readFile(path.join(real, 'user_city.md'), 'utf8')).toContain('Lisbon');
     const got = await dispatch('memory:consolidation-get', { project: opened });
-    expect(got.ok && got.value?.id).toBe(changeset!.id);
+    expect(got).toMatchObject({ ok: true, value: { id: changeset!.id } });
 
     services.events.emit('chat:did-change-sessions', { project: opened, sessions: [] });
     await new Promise((r) => setTimeout(r, 200));
