@@ -40,6 +40,13 @@ export const memoryConfigSchema = z.object({
     recallSessionBytes: z.number().int().positive(),
     staleDays: z.number().int().positive(),
   }),
+  /** Memory consolidation's gates (Claude Code's autoDream numbers; docs/memory-upkeep.md). */
+  consolidation: z.object({
+    minHours: z.number().positive(),
+    minSessions: z.number().int().nonnegative(),
+    lockStaleMinutes: z.number().positive(),
+    maxTurns: z.number().int().positive(),
+  }),
   instructions: z.object({
     maxIncludeDepth: z.number().int().positive(),
     largeFileChars: z.number().int().positive(),
@@ -118,6 +125,12 @@ export const defaultMemoryConfig: MemoryConfig = {
     recallMaxBytes: 4_096,
     recallSessionBytes: 60 * 1024,
     staleDays: 90,
+  },
+  consolidation: {
+    minHours: 24,
+    minSessions: 5,
+    lockStaleMinutes: 60,
+    maxTurns: 8,
   },
   instructions: {
     maxIncludeDepth: 4,

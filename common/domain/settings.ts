@@ -8,6 +8,10 @@ export const projectSettingsSchema = z.object({
   extraction: z.boolean().default(true),
   teamSync: z.boolean().default(true),
   reviewMode: z.boolean().default(false),
+  /** Background memory consolidation (docs/memory-upkeep.md): proposes one changeset for the Inbox. */
+  consolidation: z.boolean().default(true),
+  /** Apply a consolidation changeset without asking (off: it waits in the Inbox). */
+  consolidationAutoApply: z.boolean().default(false),
   /** "Always allow" answered to a write prompt: the agent writes project files without asking. */
   alwaysAllowWrites: z.boolean().default(false),
   /** Real paths outside the project that this project's CLAUDE.md may include (SPEC §6 one-time approval). */

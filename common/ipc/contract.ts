@@ -28,6 +28,8 @@ import type {
 } from '../domain/vault.js';
 import type { ConflictView, DeletedTeamFile, TeamStatus } from '../domain/team.js';
 import type { SecretAllowanceView } from '../domain/secrets.js';
+import type { ImportPreview, ImportResult } from '../domain/portability.js';
+import type { ConsolidationChangeset } from '../domain/consolidation.js';
 
 const none = z.object({}).strict();
 const sessionId = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/);
@@ -39,6 +41,18 @@ const vaultPath = z
   .refine((p) => !p.includes('\0') && !p.startsWith('/') && !p.split('/').includes('..'), 'not a vault path');
 const memoryTypeField = z.enum(memoryTypes);
 const absolutePath = z.string().min(1).max(4096).refine((p) => !p.includes('\0'), 'NUL in path');
+/** One memory of an import preview, as the user kept or edited it (docs/memory-upkeep.md). */
+const importItem = z
+  .object({
+    id: z.string().min(1).max(64),
+    fileName: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,120}\.md$/),
+    name: z.string().trim().min(1).max(200),
+    description: z.string().trim().min(1).max(500),
+    type: memoryTypeField,
+    body: z.string().max(1_000_000),
+    verbatim: z.string().max(1_000_000).optional(),
+  })
+  .strict();
 
 /**
  * The one IPC contract (DESIGN.md): invoke channels `domain:verb` → `Result<T>`, event channels
@@ -219,6 +233,34 @@ export const invokeChannels = {
   /** Health's one-click fix: every problem of a kind, or only those of `paths` (the problems' paths). */
   'vault:health-fix': invoke<HealthFixResult>()(
     z.object({ kind: z.enum(healthFixKinds), paths: z.array(vaultPath).max(100_000).optional() }).strict(),
+  'memory:import-paste-preview': invoke<ImportPreview>()(
+    z.object({ source: z.enum(['chatgpt', 'claude', 'other']), text: z.string().min(1).max(200_000) }).strict(),
+  ),
+  /** A folder of markdown notes, or a `.zip` of them (a Strata export included). */
+  'memory:import-notes-preview': invoke<ImportPreview>()(z.object({ path: absolutePath }).strict()),
+  'memory:import-write': invoke<ImportResult>()(
+    z.object({ project: absolutePath, team: z.boolean(), items: z.array(importItem).min(1).max(2000) }).strict(),
+  ),
+  /** A project's memory (or, without `project`, the whole vault's): a zip as base64, or one markdown document. */
+  'memory:export': invoke<{ fileName: string; base64?: string; text?: string }>()(
+    z.object({ project: absolutePath.optional(), format: z.enum(['zip', 'markdown']) }).strict(),
+  ),
+  /** The project's consolidation changeset waiting in the Inbox (null: none). */
+  'memory:consolidation-get': invoke<ConsolidationChangeset | null>()(z.object({ project: absolutePath }).strict()),
+  /** "Tidy memory now": one pass without the time and session gates. */
+  'memory:consolidation-run': invoke<{ outcome: string; changeset: ConsolidationChangeset | null }>()(z.object({ project: absolutePath }).strict()),
+  'memory:consolidation-resolve': invoke<ConsolidationChangeset>()(
+    z
+      .object({
+        project: absolutePath,
+        id: z.string().min(1).max(64),
+        accept: z.array(z.string().min(1).max(64)).max(500),
+        reject: z.array(z.string().min(1).max(64)).max(500),
+      })
+      .strict(),
+  ),
+  'memory:consolidation-undo': invoke<ConsolidationChangeset>()(
+    z.object({ project: absolutePath, id: z.string().min(1).max(64), itemId: z.string().min(1).max(64) }).strict(),
   ),
 } satisfies Record<string, InvokeDef<z.ZodType, unknown>>;
 
@@ -235,6 +277,7 @@ export const eventChannels = {
   'chat:did-request-permission': event<PermissionRequest>(),
   'chat:did-change-sessions': event<{ project: string; sessions: SessionSummary[] }>(),
   'memory:did-change-proposals': event<{ project: string; proposals: MemoryProposal[] }>(),
+  'memory:did-change-consolidation': event<{ project: string; changeset: ConsolidationChangeset | null }>(),
 } satisfies Record<string, EventDef<unknown>>;
 
 export type InvokeChannel = keyof typeof invokeChannels;

@@ -39,4 +39,9 @@ export const commandEntries: CommandEntry[] = [
   { name: 'extract', summary: 'one memory-extraction pass through the model over a whole transcript', load: async () => (await import('./commands/extract.js')).extractCommand },
   { name: 'compact', summary: 'session-memory compaction of a transcript (no model call, read-only)', load: async () => (await import('./commands/compact.js')).compactCommand },
   { name: 'session-memory', summary: 'one session-notes update of a transcript through the model', load: async () => (await import('./commands/session-memory.js')).sessionMemoryCommand },
+  {
+    name: 'memory',
+    summary: 'import memory (a pasted ChatGPT/Claude answer, notes, a zip) or export it (zip or markdown)',
+    load: async () => (await import('./commands/memory.js')).memoryCommand,
+  },
 ];

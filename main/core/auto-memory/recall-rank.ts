@@ -39,11 +39,20 @@ const toDoc = (f: MemoryFile): Doc => ({
 
 const versionOf = (f: MemoryFile) => `${f.mtimeMs}:${f.size}`;
 
+/**
+ * Scores within this share of the best one count as a tie, and a tie goes to the newer file: when two
+ * memories say much the same (a fact and the later one that replaced it), the newer should come first.
+ * Measured by `npm run bench -- recall-quality` (docs/memory-upkeep.md "Measuring recall").
+ */
+const TIE_SHARE = 0.1;
+
 /** Ranks a memory folder's files for a question; built once, kept current with `sync`, queried per turn. */
 export class MemoryRanker {
   private readonly index: MiniSearch<Doc>;
   /** Each indexed file's mtime and size, by relative path. */
   private readonly versions = new Map<string, string>();
+  /** Each indexed file's modified time, by relative path (ties go to the newer file). */
+  private readonly mtimes = new Map<string, number>();
 
   constructor(files: readonly MemoryFile[]) {
     this.index = new MiniSearch<Doc>({
@@ -59,7 +68,10 @@ export class MemoryRanker {
       },
     });
     this.index.addAll(files.map(toDoc));
-    for (const f of files) this.versions.set(f.relPath, versionOf(f));
+    for (const f of files) {
+      this.versions.set(f.relPath, versionOf(f));
+      this.mtimes.set(f.relPath, f.mtimeMs);
+    }
   }
 
   /**
@@ -73,6 +85,7 @@ export class MemoryRanker {
       if (present.has(id)) continue;
       this.index.discard(id);
       this.versions.delete(id);
+      this.mtimes.delete(id);
       changed++;
     }
     for (const f of files) {
@@ -81,6 +94,7 @@ export class MemoryRanker {
       if (version === undefined) this.index.add(toDoc(f));
       else this.index.replace(toDoc(f));
       this.versions.set(f.relPath, versionOf(f));
+      this.mtimes.set(f.relPath, f.mtimeMs);
       changed++;
     }
     return changed;
@@ -88,10 +102,16 @@ export class MemoryRanker {
 
   /** Relative paths of the best `limit` files, best first, skipping `exclude`. */
   rank(query: string, limit: number, exclude: ReadonlySet<string> = new Set()): string[] {
-    return this.index
+    const found = this.index
       .search(query)
       .filter((r) => !exclude.has(r.id as string))
-      .slice(0, limit)
-      .map((r) => r.id as string);
+      .slice(0, limit * 2)
+      .map((r) => ({ id: r.id as string, score: r.score, mtime: this.mtimes.get(r.id as string) ?? 0 }));
+    // Neighbours whose scores are within TIE_SHARE of each other are a tie: the newer moves up.
+    for (let i = 0; i + 1 < found.length; i++) {
+      const [a, b] = [found[i]!, found[i + 1]!];
+      if (b.score >= a.score * (1 - TIE_SHARE) && b.mtime > a.mtime) [found[i], found[i + 1]] = [b, a];
+    }
+    return found.slice(0, limit).map((r) => r.id);
   }
 }

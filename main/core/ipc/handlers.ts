@@ -5,6 +5,8 @@ import { createVaultHandlers } from './vault-handlers.js';
 import { createSessionHandlers, createTurnHandlers } from './chat-handlers.js';
 import { createTeamHandlers } from './team-handlers.js';
 import { createSecretsHandlers } from './secrets-handlers.js';
+import { createPortabilityHandlers } from './portability-handlers.js';
+import { createConsolidationHandlers } from './consolidation-handlers.js';
 
 /** The handler of every invoke channel, bound to the composition root; the type makes a gap a compile error. */
 export function createHandlers(services: Services, shell: 'electron' | 'host'): Handlers {
@@ -15,5 +17,7 @@ export function createHandlers(services: Services, shell: 'electron' | 'host'): 
     ...createTurnHandlers(services),
     ...createTeamHandlers(services),
     ...createSecretsHandlers(services),
+    ...createPortabilityHandlers(services),
+    ...createConsolidationHandlers(services),
   };
 }

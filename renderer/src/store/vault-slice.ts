@@ -10,7 +10,7 @@ export interface SearchFilters {
 }
 /** Where the open file's autosave stands; `failed` keeps the text on screen and retries. */
 export type SaveState = { kind: 'saved' } | { kind: 'pending' } | { kind: 'saving' } | { kind: 'failed'; message: string; retryInMs: number | null };
-export type VaultPanel = 'file' | 'new' | 'index' | 'history' | 'deleted' | 'health' | 'search' | 'conflicts' | 'review';
+export type VaultPanel = 'file' | 'new' | 'index' | 'history' | 'deleted' | 'health' | 'search' | 'conflicts' | 'review' | 'portability' | 'table';
 
 export interface VaultSlice {
   files: VaultFileMeta[];

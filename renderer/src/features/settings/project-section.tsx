@@ -4,10 +4,16 @@ import { useStoreShallow } from '../../store';
 import { saveSettings } from '../../bridge/actions';
 import { loadTeamStatus, signIn, signOut, syncNow } from '../../bridge/team-actions';
 
-const switches: { key: 'autoMemory' | 'extraction' | 'teamSync' | 'reviewMode' | 'alwaysAllowWrites'; label: string; hint: string }[] = [
+const switches: {
+  key: 'autoMemory' | 'extraction' | 'teamSync' | 'reviewMode' | 'alwaysAllowWrites' | 'consolidation' | 'consolidationAutoApply';
+  label: string;
+  hint: string;
+}[] = [
   { key: 'autoMemory', label: 'Auto memory', hint: 'The agent keeps memories for this project and sees their index.' },
   { key: 'extraction', label: 'Background extraction', hint: 'After each answer, a background pass saves what is worth remembering.' },
   { key: 'reviewMode', label: 'Review before saving', hint: 'Background proposals wait in an inbox until you accept them.' },
+  { key: 'consolidation', label: 'Tidy memory in the background', hint: 'At most daily, after 5 conversations: merges, date fixes and removals wait in the Inbox.' },
+  { key: 'consolidationAutoApply', label: 'Apply tidy-ups without asking', hint: 'Each change still goes to history and can be undone from the Inbox.' },
   { key: 'teamSync', label: 'Team memory sync', hint: 'Sync memory/team/ with your team server.' },
   { key: 'alwaysAllowWrites', label: 'Write files without asking', hint: 'Set by “Always allow in this project”; turn off to be asked again.' },
 ];

@@ -8,8 +8,10 @@ import { useDisplayPath } from '../vault/project-label';
 import { humanTitle } from '../vault/tree-rows';
 import { useSessionTitles } from '../vault/file-name';
 import { modLabel } from '../../ui/use-shortcuts';
+import { openPortability } from '../portability/portability-panel';
+import { openMemoryTable } from '../memory-table/memory-table';
 
-function goVault(panel: 'search' | 'health' | 'file' | 'new' | 'deleted') {
+function goVault(panel: 'search' | 'health' | 'file' | 'new' | 'deleted' | 'review') {
   const s = useStore.getState();
   s.setScreen('vault');
   s.setPanel(panel);
@@ -76,6 +78,10 @@ export function Overlays() {
       { id: 'new-memory', label: 'New memory…', run: () => goVault('new') },
       { id: 'deleted', label: 'Recently deleted files', run: () => goVault('deleted') },
       { id: 'health', label: 'Vault health', run: () => goVault('health') },
+      { id: 'import-memory', label: 'Import memory from ChatGPT, Claude or notes…', run: openPortability },
+      { id: 'export-memory', label: 'Export memory…', run: openPortability },
+      { id: 'memory-table', label: 'Memory table', run: openMemoryTable },
+      { id: 'tidy-memory', label: 'Tidy memory (review the tidy-up in the Inbox)', run: () => goVault('review') },
       { id: 'switcher', label: 'Open a vault file…', shortcut: `${modLabel}P`, run: () => s().setOverlay('switcher') },
       {
         id: 'theme',

@@ -5,6 +5,7 @@ import { useKeptDraft } from './kept-draft';
 import { useProjectLabel } from './project-label';
 import { useStoreShallow } from '../../store';
 import { DiffView } from '../../ui/diff-view';
+import { ConsolidationInbox } from '../consolidation/consolidation-inbox';
 
 const NONE: MemoryProposal[] = [];
 
@@ -39,6 +40,7 @@ export function ReviewPanel() {
           ))}
         </ul>
       )}
+      {project && <ConsolidationInbox project={project} />}
     </section>
   );
 }

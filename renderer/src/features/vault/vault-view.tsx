@@ -12,6 +12,8 @@ import { ConflictsPanel } from '../conflicts/conflicts-panel';
 import { ReviewPanel } from './review-panel';
 import { NewMemoryForm } from './new-memory-form';
 import { DeletedPanel } from './deleted-panel';
+import { PortabilityPanel } from '../portability/portability-panel';
+import { MemoryTable } from '../memory-table/memory-table';
 
 /** The vault: every memory, note and instruction as plain markdown, browsable like a notes app. */
 export function VaultView() {
@@ -52,6 +54,12 @@ export function VaultView() {
         <button type="button" className="link small tree-footer" aria-pressed={panel === 'deleted'} onClick={() => s.setPanel('deleted')}>
           Recently deleted
         </button>
+        <button type="button" className="link small tree-footer" aria-pressed={panel === 'table'} onClick={() => s.setPanel('table')}>
+          Memory table
+        </button>
+        <button type="button" className="link small tree-footer" aria-pressed={panel === 'portability'} onClick={() => s.setPanel('portability')}>
+          Import and export…
+        </button>
       </aside>
       <div className="vault-main">
         {panel === 'new' && <NewMemoryForm />}
@@ -62,6 +70,8 @@ export function VaultView() {
         {panel === 'index' && <IndexView />}
         {panel === 'history' && <HistoryPanel />}
         {panel === 'deleted' && <DeletedPanel />}
+        {panel === 'portability' && <PortabilityPanel />}
+        {panel === 'table' && <MemoryTable />}
         {panel === 'file' &&
           (selectedPath ? (
             <FilePane />

@@ -1,0 +1,157 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { resolveMemoryConfig } from '../../../common/config.js';
+import type { ImportPreview } from '../../../common/domain/portability.js';
+import { ProjectPaths } from '../../core/paths/project-paths.js';
+import {
+  collectMemories, exportFileName, memoriesMarkdown, memoriesZip, parsePastedMemories, previewNotesAt, writeImport,
+} from '../../core/portability/index.js';
+import { systemClock, type Logger } from '../../core/ports.js';
+import { writeFileAtomic } from '../../core/fs/atomic-write.js';
+import { SettingsStore } from '../../core/settings/settings-store.js';
+import { Vault } from '../../core/vault/vault.js';
+import { defaultAppDataDir, VaultRootPointer } from '../../core/vault/vault-root.js';
+import { UsageError, type CliIo, type Command } from '../cli-io.js';
+
+const USAGE = [
+  'strata memory import --project DIR [--vault DIR] [--from chatgpt|claude|other] [--team] [--dry-run] [--json] FILE|FOLDER|ZIP|-',
+  '       strata memory export (--project DIR | --all) [--vault DIR] [--format zip|markdown] [--out FILE] [--json]',
+].join('\n');
+
+const isDirectory = (p: string) => fs.stat(p).then((s) => s.isDirectory(), () => false);
+
+async function openVault(io: CliIo, vaultFlag: string | undefined): Promise<Vault> {
+  const root = vaultFlag ? path.resolve(vaultFlag) : (await new VaultRootPointer(defaultAppDataDir(io.env)).read()).root;
+  if (!(await isDirectory(root))) throw new UsageError(`--vault: no such folder: ${root}`);
+  const realRoot = await fs.realpath(root);
+  const write = (level: string) => (message: string, fields?: Record<string, unknown>) => io.stderr(`${level}: ${message}${fields ? ` ${JSON.stringify(fields)}` : ''}`);
+  const logger: Logger = { info: () => undefined, warn: write('warning'), error: write('error') };
+  const settings = SettingsStore.forVault(realRoot, logger);
+  await settings.load();
+  const vault = new Vault({ root: realRoot, clock: systemClock, logger, config: () => resolveMemoryConfig(settings.get().memory), watch: false });
+  await vault.open();
+  return vault;
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function printPreview(io: CliIo, preview: ImportPreview, verb: string): void {
+  for (const item of preview.items) io.stdout(`${verb} ${item.fileName}  [${item.type}] ${item.name}`);
+  for (const s of preview.skipped) io.stdout(`skipped: ${s.what.slice(0, 80)} (${s.why})`);
+}
+
+async function runImport(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: {
+      project: { type: 'string' },
+      vault: { type: 'string' },
+      from: { type: 'string', default: 'other' },
+      team: { type: 'boolean', default: false },
+      'dry-run': { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (!values.project) throw new UsageError('--project DIR is required');
+  if (!(await isDirectory(values.project))) throw new UsageError(`--project: no such folder: ${values.project}`);
+  if (!['chatgpt', 'claude', 'other'].includes(values.from)) throw new UsageError('--from must be chatgpt, claude or other');
+  if (positionals.length !== 1) throw new UsageError('give one FILE (a pasted answer), FOLDER or ZIP of notes, or - for stdin');
+  const input = positionals[0]!;
+  const now = systemClock.now();
+  let preview: ImportPreview;
+  if (input !== '-' && ((await isDirectory(input)) || input.toLowerCase().endsWith('.zip'))) {
+    preview = await previewNotesAt(path.resolve(input), now);
+  } else {
+    const text = input === '-' ? await readStdin() : await fs.readFile(input, 'utf8').catch(() => {
+      throw new UsageError(`no such file: ${input}`);
+    });
+    try {
+      preview = parsePastedMemories(text, values.from as 'chatgpt' | 'claude' | 'other', now);
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+  }
+  if (preview.items.length === 0) {
+    io.stderr('strata memory import: no memories found in the input');
+    return 2;
+  }
+  if (values['dry-run']) {
+    if (values.json) io.stdout(JSON.stringify(preview));
+    else printPreview(io, preview, 'would write');
+    return 0;
+  }
+  const vault = await openVault(io, values.vault);
+  try {
+    const { memorySlug } = await ProjectPaths.resolve(vault.root, values.project);
+    const result = await writeImport(vault, { projectSlug: memorySlug, team: values.team }, preview.items);
+    if (values.json) io.stdout(JSON.stringify({ written: result.written, skipped: preview.skipped }));
+    else {
+      for (const p of result.written) io.stdout(`wrote ${p}`);
+      for (const s of preview.skipped) io.stdout(`skipped: ${s.what.slice(0, 80)} (${s.why})`);
+    }
+  } finally {
+    await vault.close();
+  }
+  return 0;
+}
+
+async function runExport(argv: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      project: { type: 'string' },
+      all: { type: 'boolean', default: false },
+      vault: { type: 'string' },
+      format: { type: 'string', default: 'zip' },
+      out: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  if (Boolean(values.project) === values.all) throw new UsageError('give --project DIR or --all');
+  if (values.format !== 'zip' && values.format !== 'markdown') throw new UsageError('--format must be zip or markdown');
+  if (values.format === 'zip' && !values.out) throw new UsageError('--out FILE is required for a zip');
+  if (values.project && !(await isDirectory(values.project))) throw new UsageError(`--project: no such folder: ${values.project}`);
+  const vault = await openVault(io, values.vault);
+  try {
+    const slug = values.project ? (await ProjectPaths.resolve(vault.root, values.project)).memorySlug : null;
+    const memories = await collectMemories(vault, slug);
+    if (memories.length === 0) {
+      io.stderr('strata memory export: no memories to export');
+      return 1;
+    }
+    const now = systemClock.now();
+    const data = values.format === 'zip' ? memoriesZip(memories, now) : memoriesMarkdown(memories, now);
+    if (!values.out) {
+      io.stdout(String(data).replace(/\n$/, ''));
+      return 0;
+    }
+    const out = path.resolve(values.out);
+    await writeFileAtomic(out, data);
+    if (values.json) io.stdout(JSON.stringify({ out, files: memories.map((m) => m.path), suggestedName: exportFileName(slug, values.format, now) }));
+    else io.stdout(`exported ${memories.length} files to ${out}`);
+  } finally {
+    await vault.close();
+  }
+  return 0;
+}
+
+/** `strata memory import|export` (docs/memory-upkeep.md): bring memory in from elsewhere, take it out. */
+export const memoryCommand: Command = {
+  name: 'memory',
+  summary: 'import memory (a pasted ChatGPT/Claude answer, notes, a zip) or export it (zip or markdown)',
+  usage: USAGE,
+  async run(argv, io) {
+    const [sub, ...rest] = argv;
+    if (sub === 'import') return runImport(rest, io);
+    if (sub === 'export') return runExport(rest, io);
+    throw new UsageError('use `strata memory import …` or `strata memory export …`');
+  },
+};

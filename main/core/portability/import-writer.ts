@@ -1,0 +1,37 @@
+import { AppFailure } from '../../../common/result.js';
+import type { ImportItem, ImportResult } from '../../../common/domain/portability.js';
+import { renderMemory } from '../vault/frontmatter.js';
+import { memoryDir } from '../vault/vault-paths.js';
+import type { Vault } from '../vault/vault.js';
+
+const VAULT_FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,120}\.md$/;
+
+/**
+ * Writes the items the user kept into a project's memory folder through the vault's own write path:
+ * each file atomically, with history, then its MEMORY.md line. A name already used in the folder gets
+ * a `_2`, `_3`… suffix, so an import never writes over a memory. A failure stops the import and says
+ * which items were written before it.
+ */
+export async function writeImport(vault: Vault, target: { projectSlug: string; team: boolean }, items: readonly ImportItem[]): Promise<ImportResult> {
+  const dir = memoryDir(target.projectSlug, target.team);
+  const taken = new Set(vault.list().filter((m) => m.path.startsWith(`${dir}/`)).map((m) => m.path.slice(dir.length + 1).toLowerCase()));
+  taken.add('memory.md');
+  const written: string[] = [];
+  for (const item of items) {
+    if (!VAULT_FILE_NAME.test(item.fileName)) throw new AppFailure('invalid_request', `Not a memory file name: ${item.fileName}`);
+    const stem = item.fileName.replace(/\.md$/, '');
+    let fileName = item.fileName;
+    for (let n = 2; taken.has(fileName.toLowerCase()); n++) fileName = `${stem}_${n}.md`;
+    taken.add(fileName.toLowerCase());
+    const text = item.verbatim ?? renderMemory({ name: item.name, description: item.description, type: item.type }, `${item.body.trim()}\n`);
+    try {
+      await vault.write(`${dir}/${fileName}`, text, { baseHash: null, reason: 'import' });
+      await vault.fixIndex(target.projectSlug, target.team, 'add-missing', fileName);
+    } catch (error) {
+      const done = written.length ? ` (already written: ${written.join(', ')})` : '';
+      throw new AppFailure(error instanceof AppFailure ? error.code : 'io_error', `${fileName}: ${(error as Error).message}${done}`);
+    }
+    written.push(`${dir}/${fileName}`);
+  }
+  return { written };
+}

@@ -1,0 +1,38 @@
+/** Memory import and export (docs/memory-upkeep.md): pasted answers, notes folders, zips and one document. */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { ImportPreview } from '../../../common/domain/portability.js';
+import { previewNotes, readNotesFolder, readNotesZip } from './notes-import.js';
+
+export { parsePastedMemories } from './paste-parser.js';
+export { writeImport } from './import-writer.js';
+export { collectMemories, memoriesMarkdown, memoriesZip } from './memory-export.js';
+export { readZip, writeZip } from './zip.js';
+
+/** The largest zip read for an import. */
+const MAX_ZIP_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A preview of a folder of markdown notes, or of a `.zip` of them (a Strata export is recognised by its
+ * `projects/…/memory/` paths).
+ */
+export async function previewNotesAt(where: string, now: number): Promise<ImportPreview> {
+  if (where.toLowerCase().endsWith('.zip')) {
+    const stat = await fs.stat(where).catch(() => null);
+    if (!stat?.isFile()) throw new Error(`${where} is not a file`);
+    if (stat.size > MAX_ZIP_BYTES) throw new Error(`${path.basename(where)} is over ${MAX_ZIP_BYTES / 1024 / 1024} MB`);
+    const { notes, skipped } = readNotesZip(await fs.readFile(where));
+    const fromStrata = notes.length > 0 && notes.every((n) => /^projects\/[^/]+\/memory\//.test(n.relPath));
+    const preview = previewNotes(notes, fromStrata ? 'strata' : 'folder', now, path.basename(where));
+    return { ...preview, skipped: [...skipped, ...preview.skipped] };
+  }
+  const { notes, skipped } = await readNotesFolder(where);
+  const preview = previewNotes(notes, 'folder', now, path.basename(where));
+  return { ...preview, skipped: [...skipped, ...preview.skipped] };
+}
+
+/** The file name an export is offered under: `strata-memory-<project or all>-<date>.<ext>`. */
+export function exportFileName(projectSlug: string | null, format: 'zip' | 'markdown', now: number): string {
+  const who = projectSlug ? projectSlug.replace(/^-+/, '').replace(/[^A-Za-z0-9._-]+/g, '-').slice(-60) : 'all';
+  return `strata-memory-${who}-${new Date(now).toISOString().slice(0, 10)}.${format === 'zip' ? 'zip' : 'md'}`;
+}

@@ -1,0 +1,37 @@
+import type { ConsolidationChangeset } from '../../../../common/domain/consolidation';
+import type { Result } from '../../../../common/result';
+import { api } from '../../bridge';
+import { useStore } from '../../store';
+
+function take<T>(result: Result<T>): T | null {
+  if (result.ok) return result.value;
+  useStore.getState().showError(result.error);
+  return null;
+}
+
+export async function loadChangeset(project: string): Promise<ConsolidationChangeset | null> {
+  return take(await api.invoke['memory:consolidation-get']({ project }));
+}
+
+const told: Record<string, string> = {
+  nothing: 'Memory is tidy: nothing to change.',
+  locked: 'A tidy-up is already running for this project.',
+  'pending-review': 'Review the waiting tidy-up first.',
+};
+
+/** "Tidy memory now"; the result arrives as the changeset (or a short note). */
+export async function tidyNow(project: string): Promise<ConsolidationChangeset | null> {
+  const out = take(await api.invoke['memory:consolidation-run']({ project }));
+  if (!out) return null;
+  const note = told[out.outcome];
+  if (note) useStore.getState().showToast({ text: note });
+  return out.changeset;
+}
+
+export async function resolveItems(project: string, id: string, accept: string[], reject: string[]): Promise<ConsolidationChangeset | null> {
+  return take(await api.invoke['memory:consolidation-resolve']({ project, id, accept, reject }));
+}
+
+export async function undoItem(project: string, id: string, itemId: string): Promise<ConsolidationChangeset | null> {
+  return take(await api.invoke['memory:consolidation-undo']({ project, id, itemId }));
+}

@@ -1,0 +1,61 @@
+import type { Result } from '../../../../common/result';
+import { api } from '../../bridge';
+import { loadFiles } from '../../bridge/vault-actions';
+import { useStore } from '../../store';
+
+function take<T>(result: Result<T>): T | null {
+  if (result.ok) return result.value;
+  useStore.getState().showError(result.error);
+  return null;
+}
+
+const plural = (n: number) => `${n} ${n === 1 ? 'memory' : 'memories'}`;
+
+/** Undoes a list of vault deletes (and removes the copies a move made first). */
+async function undoAll(tokens: string[], copies: string[]): Promise<void> {
+  for (const undoToken of tokens) take(await api.invoke['vault:undo']({ undoToken }));
+  for (const path of copies) take(await api.invoke['vault:delete']({ path }));
+  useStore.getState().showToast(null);
+  await loadFiles();
+}
+
+/** Deletes the chosen memories (each a soft delete, its index line too) with one Undo for all. */
+export async function deleteMemories(paths: readonly string[]): Promise<void> {
+  const tokens: string[] = [];
+  for (const path of paths) {
+    const done = take(await api.invoke['vault:delete']({ path }));
+    if (done) tokens.push(done.undoToken);
+  }
+  await loadFiles();
+  useStore.getState().showToast({ text: `Deleted ${plural(tokens.length)}.`, actionLabel: 'Undo', action: () => void undoAll(tokens, []) });
+}
+
+/**
+ * Moves memories between a project's own memory and its team memory: the copy is written (with its
+ * MEMORY.md line) before the original is deleted, so a failure midway loses nothing; one Undo for all.
+ */
+export async function moveMemories(paths: readonly string[], toTeam: boolean): Promise<void> {
+  const tokens: string[] = [];
+  const copies: string[] = [];
+  for (const path of paths) {
+    const m = /^projects\/([^/]+)\/memory\/(?:team\/)?([^/]+\.md)$/.exec(path);
+    if (!m) continue;
+    const [, projectSlug, fileName] = m as unknown as [string, string, string];
+    const target = `projects/${projectSlug}/memory/${toTeam ? 'team/' : ''}${fileName}`;
+    if (target === path) continue;
+    const file = take(await api.invoke['vault:read-file']({ path }));
+    if (!file) break;
+    if (!take(await api.invoke['vault:write-file']({ path: target, text: file.text, baseHash: null }))) break;
+    take(await api.invoke['vault:fix-index']({ projectSlug, team: toTeam, fix: 'add-missing', target: fileName }));
+    copies.push(target);
+    const done = take(await api.invoke['vault:delete']({ path }));
+    if (!done) break;
+    tokens.push(done.undoToken);
+  }
+  await loadFiles();
+  useStore.getState().showToast({
+    text: `Moved ${plural(tokens.length)} to ${toTeam ? 'team memory' : 'project memory'}.`,
+    actionLabel: 'Undo',
+    action: () => void undoAll(tokens, copies),
+  });
+}

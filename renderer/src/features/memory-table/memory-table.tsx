@@ -1,0 +1,188 @@
+import { useMemo, useState } from 'react';
+import type { VaultFileMeta } from '../../../../common/domain/vault';
+import { openFile } from '../../bridge/vault-actions';
+import { useStore, useStoreShallow } from '../../store';
+import { useProjectLabel } from '../vault/project-label';
+import { deleteMemories, moveMemories } from './memory-table-actions';
+import './memory-table.css';
+
+type Column = 'name' | 'type' | 'description' | 'scope' | 'project' | 'modified' | 'tokens';
+const COLUMNS: { id: Column; label: string }[] = [
+  { id: 'name', label: 'Name' },
+  { id: 'type', label: 'Type' },
+  { id: 'description', label: 'Description' },
+  { id: 'scope', label: 'Scope' },
+  { id: 'project', label: 'Project' },
+  { id: 'modified', label: 'Last changed' },
+  { id: 'tokens', label: 'Tokens' },
+];
+
+interface Row {
+  meta: VaultFileMeta;
+  name: string;
+  type: string;
+  description: string;
+  scope: 'project' | 'team';
+  project: string;
+  modified: string;
+  tokens: number;
+}
+
+/** About four characters a token, as the health panel counts. */
+const tokensOf = (size: number) => Math.ceil(size / 4);
+
+/**
+ * Every memory as a row (the Obsidian Bases view for memory): sortable and filterable, with bulk move
+ * between a project's own and its team memory, and bulk delete — each with one Undo.
+ */
+export function MemoryTable() {
+  const { files, projects, activeProject } = useStoreShallow((s) => ({ files: s.files, projects: s.projects, activeProject: s.activeProject }));
+  const label = useProjectLabel();
+  const activeSlug = projects.find((p) => p.path === activeProject)?.memorySlug ?? null;
+  const [projectFilter, setProjectFilter] = useState<string>(activeSlug ?? '');
+  const [query, setQuery] = useState('');
+  const [type, setType] = useState('');
+  const [sort, setSort] = useState<{ by: Column; desc: boolean }>({ by: 'name', desc: false });
+  const [chosen, setChosen] = useState<Set<string>>(new Set());
+  const [busy, setBusy] = useState(false);
+
+  const all = useMemo<Row[]>(
+    () =>
+      files
+        .filter((f) => (f.scope === 'project-memory' || f.scope === 'team-memory') && !f.path.endsWith('/MEMORY.md'))
+        .map((meta) => ({
+          meta,
+          name: meta.title,
+          type: meta.type ?? '—',
+          description: meta.description ?? '',
+          scope: meta.scope === 'team-memory' ? 'team' : 'project',
+          project: meta.projectSlug ?? '',
+          modified: meta.mtime,
+          tokens: tokensOf(meta.size),
+        })),
+    [files],
+  );
+  const slugs = useMemo(() => [...new Set(all.map((r) => r.project))].sort(), [all]);
+  const rows = useMemo(() => {
+    const q = query.trim().toLowerCase();
+    const shown = all.filter(
+      (r) => (!projectFilter || r.project === projectFilter) && (!type || r.type === type) && (!q || `${r.name} ${r.description}`.toLowerCase().includes(q)),
+    );
+    const key = (r: Row): string | number => (sort.by === 'tokens' ? r.tokens : sort.by === 'project' ? label(r.project) : r[sort.by]);
+    shown.sort((a, b) => {
+      const [x, y] = [key(a), key(b)];
+      const c = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
+      return sort.desc ? -c : c;
+    });
+    return shown;
+  }, [all, projectFilter, type, query, sort, label]);
+  const picked = rows.filter((r) => chosen.has(r.meta.path));
+  const run = (fn: () => Promise<void>) => {
+    setBusy(true);
+    void fn().finally(() => {
+      setBusy(false);
+      setChosen(new Set());
+    });
+  };
+  const toggle = (path: string, on: boolean) => {
+    const next = new Set(chosen);
+    if (on) next.add(path);
+    else next.delete(path);
+    setChosen(next);
+  };
+
+  return (
+    <section className="memory-table-view" aria-labelledby="memory-table-heading">
+      <header className="file-header">
+        <h1 id="memory-table-heading">Memory table</h1>
+      </header>
+      <div className="row table-filters">
+        <input className="input" aria-label="Filter by name or description" placeholder="Filter…" value={query} onChange={(e) => setQuery(e.target.value)} />
+        <select className="input" aria-label="Project" value={projectFilter} onChange={(e) => setProjectFilter(e.target.value)}>
+          <option value="">All projects</option>
+          {slugs.map((s) => (
+            <option key={s} value={s}>
+              {label(s)}
+            </option>
+          ))}
+        </select>
+        <select className="input" aria-label="Type" value={type} onChange={(e) => setType(e.target.value)}>
+          <option value="">All types</option>
+          {['user', 'feedback', 'project', 'reference'].map((t) => (
+            <option key={t} value={t}>
+              {t}
+            </option>
+          ))}
+        </select>
+        <span className="muted small" role="status">
+          {rows.length} {rows.length === 1 ? 'memory' : 'memories'}
+          {picked.length > 0 ? `, ${picked.length} selected` : ''}
+        </span>
+      </div>
+      <div className="row table-actions">
+        <button type="button" className="button secondary" disabled={busy || !picked.some((r) => r.scope === 'project')} onClick={() => run(() => moveMemories(picked.filter((r) => r.scope === 'project').map((r) => r.meta.path), true))}>
+          Move to team memory
+        </button>
+        <button type="button" className="button secondary" disabled={busy || !picked.some((r) => r.scope === 'team')} onClick={() => run(() => moveMemories(picked.filter((r) => r.scope === 'team').map((r) => r.meta.path), false))}>
+          Move to project memory
+        </button>
+        <button type="button" className="button ghost danger" disabled={busy || picked.length === 0} onClick={() => run(() => deleteMemories(picked.map((r) => r.meta.path)))}>
+          Delete
+        </button>
+      </div>
+      <div className="table-scroll">
+        <table className="memory-table">
+          <thead>
+            <tr>
+              <th scope="col">
+                <input
+                  type="checkbox"
+                  aria-label="Select all shown"
+                  checked={rows.length > 0 && picked.length === rows.length}
+                  onChange={(e) => setChosen(e.target.checked ? new Set(rows.map((r) => r.meta.path)) : new Set())}
+                />
+              </th>
+              {COLUMNS.map((c) => (
+                <th key={c.id} scope="col" aria-sort={sort.by === c.id ? (sort.desc ? 'descending' : 'ascending') : 'none'}>
+                  <button type="button" className="link" onClick={() => setSort((s) => ({ by: c.id, desc: s.by === c.id ? !s.desc : false }))}>
+                    {c.label}
+                  </button>
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.meta.path} aria-selected={chosen.has(r.meta.path)}>
+                <td>
+                  <input type="checkbox" aria-label={`Select ${r.name}`} checked={chosen.has(r.meta.path)} onChange={(e) => toggle(r.meta.path, e.target.checked)} />
+                </td>
+                <td>
+                  <button type="button" className="link" onClick={() => void openFile(r.meta.path)}>
+                    {r.name}
+                  </button>
+                </td>
+                <td>{r.type}</td>
+                <td className="description">{r.description}</td>
+                <td>{r.scope}</td>
+                <td>{label(r.project)}</td>
+                <td>
+                  <time dateTime={r.modified}>{new Date(r.modified).toLocaleDateString()}</time>
+                </td>
+                <td className="number">{r.tokens}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {all.length === 0 && <p className="muted">No memories yet.</p>}
+    </section>
+  );
+}
+
+/** Opens the table from the command palette. */
+export function openMemoryTable(): void {
+  const s = useStore.getState();
+  s.setScreen('vault');
+  s.setPanel('table');
+}

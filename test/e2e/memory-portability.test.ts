@@ -1,0 +1,95 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readZip } from '../../main/core/portability/zip.js';
+import { tempDir } from '../support/temp-dir.js';
+import { startApp, type TestApp } from './support/app.js';
+import { expectAccessible, hasChromium, openPage, useBrowser } from './support/browser.js';
+
+const pasted = `Here's everything I have stored in memory about you:
+
+1. [2024-05-12] - Is a product designer at Figma, working on the prototyping team.
+2. [2024-08-03] - Prefers concise answers with code examples.
+3. [unknown date] - Has a dog named Biscuit.
+4. [2025-01-20] - Is building a budgeting app called Penny.
+
+Let me know if you'd like me to update or forget any of these.`;
+
+/** docs/ screenshots of the import preview: two window sizes, light and dark. */
+async function screenshots(page: Page, name: string, top: string): Promise<void> {
+  await page.evaluate((heading) => {
+    (document.activeElement as HTMLElement | null)?.blur();
+    Array.from(document.querySelectorAll('h2')).find((h) => h.textContent?.startsWith(heading))?.scrollIntoView({ block: 'start' });
+  }, top);
+  for (const theme of ['light', 'dark'] as const) {
+    await page.evaluate((t) => {
+      document.documentElement.dataset.theme = t;
+    }, theme);
+    for (const [w, h] of [[1280, 800], [1024, 700]] as const) {
+      await page.setViewportSize({ width: w, height: h });
+      await page.screenshot({ path: path.join('docs', `${name}-${w}x${h}-${theme}.png`) });
+    }
+  }
+  await page.evaluate(() => delete document.documentElement.dataset.theme);
+}
+
+if (!hasChromium) console.warn('e2e: Chromium is not installed (scripts/install-system-deps.sh installs it); skipping');
+
+describe.skipIf(!hasChromium)('importing and exporting memory', () => {
+  const browser = useBrowser();
+  let app: TestApp | null = null;
+  afterEach(async () => {
+    await app?.close();
+    app = null;
+  });
+
+  it('previews a pasted ChatGPT answer, writes the kept and edited items, and exports a zip of the same files', async () => {
+    const project = path.join(await tempDir('strata-e2e-port-'), 'penny');
+    await fs.mkdir(project);
+    app = await startApp(await tempDir());
+    const vault = app.services.vault();
+    await vault.ready;
+    await vault.projects.open(project);
+    const memoryDir = (await vault.sessions.paths(project)).memoryDir;
+    const { page, errors } = await openPage(browser(), app.host.url, 'memory-import');
+    await page.getByRole('region', { name: 'Projects' }).getByRole('button', { name: 'penny', exact: true }).click();
+
+    await page.keyboard.press('Control+k');
+    await page.getByRole('combobox', { name: 'Commands' }).fill('import memory');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Import and export memory' }).waitFor();
+    await page.getByLabel('Answer from', { exact: true }).selectOption('chatgpt');
+    await page.getByLabel('Pasted answer').fill(pasted);
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await page.getByRole('heading', { name: 'Preview: 4 of 4 to import from ChatGPT' }).waitFor();
+
+    const dog = page.getByRole('listitem', { name: 'Has a dog named Biscuit' });
+    await dog.getByLabel('Keep').uncheck();
+    const designer = page.getByRole('listitem', { name: 'A product designer at Figma' });
+    await designer.getByLabel('Name').fill('Job');
+    await page.getByRole('heading', { name: 'Preview: 3 of 4 to import from ChatGPT' }).waitFor();
+    await page.getByText('2 parts were not turned into memories').waitFor();
+    await expectAccessible(page);
+    await screenshots(page, 'memory-import-preview', 'Preview:');
+
+    await page.getByRole('button', { name: 'Write 3 memories to penny' }).click();
+    await page.getByRole('status').filter({ hasText: 'Written (3)' }).waitFor();
+    const names = (await fs.readdir(memoryDir)).sort();
+    expect(names).toEqual(['MEMORY.md', 'feedback_prefers_concise_answers_with_code_examples.md', 'project_building_a_budgeting_app_called_penny.md', 'user_a_product_designer_at_figma.md']);
+    const job = await fs.readFile(path.join(memoryDir, 'user_a_product_designer_at_figma.md'), 'utf8');
+    expect(job).toMatch(/^---\nname: Job\n/);
+    expect(job).toContain('Imported from ChatGPT on ');
+    expect(job).toContain('(saved there on 2024-05-12)');
+    expect(await fs.readFile(path.join(memoryDir, 'MEMORY.md'), 'utf8')).toContain('[Job](user_a_product_designer_at_figma.md)');
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download a zip of markdown files' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^strata-memory-.*penny-\d{4}-\d{2}-\d{2}\.zip$/);
+    const entries = readZip(await fs.readFile((await download.path())!));
+    for (const name of names) {
+      const entry = entries.find((e) => e.name.endsWith(`/memory/${name}`));
+      expect(entry?.data.toString('utf8'), name).toBe(await fs.readFile(path.join(memoryDir, name), 'utf8'));
+    }
+    expect(errors).toEqual([]);
+  });
+});

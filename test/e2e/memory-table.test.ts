@@ -1,0 +1,99 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../support/temp-dir.js';
+import { startApp, type TestApp } from './support/app.js';
+import { expectAccessible, hasChromium, openPage, useBrowser } from './support/browser.js';
+
+const memory = (name: string, description: string, type: string, body: string) => `---\nname: ${name}\ndescription: ${description}\ntype: ${type}\n---\n\n${body}\n`;
+const seeded: Record<string, string> = {
+  'user_role.md': memory('Role', 'The user is a product designer', 'user', 'Product designer at Figma.'),
+  'feedback_tone.md': memory('Tone', 'Plain words, no emojis', 'feedback', 'Write plainly. '.repeat(40)),
+  'project_deadline.md': memory('Deadline', 'The launch is on 2026-12-11', 'project', 'Launch on 2026-12-11.'),
+  'reference_board.md': memory('Board', 'The planning board lives in Linear', 'reference', 'https://linear.example.com/board'),
+};
+
+async function screenshots(page: Page, name: string): Promise<void> {
+  for (const theme of ['light', 'dark'] as const) {
+    await page.evaluate((t) => {
+      document.documentElement.dataset.theme = t;
+    }, theme);
+    for (const [w, h] of [[1280, 800], [1024, 700]] as const) {
+      await page.setViewportSize({ width: w, height: h });
+      await page.screenshot({ path: path.join('docs', `${name}-${w}x${h}-${theme}.png`) });
+    }
+  }
+  await page.evaluate(() => delete document.documentElement.dataset.theme);
+}
+
+const exists = (file: string) => fs.access(file).then(() => true, () => false);
+
+if (!hasChromium) console.warn('e2e: Chromium is not installed (scripts/install-system-deps.sh installs it); skipping');
+
+describe.skipIf(!hasChromium)('the memory table', () => {
+  const browser = useBrowser();
+  let app: TestApp | null = null;
+  afterEach(async () => {
+    await app?.close();
+    app = null;
+  });
+
+  it('lists, sorts and filters memories; moves two to team memory and back with Undo; deletes one with Undo', async () => {
+    const project = path.join(await tempDir('strata-e2e-table-'), 'studio');
+    await fs.mkdir(project);
+    app = await startApp(await tempDir());
+    const vault = app.services.vault();
+    await vault.ready;
+    await vault.projects.open(project);
+    const dir = (await vault.sessions.paths(project)).memoryDir;
+    await fs.mkdir(dir, { recursive: true });
+    for (const [name, text] of Object.entries(seeded)) await fs.writeFile(path.join(dir, name), text);
+    await fs.writeFile(path.join(dir, 'MEMORY.md'), Object.keys(seeded).map((f) => `- [${f}](${f}) — seeded`).join('\n') + '\n');
+
+    const { page, errors } = await openPage(browser(), app.host.url, 'memory-table');
+    await page.getByRole('region', { name: 'Projects' }).getByRole('button', { name: 'studio', exact: true }).click();
+    await page.keyboard.press('Control+k');
+    await page.getByRole('combobox', { name: 'Commands' }).fill('memory table');
+    await page.keyboard.press('Enter');
+    const table = page.getByRole('table');
+    await table.getByRole('button', { name: 'Deadline' }).waitFor();
+    const names = () => table.locator('tbody tr td:nth-child(2)').allTextContents();
+    expect(await names()).toEqual(['Board', 'Deadline', 'Role', 'Tone']);
+    await table.getByRole('button', { name: 'Tokens' }).click();
+    await table.getByRole('button', { name: 'Tokens' }).click();
+    expect((await names())[0]).toBe('Tone');
+    await expectAccessible(page);
+    await screenshots(page, 'memory-table');
+
+    await page.getByLabel('Type', { exact: true }).selectOption('user');
+    expect(await names()).toEqual(['Role']);
+    await page.getByLabel('Type', { exact: true }).selectOption('');
+    await page.getByLabel('Filter by name or description').fill('launch');
+    expect(await names()).toEqual(['Deadline']);
+    await page.getByLabel('Filter by name or description').fill('');
+
+    await page.getByLabel('Select Role').check();
+    await page.getByLabel('Select Board').check();
+    await page.getByRole('button', { name: 'Move to team memory' }).click();
+    await page.getByText('Moved 2 memories to team memory.').waitFor();
+    expect(await exists(path.join(dir, 'team', 'user_role.md'))).toBe(true);
+    expect(await exists(path.join(dir, 'user_role.md'))).toBe(false);
+    expect(await fs.readFile(path.join(dir, 'team', 'reference_board.md'), 'utf8')).toBe(seeded['reference_board.md']);
+    expect(await fs.readFile(path.join(dir, 'team', 'MEMORY.md'), 'utf8')).toContain('(user_role.md)');
+    expect(await fs.readFile(path.join(dir, 'MEMORY.md'), 'utf8')).not.toContain('(user_role.md)');
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => exists(path.join(dir, 'user_role.md'))).toBe(true);
+    await expect.poll(() => exists(path.join(dir, 'team', 'user_role.md'))).toBe(false);
+    expect(await fs.readFile(path.join(dir, 'MEMORY.md'), 'utf8')).toContain('(user_role.md)');
+
+    await table.getByRole('button', { name: 'Tone' }).waitFor();
+    await page.getByLabel('Select Tone').check();
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    await page.getByText('Deleted 1 memory.').waitFor();
+    expect(await exists(path.join(dir, 'feedback_tone.md'))).toBe(false);
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => fs.readFile(path.join(dir, 'feedback_tone.md'), 'utf8').catch(() => null)).toBe(seeded['feedback_tone.md']);
+    expect(errors).toEqual([]);
+  });
+});
