@@ -233,6 +233,7 @@ export const invokeChannels = {
   /** Health's one-click fix: every problem of a kind, or only those of `paths` (the problems' paths). */
   'vault:health-fix': invoke<HealthFixResult>()(
     z.object({ kind: z.enum(healthFixKinds), paths: z.array(vaultPath).max(100_000).optional() }).strict(),
+  ),
   'memory:import-paste-preview': invoke<ImportPreview>()(
     z.object({ source: z.enum(['chatgpt', 'claude', 'other']), text: z.string().min(1).max(200_000) }).strict(),
   ),

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { generateRecallFixture, type EvalQuestion } from '../../bench/recall-eval/fixture.js';
 import { scoreRecall } from '../../bench/recall-eval/score.js';
 import { parseManifest, selectFromManifest } from '../../bench/recall-eval/scripted-selector.js';
-import { parseMemoryFile } from '../../main/core/auto-memory/memory-frontmatter.js';
+import { parseMemoryFile } from '../../common/memory-file/index.js';
 import { formatManifest, type MemoryFile } from '../../main/core/auto-memory/memory-files.js';
 
 const q = (id: string, answer: string | null, extra: Partial<EvalQuestion> = {}): EvalQuestion => ({

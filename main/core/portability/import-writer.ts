@@ -1,6 +1,6 @@
 import { AppFailure } from '../../../common/result.js';
 import type { ImportItem, ImportResult } from '../../../common/domain/portability.js';
-import { renderMemory } from '../vault/frontmatter.js';
+import { renderMemoryFile } from '../../../common/memory-file/index.js';
 import { memoryDir } from '../vault/vault-paths.js';
 import type { Vault } from '../vault/vault.js';
 
@@ -23,7 +23,7 @@ export async function writeImport(vault: Vault, target: { projectSlug: string; t
     let fileName = item.fileName;
     for (let n = 2; taken.has(fileName.toLowerCase()); n++) fileName = `${stem}_${n}.md`;
     taken.add(fileName.toLowerCase());
-    const text = item.verbatim ?? renderMemory({ name: item.name, description: item.description, type: item.type }, `${item.body.trim()}\n`);
+    const text = item.verbatim ?? renderMemoryFile({ name: item.name, description: item.description, type: item.type }, item.body);
     try {
       await vault.write(`${dir}/${fileName}`, text, { baseHash: null, reason: 'import' });
       await vault.fixIndex(target.projectSlug, target.team, 'add-missing', fileName);

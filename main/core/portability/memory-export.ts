@@ -1,5 +1,5 @@
 import type { ExportedMemory } from '../../../common/domain/portability.js';
-import { parseMemoryFile } from '../auto-memory/memory-frontmatter.js';
+import { parseMemoryFile } from '../../../common/memory-file/index.js';
 import type { Vault } from '../vault/vault.js';
 import { writeZip } from './zip.js';
 

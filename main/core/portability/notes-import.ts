@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { importSourceLabels, type ImportItem, type ImportPreview, type ImportSource } from '../../../common/domain/portability.js';
-import { memoryTypes, parseMemoryFile, type MemoryType } from '../auto-memory/memory-frontmatter.js';
+import { memoryTypes, parseMemoryFile, type MemoryType } from '../../../common/memory-file/index.js';
 import { memoryFileName, provenanceLine } from './import-naming.js';
 import { inferType, nameOf } from './paste-parser.js';
 import { readZip } from './zip.js';

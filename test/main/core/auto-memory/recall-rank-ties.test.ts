@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseMemoryFile } from '../../../../main/core/auto-memory/memory-frontmatter.js';
+import { parseMemoryFile } from '../../../../common/memory-file/index.js';
 import type { MemoryFile } from '../../../../main/core/auto-memory/memory-files.js';
 import { MemoryRanker } from '../../../../main/core/auto-memory/recall-rank.js';
 

@@ -39,7 +39,7 @@ describe('import of a pasted answer', () => {
     expect(result.written).toEqual([`${DIR}/user_has_a_dog_named_biscuit_2.md`, `${DIR}/feedback_prefers_short_answers.md`]);
     expect(await fs.readFile(path.join(root, DIR, 'user_has_a_dog_named_biscuit.md'), 'utf8')).toBe(existing);
     const written = await vault.read(result.written[1]!);
-    expect(written.frontmatter).toEqual({ name: 'Short answers', description: 'Keep answers short', type: 'feedback' });
+    expect(written.frontmatter).toMatchObject({ name: 'Short answers', description: 'Keep answers short', type: 'feedback' });
     expect(written.body.trim()).toBe('Prefers short answers.\n\nImported from ChatGPT on 2026-12-04.');
     expect(await indexTargets(root)).toEqual(['feedback_prefers_short_answers.md', 'user_has_a_dog_named_biscuit.md', 'user_has_a_dog_named_biscuit_2.md']);
     const indexHistory = await vault.timeline(`${DIR}/MEMORY.md`);
