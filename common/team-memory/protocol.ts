@@ -70,6 +70,7 @@ export const teamErrorCodes = [
   'body_too_large',
   'team_memory_file_too_large',
   'team_memory_too_many_entries',
+  'team_memory_repo_too_large',
   'rate_limited',
   'internal',
 ] as const;

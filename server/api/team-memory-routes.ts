@@ -113,6 +113,8 @@ async function handlePut(deps: TeamMemoryDeps, { repo }: Admitted, request: Fast
     now: deps.clock.now(),
     maxEntries: deps.limits.maxEntries,
     tombstoneMs: deps.limits.tombstoneMs,
+    maxTombstones: deps.limits.maxTombstones,
+    maxRepoBytes: deps.limits.maxRepoBytes,
   });
   if (outcome.kind !== 'ok') throw describePutOutcome(repo, outcome);
   return reply.header('etag', formatEtag(outcome.checksum)).header('cache-control', 'no-store').send({ checksum: outcome.checksum, version: outcome.version });
