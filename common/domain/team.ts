@@ -20,6 +20,16 @@ export interface InvalidTeamName {
   reason: string;
 }
 
+/** A team file whose own pull, write or push failed while the others synced; retried every sync. */
+export interface FailedTeamFile {
+  key: string;
+  path: string;
+  step: 'read' | 'pull' | 'push';
+  reason: string;
+  /** What the user can do about it. */
+  advice: string;
+}
+
 export interface TeamStatus {
   project: string;
   /** `owner/name`, or null with `repoProblem` saying how to set it. */
@@ -36,6 +46,8 @@ export interface TeamStatus {
   blocked: BlockedFile[];
   tooLarge: string[];
   invalidNames: InvalidTeamName[];
+  /** Absent from older senders: read as none. */
+  failed?: FailedTeamFile[];
   lastSyncAt: string | null;
   error: string | null;
   /** While a sign-in waits for the browser: the server's authorization page (http/https), for the renderer to open. */

@@ -33,7 +33,9 @@ export async function writeFileAtomic(
   } catch {
     // New file: the requested mode stands.
   }
-  const temp = path.join(dir, `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+  // A short name of its own, not the target's name plus a suffix: a target whose name is already
+  // at the file system's 255-byte limit must still be writable (docs on team sync, key rules).
+  const temp = path.join(dir, tempFileName());
   const handle = await fs.open(temp, 'wx', mode);
   try {
     await handle.writeFile(data);
@@ -52,6 +54,13 @@ export async function writeFileAtomic(
     throw error;
   }
   return true;
+}
+
+/** Prefix and suffix of every temp file `writeFileAtomic` makes: `.strata-<12 hex>.tmp`. */
+export const atomicTempPattern = /^\.strata-[0-9a-f]{12}\.tmp$/;
+
+function tempFileName(): string {
+  return `.strata-${randomBytes(6).toString('hex')}.tmp`;
 }
 
 /** Reads and parses a JSON file; `undefined` when it does not exist. Other errors propagate. */

@@ -1,5 +1,7 @@
-import { readLocalFile, readLocalTree, removeLocalFile, writeLocalFile } from './local-tree.js';
-import { hashText, isValidTeamKey } from './team-key.js';
+import { readLocalFile, readLocalTree, removeLocalFile, writeLocalFile, type LocalTree } from './local-tree.js';
+import { describeFileFailure } from './file-failure.js';
+import { InjectedCrash } from './fault-seam.js';
+import { hashText, teamKeyProblem } from './team-key.js';
 import type { Snapshot } from './team-api.js';
 import type { SyncState, SyncStateStore } from './sync-state.js';
 import type { FaultSeam } from './fault-seam.js';
@@ -27,7 +29,7 @@ export interface PullContext {
  * local files: their content is re-uploaded instead (sync-reliability §5 test 7).
  */
 export async function applySnapshot(ctx: PullContext, snapshot: Snapshot | null, rollback: boolean): Promise<void> {
-  const { state, store, report, teamDir } = ctx;
+  const { state, report, teamDir } = ctx;
   const entries = snapshot?.entries ?? {};
   const sums = snapshot?.entryChecksums ?? {};
   const tombstones = snapshot?.tombstones ?? {};
@@ -43,13 +45,40 @@ export async function applySnapshot(ctx: PullContext, snapshot: Snapshot | null,
   // Keys are independent; a few at a time overlaps the fsync of each atomic write (first pull of 5,000 files).
   await forEachLimit(keys, 32, async (key) => {
     ctx.progress(done++, keys.length);
-    if (!isValidTeamKey(key)) {
-      report.warnings.push(`ignored a server key that is not a safe path: ${JSON.stringify(key)}`);
+    const problem = teamKeyProblem(key);
+    if (problem) {
+      // Stored by a server without today's key rules: never written here, shown with its reason.
+      report.failed.push({ key, step: 'pull', reason: `this device cannot hold its name: ${problem}`, advice: 'ask the teammate who added it to rename it' });
       return;
     }
+    // One file that cannot be written here (a name too long for this disk, a folder in its way) waits
+    // with its reason; every other file still pulls (isolation, docs on team sync).
+    try {
+      await applyKey(ctx, key, local, entries, sums, tombstones, mtime, rollback);
+    } catch (error) {
+      if (error instanceof InjectedCrash) throw error;
+      ctx.report.failed.push(describeFileFailure(key, 'pull', error));
+      ctx.logger.warn('team memory file could not be pulled; the others went on', { key, code: (error as NodeJS.ErrnoException).code ?? null });
+    }
+  });
+  ctx.progress(keys.length, keys.length);
+}
+
+async function applyKey(
+  ctx: PullContext,
+  key: string,
+  local: LocalTree,
+  entries: Record<string, string>,
+  sums: Record<string, string>,
+  tombstones: Record<string, unknown>,
+  mtime: Date | null,
+  rollback: boolean,
+): Promise<void> {
+    const { state, store } = ctx;
     const base = state.bases[key] ?? null;
     const remote = sums[key] ?? null;
-    const mine = local.get(key)?.hash ?? null;
+    // A file this device does not sync (a dot-file) still has content that must not be overwritten unseen.
+    const mine = (local.get(key) ?? (local.isIgnored(key) ? await readLocalFile(ctx.teamDir, key) : null))?.hash ?? null;
     const conflict = state.conflicts[key];
 
     if (remote === null) {
@@ -59,7 +88,7 @@ export async function applySnapshot(ctx: PullContext, snapshot: Snapshot | null,
     }
     const text = entries[key];
     if (text === undefined || hashText(text) !== remote) {
-      report.warnings.push(`the server's copy of ${key} did not match its checksum; kept the local file`);
+      ctx.report.warnings.push(`the server's copy of ${key} did not match its checksum; kept the local file`);
       return;
     }
     if (conflict) {
@@ -88,8 +117,6 @@ export async function applySnapshot(ctx: PullContext, snapshot: Snapshot | null,
       if (await download(ctx, key, text, mine, mtime)) return;
     }
     await recordConflict(ctx, key, text, base);
-  });
-  ctx.progress(keys.length, keys.length);
 }
 
 /** Runs `task` over `items`, at most `limit` at once. */

@@ -39,6 +39,8 @@ const stateSchema = z.object({
     }),
   ),
   lastSyncAt: z.string().nullable(),
+  // Files whose own step failed at the last run (their badge); added after format 1 shipped.
+  failed: z.record(z.string(), z.object({ step: z.enum(['read', 'pull', 'push']), reason: z.string(), advice: z.string() })).default({}),
 });
 
 export type SyncState = z.infer<typeof stateSchema>;
@@ -55,6 +57,7 @@ export const emptyState = (): SyncState => ({
   deleted: {},
   blocked: {},
   lastSyncAt: null,
+  failed: {},
 });
 
 /** Forgets restorable deletions older than `before` (epoch ms): tombstones live `tombstoneDays` (SPEC §5). */

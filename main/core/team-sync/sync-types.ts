@@ -32,8 +32,21 @@ export interface TeamSyncEngineOptions {
   onStatus?: (status: TeamSyncStatus) => void;
 }
 
-/** Per-file state shown as a badge (SPEC §5 **Beyond**); `invalid-name`: the server refuses the file's name. */
-export type FileSyncState = 'synced' | 'pending' | 'conflict' | 'blocked' | 'too-large' | 'invalid-name';
+/**
+ * Per-file state shown as a badge (SPEC §5 **Beyond**); `invalid-name`: the server refuses the file's
+ * name; `failed`: this file's pull, write or push failed on its own (the rest synced).
+ */
+export type FileSyncState = 'synced' | 'pending' | 'conflict' | 'blocked' | 'too-large' | 'invalid-name' | 'failed';
+
+/** One file whose step failed while every other file synced: what happened and what the user can do. */
+export interface FileFailure {
+  key: string;
+  step: 'read' | 'pull' | 'push';
+  /** What went wrong, in a sentence ("its name is longer than this disk allows"). */
+  reason: string;
+  /** What to do about it ("ask the teammate who added it to rename it"). */
+  advice: string;
+}
 
 export interface SecretFinding {
   rule: string;
@@ -67,6 +80,8 @@ export interface SyncReport {
   tooLarge: string[];
   /** Local files whose names the server refuses: never uploaded, never failing a batch, left in place. */
   invalidNames: InvalidName[];
+  /** Files whose own step failed; the run went on with the others. */
+  failed: FileFailure[];
   /** Keys changed locally and not on the server yet (conflicts, blocked and too-large excluded). */
   pending: string[];
   warnings: string[];
@@ -82,6 +97,7 @@ export interface TeamSyncStatus {
   blocked: BlockedKey[];
   tooLarge: string[];
   invalidNames: InvalidName[];
+  failed: FileFailure[];
   lastSyncAt: string | null;
   error: SyncError | null;
 }
@@ -93,6 +109,7 @@ export const emptyReport = (): SyncReport => ({
   blocked: [],
   tooLarge: [],
   invalidNames: [],
+  failed: [],
   pending: [],
   warnings: [],
   error: null,

@@ -25,7 +25,7 @@ export interface Snapshot {
 /** Anything but a success: network failure, HTTP error with the server's code, or a malformed answer. */
 export type ApiFailure =
   | { kind: 'network'; message: string }
-  | { kind: 'http'; status: number; code: string; message: string; retryAfterMs?: number; maxEntries?: number }
+  | { kind: 'http'; status: number; code: string; message: string; retryAfterMs?: number; maxEntries?: number; key?: string }
   | { kind: 'malformed'; message: string };
 
 export type GetResult = { kind: 'snapshot'; snapshot: Snapshot } | { kind: 'not-modified' } | { kind: 'not-found' } | ApiFailure;
@@ -134,6 +134,8 @@ export class TeamApi {
       message: parsed.success ? parsed.data.error.message : `team server answered ${status}`,
       ...(Number.isFinite(seconds) ? { retryAfterMs: seconds * 1000 } : {}),
       ...(tooMany.success ? { maxEntries: tooMany.data.max_entries } : {}),
+      // The key a 400 invalid_key or a per-file 413 names, so the client can hold back that file alone.
+      ...(parsed.success && typeof parsed.data.error.details.key === 'string' ? { key: parsed.data.error.details.key } : {}),
     };
   }
 }

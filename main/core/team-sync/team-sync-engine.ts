@@ -1,15 +1,17 @@
 import { applySnapshot } from './pull-apply.js';
 import { applyEntryLimit, expireEntryLimit, planPush } from './push-plan.js';
 import { backoffDelay, batchEntries } from './batching.js';
-import { readLocalTree, type InvalidName } from './local-tree.js';
+import { readLocalTree } from './local-tree.js';
 import { expireDeleted, missingRemoteContent, SyncStateStore, type SyncState } from './sync-state.js';
 import { InjectedCrash, noFaults, type FaultSeam } from './fault-seam.js';
 import { failureToError } from './sync-errors.js';
+import { removeStaleTempFiles } from './temp-cleanup.js';
 import { withRetry } from './retry.js';
 import { ConflictDesk } from './conflict-desk.js';
 import type { ApiFailure, GetResult } from './team-api.js';
 import {
   emptyReport,
+  type FileFailure,
   type FileSyncState,
   type SyncReport,
   type TeamSyncEngineOptions,
@@ -27,7 +29,9 @@ export class TeamSyncEngine extends ConflictDesk {
   private readonly fault: FaultSeam;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
-  private current: TeamSyncStatus = { phase: 'synced', progress: null, pending: 0, conflicts: [], blocked: [], tooLarge: [], invalidNames: [], lastSyncAt: null, error: null };
+  /** Temp files left by a crash are removed once, at the first run. */
+  private tempsCleaned = false;
+  private current: TeamSyncStatus = { phase: 'synced', progress: null, pending: 0, conflicts: [], blocked: [], tooLarge: [], invalidNames: [], failed: [], lastSyncAt: null, error: null };
 
   constructor(private readonly o: TeamSyncEngineOptions) {
     const fault = o.fault ?? noFaults;
@@ -59,15 +63,15 @@ export class TeamSyncEngine extends ConflictDesk {
   fileStates(): Promise<Map<string, FileSyncState>> {
     return this.exclusive(async () => {
       const state = await this.store.load();
-      const invalid: InvalidName[] = [];
-      const local = await readLocalTree(this.o.teamDir, invalid);
+      const local = await readLocalTree(this.o.teamDir);
       const plan = planPush(state, local, this.o.scan, this.o.config.maxFileBytes);
       const out = new Map<string, FileSyncState>();
-      for (const { key } of invalid) out.set(key, 'invalid-name');
+      for (const { key } of local.invalid) out.set(key, 'invalid-name');
       for (const key of local.keys()) out.set(key, local.get(key)!.hash === state.bases[key] ? 'synced' : 'pending');
       for (const key of Object.keys(state.bases)) if (!local.has(key)) out.set(key, 'pending');
       for (const b of plan.blocked) out.set(b.key, 'blocked');
       for (const key of plan.tooLarge) out.set(key, 'too-large');
+      for (const key of Object.keys(state.failed)) out.set(key, 'failed');
       for (const key of Object.keys(state.conflicts)) out.set(key, 'conflict');
       return out;
     });
@@ -78,6 +82,12 @@ export class TeamSyncEngine extends ConflictDesk {
     let state: SyncState | null = null;
     this.emit({ ...this.current, phase: 'syncing', progress: { done: 0, total: 0 } });
     try {
+      if (!this.tempsCleaned) {
+        this.tempsCleaned = true;
+        const now = this.o.clock.now();
+        const removed = (await removeStaleTempFiles(this.o.teamDir, now)) + (await removeStaleTempFiles(this.o.stateDir, now));
+        if (removed > 0) this.o.logger.info('removed temp files left by an interrupted write', { count: removed });
+      }
       state = await this.store.load();
       const setAside = this.store.takeSetAside();
       if (setAside) report.warnings.push(setAside);
@@ -99,6 +109,7 @@ export class TeamSyncEngine extends ConflictDesk {
       blocked: report.blocked,
       tooLarge: report.tooLarge,
       invalidNames: report.invalidNames,
+      failed: report.failed,
       lastSyncAt: state?.lastSyncAt ?? this.current.lastSyncAt,
       error: report.error,
     });
@@ -136,11 +147,13 @@ export class TeamSyncEngine extends ConflictDesk {
    */
   private async pushStep(state: SyncState, report: SyncReport): Promise<void> {
     let learnedLimit = false;
-    for (let attempt = 0; ; attempt++) {
-      let plan = planPush(state, await readLocalTree(this.o.teamDir), this.o.scan, this.o.config.maxFileBytes);
+    // Keys the server refused in this run (a name it will not hold): each waits on its own.
+    const refused = new Set<string>();
+    for (let attempt = 0; ; ) {
+      let plan = planPush(state, await readLocalTree(this.o.teamDir), this.o.scan, this.o.config.maxFileBytes, refused);
       if (plan.needsPull) {
         if (!(await this.pullStep(state, report, true))) return;
-        plan = planPush(state, await readLocalTree(this.o.teamDir), this.o.scan, this.o.config.maxFileBytes);
+        plan = planPush(state, await readLocalTree(this.o.teamDir), this.o.scan, this.o.config.maxFileBytes, refused);
       }
       await this.recordAgreed(state, plan.agreed);
       applyEntryLimit(plan, state);
@@ -151,12 +164,17 @@ export class TeamSyncEngine extends ConflictDesk {
 
       const outcome = await this.putBatches(state, report, plan.upload);
       if (outcome === 'done') return;
+      if (typeof outcome === 'object') {
+        refused.add(outcome.refused.key);
+        report.failed.push(outcome.refused);
+        continue;
+      }
       if (outcome === 'too-many' && !learnedLimit) {
         learnedLimit = true;
         continue;
       }
       if (outcome !== 'stale') return;
-      if (attempt >= this.o.config.max412Retries) {
+      if (attempt++ >= this.o.config.max412Retries) {
         report.error = { code: 'contention', message: 'the team memory kept changing on the server; local changes stay pending and are retried at the next sync' };
         return;
       }
@@ -190,7 +208,11 @@ export class TeamSyncEngine extends ConflictDesk {
   }
 
   /** PUTs batch after batch, threading the ETag; the base of each key becomes what was *sent*. */
-  private async putBatches(state: SyncState, report: SyncReport, upload: Record<string, string | null>): Promise<'done' | 'stale' | 'too-many' | 'failed'> {
+  private async putBatches(
+    state: SyncState,
+    report: SyncReport,
+    upload: Record<string, string | null>,
+  ): Promise<'done' | 'stale' | 'too-many' | 'failed' | { refused: FileFailure }> {
     const batches = batchEntries(upload, this.o.config.maxBatchBytes);
     const total = Object.keys(upload).length;
     let done = 0;
@@ -199,6 +221,10 @@ export class TeamSyncEngine extends ConflictDesk {
       const result = await this.withRetry(() => this.o.api.put(batch, state.etag));
       if (result.kind !== 'ok') {
         if (result.kind === 'http' && (result.status === 412 || result.status === 428)) return 'stale';
+        // One key the server will not hold (its name, its size) fails alone; the rest are sent again.
+        if (result.kind === 'http' && result.key !== undefined && result.key in batch && result.status >= 400 && result.status < 500) {
+          return { refused: { key: result.key, step: 'push', reason: `the team server refused it: ${result.message}`, advice: refusalAdvice(result.code) } };
+        }
         report.error = failureToError(result);
         if (result.kind === 'http' && result.maxEntries) {
           state.maxEntries = result.maxEntries;
@@ -244,9 +270,10 @@ export class TeamSyncEngine extends ConflictDesk {
 
   /** Closes the run: the report's lists, the persisted blocked list, base texts no longer needed. */
   private async finish(state: SyncState, report: SyncReport): Promise<void> {
-    const invalid: InvalidName[] = [];
-    const local = await readLocalTree(this.o.teamDir, invalid);
-    report.invalidNames = invalid.sort((a, b) => a.key.localeCompare(b.key));
+    const local = await readLocalTree(this.o.teamDir);
+    report.invalidNames = [...local.invalid].sort((a, b) => a.key.localeCompare(b.key));
+    report.failed.sort((a, b) => a.key.localeCompare(b.key));
+    state.failed = Object.fromEntries(report.failed.map((f) => [f.key, { step: f.step, reason: f.reason, advice: f.advice }]));
     const plan = planPush(state, local, this.o.scan, this.o.config.maxFileBytes);
     const held = new Set([...plan.blocked.map((b) => b.key), ...plan.tooLarge, ...Object.keys(state.conflicts)]);
     const changed = [...new Set([...local.keys(), ...Object.keys(state.bases)])].filter((k) => (local.get(k)?.hash ?? null) !== (state.bases[k] ?? null));
@@ -278,4 +305,11 @@ export class TeamSyncEngine extends ConflictDesk {
     this.current = status;
     this.o.onStatus?.(status);
   }
+}
+
+/** What the user can do about a file the server refused. */
+function refusalAdvice(code: string): string {
+  if (code === 'invalid_key') return 'rename the file; it syncs under its new name';
+  if (code === 'team_memory_file_too_large') return 'shorten the file; it syncs once it is under the limit';
+  return 'it is tried again at the next sync';
 }
