@@ -28,6 +28,7 @@ function printHuman(io: CliIo, repo: string, report: SyncReport, teamDir: string
   }
   for (const key of report.tooLarge) io.stdout(`too large: ${key} is over 250,000 bytes; not uploaded`);
   for (const n of report.invalidNames) io.stdout(`not synced: ${path.join(teamDir, n.key)}: the server refuses its name (${n.reason}); rename it`);
+  for (const f of report.failed) io.stdout(`not synced: ${path.join(teamDir, f.key)}: ${f.reason}; ${f.advice}`);
   for (const w of report.warnings) io.stdout(`warning: ${w}`);
   if (report.error) io.stdout(`error: ${report.error.message}`);
 }
@@ -105,7 +106,18 @@ export const syncCommand: Command = {
         throw new UsageError((error as Error).message);
       }
     }
+    // Ctrl-C or SIGTERM ends the run at once: the request in flight is aborted and the report says so;
+    // everything not pushed stays pending for the next sync (state is written atomically at each step).
+    let stopped = false;
+    void io.stopped.then(() => {
+      stopped = true;
+      void engine.close();
+    });
     const report = await engine.sync();
+    if (stopped) {
+      io.stderr('stopped: the sync was interrupted; changes not yet pushed stay pending');
+      return 130;
+    }
     const deleted = await engine.listDeleted();
     if (values.json) {
       io.stdout(
@@ -118,6 +130,7 @@ export const syncCommand: Command = {
           blocked: report.blocked.map((b) => ({ path: path.join(teamDir, b.key), rule: b.rule, line: b.line, findings: b.findings })),
           tooLarge: report.tooLarge,
           invalidNames: report.invalidNames.map((n) => ({ path: path.join(teamDir, n.key), reason: n.reason })),
+          failed: report.failed.map((f) => ({ path: path.join(teamDir, f.key), step: f.step, reason: f.reason, advice: f.advice })),
           pending: report.pending,
           warnings: report.warnings,
           deleted,

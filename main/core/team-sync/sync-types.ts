@@ -9,9 +9,10 @@ export type SecretScan = (text: string) => { rule: string; line: number }[];
 
 /** The protocol calls the engine makes; `TeamApi` implements them, tests may wrap it to drop answers. */
 export interface TeamMemoryPort {
-  get(ifNoneMatch: string | null): Promise<GetResult>;
-  hashes(): Promise<GetResult>;
-  put(entries: Record<string, string | null>, ifMatch: string | null): Promise<PutResult>;
+  /** `signal` ends the request at once (the engine's `close`); the port answers `cancelled`. */
+  get(ifNoneMatch: string | null, signal?: AbortSignal): Promise<GetResult>;
+  hashes(signal?: AbortSignal): Promise<GetResult>;
+  put(entries: Record<string, string | null>, ifMatch: string | null, signal?: AbortSignal): Promise<PutResult>;
 }
 
 export interface TeamSyncEngineOptions {
@@ -62,7 +63,7 @@ export interface BlockedKey extends SecretFinding {
   findings: SecretFinding[];
 }
 
-export type SyncErrorCode = 'offline' | 'auth' | 'forbidden' | 'contention' | 'too_many_entries' | 'server' | 'local_io';
+export type SyncErrorCode = 'offline' | 'auth' | 'forbidden' | 'contention' | 'too_many_entries' | 'server' | 'local_io' | 'cancelled';
 
 export interface SyncError {
   code: SyncErrorCode;

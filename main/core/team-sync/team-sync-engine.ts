@@ -18,8 +18,6 @@ import {
   type TeamSyncStatus,
 } from './sync-types.js';
 
-const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 /**
  * Offline-first team-memory sync for one project and repository (SPEC §5 with **Beyond**; issue 8
  * item 2). Every run loads the state from disk, so a crash or restart loses nothing but the run.
@@ -27,18 +25,29 @@ const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(reso
  */
 export class TeamSyncEngine extends ConflictDesk {
   private readonly fault: FaultSeam;
-  private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
   /** Temp files left by a crash are removed once, at the first run. */
   private tempsCleaned = false;
+  /** Aborted by `close()`: ends the request in flight and any backoff wait at once. */
+  private readonly closing = new AbortController();
   private current: TeamSyncStatus = { phase: 'synced', progress: null, pending: 0, conflicts: [], blocked: [], tooLarge: [], invalidNames: [], failed: [], lastSyncAt: null, error: null };
 
   constructor(private readonly o: TeamSyncEngineOptions) {
     const fault = o.fault ?? noFaults;
     super(o, new SyncStateStore(o.stateDir, fault, o.logger, o.clock));
     this.fault = fault;
-    this.sleep = o.sleep ?? realSleep;
     this.random = o.random ?? Math.random;
+  }
+
+  /**
+   * Stops syncing for good: the request in flight is aborted, a backoff wait ends, and the run returns
+   * with a `cancelled` error. State is saved atomically at every step, so what is on disk stays
+   * consistent (a crash at any point is survivable by design); what was not pushed stays pending.
+   * Resolves when the run in progress, if any, has returned.
+   */
+  async close(): Promise<void> {
+    this.closing.abort(new Error('the team sync was closed'));
+    await this.exclusive(async () => undefined);
   }
 
   /** The last status, as the sync indicator shows it. */
@@ -79,6 +88,10 @@ export class TeamSyncEngine extends ConflictDesk {
 
   private async run(pull: boolean, push: boolean): Promise<SyncReport> {
     const report = emptyReport();
+    if (this.closing.signal.aborted) {
+      report.error = failureToError({ kind: 'cancelled' });
+      return report;
+    }
     let state: SyncState | null = null;
     this.emit({ ...this.current, phase: 'syncing', progress: { done: 0, total: 0 } });
     try {
@@ -119,7 +132,7 @@ export class TeamSyncEngine extends ConflictDesk {
   /** A pull: If-None-Match unless some server change is known but not downloaded yet. */
   private async pullStep(state: SyncState, report: SyncReport, force: boolean): Promise<boolean> {
     const ifNoneMatch = force || missingRemoteContent(state) ? null : state.etag;
-    const result = await this.withRetry(() => this.o.api.get(ifNoneMatch));
+    const result = await this.withRetry(() => this.o.api.get(ifNoneMatch, this.closing.signal));
     if (result.kind === 'not-modified') return true;
     if (result.kind !== 'snapshot' && result.kind !== 'not-found') {
       report.error = failureToError(result);
@@ -178,8 +191,8 @@ export class TeamSyncEngine extends ConflictDesk {
         report.error = { code: 'contention', message: 'the team memory kept changing on the server; local changes stay pending and are retried at the next sync' };
         return;
       }
-      await this.sleep(backoffDelay(attempt + 1, this.o.config.backoffBaseMs, this.o.config.backoffCapMs, this.random));
-      const probe = await this.withRetry(() => this.o.api.hashes());
+      await this.pause(backoffDelay(attempt, this.o.config.backoffBaseMs, this.o.config.backoffCapMs, this.random));
+      const probe = await this.withRetry(() => this.o.api.hashes(this.closing.signal));
       if (probe.kind !== 'snapshot' && probe.kind !== 'not-found') {
         report.error = failureToError(probe);
         return;
@@ -218,7 +231,7 @@ export class TeamSyncEngine extends ConflictDesk {
     let done = 0;
     for (const batch of batches) {
       this.progress(done, total);
-      const result = await this.withRetry(() => this.o.api.put(batch, state.etag));
+      const result = await this.withRetry(() => this.o.api.put(batch, state.etag, this.closing.signal));
       if (result.kind !== 'ok') {
         if (result.kind === 'http' && (result.status === 412 || result.status === 428)) return 'stale';
         // One key the server will not hold (its name, its size) fails alone; the rest are sent again.
@@ -292,7 +305,25 @@ export class TeamSyncEngine extends ConflictDesk {
   /** See retry.ts: network errors, 429 and 5xx are retried with backoff and jitter. */
   private withRetry<T extends { kind: string }>(call: () => Promise<T | ApiFailure>): Promise<T | ApiFailure> {
     const c = this.o.config;
-    return withRetry({ baseMs: c.backoffBaseMs, capMs: c.backoffCapMs, maxRetries: c.networkRetries, sleep: this.sleep, random: this.random }, call);
+    return withRetry({ baseMs: c.backoffBaseMs, capMs: c.backoffCapMs, maxRetries: c.networkRetries, sleep: (ms) => this.pause(ms), random: this.random }, call);
+  }
+
+  /** A backoff wait that `close()` ends at once (the next call then answers `cancelled`). */
+  private pause(ms: number): Promise<void> {
+    const signal = this.closing.signal;
+    if (signal.aborted) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      // The real timer is cleared too, so a closed engine leaves nothing keeping the process alive.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      signal.addEventListener('abort', done, { once: true });
+      if (this.o.sleep) this.o.sleep(ms).then(done, done);
+      else timer = setTimeout(done, ms);
+    });
   }
 
   private progress(done: number, total: number): void {
