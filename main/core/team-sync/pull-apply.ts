@@ -1,6 +1,7 @@
 import { readLocalFile, readLocalTree, removeLocalFile, writeLocalFile, type LocalTree } from './local-tree.js';
 import { describeFileFailure } from './file-failure.js';
 import { InjectedCrash } from './fault-seam.js';
+import { merge3 } from '../../../common/text/merge3.js';
 import { hashText, teamKeyProblem } from './team-key.js';
 import type { Snapshot } from './team-api.js';
 import type { SyncState, SyncStateStore } from './sync-state.js';
@@ -29,7 +30,7 @@ export interface PullContext {
  * local files: their content is re-uploaded instead (sync-reliability §5 test 7).
  */
 export async function applySnapshot(ctx: PullContext, snapshot: Snapshot | null, rollback: boolean): Promise<void> {
-  const { state, report, teamDir } = ctx;
+  const { state, store, report, teamDir } = ctx;
   const entries = snapshot?.entries ?? {};
   const sums = snapshot?.entryChecksums ?? {};
   const tombstones = snapshot?.tombstones ?? {};
@@ -40,6 +41,21 @@ export async function applySnapshot(ctx: PullContext, snapshot: Snapshot | null,
     report.warnings.push('the team server went back to an older state; local files are kept and uploaded again');
     ctx.logger.warn('team server rolled back', { version: snapshot?.version ?? null, known: state.serverVersion });
   }
+  // Every version about to be written is noted first (one state write), so a crash right after a
+  // rename is recognized at the next run rather than shown as a conflict (adoptUnrecordedBase).
+  // Only files that exist here and will be replaced need it: a new file that is there after a crash
+  // already equals the server's.
+  let noted = false;
+  for (const key of keys) {
+    const remote = sums[key];
+    const text = entries[key];
+    const mine = local.get(key)?.hash;
+    if (remote === undefined || text === undefined || mine === undefined || mine === remote || mine !== state.bases[key]) continue;
+    if ((await store.putBase(text)) !== remote) continue;
+    state.pulling[key] = remote;
+    noted = true;
+  }
+  if (noted) await store.save(state);
   let done = 0;
   ctx.checkedFolders ??= new Map();
   // Keys are independent; a few at a time overlaps the fsync of each atomic write (first pull of 5,000 files).
@@ -75,10 +91,12 @@ async function applyKey(
   rollback: boolean,
 ): Promise<void> {
     const { state, store } = ctx;
-    const base = state.bases[key] ?? null;
     const remote = sums[key] ?? null;
     // A file this device does not sync (a dot-file) still has content that must not be overwritten unseen.
-    const mine = (local.get(key) ?? (local.isIgnored(key) ? await readLocalFile(ctx.teamDir, key) : null))?.hash ?? null;
+    const mineFile = local.get(key) ?? (local.isIgnored(key) ? await readLocalFile(ctx.teamDir, key) : null);
+    const mine = mineFile?.hash ?? null;
+    adoptUnrecordedBase(state, key, remote, mine);
+    const base = state.bases[key] ?? null;
     const conflict = state.conflicts[key];
 
     if (remote === null) {
@@ -115,8 +133,45 @@ async function applyKey(
     // Unchanged locally (or deleted locally while a teammate edited: the edit wins): take theirs.
     if (mine === base || mine === null) {
       if (await download(ctx, key, text, mine, mtime)) return;
+    } else if (mineFile && (await mergeBothSides(ctx, key, mineFile.text, mine, text, base, mtime))) {
+      return;
     }
     await recordConflict(ctx, key, text, base);
+}
+
+/**
+ * A version this device knows the server held, though the state never recorded it as the base: a PUT
+ * accepted whose answer or state save was lost (the server's checksum is what we sent), or a pulled
+ * file renamed into place just before a crash (the file is what we were pulling). Either is the base
+ * both sides agreed on, so the user's own earlier text never shows as a teammate's conflict.
+ */
+export function adoptUnrecordedBase(state: SyncState, key: string, remote: string | null, mine: string | null): void {
+  const sent = state.sending[key];
+  if (sent !== undefined && remote === sent) state.bases[key] = sent;
+  const pulled = state.pulling[key];
+  if (pulled !== undefined && mine === pulled) state.bases[key] = pulled;
+  if (state.bases[key] === sent) delete state.sending[key];
+  if (state.bases[key] === pulled) delete state.pulling[key];
+}
+
+/**
+ * Both sides changed the file: merge them line by line against the stored base (common/text/merge3,
+ * the diff3 Joplin and git use). Edits to different lines merge cleanly: the merged text replaces the
+ * local file (unless it changed meanwhile) and, with the server's version as the new base, is pushed
+ * by this same run. Only overlapping edits, or a missing base, become a conflict.
+ */
+async function mergeBothSides(ctx: PullContext, key: string, mineText: string, mine: string, theirs: string, base: string | null, mtime: Date | null): Promise<boolean> {
+  const baseText = await ctx.store.getBase(base);
+  if (baseText === null) return false;
+  const merged = merge3(baseText, mineText, theirs);
+  if (!merged.clean) return false;
+  const theirsHash = await ctx.store.putBase(theirs);
+  const unchanged = async () => ((await readLocalFile(ctx.teamDir, key))?.hash ?? null) === mine;
+  if (!(await writeLocalFile(ctx.teamDir, key, merged.text, mtime, ctx.checkedFolders, unchanged))) return false;
+  ctx.state.bases[key] = theirsHash;
+  ctx.report.merged.push(key);
+  ctx.logger.info('team memory file changed on both sides; merged the edits', { key });
+  return true;
 }
 
 /** Runs `task` over `items`, at most `limit` at once. */
@@ -147,6 +202,7 @@ async function download(ctx: PullContext, key: string, text: string, expected: s
   }
   ctx.fault.hit('after-pull-rename');
   ctx.state.bases[key] = hash;
+  delete ctx.state.pulling[key];
   delete ctx.state.deleted[key];
   ctx.report.pulled.push(key);
   return true;

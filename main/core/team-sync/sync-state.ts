@@ -39,6 +39,10 @@ const stateSchema = z.object({
     }),
   ),
   lastSyncAt: z.string().nullable(),
+  // Versions being pushed (key → hash sent) and pulled (key → hash written), noted before the request or
+  // the rename, so one accepted or written just before a crash is recognized as the base next time.
+  sending: z.record(z.string(), z.string()).default({}),
+  pulling: z.record(z.string(), z.string()).default({}),
   // Files whose own step failed at the last run (their badge); added after format 1 shipped.
   failed: z.record(z.string(), z.object({ step: z.enum(['read', 'pull', 'push']), reason: z.string(), advice: z.string() })).default({}),
 });
@@ -57,6 +61,8 @@ export const emptyState = (): SyncState => ({
   deleted: {},
   blocked: {},
   lastSyncAt: null,
+  sending: {},
+  pulling: {},
   failed: {},
 });
 
@@ -189,6 +195,8 @@ export class SyncStateStore {
       ...Object.values(state.bases),
       ...Object.values(state.conflicts).flatMap((c) => (c.baseHash ? [c.baseHash] : [])),
       ...Object.values(state.deleted).map((d) => d.hash),
+      ...Object.values(state.sending),
+      ...Object.values(state.pulling),
     ]);
     const names = await fs.readdir(this.basesDir).catch(() => [] as string[]);
     const dead = names.filter((n) => !n.startsWith('.') && !live.has(`sha256:${n}`));

@@ -77,6 +77,8 @@ export interface SyncReport {
   /** Keys uploaded (or deleted) on the server. */
   pushed: string[];
   conflicts: string[];
+  /** Keys changed on both sides whose edits merged without overlapping (the merge is pushed). */
+  merged: string[];
   blocked: BlockedKey[];
   tooLarge: string[];
   /** Local files whose names the server refuses: never uploaded, never failing a batch, left in place. */
@@ -107,6 +109,7 @@ export const emptyReport = (): SyncReport => ({
   pulled: [],
   pushed: [],
   conflicts: [],
+  merged: [],
   blocked: [],
   tooLarge: [],
   invalidNames: [],

@@ -231,6 +231,10 @@ export class TeamSyncEngine extends ConflictDesk {
     let done = 0;
     for (const batch of batches) {
       this.progress(done, total);
+      // Noted before sending: if the server takes it and the answer or the next state write is lost,
+      // the next pull sees our own checksum and takes it as the base (pull-apply adoptUnrecordedBase).
+      for (const [key, text] of Object.entries(batch)) if (text !== null) state.sending[key] = await this.store.putBase(text);
+      await this.store.save(state);
       const result = await this.withRetry(() => this.o.api.put(batch, state.etag, this.closing.signal));
       if (result.kind !== 'ok') {
         if (result.kind === 'http' && (result.status === 412 || result.status === 428)) return 'stale';
@@ -254,6 +258,7 @@ export class TeamSyncEngine extends ConflictDesk {
           const hash = await this.store.putBase(text);
           state.bases[key] = hash;
           state.remote[key] = hash;
+          delete state.sending[key];
         }
       }
       state.etag = result.checksum;
