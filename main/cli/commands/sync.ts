@@ -37,7 +37,7 @@ function printHuman(io: CliIo, repo: string, report: SyncReport, teamDir: string
 export const syncCommand: Command = {
   name: 'sync',
   summary: 'pull and push the team memory of a project once',
-  usage: 'strata sync --project DIR [--server URL] [--vault DIR] [--restore KEY]… [--json]',
+  usage: 'strata sync --project DIR [--server URL] [--vault DIR] [--restore KEY]… [--confirm-deletions] [--json]',
   async run(argv, io) {
     const { values } = parseArgs({
       args: argv,
@@ -48,6 +48,8 @@ export const syncCommand: Command = {
         json: { type: 'boolean', default: false },
         // A deletion (local or a teammate's) is undoable for 30 days: put the file back, then sync.
         restore: { type: 'string', multiple: true },
+        // More local deletions than the mass-delete guard lets through in one sync: the user means it.
+        'confirm-deletions': { type: 'boolean', default: false },
       },
       strict: true,
     });
@@ -113,7 +115,7 @@ export const syncCommand: Command = {
       stopped = true;
       void engine.close();
     });
-    const report = await engine.sync();
+    const report = await engine.sync({ confirmDeletions: values['confirm-deletions'] });
     if (stopped) {
       io.stderr('stopped: the sync was interrupted; changes not yet pushed stay pending');
       return 130;
@@ -132,6 +134,7 @@ export const syncCommand: Command = {
           invalidNames: report.invalidNames.map((n) => ({ path: path.join(teamDir, n.key), reason: n.reason })),
           failed: report.failed.map((f) => ({ path: path.join(teamDir, f.key), step: f.step, reason: f.reason, advice: f.advice })),
           pending: report.pending,
+          heldDeletions: report.heldDeletions,
           warnings: report.warnings,
           deleted,
           error: report.error,

@@ -77,6 +77,8 @@ export interface SyncReport {
   /** Keys uploaded (or deleted) on the server. */
   pushed: string[];
   conflicts: string[];
+  /** Local deletions held back by the mass-delete guard until the user confirms. */
+  heldDeletions: string[];
   /** Keys changed on both sides whose edits merged without overlapping (the merge is pushed). */
   merged: string[];
   blocked: BlockedKey[];
@@ -110,6 +112,7 @@ export const emptyReport = (): SyncReport => ({
   pushed: [],
   conflicts: [],
   merged: [],
+  heldDeletions: [],
   blocked: [],
   tooLarge: [],
   invalidNames: [],

@@ -6,6 +6,7 @@ import { expireDeleted, missingRemoteContent, SyncStateStore, type SyncState } f
 import { InjectedCrash, noFaults, type FaultSeam } from './fault-seam.js';
 import { failureToError } from './sync-errors.js';
 import { removeStaleTempFiles } from './temp-cleanup.js';
+import { deleteRecheckMs, folderVanished, holdMassDeletions, recheckDeletions } from './delete-guard.js';
 import { withRetry } from './retry.js';
 import { ConflictDesk } from './conflict-desk.js';
 import type { ApiFailure, GetResult } from './team-api.js';
@@ -55,9 +56,12 @@ export class TeamSyncEngine extends ConflictDesk {
     return this.current;
   }
 
-  /** One pull and one push (`strata sync`, "sync now", the start-up and 5-minute runs). */
-  sync(): Promise<SyncReport> {
-    return this.exclusive(() => this.run(true, true));
+  /**
+   * One pull and one push (`strata sync`, "sync now", the start-up and 5-minute runs).
+   * `confirmDeletions`: the user confirmed deleting more files than the mass-delete guard lets through.
+   */
+  sync(options: { confirmDeletions?: boolean } = {}): Promise<SyncReport> {
+    return this.exclusive(() => this.run(true, true, options.confirmDeletions === true));
   }
 
   pull(): Promise<SyncReport> {
@@ -86,7 +90,7 @@ export class TeamSyncEngine extends ConflictDesk {
     });
   }
 
-  private async run(pull: boolean, push: boolean): Promise<SyncReport> {
+  private async run(pull: boolean, push: boolean, confirmDeletions = false): Promise<SyncReport> {
     const report = emptyReport();
     if (this.closing.signal.aborted) {
       report.error = failureToError({ kind: 'cancelled' });
@@ -106,8 +110,15 @@ export class TeamSyncEngine extends ConflictDesk {
       if (setAside) report.warnings.push(setAside);
       expireDeleted(state, this.o.clock.now() - this.o.config.tombstoneDays * 86_400_000);
       expireEntryLimit(state, this.o.clock.now());
-      if (pull) await this.pullStep(state, report, false);
-      if (push && !report.error) await this.pushStep(state, report);
+      let forcePull = false;
+      if (!confirmDeletions && folderVanished(await readLocalTree(this.o.teamDir), state)) {
+        // Every synced file gone at once: bring them back from the server rather than delete them for all.
+        report.warnings.push(`the team folder was empty; restored its ${Object.keys(state.bases).length} files from the team server (delete files a few at a time, or confirm, to delete them for everyone)`);
+        state.bases = {};
+        forcePull = true;
+      }
+      if (pull || forcePull) await this.pullStep(state, report, forcePull);
+      if (push && !report.error) await this.pushStep(state, report, confirmDeletions);
       await this.finish(state, report);
     } catch (error) {
       if (error instanceof InjectedCrash) throw error;
@@ -158,7 +169,7 @@ export class TeamSyncEngine extends ConflictDesk {
    * `max412Retries` retries. A key that changed on both sides goes through the pull's decision table
    * instead of overwriting the teammate's edit (the reference's loss, sync-reliability §4.2).
    */
-  private async pushStep(state: SyncState, report: SyncReport): Promise<void> {
+  private async pushStep(state: SyncState, report: SyncReport, confirmDeletions: boolean): Promise<void> {
     let learnedLimit = false;
     // Keys the server refused in this run (a name it will not hold): each waits on its own.
     const refused = new Set<string>();
@@ -169,6 +180,14 @@ export class TeamSyncEngine extends ConflictDesk {
         plan = planPush(state, await readLocalTree(this.o.teamDir), this.o.scan, this.o.config.maxFileBytes, refused);
       }
       await this.recordAgreed(state, plan.agreed);
+      if (!confirmDeletions) {
+        const held = holdMassDeletions(plan, state);
+        if (held.length > 0) {
+          report.heldDeletions = held;
+          report.warnings.push(`${held.length} files were deleted here; more than one sync deletes for everyone without your confirmation, so they stay on the team server until you confirm (strata sync --confirm-deletions)`);
+        }
+      }
+      await recheckDeletions(plan, this.o.teamDir, () => this.pause(deleteRecheckMs));
       applyEntryLimit(plan, state);
       if (plan.overLimit.length > 0) {
         report.warnings.push(`the team server takes at most ${state.maxEntries} files; ${plan.overLimit.length} new files wait: ${plan.overLimit.join(', ')}`);
