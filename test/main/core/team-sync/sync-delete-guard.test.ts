@@ -49,12 +49,12 @@ describe('team sync mass-delete guard', () => {
   });
 
   it('does not push a deletion whose file is back at the re-check a moment later', async () => {
-    let device!: Device;
+    const late: { device?: Device } = {};
     const { a, keys } = await seeded(3, {
       // The re-check's wait: an editor's save-by-rename puts the file back meanwhile.
-      sleep: async () => device.write('n01.md', 'saved again\n'),
+      sleep: async () => late.device?.write('n01.md', 'saved again\n'),
     });
-    device = a;
+    late.device = a;
     await a.remove('n01.md');
     expect((await a.engine.sync()).pushed).toEqual([]);
     expect(await keys()).toBe(3);
