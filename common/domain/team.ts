@@ -70,6 +70,9 @@ export interface ConflictView {
   base: string | null;
   mine: string | null;
   theirs: string | null;
+  /** Who made the other side's change and when (ISO), as the team server recorded it; absent or null when unknown. */
+  theirsBy?: string | null;
+  theirsAt?: string | null;
 }
 
 export type ConflictChoice = 'mine' | 'theirs' | 'both' | 'merged';

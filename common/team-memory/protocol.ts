@@ -47,6 +47,16 @@ export const hashesResponseSchema = z.strictObject({
 });
 export type HashesResponse = z.infer<typeof hashesResponseSchema>;
 
+/** `GET /api/team_memory/entry` 200 body: who last changed one entry, and when (null before authors were kept). */
+export const entryInfoSchema = z.object({
+  key: z.string(),
+  checksum: checksumSchema,
+  deleted: z.boolean(),
+  updatedBy: z.string().nullable(),
+  updatedAt: z.string().nullable(),
+});
+export type EntryInfo = z.infer<typeof entryInfoSchema>;
+
 /** `PUT` 200 body. */
 export const putResponseSchema = z.strictObject({
   checksum: checksumSchema,

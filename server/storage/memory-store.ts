@@ -22,6 +22,8 @@ export interface PutRequest {
   /** Parsed If-None-Match, or null when absent: `*` creates only, a list refuses to overwrite those versions. */
   ifNoneMatch: '*' | EntityTag[] | null;
   now: number;
+  /** The username that sent the PUT, recorded per entry it changes. */
+  author: string;
   maxEntries: number;
   tombstoneMs: number;
   maxTombstones: number;
@@ -67,6 +69,22 @@ export class MemoryStore {
     );
     const row = rows[0];
     return row ? { version: Number(row.version), checksum: row.checksum, lastModified: Number(row.last_modified) } : null;
+  }
+
+  /** Who last changed one entry (or deleted it) and when; null for an unknown key or one from before authors were kept. */
+  async entryInfo(repo: string, key: string): Promise<{ checksum: string; deleted: boolean; updatedBy: string | null; updatedAt: number | null } | null> {
+    const rows = await this.db.query<{ checksum: string; deleted_at: number | null; updated_by: string | null; updated_at: number | null }>(
+      'SELECT checksum, deleted_at, updated_by, updated_at FROM team_entries WHERE repo = ? AND key = ?',
+      [repo, key],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      checksum: row.checksum,
+      deleted: row.deleted_at !== null,
+      updatedBy: row.updated_by,
+      updatedAt: row.updated_at === null ? null : Number(row.updated_at),
+    };
   }
 
   /** The whole repository; tombstones older than `tombstoneMs` are left out. */
@@ -169,13 +187,20 @@ export class MemoryStore {
       }
       for (const [key, bytes, sum] of upserts) {
         await tx.run(
-          `INSERT INTO team_entries (repo, key, content, checksum, deleted_at) VALUES (?, ?, ?, ?, NULL)
-           ON CONFLICT (repo, key) DO UPDATE SET content = excluded.content, checksum = excluded.checksum, deleted_at = NULL`,
-          [repo, key, bytes, sum],
+          `INSERT INTO team_entries (repo, key, content, checksum, deleted_at, updated_by, updated_at) VALUES (?, ?, ?, ?, NULL, ?, ?)
+           ON CONFLICT (repo, key) DO UPDATE SET content = excluded.content, checksum = excluded.checksum, deleted_at = NULL,
+             updated_by = excluded.updated_by, updated_at = excluded.updated_at`,
+          [repo, key, bytes, sum, request.author, request.now],
         );
       }
       for (const key of deletes) {
-        await tx.run('UPDATE team_entries SET content = NULL, deleted_at = ? WHERE repo = ? AND key = ?', [request.now, repo, key]);
+        await tx.run('UPDATE team_entries SET content = NULL, deleted_at = ?, updated_by = ?, updated_at = ? WHERE repo = ? AND key = ?', [
+          request.now,
+          request.author,
+          request.now,
+          repo,
+          key,
+        ]);
       }
       await tx.run('DELETE FROM team_entries WHERE repo = ? AND deleted_at IS NOT NULL AND deleted_at < ?', [
         repo,

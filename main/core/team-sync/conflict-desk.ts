@@ -1,5 +1,5 @@
-import path from 'node:path';
 import { readLocalFile, writeLocalFile } from './local-tree.js';
+import { keepBoth } from './keep-both.js';
 import type { SyncStateStore } from './sync-state.js';
 import type { TeamSyncEngineOptions } from './sync-types.js';
 
@@ -15,6 +15,9 @@ export interface ConflictTexts {
   base: string | null;
   mine: string | null;
   theirs: string | null;
+  /** Who made the other side's change and when, as the team server recorded it; null when unknown. */
+  theirsBy: string | null;
+  theirsAt: string | null;
 }
 
 export interface DeletedFile {
@@ -61,6 +64,8 @@ export class ConflictDesk {
         base: await this.store.getBase(conflict.baseHash),
         mine: (await readLocalFile(this.opts.teamDir, key))?.text ?? null,
         theirs: await this.store.readConflict(key),
+        theirsBy: conflict.theirsBy ?? null,
+        theirsAt: conflict.theirsAt ?? null,
       };
     });
   }
@@ -77,7 +82,7 @@ export class ConflictDesk {
       await this.store.putBase(theirs);
       if (resolution.keep === 'theirs') await writeLocalFile(this.opts.teamDir, key, theirs, null);
       if (resolution.keep === 'merged') await writeLocalFile(this.opts.teamDir, key, resolution.text!, null);
-      if (resolution.keep === 'both') await writeLocalFile(this.opts.teamDir, await this.freeSiblingKey(key), theirs, null);
+      if (resolution.keep === 'both') await keepBoth(this.opts.teamDir, key, theirs, conflict.theirsBy ?? null, conflict.theirsAt ?? conflict.detectedAt);
       // Theirs is what the server holds: as the base, whatever stays in place now reads as a local change.
       state.bases[key] = conflict.theirsHash;
       delete state.conflicts[key];
@@ -114,16 +119,5 @@ export class ConflictDesk {
     const next = this.queue.then(task, task);
     this.queue = next.catch(() => undefined);
     return next;
-  }
-
-  /** `notes.md` → `notes (theirs 2026-12-02 1742).md`, numbered if taken: Dropbox/Obsidian-style naming. */
-  private async freeSiblingKey(key: string): Promise<string> {
-    const ext = path.posix.extname(key);
-    const stem = key.slice(0, key.length - ext.length);
-    const stamp = new Date(this.opts.clock.now()).toISOString().slice(0, 16).replace('T', ' ').replace(':', '');
-    for (let n = 1; ; n++) {
-      const candidate = `${stem} (theirs ${stamp}${n > 1 ? ` ${n}` : ''})${ext}`;
-      if (!(await readLocalFile(this.opts.teamDir, candidate))) return candidate;
-    }
   }
 }

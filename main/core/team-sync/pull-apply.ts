@@ -19,6 +19,8 @@ export interface PullContext {
   clock: Clock;
   logger: Logger;
   progress(done: number, total: number): void;
+  /** Who last changed a key on the server and when (best effort; null when unknown). */
+  describe?(key: string): Promise<{ updatedBy: string | null; updatedAt: string | null } | null>;
   /** Folders checked for symlinks during this pull. */
   checkedFolders?: Map<string, Promise<void>>;
 }
@@ -117,6 +119,7 @@ async function applyKey(
       } else if (conflict.theirsHash !== remote) {
         await store.writeConflict(key, text);
         conflict.theirsHash = remote;
+        Object.assign(conflict, await whoChanged(ctx, key));
       }
       return;
     }
@@ -211,7 +214,8 @@ async function download(ctx: PullContext, key: string, text: string, expected: s
 /** Both sides changed (sync-reliability §1 "real conflict"): mine stays in place, theirs waits aside. */
 async function recordConflict(ctx: PullContext, key: string, theirs: string, base: string | null): Promise<void> {
   await ctx.store.writeConflict(key, theirs);
-  ctx.state.conflicts[key] = { baseHash: base, theirsHash: hashText(theirs), detectedAt: new Date(ctx.clock.now()).toISOString() };
+  const who = await whoChanged(ctx, key);
+  ctx.state.conflicts[key] = { baseHash: base, theirsHash: hashText(theirs), detectedAt: new Date(ctx.clock.now()).toISOString(), ...who };
   ctx.logger.info('team memory conflict kept both versions', { key });
 }
 
@@ -230,4 +234,10 @@ async function applyRemoteDeletion(ctx: PullContext, key: string, base: string |
   }
   // Edited locally while a teammate deleted it: the edit wins and uploads as a new file.
   delete state.bases[key];
+}
+
+/** The server's record of who made the other side's change and when; never fails the pull. */
+async function whoChanged(ctx: PullContext, key: string): Promise<{ theirsBy: string | null; theirsAt: string | null }> {
+  const info = await ctx.describe?.(key).catch(() => null);
+  return { theirsBy: info?.updatedBy ?? null, theirsAt: info?.updatedAt ?? null };
 }

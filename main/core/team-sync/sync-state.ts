@@ -25,7 +25,8 @@ const stateSchema = z.object({
   remote: z.record(z.string(), z.string()),
   conflicts: z.record(
     z.string(),
-    z.object({ baseHash: z.string().nullable(), theirsHash: z.string(), detectedAt: z.string() }),
+    // theirsBy/theirsAt: who made the other side's change and when, as the server recorded it (optional: added later).
+    z.object({ baseHash: z.string().nullable(), theirsHash: z.string(), detectedAt: z.string(), theirsBy: z.string().nullable().optional(), theirsAt: z.string().nullable().optional() }),
   ),
   deleted: z.record(z.string(), z.object({ hash: z.string(), deletedAt: z.string(), by: z.enum(['local', 'remote']) })),
   // `findings` came after format 1 shipped: optional, so older state files still read.

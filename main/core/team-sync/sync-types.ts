@@ -13,6 +13,8 @@ export interface TeamMemoryPort {
   get(ifNoneMatch: string | null, signal?: AbortSignal): Promise<GetResult>;
   hashes(signal?: AbortSignal): Promise<GetResult>;
   put(entries: Record<string, string | null>, ifMatch: string | null, signal?: AbortSignal): Promise<PutResult>;
+  /** Who last changed a key and when (for the conflict resolver); optional, best effort. */
+  entryInfo?(key: string, signal?: AbortSignal): Promise<{ updatedBy: string | null; updatedAt: string | null } | null>;
 }
 
 export interface TeamSyncEngineOptions {

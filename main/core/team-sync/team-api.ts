@@ -1,4 +1,6 @@
 import {
+  entryInfoSchema,
+  type EntryInfo,
   errorBodySchema,
   getResponseSchema,
   hashesResponseSchema,
@@ -86,6 +88,18 @@ export class TeamApi {
   /** `?view=hashes`: the same snapshot without `entries`. */
   hashes(signal?: AbortSignal): Promise<GetResult> {
     return this.timed(signal, (c) => this.getAt(`${this.url}&view=hashes`, null, true, c));
+  }
+
+  /** Who last changed `key` and when; null when the server cannot say (an older server, a failure). */
+  async entryInfo(key: string, signal?: AbortSignal): Promise<EntryInfo | null> {
+    const url = `${this.url.replace('/api/team_memory?', '/api/team_memory/entry?')}&key=${encodeURIComponent(key)}`;
+    const result = await this.timed<{ kind: 'info'; info: EntryInfo | null }>(signal, async (control) => {
+      const response = await this.request('GET', url, {}, control);
+      if ('kind' in response) return response;
+      const parsed = entryInfoSchema.safeParse(await this.readJson(response));
+      return { kind: 'info', info: response.status === 200 && parsed.success ? parsed.data : null };
+    });
+    return result.kind === 'info' ? result.info : null;
   }
 
   /** Upserts `entries` (null = delete); `ifMatch` null only for a repository with no memory yet. */

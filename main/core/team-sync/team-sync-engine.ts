@@ -153,7 +153,17 @@ export class TeamSyncEngine extends ConflictDesk {
     const hadMemory = state.serverVersion !== null;
     const rollback = hadMemory && (snapshot === null || snapshot.version < state.serverVersion!);
     await applySnapshot(
-      { teamDir: this.o.teamDir, store: this.store, state, report, fault: this.fault, clock: this.o.clock, logger: this.o.logger, progress: (d, t) => this.progress(d, t) },
+      {
+        teamDir: this.o.teamDir,
+        store: this.store,
+        state,
+        report,
+        fault: this.fault,
+        clock: this.o.clock,
+        logger: this.o.logger,
+        progress: (d, t) => this.progress(d, t),
+        describe: (key) => this.o.api.entryInfo?.(key, this.closing.signal) ?? Promise.resolve(null),
+      },
       snapshot,
       rollback,
     );

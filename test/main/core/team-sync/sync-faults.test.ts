@@ -80,7 +80,14 @@ describeOnBackends('team sync under faults (sync-reliability §5)', (backend) =>
     expect(report.conflicts).toEqual(['team.md']);
     expect(report.pushed).toEqual([]);
     expect(await a.read('team.md')).toBe('mine from a\n');
-    expect(await a.engine.readConflict('team.md')).toEqual({ key: 'team.md', base: 'base\n', mine: 'mine from a\n', theirs: 'theirs from b\n' });
+    expect(await a.engine.readConflict('team.md')).toEqual({
+      key: 'team.md',
+      base: 'base\n',
+      mine: 'mine from a\n',
+      theirs: 'theirs from b\n',
+      theirsBy: expect.stringMatching(/^sync\d+_\d+$/),
+      theirsAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
     expect((await serverEntries())['team.md']).toBe('theirs from b\n');
     expect((await a.engine.fileStates()).get('team.md')).toBe('conflict');
     await l.assertNothingLost([a, b], await serverEntries());
@@ -170,7 +177,7 @@ describeOnBackends('team sync under faults (sync-reliability §5)', (backend) =>
     expect(save).toBeNull();
     expect(report.pulled).toEqual([]);
     expect(report.conflicts).toEqual(['r.md']);
-    expect(await c.engine.readConflict('r.md')).toEqual({ key: 'r.md', base: 'base\n', mine: 'mine, saved during the download\n', theirs: 'theirs from a\n' });
+    expect(await c.engine.readConflict('r.md')).toMatchObject({ key: 'r.md', base: 'base\n', mine: 'mine, saved during the download\n', theirs: 'theirs from a\n' });
     expect((await serverEntries())['r.md']).toBe('theirs from a\n');
     // The abandoned download leaves no temp file behind.
     expect(await fs.readdir(c.teamDir)).toEqual(['r.md']);

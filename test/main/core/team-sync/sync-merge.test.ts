@@ -144,3 +144,39 @@ describe('team sync conflicts only when there is one', () => {
     expect(await b.engine.readConflict('plan.md')).toMatchObject({ mine: lines('one', 'two by b'), theirs: lines('one', 'two by a'), base: lines('one', 'two') });
   });
 });
+
+describe('team sync keep both', () => {
+  it('shows who made the other change and when, and keeps it as a distinct memory listed in MEMORY.md', async () => {
+    const { device, entries } = await team();
+    const a = await device('a', 0);
+    const b = await device('b', 1);
+    const memory = (name: string, body: string) => `---\nname: ${name}\ndescription: release steps\ntype: project\n---\n\n${body}\n`;
+    await a.write('MEMORY.md', '- [Release plan](plan.md) — release steps\n');
+    await a.write('plan.md', memory('Release plan', 'ship on friday'));
+    await a.engine.sync();
+    await b.engine.sync();
+    await a.write('plan.md', memory('Release plan', 'ship on monday'));
+    await b.write('plan.md', memory('Release plan', 'ship on tuesday'));
+    const before = Date.now();
+    await a.engine.sync();
+    expect((await b.engine.sync()).conflicts).toEqual(['plan.md']);
+
+    const view = await b.engine.readConflict('plan.md');
+    expect(view.theirsBy).toMatch(/^sync\d+_\d+$/);
+    expect(Date.parse(view.theirsAt!)).toBeGreaterThanOrEqual(before - 1000);
+    const who = view.theirsBy!;
+    await b.engine.resolveConflict('plan.md', { keep: 'both' });
+    const date = view.theirsAt!.slice(0, 10);
+    const copyKey = `plan.${who.replace('_', '-')}-${date}.md`;
+    expect(await b.read('plan.md')).toBe(memory('Release plan', 'ship on tuesday'));
+    expect(await b.read(copyKey)).toBe(memory(JSON.stringify(`Release plan (${who}'s version, ${date})`), 'ship on monday'));
+    expect(await b.read('MEMORY.md')).toBe(
+      `- [Release plan](plan.md) — release steps\n- [Release plan (${who}'s version, ${date})](${copyKey}) — ${who}'s version, ${date}, kept beside plan.md after a sync conflict\n`,
+    );
+    expect((await b.engine.sync()).conflicts).toEqual([]);
+    const report = await a.engine.sync();
+    expect(report.conflicts).toEqual([]);
+    expect(report.pulled.sort()).toEqual(['MEMORY.md', copyKey, 'plan.md'].sort());
+    expect(Object.keys(await entries()).sort()).toEqual(['MEMORY.md', copyKey, 'plan.md'].sort());
+  });
+});

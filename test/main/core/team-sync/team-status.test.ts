@@ -55,11 +55,13 @@ describe('team status for the renderer', () => {
   });
 
   it('gives the conflict view the local file path', () => {
-    expect(toConflictView(ctx, { key: 'a.md', base: 'b', mine: 'm', theirs: 't' })).toEqual({
+    expect(toConflictView(ctx, { key: 'a.md', base: 'b', mine: 'm', theirs: 't', theirsBy: 'bob', theirsAt: '2026-12-04T10:00:00.000Z' })).toEqual({
       key: 'a.md',
       path: 'projects/-work-app/memory/team/a.md',
       base: 'b',
       mine: 'm',
+      theirsBy: 'bob',
+      theirsAt: '2026-12-04T10:00:00.000Z',
       theirs: 't',
     });
   });
