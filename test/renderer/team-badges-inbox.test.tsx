@@ -63,7 +63,7 @@ describe('team memory in the vault', () => {
     const resolved: { keep: ConflictChoice; text?: string }[] = [];
     window.strata = createFakeApi({
       'team:status': () => status,
-      'team:read-conflict': ({ key }) => ({ key, path: `${TEAM}/${key}`, base: 'base\n', mine: 'mine\n', theirs: 'theirs\n' }),
+      'team:read-conflict': ({ key }) => ({ key, path: `${TEAM}/${key}`, base: 'base\n', mine: 'mine\n', theirs: 'theirs\n', theirsBy: 'lee', theirsAt: '2026-12-04T14:05:00.000Z' }),
       'team:resolve-conflict': ({ keep, text }) => {
         resolved.push({ keep, ...(text !== undefined ? { text } : {}) });
         return status;
@@ -86,6 +86,11 @@ describe('team memory in the vault', () => {
       expect(screen.queryByRole('heading', { name: 'deploys.md' })).toBeNull();
     }
     await userEvent.click(screen.getByRole('button', { name: 'deploys.md' }));
+    // Who made the other change and when; the base is one click away, not a third column.
+    expect((await screen.findByText(/^Theirs — changed by lee, /)).textContent).toMatch(/2026/);
+    expect(screen.queryByLabelText('Base version (last agreed)')).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: /Show the base/ }));
+    expect(await screen.findByLabelText('Base version (last agreed)')).toBeTruthy();
     const save = await screen.findByRole('button', { name: 'Save merged' });
     expect((save as HTMLButtonElement).disabled).toBe(true);
     expect(resolved).toHaveLength(3);

@@ -1,70 +1,11 @@
 import { useEffect, useState } from 'react';
-import type { BlockedFile, ConflictView } from '../../../../common/domain/team';
-import { api } from '../../bridge';
-import { loadTeamStatus, resolveConflict } from '../../bridge/team-actions';
+import type { BlockedFile } from '../../../../common/domain/team';
+import { loadTeamStatus } from '../../bridge/team-actions';
 import { useStoreShallow, useStore } from '../../store';
 import { AtLineEditor } from './at-line-editor';
-import { MergeEditor } from './merge-editor';
-import { ReadOnlyPane } from './read-only-pane';
+import { Resolver } from './resolver';
 import { DeletedList } from './deleted-list';
 import './conflicts.css';
-
-function Resolver({ project, keyName }: { project: string; keyName: string }) {
-  const [view, setView] = useState<ConflictView | null>(null);
-  const [merged, setMerged] = useState<string | null>(null);
-  useEffect(() => {
-    setMerged(null);
-    setView(null);
-    void api.invoke['team:read-conflict']({ project, key: keyName }).then((r) =>
-      r.ok ? setView(r.value) : useStore.getState().showError(r.error),
-    );
-  }, [project, keyName]);
-  if (!view) return <p className="muted">Opening the conflict…</p>;
-  return (
-    <section className="resolver" aria-labelledby="resolver-heading">
-      <h2 id="resolver-heading">{keyName}</h2>
-      <p className="muted small">
-        You and a teammate both changed this file since the last sync. Nothing is lost: your version stays in place until you
-        choose. Edit your version (the middle pane) to merge, or take their chunks one by one.
-        {view.mine === null ? ' You deleted it; they edited it.' : ''}
-        {view.theirs === null ? ' They deleted it; you edited it.' : ''}
-      </p>
-      <div className="merge-panes">
-        <div className="merge-labels" aria-hidden="true">
-          <span>Base — the last agreed version</span>
-          <span>Mine — the result</span>
-          <span>Theirs</span>
-        </div>
-        <ReadOnlyPane
-          className="base-pane"
-          docKey={`${project}:${keyName}`}
-          text={view.base ?? '(no agreed version: the file is new on both sides)'}
-          label="Base version (last agreed)"
-        />
-        <MergeEditor docKey={`${project}:${keyName}`} mine={view.mine ?? ''} theirs={view.theirs ?? ''} onResult={setMerged} />
-      </div>
-      <div className="row end">
-        <button type="button" className="button ghost" onClick={() => void resolveConflict(project, keyName, 'theirs')}>
-          Keep theirs
-        </button>
-        <button type="button" className="button ghost" onClick={() => void resolveConflict(project, keyName, 'both')}>
-          Keep both
-        </button>
-        <button type="button" className="button secondary" onClick={() => void resolveConflict(project, keyName, 'mine')}>
-          Keep mine
-        </button>
-        <button
-          type="button"
-          className="button primary"
-          disabled={merged === null}
-          onClick={() => merged !== null && void resolveConflict(project, keyName, 'merged', merged)}
-        >
-          Save merged
-        </button>
-      </div>
-    </section>
-  );
-}
 
 /** `github-pat on line 3, aws-access-key on line 9`: every finding, so all can be cleared in one pass. */
 function findingsText(b: BlockedFile): string {
@@ -87,7 +28,8 @@ export function ConflictsPanel() {
   if (!status) return <p className="muted">Reading the sync state…</p>;
   const s = useStore.getState();
   const opened = status.blocked.find((b) => b.key === atLine);
-  const nothing = status.conflicts.length + status.blocked.length + status.tooLarge.length + status.invalidNames.length === 0;
+  const failed = status.failed ?? [];
+  const nothing = status.conflicts.length + status.blocked.length + status.tooLarge.length + status.invalidNames.length + failed.length === 0;
   return (
     <section className="conflicts-panel" aria-labelledby="conflicts-heading">
       <h1 id="conflicts-heading">Team memory{status.repo ? ` — ${status.repo}` : ''}</h1>
@@ -150,6 +92,19 @@ export function ConflictsPanel() {
             {status.invalidNames.map((n) => (
               <li key={n.key}>
                 <code>{n.key}</code>: {n.reason}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {failed.length > 0 && (
+        <>
+          <h2>Files that did not sync this time</h2>
+          <p className="muted small">Everything else synced. Each of these is tried again at the next sync.</p>
+          <ul className="plain-list">
+            {failed.map((f) => (
+              <li key={f.key}>
+                <code>{f.key}</code>: {f.reason}. {f.advice.charAt(0).toUpperCase() + f.advice.slice(1)}.
               </li>
             ))}
           </ul>
