@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTeamServer, TeamAdmin, type TeamServer } from '../../server/index.js';
 import { openTeamSync, type OpenedTeamSync } from '../../main/core/team-sync/open-team-sync.js';
@@ -9,6 +10,34 @@ import { tempDir } from '../support/temp-dir.js';
 import { testLogger } from '../support/test-logger.js';
 import { startApp, type TestApp } from './support/app.js';
 import { expectAccessible, hasChromium, openPage, useBrowser } from './support/browser.js';
+import type { Page } from 'playwright-core';
+
+const docsShots = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../docs/screenshots');
+
+/**
+ * The resolver at 1280 and 1024 px, light and dark, into docs/screenshots; at each width mine and
+ * theirs stay side by side and wide enough to read (each over a third of the window).
+ */
+async function screenshotResolver(page: Page): Promise<void> {
+  await fs.mkdir(docsShots, { recursive: true });
+  const original = page.viewportSize();
+  for (const width of [1280, 1024]) {
+    await page.setViewportSize({ width, height: 800 });
+    const resolver = page.locator('.resolver');
+    const panes = await page.locator('.resolver .cm-mergeViewEditor').evaluateAll((els) => els.map((el) => el.getBoundingClientRect()));
+    expect(panes).toHaveLength(2);
+    expect(panes[1]!.left).toBeGreaterThan(panes[0]!.left);
+    // The complaint was 130–230 px a column: each pane now gets over a third of the window.
+    for (const pane of panes) expect(pane.width, `pane width at ${width}px`).toBeGreaterThan(width / 3);
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await resolver.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: path.join(docsShots, `team-resolver-${width}-${scheme}.png`) });
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  if (original) await page.setViewportSize(original);
+}
 
 const REPO = 'acme/site';
 const PASSWORD = 'correct horse battery';
@@ -132,7 +161,9 @@ describe.skipIf(!hasChromium)('team memory in Chromium', () => {
     await page.getByRole('button', { name: 'release.md', exact: true }).click();
     await page.getByRole('heading', { name: 'release.md', level: 2 }).waitFor();
 
-    // Three panes side by side: the base (read-only), mine (the editable result) and theirs.
+    // Mine (the editable result) beside theirs, who changed theirs and when; the base one click away.
+    await page.getByText(/^Theirs — changed by lee, /).waitFor();
+    await page.getByRole('button', { name: /Show the base/ }).click();
     const base = page.getByLabel('Base version (last agreed)');
     expect(await base.textContent()).toContain('Run the tests.');
     expect(await base.textContent()).not.toContain('Tag from main.');
@@ -142,6 +173,7 @@ describe.skipIf(!hasChromium)('team memory in Chromium', () => {
     expect(await mine.textContent()).toContain('Tag from main.');
     expect(await theirs.textContent()).toContain('Update the changelog.');
     await expectAccessible(page);
+    await screenshotResolver(page);
 
     // Dana merges by hand: she keeps her line and adds Lee's.
     await mine.click();

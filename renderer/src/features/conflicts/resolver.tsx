@@ -37,7 +37,12 @@ export function Resolver({ project, keyName }: { project: string; keyName: strin
   const other = whoAndWhen(view);
   return (
     <section className="resolver" aria-labelledby="resolver-heading">
-      <h2 id="resolver-heading">{keyName}</h2>
+      <div className="row resolver-head">
+        <h2 id="resolver-heading">{keyName}</h2>
+        <button type="button" className="button ghost" onClick={() => useStore.getState().openConflict(null)}>
+          Back to the list
+        </button>
+      </div>
       <p className="muted small">
         You and {view.theirsBy ?? 'a teammate'} both changed the same lines since the last sync. Nothing is lost: your version
         stays in place until you choose. Edit yours on the left, or take their changes chunk by chunk with the arrows.
