@@ -127,6 +127,8 @@ export async function writeLocalFile(
   /** Folders already checked during this run (a pull writes thousands of files into a few folders). */
   checked?: Map<string, Promise<void>>,
   beforeRename?: () => Promise<boolean>,
+  /** The caller planned this as a new file (nothing at the path). */
+  expectNew = false,
 ): Promise<boolean> {
   const file = keyToPath(teamDir, key);
   if (!file) throw new Error(`refusing to write the unsafe key ${JSON.stringify(key)}`);
@@ -137,7 +139,10 @@ export async function writeLocalFile(
     checked?.set(dir, check);
   }
   await check;
-  if (!(await writeFileAtomic(file, text, { beforeRename }))) return false;
+  // A file absent when the pull planned it is written without the folder and mode lookups; if the
+  // user created it meanwhile, the re-check before the rename still sees it and keeps theirs.
+  const newFile = checked !== undefined && beforeRename !== undefined && expectNew;
+  if (!(await writeFileAtomic(file, text, { beforeRename, newFileInExistingFolder: newFile }))) return false;
   if (mtime && !Number.isNaN(mtime.getTime())) await fs.utimes(file, mtime, mtime);
   return true;
 }

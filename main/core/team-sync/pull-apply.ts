@@ -1,4 +1,5 @@
-import { readLocalFile, readLocalTree, removeLocalFile, writeLocalFile, type LocalTree } from './local-tree.js';
+import { promises as fs } from 'node:fs';
+import { keyToPath, readLocalFile, readLocalTree, removeLocalFile, writeLocalFile, type LocalTree } from './local-tree.js';
 import { describeFileFailure } from './file-failure.js';
 import { InjectedCrash } from './fault-seam.js';
 import { merge3 } from '../../../common/text/merge3.js';
@@ -197,9 +198,12 @@ async function download(ctx: PullContext, key: string, text: string, expected: s
   const hash = await ctx.store.putBase(text);
   const unchanged = async () => {
     ctx.fault.hit('before-pull-rename');
+    // Expected absent: one lstat says whether a file appeared (anything else in the way fails the
+    // rename, and so this file alone); otherwise the content must still match.
+    if (expected === null) return !(await fs.lstat(keyToPath(ctx.teamDir, key)!).then((stat) => stat.isFile(), () => false));
     return ((await readLocalFile(ctx.teamDir, key))?.hash ?? null) === expected;
   };
-  if (!(await writeLocalFile(ctx.teamDir, key, text, mtime, ctx.checkedFolders, unchanged))) {
+  if (!(await writeLocalFile(ctx.teamDir, key, text, mtime, ctx.checkedFolders, unchanged, expected === null))) {
     ctx.logger.info('team memory file changed during the pull; kept it and the server copy', { key });
     return false;
   }

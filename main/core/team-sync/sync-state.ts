@@ -86,6 +86,7 @@ export class SyncStateStore {
   readonly conflictsDir: string;
   /** Hashes whose base file is known to exist (this process wrote or saw it). */
   private readonly known = new Set<string>();
+  private basesReady = false;
   /** Why a state file was last set aside, until the engine reports it (see `takeSetAside`). */
   private setAsideNotice: string | null = null;
 
@@ -154,16 +155,20 @@ export class SyncStateStore {
     const hash = hashText(text);
     const file = this.baseFile(hash);
     if (this.known.has(hash)) return hash;
-    const exists = await fs.stat(file).then(
-      () => true,
-      () => false,
-    );
-    if (!exists) {
+    // No existence check first: writing an identical base again is harmless, and a first pull of
+    // thousands of files saves a system call each (and the folder is made once per process).
+    if (!this.basesReady) {
       await fs.mkdir(this.basesDir, { recursive: true });
-      const temp = path.join(this.basesDir, `.${hash.slice(7, 23)}.${randomBytes(4).toString('hex')}.tmp`);
-      await fs.writeFile(temp, text);
-      await fs.rename(temp, file);
+      this.basesReady = true;
     }
+    const temp = path.join(this.basesDir, `.${hash.slice(7, 23)}.${randomBytes(4).toString('hex')}.tmp`);
+    await fs.writeFile(temp, text).catch(async (error: NodeJS.ErrnoException) => {
+      // The folder was removed since (a reset of the sync state): make it again.
+      if (error.code !== 'ENOENT') throw error;
+      await fs.mkdir(this.basesDir, { recursive: true });
+      await fs.writeFile(temp, text);
+    });
+    await fs.rename(temp, file);
     this.known.add(hash);
     return hash;
   }
