@@ -48,6 +48,8 @@ export interface TeamStatus {
   invalidNames: InvalidTeamName[];
   /** Absent from older senders: read as none. */
   failed?: FailedTeamFile[];
+  /** Keys deleted here that the mass-delete guard keeps on the server until the user confirms. */
+  heldDeletions?: string[];
   lastSyncAt: string | null;
   error: string | null;
   /** While a sign-in waits for the browser: the server's authorization page (http/https), for the renderer to open. */

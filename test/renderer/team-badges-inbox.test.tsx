@@ -125,4 +125,34 @@ describe('team memory in the vault', () => {
     expect(screen.getByText(/a backslash is not allowed/).textContent).toBe('a\\b.md: a backslash is not allowed');
     expect(screen.queryByText('No conflicts and nothing blocked.')).toBeNull();
   });
+
+  it('shows files that did not sync with reason and advice, and confirms held deletions with one click', async () => {
+    const withHeld: TeamStatus = {
+      ...syncedStatus,
+      failed: [{ key: 'long.md', path: `${TEAM}/long.md`, step: 'pull', reason: 'its name is longer than this disk allows', advice: 'ask the teammate who added it to give it a shorter name' }],
+      heldDeletions: ['a.md', 'b.md'],
+    };
+    const syncs: unknown[] = [];
+    window.strata = createFakeApi({
+      'team:status': () => withHeld,
+      'team:list-deleted': () => [],
+      'team:sync-now': (request) => {
+        syncs.push(request);
+        return { ...withHeld, heldDeletions: [] };
+      },
+    }).api;
+    vi.resetModules();
+    const { useStore } = await import('../../renderer/src/store');
+    const { ConflictsPanel } = await import('../../renderer/src/features/conflicts/conflicts-panel');
+    useStore.getState().setActiveProject('/p');
+    useStore.getState().setTeamStatus(withHeld);
+    render(<ConflictsPanel />);
+    expect((await screen.findByText(/longer than this disk allows/)).textContent).toBe(
+      'long.md: its name is longer than this disk allows. Ask the teammate who added it to give it a shorter name.',
+    );
+    expect(screen.getByRole('heading', { name: 'Deletions waiting for you' })).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Delete them for everyone' }));
+    expect(syncs).toEqual([{ project: '/p', confirmDeletions: true }]);
+    await vi.waitFor(() => expect(screen.queryByRole('heading', { name: 'Deletions waiting for you' })).toBeNull());
+  });
 });

@@ -105,6 +105,8 @@ export interface TeamSyncStatus {
   tooLarge: string[];
   invalidNames: InvalidName[];
   failed: FileFailure[];
+  /** Local deletions held back by the mass-delete guard (absent: none). */
+  heldDeletions?: string[];
   lastSyncAt: string | null;
   error: SyncError | null;
 }

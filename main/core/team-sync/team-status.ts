@@ -34,6 +34,7 @@ export function toTeamStatus(ctx: TeamStatusContext, status: TeamSyncStatus | nu
     tooLarge: status?.tooLarge ?? [],
     invalidNames: (status?.invalidNames ?? []).map((n) => ({ key: n.key, path: rel(n.key), reason: n.reason })),
     failed: (status?.failed ?? []).map((f) => ({ ...f, path: rel(f.key) })),
+    heldDeletions: status?.heldDeletions ?? [],
     lastSyncAt: status?.lastSyncAt ?? null,
     error: status?.error?.message ?? null,
   };

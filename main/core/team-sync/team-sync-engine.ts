@@ -134,6 +134,7 @@ export class TeamSyncEngine extends ConflictDesk {
       tooLarge: report.tooLarge,
       invalidNames: report.invalidNames,
       failed: report.failed,
+      heldDeletions: report.heldDeletions,
       lastSyncAt: state?.lastSyncAt ?? this.current.lastSyncAt,
       error: report.error,
     });

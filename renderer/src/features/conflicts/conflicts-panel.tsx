@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { BlockedFile } from '../../../../common/domain/team';
-import { loadTeamStatus } from '../../bridge/team-actions';
+import { loadTeamStatus, syncNow } from '../../bridge/team-actions';
 import { useStoreShallow, useStore } from '../../store';
 import { AtLineEditor } from './at-line-editor';
 import { Resolver } from './resolver';
@@ -29,7 +29,8 @@ export function ConflictsPanel() {
   const s = useStore.getState();
   const opened = status.blocked.find((b) => b.key === atLine);
   const failed = status.failed ?? [];
-  const nothing = status.conflicts.length + status.blocked.length + status.tooLarge.length + status.invalidNames.length + failed.length === 0;
+  const held = status.heldDeletions ?? [];
+  const nothing = status.conflicts.length + status.blocked.length + status.tooLarge.length + status.invalidNames.length + failed.length + held.length === 0;
   return (
     <section className="conflicts-panel" aria-labelledby="conflicts-heading">
       <h1 id="conflicts-heading">Team memory{status.repo ? ` — ${status.repo}` : ''}</h1>
@@ -95,6 +96,25 @@ export function ConflictsPanel() {
               </li>
             ))}
           </ul>
+        </>
+      )}
+      {held.length > 0 && (
+        <>
+          <h2>Deletions waiting for you</h2>
+          <p className="muted small">
+            {held.length} team files were deleted here at once, more than one sync deletes for everyone unasked. They stay on the
+            team server and with your teammates until you confirm.
+          </p>
+          <ul className="plain-list">
+            {held.map((key) => (
+              <li key={key}>
+                <code>{key}</code>
+              </li>
+            ))}
+          </ul>
+          <button type="button" className="button secondary" onClick={() => void syncNow(project, true)}>
+            Delete them for everyone
+          </button>
         </>
       )}
       {failed.length > 0 && (

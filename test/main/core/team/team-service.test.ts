@@ -169,6 +169,9 @@ afterAll(async () => {
       base: '# Naming\n\nUse camelCase.\n',
       mine: '# Naming\n\nUse snake_case in SQL.\n',
       theirs: '# Naming\n\nUse camelCase, even for acronyms.\n',
+      // Who made the other change and when, as the server recorded it.
+      theirsBy: expect.any(String),
+      theirsAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
     expect((await ben.fail('team:read-conflict', { project: projectB, key: 'nope.md' })).code).toBe('not_found');
     expect((await ben.fail('team:resolve-conflict', { project: projectB, key, keep: 'merged' })).code).toBe('invalid_request');
