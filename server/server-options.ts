@@ -15,6 +15,20 @@ export interface ServerLimits {
   rateLimitPerMinute: number;
   /** How long a tombstone is served (SPEC §5: 30 days). */
   tombstoneMs: number;
+  /**
+   * Tombstones a repository keeps; beyond it the oldest are compacted away at the next PUT, so deletions
+   * cannot grow every hashes answer and every PUT without bound. A client that missed a compacted
+   * tombstone sees the file as one the server forgot and uploads it again: nothing is lost.
+   */
+  maxTombstones: number;
+  /**
+   * UTF-8 bytes of all live entries of a repository. A full GET is one JSON string, at most six times
+   * its content (every byte escaped as `\u00XX`); this keeps it well under V8's longest string, so
+   * every repository the server accepted stays servable.
+   */
+  maxRepoBytes: number;
+  /** A request that has not fully arrived after this long is answered 408 and closed. */
+  requestTimeoutMs: number;
 }
 
 /** Token and code lifetimes (DESIGN.md "The team server"). */
@@ -30,6 +44,9 @@ export const defaultLimits: ServerLimits = {
   maxBodyBytes: 1024 * 1024,
   rateLimitPerMinute: 600,
   tombstoneMs: defaultMemoryConfig.teamSync.tombstoneDays * 24 * 60 * 60 * 1000,
+  maxTombstones: 2_000,
+  maxRepoBytes: 32 * 1024 * 1024,
+  requestTimeoutMs: 30_000,
 };
 
 export const defaultLifetimes: AuthLifetimes = {

@@ -50,6 +50,7 @@ export interface TeamServer {
 }
 
 function statusError(error: FastifyError): ApiError | null {
+  if (error instanceof ApiError) return error;
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new ApiError(413, 'body_too_large', 'the request body is larger than this server accepts');
@@ -96,6 +97,13 @@ function buildApp(db: SqlDb, options: TeamServerOptions, publicUrl: () => string
     genReqId: () => randomUUID(),
     trustProxy: options.trustProxy ? options.trustProxy.split(',').map((s) => s.trim()).filter(Boolean) : false,
     forceCloseConnections: 'idle',
+    // A member whose body never finishes must not hold a connection forever: the whole request
+    // (headers and body) has `requestTimeoutMs`, checked every second, then a 408 closes it.
+    requestTimeout: limits.requestTimeoutMs,
+    http: {
+      headersTimeout: Math.min(limits.requestTimeoutMs, 60_000),
+      connectionsCheckingInterval: Math.min(1_000, limits.requestTimeoutMs),
+    },
     return503OnClosing: true,
     clientErrorHandler,
     // A path that does not URL-decode never reaches a route or a hook: answer it in SPEC §5's shape here.
@@ -105,9 +113,18 @@ function buildApp(db: SqlDb, options: TeamServerOptions, publicUrl: () => string
   const auth = new AuthStore(db);
   const memory = new MemoryStore(db, sha256Hex);
 
-  // The PUT body is parsed in the route, so malformed JSON gets SPEC §5's `invalid_json` body.
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  // The PUT body is parsed in the route, so malformed JSON gets SPEC §5's `invalid_json` body. JSON is
+  // UTF-8 (RFC 8259 §8.1): a body declared in another charset would be read as something it is not,
+  // so it is refused with 415 rather than guessed; `text/plain` has no parser and is refused too.
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const charset = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(request.headers['content-type'] ?? '')?.[1];
+    if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
+      done(new ApiError(415, 'unsupported_media_type', `send the body as application/json in UTF-8, not ${charset}`), undefined);
+      return;
+    }
+    done(null, body);
+  });
   app.register(formbody, { bodyLimit: 64 * 1024 });
 
   app.addHook('onRequest', async (request, reply) => {

@@ -20,6 +20,16 @@ export interface InvalidTeamName {
   reason: string;
 }
 
+/** A team file whose own pull, write or push failed while the others synced; retried every sync. */
+export interface FailedTeamFile {
+  key: string;
+  path: string;
+  step: 'read' | 'pull' | 'push';
+  reason: string;
+  /** What the user can do about it. */
+  advice: string;
+}
+
 export interface TeamStatus {
   project: string;
   /** `owner/name`, or null with `repoProblem` saying how to set it. */
@@ -36,6 +46,10 @@ export interface TeamStatus {
   blocked: BlockedFile[];
   tooLarge: string[];
   invalidNames: InvalidTeamName[];
+  /** Absent from older senders: read as none. */
+  failed?: FailedTeamFile[];
+  /** Keys deleted here that the mass-delete guard keeps on the server until the user confirms. */
+  heldDeletions?: string[];
   lastSyncAt: string | null;
   error: string | null;
   /** While a sign-in waits for the browser: the server's authorization page (http/https), for the renderer to open. */
@@ -62,6 +76,9 @@ export interface ConflictView {
   receivedAt: string;
   /** The signed-in account: the author of "mine", and the name "keep both" gives the copy. */
   you: string | null;
+  /** Who made the other side's change and when (ISO), as the team server recorded it; absent or null when unknown. */
+  theirsBy?: string | null;
+  theirsAt?: string | null;
 }
 
 export type ConflictChoice = 'mine' | 'theirs' | 'both' | 'merged';

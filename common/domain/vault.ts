@@ -28,7 +28,7 @@ export interface VaultFileMeta {
   binary: boolean;
   tooLarge: boolean;
   /** Team memory sync state, when the file is team memory. */
-  syncState?: 'synced' | 'pending' | 'conflict' | 'blocked' | 'too-large' | 'invalid-name';
+  syncState?: 'synced' | 'pending' | 'conflict' | 'blocked' | 'too-large' | 'invalid-name' | 'failed';
 }
 
 export interface Frontmatter {

@@ -117,7 +117,8 @@ export const invokeChannels = {
   'team:status': invoke<TeamStatus>()(z.object({ project: absolutePath }).strict()),
   'team:sign-in': invoke<TeamStatus>()(z.object({ project: absolutePath }).strict()),
   'team:sign-out': invoke<TeamStatus>()(z.object({ project: absolutePath }).strict()),
-  'team:sync-now': invoke<TeamStatus>()(z.object({ project: absolutePath }).strict()),
+  // confirmDeletions: the user confirmed the local deletions the mass-delete guard held back.
+  'team:sync-now': invoke<TeamStatus>()(z.object({ project: absolutePath, confirmDeletions: z.boolean().optional() }).strict()),
   'team:list-deleted': invoke<DeletedTeamFile[]>()(z.object({ project: absolutePath }).strict()),
   'team:restore-deleted': invoke<DeletedTeamFile[]>()(z.object({ project: absolutePath, key: z.string().min(1).max(1024) }).strict()),
   'team:read-conflict': invoke<ConflictView>()(z.object({ project: absolutePath, key: z.string().min(1).max(1024) }).strict()),

@@ -2,3 +2,4 @@
 export * from './key-validator.js';
 export * from './checksum.js';
 export * from './protocol.js';
+export * from './key-space.js';

@@ -11,6 +11,19 @@ export type KeyCheck = { ok: true } | { ok: false; reason: string };
 /** Longest key accepted, in UTF-16 code units; far above any real path, it bounds the work per key. */
 export const maxKeyLength = 1024;
 
+/**
+ * Longest path segment in UTF-8 bytes: ext4, APFS and most file systems stop at 255 (NTFS at 255
+ * UTF-16 units, which 255 bytes never exceeds). The client's atomic writes use short temp names of
+ * their own, so a legal segment stays legal while it is being written.
+ */
+export const maxSegmentBytes = 255;
+
+/**
+ * Longest key in UTF-8 bytes: the vault folder in front of it must still fit macOS's 1,024-byte
+ * PATH_MAX and Windows' long paths, so half of that is left to the key.
+ */
+export const maxKeyBytes = 512;
+
 /** Decoded and normalized forms checked per key at the most (a real key has one or two). */
 const maxForms = 64;
 
@@ -23,13 +36,23 @@ function plainProblem(key: string): string | null {
   return null;
 }
 
+/**
+ * URL-decodes every well-formed escape and leaves malformed ones as they are, as a lenient server or
+ * proxy would: one stray `%ZZ` must not keep `%2E%2E%2F` in the same key from being checked.
+ * A run of escapes that is not valid UTF-8 still decodes its ASCII bytes (the dangerous ones).
+ */
 function decodeOnce(key: string): string | null {
-  try {
-    return decodeURIComponent(key);
-  } catch {
-    return null;
-  }
+  const decoded = key.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run.replace(/%([0-7][0-9A-Fa-f])/g, (_escape, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    }
+  });
+  return decoded === key ? null : decoded;
 }
+
+const utf8 = new TextEncoder();
 
 /** Checks one key; never throws. */
 export function validateTeamMemoryKey(key: string): KeyCheck {
@@ -46,6 +69,11 @@ export function validateTeamMemoryKey(key: string): KeyCheck {
   }
   // `entries` travel as JSON object keys, and assigning `__proto__` to a JavaScript object sets its
   // prototype instead of adding the key: zod's record parsing on both sides would drop it silently.
+  if (utf8.encode(key).length > maxKeyBytes) return { ok: false, reason: `it is longer than ${maxKeyBytes} bytes, more than file systems allow in a path` };
+  const longSegment = key.split('/').find((segment) => utf8.encode(segment).length > maxSegmentBytes);
+  if (longSegment !== undefined) {
+    return { ok: false, reason: `its name ${JSON.stringify(longSegment.slice(0, 40) + '…')} is longer than ${maxSegmentBytes} bytes, more than file systems allow` };
+  }
   if (key === '__proto__') return { ok: false, reason: 'it is __proto__, which a JSON object cannot carry as a key' };
   // A key that means something else once a server or file system decodes it is a traversal attempt
   // in disguise (`%2e%2e`, `%2F`, fullwidth `．．／`, fullwidth `％2e`): every form reachable by

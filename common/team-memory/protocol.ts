@@ -47,6 +47,16 @@ export const hashesResponseSchema = z.strictObject({
 });
 export type HashesResponse = z.infer<typeof hashesResponseSchema>;
 
+/** `GET /api/team_memory/entry` 200 body: who last changed one entry, and when (null before authors were kept). */
+export const entryInfoSchema = z.object({
+  key: z.string(),
+  checksum: checksumSchema,
+  deleted: z.boolean(),
+  updatedBy: z.string().nullable(),
+  updatedAt: z.string().nullable(),
+});
+export type EntryInfo = z.infer<typeof entryInfoSchema>;
+
 /** `PUT` 200 body. */
 export const putResponseSchema = z.strictObject({
   checksum: checksumSchema,
@@ -70,6 +80,7 @@ export const teamErrorCodes = [
   'body_too_large',
   'team_memory_file_too_large',
   'team_memory_too_many_entries',
+  'team_memory_repo_too_large',
   'rate_limited',
   'internal',
 ] as const;

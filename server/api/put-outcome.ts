@@ -2,7 +2,7 @@ import type { PutOutcome } from '../storage/memory-store.js';
 import { formatEtag } from '../../common/team-memory/index.js';
 import { ApiError } from './api-error.js';
 
-/** A refused PUT as its SPEC §5 answer: 412, 428 or the structured 413. */
+/** A refused PUT as its SPEC §5 answer: 412, 428, the structured 413, or 400 for a colliding key. */
 export function describePutOutcome(repo: string, outcome: Exclude<PutOutcome, { kind: 'ok' }>): ApiError {
   switch (outcome.kind) {
     case 'precondition_failed':
@@ -19,6 +19,15 @@ export function describePutOutcome(repo: string, outcome: Exclude<PutOutcome, { 
       return new ApiError(428, 'precondition_required', `${repo} already has team memory; send If-Match with its current ETag`, {}, {
         etag: formatEtag(outcome.current),
       });
+    case 'invalid_key':
+      return new ApiError(400, 'invalid_key', `invalid key ${JSON.stringify(outcome.key)}: ${outcome.reason}`, { key: outcome.key, reason: outcome.reason });
+    case 'repo_too_large':
+      return new ApiError(
+        413,
+        'team_memory_repo_too_large',
+        `${repo} would hold ${outcome.receivedBytes} bytes of memory; the limit is ${outcome.maxRepoBytes}`,
+        { max_repo_bytes: outcome.maxRepoBytes, received_bytes: outcome.receivedBytes },
+      );
     case 'too_many_entries':
       return new ApiError(
         413,

@@ -104,15 +104,33 @@ function parsePutBody(raw: unknown, limits: ServerLimits): [string, string | nul
   return changes;
 }
 
-async function handlePut(deps: TeamMemoryDeps, { repo }: Admitted, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+/** `GET /api/team_memory/entry?repo=…&key=…`: who last changed one entry and when (the conflict resolver's "who and when"). */
+async function handleEntry(deps: TeamMemoryDeps, { repo }: Admitted, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  const key = (request.query as Record<string, unknown>).key;
+  if (typeof key !== 'string' || !validateTeamMemoryKey(key).ok) throw new ApiError(400, 'invalid_key', 'the key query parameter must be a valid key');
+  const info = await deps.memory.entryInfo(repo, key);
+  if (!info) throw new ApiError(404, 'not_found', `${repo} has no entry ${JSON.stringify(key)}`);
+  return reply.header('cache-control', 'private, no-cache').send({
+    key,
+    checksum: info.checksum,
+    deleted: info.deleted,
+    updatedBy: info.updatedBy,
+    updatedAt: info.updatedAt === null ? null : new Date(info.updatedAt).toISOString(),
+  });
+}
+
+async function handlePut(deps: TeamMemoryDeps, { repo, caller }: Admitted, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   const changes = parsePutBody(request.body, deps.limits);
   const outcome = await deps.memory.put(repo, {
     changes,
     ifMatch: parseEtagList(request.headers['if-match']),
     ifNoneMatch: parseEtagList(request.headers['if-none-match']),
     now: deps.clock.now(),
+    author: caller.username,
     maxEntries: deps.limits.maxEntries,
     tombstoneMs: deps.limits.tombstoneMs,
+    maxTombstones: deps.limits.maxTombstones,
+    maxRepoBytes: deps.limits.maxRepoBytes,
   });
   if (outcome.kind !== 'ok') throw describePutOutcome(repo, outcome);
   return reply.header('etag', formatEtag(outcome.checksum)).header('cache-control', 'no-store').send({ checksum: outcome.checksum, version: outcome.version });
@@ -130,6 +148,7 @@ export function registerTeamMemoryRoutes(app: FastifyInstance, deps: TeamMemoryD
     withApiErrors((request, reply) => handler(deps, admitted.get(request)!, request, reply));
   app.get('/api/team_memory', { onRequest }, guard(handleGet));
   app.put('/api/team_memory', { onRequest }, guard(handlePut));
+  app.get('/api/team_memory/entry', { onRequest }, guard(handleEntry));
   app.route({
     method: ['POST', 'DELETE', 'PATCH'],
     url: '/api/team_memory',

@@ -65,6 +65,11 @@ function sendPage(reply: FastifyReply, status: number, html: string, cookie?: st
   return reply.send(html);
 }
 
+/** An RFC 6749 §5.2 error answer: `error`, `error_description`, no caching. */
+function sendTokenError(reply: FastifyReply, status: number, error: string, description: string): FastifyReply {
+  return reply.code(status).headers({ 'cache-control': 'no-store', pragma: 'no-cache' }).send({ error, error_description: description });
+}
+
 function oauthRequest(request: FastifyRequest): OAuth2Server.Request {
   return new OAuth2Server.Request({
     method: request.method,
@@ -78,6 +83,9 @@ function oauthRequest(request: FastifyRequest): OAuth2Server.Request {
 export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthDeps): void {
   const model = createOAuthModel(deps.auth, deps.clock, deps.lifetimes);
   const oauth = new OAuth2Server({ model });
+  // Inside this scope any other body type reaches the handlers as text, so the token endpoint can answer
+  // it with its own RFC 6749 §5.2 error instead of the API's 415.
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
   // The form and its cookie live under --public-url's path, which a proxy may add in front of /oauth
   // (README: behind a proxy under a path); the browser only ever sees that address.
   const site = () => ({
@@ -162,6 +170,11 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthDeps): void
 
   app.post('/oauth/token', async (request, reply) => {
     const response = new OAuth2Server.Response();
+    // RFC 6749 §3.2 and §5.2: the token endpoint takes a form body; anything else is a 400
+    // `invalid_request` with a description, never a 200 with an empty body.
+    if (!request.headers['content-type']?.toLowerCase().startsWith('application/x-www-form-urlencoded') || typeof request.body !== 'object' || request.body === null) {
+      return sendTokenError(reply, 400, 'invalid_request', 'send the token request as application/x-www-form-urlencoded (RFC 6749 §4.1.3)');
+    }
     try {
       await oauth.token(oauthRequest(request), response, {
         accessTokenLifetime: Math.floor(deps.lifetimes.accessTokenMs / 1000),
@@ -171,6 +184,11 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthDeps): void
       });
     } catch (error) {
       if (!(error instanceof OAuth2Server.OAuthError)) throw error;
+      const body = response.body as { error?: unknown } | undefined;
+      if (typeof body?.error !== 'string') {
+        const status = error.code >= 400 && error.code < 500 ? error.code : 400;
+        return sendTokenError(reply, status, error.name === 'invalid_argument' || status === 400 ? 'invalid_request' : error.name, error.message);
+      }
     }
     return reply
       .code(response.status ?? 200)

@@ -88,6 +88,11 @@ const migrations: { version: number; statements: string[] | Record<Dialect, stri
     version: 3,
     statements: [`CREATE TABLE signin_attempts (bucket TEXT PRIMARY KEY, window_start BIGINT NOT NULL, attempts BIGINT NOT NULL)`],
   },
+  {
+    // Who last changed each entry and when, so a teammate's conflict resolver can say whose edit it is.
+    version: 4,
+    statements: [`ALTER TABLE team_entries ADD COLUMN updated_by TEXT`, `ALTER TABLE team_entries ADD COLUMN updated_at BIGINT`],
+  },
 ];
 
 /** The newest schema version this build knows. */

@@ -138,7 +138,8 @@ describe.skipIf(!hasChromium)('team conflict resolver in Chromium', () => {
     expect(await yours.textContent()).toContain('but YAML and Makefiles.');
     await dialog.getByText(/already in the result/).waitFor();
     await dialog.getByText('Yours — dana, on this computer · the result').waitFor();
-    await dialog.getByText(/^Theirs — a teammate, via the team server · received \d{1,2} Dec, \d\d:\d\d$/).waitFor();
+    // The team server records who made each change and when.
+    await dialog.getByText(/^Theirs — changed by lee · \d{1,2} Dec, \d\d:\d\d$/).waitFor();
     expect(await dialog.getByLabel('Base version (last agreed)').count()).toBe(0);
     // The changed line is marked on both sides.
     expect(await dialog.locator('.cm-changedLine').count()).toBeGreaterThanOrEqual(2);

@@ -16,6 +16,9 @@ const numberFlags = {
   'max-file-bytes': { env: 'STRATA_SERVER_MAX_FILE_BYTES', min: 1, max: Number.MAX_SAFE_INTEGER },
   'max-body-bytes': { env: 'STRATA_SERVER_MAX_BODY_BYTES', min: 1, max: Number.MAX_SAFE_INTEGER },
   'rate-limit': { env: 'STRATA_SERVER_RATE_LIMIT', min: 0, max: Number.MAX_SAFE_INTEGER },
+  'max-tombstones': { env: 'STRATA_SERVER_MAX_TOMBSTONES', min: 0, max: Number.MAX_SAFE_INTEGER },
+  'max-repo-bytes': { env: 'STRATA_SERVER_MAX_REPO_BYTES', min: 1, max: 64 * 1024 * 1024 },
+  'request-timeout-ms': { env: 'STRATA_SERVER_REQUEST_TIMEOUT_MS', min: 1000, max: 3_600_000 },
 } as const;
 
 type NumberFlag = keyof typeof numberFlags;
@@ -57,7 +60,7 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
 }
 
 const usage = [
-  'strata server [--db URL | --data-dir DIR] [--port N] [--host H] [--public-url U] [--max-entries N] [--max-file-bytes N] [--max-body-bytes N] [--rate-limit N] [--trust-proxy LIST]',
+  'strata server [--db URL | --data-dir DIR] [--port N] [--host H] [--public-url U] [--max-entries N] [--max-file-bytes N] [--max-body-bytes N] [--rate-limit N] [--max-tombstones N] [--max-repo-bytes N] [--request-timeout-ms N] [--trust-proxy LIST]',
   '       strata server user add NAME [--password-stdin] [--db URL | --data-dir DIR]',
   '       strata server grant NAME owner/repo [--db URL | --data-dir DIR]',
   '       strata server token NAME [--expires-days N] [--db URL | --data-dir DIR]',
@@ -127,6 +130,9 @@ async function runServer(argv: string[], io: CliIo, logger: Logger): Promise<num
       'max-file-bytes': { type: 'string' },
       'max-body-bytes': { type: 'string' },
       'rate-limit': { type: 'string' },
+      'max-tombstones': { type: 'string' },
+      'max-repo-bytes': { type: 'string' },
+      'request-timeout-ms': { type: 'string' },
       'trust-proxy': { type: 'string' },
     },
     allowPositionals: true,
@@ -142,6 +148,9 @@ async function runServer(argv: string[], io: CliIo, logger: Logger): Promise<num
         ['maxFileBytes', numberOption(values, io, 'max-file-bytes')],
         ['maxBodyBytes', numberOption(values, io, 'max-body-bytes')],
         ['rateLimitPerMinute', numberOption(values, io, 'rate-limit')],
+        ['maxTombstones', numberOption(values, io, 'max-tombstones')],
+        ['maxRepoBytes', numberOption(values, io, 'max-repo-bytes')],
+        ['requestTimeoutMs', numberOption(values, io, 'request-timeout-ms')],
       ] as const
     ).filter(([, v]) => v !== undefined),
   );

@@ -28,6 +28,7 @@ function printHuman(io: CliIo, repo: string, report: SyncReport, teamDir: string
   }
   for (const key of report.tooLarge) io.stdout(`too large: ${key} is over 250,000 bytes; not uploaded`);
   for (const n of report.invalidNames) io.stdout(`not synced: ${path.join(teamDir, n.key)}: the server refuses its name (${n.reason}); rename it`);
+  for (const f of report.failed) io.stdout(`not synced: ${path.join(teamDir, f.key)}: ${f.reason}; ${f.advice}`);
   for (const w of report.warnings) io.stdout(`warning: ${w}`);
   if (report.error) io.stdout(`error: ${report.error.message}`);
 }
@@ -36,7 +37,7 @@ function printHuman(io: CliIo, repo: string, report: SyncReport, teamDir: string
 export const syncCommand: Command = {
   name: 'sync',
   summary: 'pull and push the team memory of a project once',
-  usage: 'strata sync --project DIR [--server URL] [--vault DIR] [--restore KEY]… [--json]',
+  usage: 'strata sync --project DIR [--server URL] [--vault DIR] [--restore KEY]… [--confirm-deletions] [--json]',
   async run(argv, io) {
     const { values } = parseArgs({
       args: argv,
@@ -47,6 +48,8 @@ export const syncCommand: Command = {
         json: { type: 'boolean', default: false },
         // A deletion (local or a teammate's) is undoable for 30 days: put the file back, then sync.
         restore: { type: 'string', multiple: true },
+        // More local deletions than the mass-delete guard lets through in one sync: the user means it.
+        'confirm-deletions': { type: 'boolean', default: false },
       },
       strict: true,
     });
@@ -105,9 +108,18 @@ export const syncCommand: Command = {
         throw new UsageError((error as Error).message);
       }
     }
-    // SIGINT/SIGTERM ends the command at once; the engine saves its state atomically at each step, so
-    // a sync cut short leaves it consistent and the next run resumes from there.
-    const report = await untilAborted(engine.sync(), io.signal);
+    // Ctrl-C or SIGTERM ends the run at once: the request in flight is aborted and the report says so;
+    // everything not pushed stays pending for the next sync (state is written atomically at each step).
+    let stopped = false;
+    void io.stopped.then(() => {
+      stopped = true;
+      void engine.close();
+    });
+    const report = await engine.sync({ confirmDeletions: values['confirm-deletions'] });
+    if (stopped) {
+      io.stderr('stopped: the sync was interrupted; changes not yet pushed stay pending');
+      return 130;
+    }
     const deleted = await engine.listDeleted();
     if (values.json) {
       io.stdout(
@@ -120,7 +132,9 @@ export const syncCommand: Command = {
           blocked: report.blocked.map((b) => ({ path: path.join(teamDir, b.key), rule: b.rule, line: b.line, findings: b.findings })),
           tooLarge: report.tooLarge,
           invalidNames: report.invalidNames.map((n) => ({ path: path.join(teamDir, n.key), reason: n.reason })),
+          failed: report.failed.map((f) => ({ path: path.join(teamDir, f.key), step: f.step, reason: f.reason, advice: f.advice })),
           pending: report.pending,
+          heldDeletions: report.heldDeletions,
           warnings: report.warnings,
           deleted,
           error: report.error,

@@ -13,6 +13,11 @@ export interface AtomicWriteOptions {
    * while the download was being written (sync-reliability §4, Syncthing's re-check before replacing).
    */
   beforeRename?: () => Promise<boolean>;
+  /**
+   * The caller knows the folder exists and the target is new (a sync pull writing thousands of new
+   * files): skips the folder creation and the mode lookup, two system calls a file.
+   */
+  newFileInExistingFolder?: boolean;
 }
 
 /**
@@ -26,14 +31,18 @@ export async function writeFileAtomic(
   options: AtomicWriteOptions = {},
 ): Promise<boolean> {
   const dir = path.dirname(file);
-  await fs.mkdir(dir, { recursive: true, mode: options.dirMode ?? 0o755 });
   let mode = options.mode ?? 0o644;
-  try {
-    mode = (await fs.stat(file)).mode & 0o777;
-  } catch {
-    // New file: the requested mode stands.
+  if (!options.newFileInExistingFolder) {
+    await fs.mkdir(dir, { recursive: true, mode: options.dirMode ?? 0o755 });
+    try {
+      mode = (await fs.stat(file)).mode & 0o777;
+    } catch {
+      // New file: the requested mode stands.
+    }
   }
-  const temp = path.join(dir, `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+  // A short name of its own, not the target's name plus a suffix: a target whose name is already
+  // at the file system's 255-byte limit must still be writable (docs on team sync, key rules).
+  const temp = path.join(dir, tempFileName());
   const handle = await fs.open(temp, 'wx', mode);
   try {
     await handle.writeFile(data);
@@ -52,6 +61,13 @@ export async function writeFileAtomic(
     throw error;
   }
   return true;
+}
+
+/** Prefix and suffix of every temp file `writeFileAtomic` makes: `.strata-<12 hex>.tmp`. */
+export const atomicTempPattern = /^\.strata-[0-9a-f]{12}\.tmp$/;
+
+function tempFileName(): string {
+  return `.strata-${randomBytes(6).toString('hex')}.tmp`;
 }
 
 /** Reads and parses a JSON file; `undefined` when it does not exist. Other errors propagate. */

@@ -18,7 +18,7 @@ export function createTeamHandlers(services: Services): Pick<Handlers, TeamChann
     'team:status': ({ project }) => team.status(project),
     'team:sign-in': ({ project }) => team.signIn(project),
     'team:sign-out': ({ project }) => team.signOut(project),
-    'team:sync-now': ({ project }) => team.syncNow(project),
+    'team:sync-now': ({ project, confirmDeletions }) => team.syncNow(project, confirmDeletions === true),
     'team:list-deleted': ({ project }) => team.listDeleted(project),
     'team:restore-deleted': ({ project, key }) => team.restoreDeleted(project, key),
     'team:read-conflict': ({ project, key }) => team.readConflict(project, key),

@@ -20,8 +20,11 @@ export interface ConflictTexts {
   base: string | null;
   mine: string | null;
   theirs: string | null;
-  /** When this device received the server's version (the server records no time or author per entry). */
+  /** When this device received the server's version. */
   receivedAt: string;
+  /** Who made the other side's change and when (ISO), as the team server recorded it; null when unknown. */
+  theirsBy: string | null;
+  theirsAt: string | null;
 }
 
 export interface DeletedFile {
@@ -69,6 +72,8 @@ export class ConflictDesk {
         mine: (await readLocalFile(this.opts.teamDir, key))?.text ?? null,
         theirs: await this.store.readConflict(key),
         receivedAt: await this.receivedAt(key, conflict.detectedAt),
+        theirsBy: conflict.theirsBy ?? null,
+        theirsAt: conflict.theirsAt ?? null,
       };
     });
   }

@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.js';
+import { KeySpace } from '../../../common/team-memory/index.js';
 import { hashText, isValidTeamKey, teamKeyProblem } from './team-key.js';
 
 /** One file of the team folder as read now: its hash is what the decision table compares. */
@@ -26,33 +27,76 @@ export interface InvalidName {
 }
 
 /**
+ * The team folder as one read sees it: the files that sync, plus what is on disk but not synced.
+ * Whatever exists but is left out (dot-files and dot-folders, our temp files, symlinks, names the server
+ * refuses) is never mistaken for a deletion: the push only deletes a key whose path is truly gone.
+ */
+export class LocalTree extends Map<string, LocalFile> {
+  readonly invalid: InvalidName[] = [];
+  /** Keys present on disk but not synced from here. */
+  readonly ignored = new Set<string>();
+  /** Folder keys (`.obsidian`) left out with everything under them. */
+  readonly ignoredFolders = new Set<string>();
+
+  /** True when `key` names something on disk that this tree deliberately left out. */
+  isIgnored(key: string): boolean {
+    if (this.ignored.has(key)) return true;
+    const parts = key.split('/');
+    for (let i = 1; i < parts.length; i++) if (this.ignoredFolders.has(parts.slice(0, i).join('/'))) return true;
+    return false;
+  }
+}
+
+/**
  * Every regular file under the team folder. Dot-files (our own temp files among them) and symlinks are
  * not team memory. Keys the server would refuse are left out of the tree, so they never fail a batch,
- * and listed in `invalid` when given, so the user learns why they do not sync.
+ * and listed in `invalid`, so the user learns why they do not sync; of two names that one
+ * case-insensitive file system would make one file, the first in sort order syncs and the other is
+ * listed (common/team-memory/key-space).
  */
-export async function readLocalTree(teamDir: string, invalid?: InvalidName[]): Promise<Map<string, LocalFile>> {
-  const out = new Map<string, LocalFile>();
+export async function readLocalTree(teamDir: string): Promise<LocalTree> {
+  const tree = new LocalTree();
+  const candidates: [string, string][] = [];
   const walk = async (dir: string, prefix: string): Promise<void> => {
     const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
     await Promise.all(
       entries.map(async (entry) => {
-        if (entry.name.startsWith('.')) return;
         const key = prefix + entry.name;
         const full = path.join(dir, entry.name);
-        if (entry.isDirectory()) return walk(full, `${key}/`);
-        if (!entry.isFile()) return;
-        const problem = teamKeyProblem(key);
-        if (problem) {
-          invalid?.push({ key, reason: problem });
+        if (entry.name.startsWith('.')) {
+          if (entry.isDirectory()) tree.ignoredFolders.add(key);
+          else tree.ignored.add(key);
           return;
         }
-        const file = await readLocalFile(teamDir, key, full);
-        if (file) out.set(key, file);
+        if (entry.isDirectory()) return walk(full, `${key}/`);
+        if (!entry.isFile()) {
+          tree.ignored.add(key);
+          return;
+        }
+        candidates.push([key, full]);
       }),
     );
   };
   await walk(teamDir, '');
-  return out;
+  const space = new KeySpace();
+  const accepted: [string, string][] = [];
+  for (const [key, full] of candidates.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const problem = teamKeyProblem(key) ?? space.problem(key);
+    if (problem) {
+      tree.invalid.push({ key, reason: problem });
+      tree.ignored.add(key);
+      continue;
+    }
+    space.add(key);
+    accepted.push([key, full]);
+  }
+  await Promise.all(
+    accepted.map(async ([key, full]) => {
+      const file = await readLocalFile(teamDir, key, full);
+      if (file) tree.set(key, file);
+    }),
+  );
+  return tree;
 }
 
 /** One file, or null when it does not exist (or stopped existing while being read). */
@@ -83,6 +127,8 @@ export async function writeLocalFile(
   /** Folders already checked during this run (a pull writes thousands of files into a few folders). */
   checked?: Map<string, Promise<void>>,
   beforeRename?: () => Promise<boolean>,
+  /** The caller planned this as a new file (nothing at the path). */
+  expectNew = false,
 ): Promise<boolean> {
   const file = keyToPath(teamDir, key);
   if (!file) throw new Error(`refusing to write the unsafe key ${JSON.stringify(key)}`);
@@ -93,7 +139,10 @@ export async function writeLocalFile(
     checked?.set(dir, check);
   }
   await check;
-  if (!(await writeFileAtomic(file, text, { beforeRename }))) return false;
+  // A file absent when the pull planned it is written without the folder and mode lookups; if the
+  // user created it meanwhile, the re-check before the rename still sees it and keeps theirs.
+  const newFile = checked !== undefined && beforeRename !== undefined && expectNew;
+  if (!(await writeFileAtomic(file, text, { beforeRename, newFileInExistingFolder: newFile }))) return false;
   if (mtime && !Number.isNaN(mtime.getTime())) await fs.utimes(file, mtime, mtime);
   return true;
 }

@@ -1,5 +1,9 @@
-import { readLocalFile, readLocalTree, removeLocalFile, writeLocalFile } from './local-tree.js';
-import { hashText, isValidTeamKey } from './team-key.js';
+import { promises as fs } from 'node:fs';
+import { keyToPath, readLocalFile, readLocalTree, removeLocalFile, writeLocalFile, type LocalTree } from './local-tree.js';
+import { describeFileFailure } from './file-failure.js';
+import { InjectedCrash } from './fault-seam.js';
+import { merge3 } from '../../../common/text/merge3.js';
+import { hashText, teamKeyProblem } from './team-key.js';
 import type { Snapshot } from './team-api.js';
 import type { SyncState, SyncStateStore } from './sync-state.js';
 import type { FaultSeam } from './fault-seam.js';
@@ -16,6 +20,8 @@ export interface PullContext {
   clock: Clock;
   logger: Logger;
   progress(done: number, total: number): void;
+  /** Who last changed a key on the server and when (best effort; null when unknown). */
+  describe?(key: string): Promise<{ updatedBy: string | null; updatedAt: string | null } | null>;
   /** Folders checked for symlinks during this pull. */
   checkedFolders?: Map<string, Promise<void>>;
 }
@@ -38,18 +44,62 @@ export async function applySnapshot(ctx: PullContext, snapshot: Snapshot | null,
     report.warnings.push('the team server went back to an older state; local files are kept and uploaded again');
     ctx.logger.warn('team server rolled back', { version: snapshot?.version ?? null, known: state.serverVersion });
   }
+  // Every version about to be written is noted first (one state write), so a crash right after a
+  // rename is recognized at the next run rather than shown as a conflict (adoptUnrecordedBase).
+  // Only files that exist here and will be replaced need it: a new file that is there after a crash
+  // already equals the server's.
+  let noted = false;
+  for (const key of keys) {
+    const remote = sums[key];
+    const text = entries[key];
+    const mine = local.get(key)?.hash;
+    if (remote === undefined || text === undefined || mine === undefined || mine === remote || mine !== state.bases[key]) continue;
+    if ((await store.putBase(text)) !== remote) continue;
+    state.pulling[key] = remote;
+    noted = true;
+  }
+  if (noted) await store.save(state);
   let done = 0;
   ctx.checkedFolders ??= new Map();
   // Keys are independent; a few at a time overlaps the fsync of each atomic write (first pull of 5,000 files).
   await forEachLimit(keys, 32, async (key) => {
     ctx.progress(done++, keys.length);
-    if (!isValidTeamKey(key)) {
-      report.warnings.push(`ignored a server key that is not a safe path: ${JSON.stringify(key)}`);
+    const problem = teamKeyProblem(key);
+    if (problem) {
+      // Stored by a server without today's key rules: never written here, shown with its reason.
+      report.failed.push({ key, step: 'pull', reason: `this device cannot hold its name: ${problem}`, advice: 'ask the teammate who added it to rename it' });
       return;
     }
-    const base = state.bases[key] ?? null;
+    // One file that cannot be written here (a name too long for this disk, a folder in its way) waits
+    // with its reason; every other file still pulls (isolation, docs on team sync).
+    try {
+      await applyKey(ctx, key, local, entries, sums, tombstones, mtime, rollback);
+    } catch (error) {
+      if (error instanceof InjectedCrash) throw error;
+      ctx.report.failed.push(describeFileFailure(key, 'pull', error));
+      ctx.logger.warn('team memory file could not be pulled; the others went on', { key, code: (error as NodeJS.ErrnoException).code ?? null });
+    }
+  });
+  ctx.progress(keys.length, keys.length);
+}
+
+async function applyKey(
+  ctx: PullContext,
+  key: string,
+  local: LocalTree,
+  entries: Record<string, string>,
+  sums: Record<string, string>,
+  tombstones: Record<string, unknown>,
+  mtime: Date | null,
+  rollback: boolean,
+): Promise<void> {
+    const { state, store } = ctx;
     const remote = sums[key] ?? null;
-    const mine = local.get(key)?.hash ?? null;
+    // A file this device does not sync (a dot-file) still has content that must not be overwritten unseen.
+    const mineFile = local.get(key) ?? (local.isIgnored(key) ? await readLocalFile(ctx.teamDir, key) : null);
+    const mine = mineFile?.hash ?? null;
+    adoptUnrecordedBase(state, key, remote, mine);
+    const base = state.bases[key] ?? null;
     const conflict = state.conflicts[key];
 
     if (remote === null) {
@@ -59,7 +109,7 @@ export async function applySnapshot(ctx: PullContext, snapshot: Snapshot | null,
     }
     const text = entries[key];
     if (text === undefined || hashText(text) !== remote) {
-      report.warnings.push(`the server's copy of ${key} did not match its checksum; kept the local file`);
+      ctx.report.warnings.push(`the server's copy of ${key} did not match its checksum; kept the local file`);
       return;
     }
     if (conflict) {
@@ -70,6 +120,7 @@ export async function applySnapshot(ctx: PullContext, snapshot: Snapshot | null,
       } else if (conflict.theirsHash !== remote) {
         await store.writeConflict(key, text);
         conflict.theirsHash = remote;
+        Object.assign(conflict, await whoChanged(ctx, key));
       }
       return;
     }
@@ -86,10 +137,45 @@ export async function applySnapshot(ctx: PullContext, snapshot: Snapshot | null,
     // Unchanged locally (or deleted locally while a teammate edited: the edit wins): take theirs.
     if (mine === base || mine === null) {
       if (await download(ctx, key, text, mine, mtime)) return;
+    } else if (mineFile && (await mergeBothSides(ctx, key, mineFile.text, mine, text, base, mtime))) {
+      return;
     }
     await recordConflict(ctx, key, text, base);
-  });
-  ctx.progress(keys.length, keys.length);
+}
+
+/**
+ * A version this device knows the server held, though the state never recorded it as the base: a PUT
+ * accepted whose answer or state save was lost (the server's checksum is what we sent), or a pulled
+ * file renamed into place just before a crash (the file is what we were pulling). Either is the base
+ * both sides agreed on, so the user's own earlier text never shows as a teammate's conflict.
+ */
+export function adoptUnrecordedBase(state: SyncState, key: string, remote: string | null, mine: string | null): void {
+  const sent = state.sending[key];
+  if (sent !== undefined && remote === sent) state.bases[key] = sent;
+  const pulled = state.pulling[key];
+  if (pulled !== undefined && mine === pulled) state.bases[key] = pulled;
+  if (state.bases[key] === sent) delete state.sending[key];
+  if (state.bases[key] === pulled) delete state.pulling[key];
+}
+
+/**
+ * Both sides changed the file: merge them line by line against the stored base (common/text/merge3,
+ * the diff3 Joplin and git use). Edits to different lines merge cleanly: the merged text replaces the
+ * local file (unless it changed meanwhile) and, with the server's version as the new base, is pushed
+ * by this same run. Only overlapping edits, or a missing base, become a conflict.
+ */
+async function mergeBothSides(ctx: PullContext, key: string, mineText: string, mine: string, theirs: string, base: string | null, mtime: Date | null): Promise<boolean> {
+  const baseText = await ctx.store.getBase(base);
+  if (baseText === null) return false;
+  const merged = merge3(baseText, mineText, theirs);
+  if (!merged.clean) return false;
+  const theirsHash = await ctx.store.putBase(theirs);
+  const unchanged = async () => ((await readLocalFile(ctx.teamDir, key))?.hash ?? null) === mine;
+  if (!(await writeLocalFile(ctx.teamDir, key, merged.text, mtime, ctx.checkedFolders, unchanged))) return false;
+  ctx.state.bases[key] = theirsHash;
+  ctx.report.merged.push(key);
+  ctx.logger.info('team memory file changed on both sides; merged the edits', { key });
+  return true;
 }
 
 /** Runs `task` over `items`, at most `limit` at once. */
@@ -112,14 +198,18 @@ async function download(ctx: PullContext, key: string, text: string, expected: s
   const hash = await ctx.store.putBase(text);
   const unchanged = async () => {
     ctx.fault.hit('before-pull-rename');
+    // Expected absent: one lstat says whether a file appeared (anything else in the way fails the
+    // rename, and so this file alone); otherwise the content must still match.
+    if (expected === null) return !(await fs.lstat(keyToPath(ctx.teamDir, key)!).then((stat) => stat.isFile(), () => false));
     return ((await readLocalFile(ctx.teamDir, key))?.hash ?? null) === expected;
   };
-  if (!(await writeLocalFile(ctx.teamDir, key, text, mtime, ctx.checkedFolders, unchanged))) {
+  if (!(await writeLocalFile(ctx.teamDir, key, text, mtime, ctx.checkedFolders, unchanged, expected === null))) {
     ctx.logger.info('team memory file changed during the pull; kept it and the server copy', { key });
     return false;
   }
   ctx.fault.hit('after-pull-rename');
   ctx.state.bases[key] = hash;
+  delete ctx.state.pulling[key];
   delete ctx.state.deleted[key];
   ctx.report.pulled.push(key);
   return true;
@@ -128,7 +218,8 @@ async function download(ctx: PullContext, key: string, text: string, expected: s
 /** Both sides changed (sync-reliability §1 "real conflict"): mine stays in place, theirs waits aside. */
 async function recordConflict(ctx: PullContext, key: string, theirs: string, base: string | null): Promise<void> {
   await ctx.store.writeConflict(key, theirs);
-  ctx.state.conflicts[key] = { baseHash: base, theirsHash: hashText(theirs), detectedAt: new Date(ctx.clock.now()).toISOString() };
+  const who = await whoChanged(ctx, key);
+  ctx.state.conflicts[key] = { baseHash: base, theirsHash: hashText(theirs), detectedAt: new Date(ctx.clock.now()).toISOString(), ...who };
   ctx.logger.info('team memory conflict kept both versions', { key });
 }
 
@@ -147,4 +238,10 @@ async function applyRemoteDeletion(ctx: PullContext, key: string, base: string |
   }
   // Edited locally while a teammate deleted it: the edit wins and uploads as a new file.
   delete state.bases[key];
+}
+
+/** The server's record of who made the other side's change and when; never fails the pull. */
+async function whoChanged(ctx: PullContext, key: string): Promise<{ theirsBy: string | null; theirsAt: string | null }> {
+  const info = await ctx.describe?.(key).catch(() => null);
+  return { theirsBy: info?.updatedBy ?? null, theirsAt: info?.updatedAt ?? null };
 }

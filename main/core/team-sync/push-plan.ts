@@ -1,4 +1,4 @@
-import type { LocalFile } from './local-tree.js';
+import type { LocalTree } from './local-tree.js';
 import type { SyncState } from './sync-state.js';
 import type { BlockedKey, SecretFinding, SecretScan } from './sync-types.js';
 
@@ -21,13 +21,17 @@ export interface PushPlan {
  * and different from the server's hash; never a conflicted key; never over the size limit; never a
  * file with a secret finding (SPEC §5). A key whose server copy also moved since the base is not
  * uploaded — that would be the reference's "local wins" loss — but sent to the pull to decide.
+ * `refused` keys were refused by the server during this run and wait, so the others still go.
  */
-export function planPush(state: SyncState, local: Map<string, LocalFile>, scan: SecretScan, maxFileBytes: number): PushPlan {
+export function planPush(state: SyncState, local: LocalTree, scan: SecretScan, maxFileBytes: number, refused: ReadonlySet<string> = new Set()): PushPlan {
   const plan: PushPlan = { upload: {}, agreed: {}, blocked: [], tooLarge: [], overLimit: [], needsPull: false };
   const keys = [...new Set([...local.keys(), ...Object.keys(state.bases)])].sort();
   for (const key of keys) {
-    if (state.conflicts[key]) continue;
+    if (state.conflicts[key] || refused.has(key)) continue;
     const file = local.get(key);
+    // Only a path that is truly gone is a deletion: a file this device does not sync (a dot-file, a
+    // name it cannot hold) is still there, and deleting it from the server would delete it for all.
+    if (!file && local.isIgnored(key)) continue;
     const mine = file?.hash ?? null;
     const base = state.bases[key] ?? null;
     const remote = state.remote[key] ?? null;

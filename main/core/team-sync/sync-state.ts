@@ -25,7 +25,8 @@ const stateSchema = z.object({
   remote: z.record(z.string(), z.string()),
   conflicts: z.record(
     z.string(),
-    z.object({ baseHash: z.string().nullable(), theirsHash: z.string(), detectedAt: z.string() }),
+    // theirsBy/theirsAt: who made the other side's change and when, as the server recorded it (optional: added later).
+    z.object({ baseHash: z.string().nullable(), theirsHash: z.string(), detectedAt: z.string(), theirsBy: z.string().nullable().optional(), theirsAt: z.string().nullable().optional() }),
   ),
   deleted: z.record(z.string(), z.object({ hash: z.string(), deletedAt: z.string(), by: z.enum(['local', 'remote']) })),
   // `findings` came after format 1 shipped: optional, so older state files still read.
@@ -39,6 +40,12 @@ const stateSchema = z.object({
     }),
   ),
   lastSyncAt: z.string().nullable(),
+  // Versions being pushed (key → hash sent) and pulled (key → hash written), noted before the request or
+  // the rename, so one accepted or written just before a crash is recognized as the base next time.
+  sending: z.record(z.string(), z.string()).default({}),
+  pulling: z.record(z.string(), z.string()).default({}),
+  // Files whose own step failed at the last run (their badge); added after format 1 shipped.
+  failed: z.record(z.string(), z.object({ step: z.enum(['read', 'pull', 'push']), reason: z.string(), advice: z.string() })).default({}),
 });
 
 export type SyncState = z.infer<typeof stateSchema>;
@@ -55,6 +62,9 @@ export const emptyState = (): SyncState => ({
   deleted: {},
   blocked: {},
   lastSyncAt: null,
+  sending: {},
+  pulling: {},
+  failed: {},
 });
 
 /** Forgets restorable deletions older than `before` (epoch ms): tombstones live `tombstoneDays` (SPEC §5). */
@@ -76,6 +86,7 @@ export class SyncStateStore {
   readonly conflictsDir: string;
   /** Hashes whose base file is known to exist (this process wrote or saw it). */
   private readonly known = new Set<string>();
+  private basesReady = false;
   /** Why a state file was last set aside, until the engine reports it (see `takeSetAside`). */
   private setAsideNotice: string | null = null;
 
@@ -144,16 +155,20 @@ export class SyncStateStore {
     const hash = hashText(text);
     const file = this.baseFile(hash);
     if (this.known.has(hash)) return hash;
-    const exists = await fs.stat(file).then(
-      () => true,
-      () => false,
-    );
-    if (!exists) {
+    // No existence check first: writing an identical base again is harmless, and a first pull of
+    // thousands of files saves a system call each (and the folder is made once per process).
+    if (!this.basesReady) {
       await fs.mkdir(this.basesDir, { recursive: true });
-      const temp = path.join(this.basesDir, `.${hash.slice(7, 23)}.${randomBytes(4).toString('hex')}.tmp`);
-      await fs.writeFile(temp, text);
-      await fs.rename(temp, file);
+      this.basesReady = true;
     }
+    const temp = path.join(this.basesDir, `.${hash.slice(7, 23)}.${randomBytes(4).toString('hex')}.tmp`);
+    await fs.writeFile(temp, text).catch(async (error: NodeJS.ErrnoException) => {
+      // The folder was removed since (a reset of the sync state): make it again.
+      if (error.code !== 'ENOENT') throw error;
+      await fs.mkdir(this.basesDir, { recursive: true });
+      await fs.writeFile(temp, text);
+    });
+    await fs.rename(temp, file);
     this.known.add(hash);
     return hash;
   }
@@ -186,6 +201,8 @@ export class SyncStateStore {
       ...Object.values(state.bases),
       ...Object.values(state.conflicts).flatMap((c) => (c.baseHash ? [c.baseHash] : [])),
       ...Object.values(state.deleted).map((d) => d.hash),
+      ...Object.values(state.sending),
+      ...Object.values(state.pulling),
     ]);
     const names = await fs.readdir(this.basesDir).catch(() => [] as string[]);
     const dead = names.filter((n) => !n.startsWith('.') && !live.has(`sha256:${n}`));

@@ -9,9 +9,12 @@ export type SecretScan = (text: string) => { rule: string; line: number }[];
 
 /** The protocol calls the engine makes; `TeamApi` implements them, tests may wrap it to drop answers. */
 export interface TeamMemoryPort {
-  get(ifNoneMatch: string | null): Promise<GetResult>;
-  hashes(): Promise<GetResult>;
-  put(entries: Record<string, string | null>, ifMatch: string | null): Promise<PutResult>;
+  /** `signal` ends the request at once (the engine's `close`); the port answers `cancelled`. */
+  get(ifNoneMatch: string | null, signal?: AbortSignal): Promise<GetResult>;
+  hashes(signal?: AbortSignal): Promise<GetResult>;
+  put(entries: Record<string, string | null>, ifMatch: string | null, signal?: AbortSignal): Promise<PutResult>;
+  /** Who last changed a key and when (for the conflict resolver); optional, best effort. */
+  entryInfo?(key: string, signal?: AbortSignal): Promise<{ updatedBy: string | null; updatedAt: string | null } | null>;
 }
 
 export interface TeamSyncEngineOptions {
@@ -32,8 +35,21 @@ export interface TeamSyncEngineOptions {
   onStatus?: (status: TeamSyncStatus) => void;
 }
 
-/** Per-file state shown as a badge (SPEC §5 **Beyond**); `invalid-name`: the server refuses the file's name. */
-export type FileSyncState = 'synced' | 'pending' | 'conflict' | 'blocked' | 'too-large' | 'invalid-name';
+/**
+ * Per-file state shown as a badge (SPEC §5 **Beyond**); `invalid-name`: the server refuses the file's
+ * name; `failed`: this file's pull, write or push failed on its own (the rest synced).
+ */
+export type FileSyncState = 'synced' | 'pending' | 'conflict' | 'blocked' | 'too-large' | 'invalid-name' | 'failed';
+
+/** One file whose step failed while every other file synced: what happened and what the user can do. */
+export interface FileFailure {
+  key: string;
+  step: 'read' | 'pull' | 'push';
+  /** What went wrong, in a sentence ("its name is longer than this disk allows"). */
+  reason: string;
+  /** What to do about it ("ask the teammate who added it to rename it"). */
+  advice: string;
+}
 
 export interface SecretFinding {
   rule: string;
@@ -49,7 +65,7 @@ export interface BlockedKey extends SecretFinding {
   findings: SecretFinding[];
 }
 
-export type SyncErrorCode = 'offline' | 'auth' | 'forbidden' | 'contention' | 'too_many_entries' | 'server' | 'local_io';
+export type SyncErrorCode = 'offline' | 'auth' | 'forbidden' | 'contention' | 'too_many_entries' | 'server' | 'local_io' | 'cancelled';
 
 export interface SyncError {
   code: SyncErrorCode;
@@ -63,10 +79,16 @@ export interface SyncReport {
   /** Keys uploaded (or deleted) on the server. */
   pushed: string[];
   conflicts: string[];
+  /** Local deletions held back by the mass-delete guard until the user confirms. */
+  heldDeletions: string[];
+  /** Keys changed on both sides whose edits merged without overlapping (the merge is pushed). */
+  merged: string[];
   blocked: BlockedKey[];
   tooLarge: string[];
   /** Local files whose names the server refuses: never uploaded, never failing a batch, left in place. */
   invalidNames: InvalidName[];
+  /** Files whose own step failed; the run went on with the others. */
+  failed: FileFailure[];
   /** Keys changed locally and not on the server yet (conflicts, blocked and too-large excluded). */
   pending: string[];
   warnings: string[];
@@ -82,6 +104,9 @@ export interface TeamSyncStatus {
   blocked: BlockedKey[];
   tooLarge: string[];
   invalidNames: InvalidName[];
+  failed: FileFailure[];
+  /** Local deletions held back by the mass-delete guard (absent: none). */
+  heldDeletions?: string[];
   lastSyncAt: string | null;
   error: SyncError | null;
 }
@@ -90,9 +115,12 @@ export const emptyReport = (): SyncReport => ({
   pulled: [],
   pushed: [],
   conflicts: [],
+  merged: [],
+  heldDeletions: [],
   blocked: [],
   tooLarge: [],
   invalidNames: [],
+  failed: [],
   pending: [],
   warnings: [],
   error: null,

@@ -1,4 +1,6 @@
 import {
+  entryInfoSchema,
+  type EntryInfo,
   errorBodySchema,
   getResponseSchema,
   hashesResponseSchema,
@@ -25,7 +27,9 @@ export interface Snapshot {
 /** Anything but a success: network failure, HTTP error with the server's code, or a malformed answer. */
 export type ApiFailure =
   | { kind: 'network'; message: string }
-  | { kind: 'http'; status: number; code: string; message: string; retryAfterMs?: number; maxEntries?: number }
+  /** The caller's signal ended the request (the app closing, Ctrl-C): not retried. */
+  | { kind: 'cancelled'; message: string }
+  | { kind: 'http'; status: number; code: string; message: string; retryAfterMs?: number; maxEntries?: number; key?: string }
   | { kind: 'malformed'; message: string };
 
 export type GetResult = { kind: 'snapshot'; snapshot: Snapshot } | { kind: 'not-modified' } | { kind: 'not-found' } | ApiFailure;
@@ -38,6 +42,27 @@ export interface TeamApiOptions {
   fetch?: typeof fetch;
   /** The bearer token (refreshed by the OAuth client when needed); null = not signed in. */
   getToken: () => Promise<string | null>;
+  /**
+   * Until the answer's headers arrive (connecting included): a server that accepts the connection and
+   * never answers fails here and is retried with backoff, rather than holding a sync for half an hour.
+   */
+  headersTimeoutMs?: number;
+  /** The whole request, body read included (a first pull of thousands of files takes a while). */
+  requestTimeoutMs?: number;
+}
+
+export const defaultHeadersTimeoutMs = 20_000;
+export const defaultRequestTimeoutMs = 120_000;
+
+const duration = (ms: number) => (ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`);
+
+/** Why a request was aborted, as the failure the engine acts on. */
+class RequestTimeout extends Error {}
+
+/** One request's abort signal and the call that ends its wait for headers. */
+interface RequestControl {
+  signal: AbortSignal;
+  headersArrived(): void;
 }
 
 /** Strips `W/` and quotes: the body `checksum` is the truth, the header a fallback (RFC 9110 §8.8.3). */
@@ -56,43 +81,87 @@ export class TeamApi {
   }
 
   /** Full snapshot; `ifNoneMatch` (bare checksum) → `not-modified` when unchanged (RFC 9110 §13.1.2). */
-  get(ifNoneMatch: string | null): Promise<GetResult> {
-    return this.getAt(this.url, ifNoneMatch, false);
+  get(ifNoneMatch: string | null, signal?: AbortSignal): Promise<GetResult> {
+    return this.timed(signal, (c) => this.getAt(this.url, ifNoneMatch, false, c));
   }
 
   /** `?view=hashes`: the same snapshot without `entries`. */
-  hashes(): Promise<GetResult> {
-    return this.getAt(`${this.url}&view=hashes`, null, true);
+  hashes(signal?: AbortSignal): Promise<GetResult> {
+    return this.timed(signal, (c) => this.getAt(`${this.url}&view=hashes`, null, true, c));
+  }
+
+  /** Who last changed `key` and when; null when the server cannot say (an older server, a failure). */
+  async entryInfo(key: string, signal?: AbortSignal): Promise<EntryInfo | null> {
+    const url = `${this.url.replace('/api/team_memory?', '/api/team_memory/entry?')}&key=${encodeURIComponent(key)}`;
+    const result = await this.timed<{ kind: 'info'; info: EntryInfo | null }>(signal, async (control) => {
+      const response = await this.request('GET', url, {}, control);
+      if ('kind' in response) return response;
+      const parsed = entryInfoSchema.safeParse(await this.readJson(response));
+      return { kind: 'info', info: response.status === 200 && parsed.success ? parsed.data : null };
+    });
+    return result.kind === 'info' ? result.info : null;
   }
 
   /** Upserts `entries` (null = delete); `ifMatch` null only for a repository with no memory yet. */
-  async put(entries: Record<string, string | null>, ifMatch: string | null): Promise<PutResult> {
+  put(entries: Record<string, string | null>, ifMatch: string | null, signal?: AbortSignal): Promise<PutResult> {
+    return this.timed(signal, (c) => this.putWith(entries, ifMatch, c));
+  }
+
+  /**
+   * Runs one request under the caller's signal and both timeouts. Every read of the answer happens
+   * inside, so a body that stops arriving is cut off by the same whole-request timeout.
+   */
+  private async timed<T>(outer: AbortSignal | undefined, call: (request: RequestControl) => Promise<T | ApiFailure>): Promise<T | ApiFailure> {
+    if (outer?.aborted) return { kind: 'cancelled', message: 'the sync was stopped' };
+    const controller = new AbortController();
+    const headersMs = this.options.headersTimeoutMs ?? defaultHeadersTimeoutMs;
+    const totalMs = this.options.requestTimeoutMs ?? defaultRequestTimeoutMs;
+    const abort = (reason: unknown) => controller.abort(reason);
+    const onOuter = () => abort(outer!.reason);
+    outer?.addEventListener('abort', onOuter, { once: true });
+    const headersTimer = setTimeout(() => abort(new RequestTimeout(`the team server did not answer within ${duration(headersMs)}`)), headersMs);
+    const totalTimer = setTimeout(() => abort(new RequestTimeout(`the team server's answer took longer than ${duration(totalMs)}`)), totalMs);
+    try {
+      return await call({ signal: controller.signal, headersArrived: () => clearTimeout(headersTimer) });
+    } catch (error) {
+      if (outer?.aborted) return { kind: 'cancelled', message: 'the sync was stopped' };
+      const reason = controller.signal.reason as unknown;
+      if (reason instanceof RequestTimeout) return { kind: 'network', message: reason.message };
+      return { kind: 'network', message: (error as Error).message };
+    } finally {
+      clearTimeout(headersTimer);
+      clearTimeout(totalTimer);
+      outer?.removeEventListener('abort', onOuter);
+    }
+  }
+
+  private async putWith(entries: Record<string, string | null>, ifMatch: string | null, control: RequestControl): Promise<PutResult> {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (ifMatch) headers['if-match'] = `"${ifMatch}"`;
-    const response = await this.request('PUT', this.url, headers, JSON.stringify({ entries }));
+    const response = await this.request('PUT', this.url, headers, control, JSON.stringify({ entries }));
     if ('kind' in response) return response;
     if (response.status !== 200) return this.failure(response);
-    const parsed = putResponseSchema.safeParse(await response.json().catch(() => null));
+    const parsed = putResponseSchema.safeParse(await this.readJson(response));
     const etag = bareEtag(response.headers.get('etag'));
     if (!parsed.success && !etag) return { kind: 'malformed', message: 'PUT answer has no checksum' };
     return { kind: 'ok', checksum: parsed.success ? parsed.data.checksum : etag!, version: parsed.success ? parsed.data.version : null };
   }
 
-  private async getAt(url: string, ifNoneMatch: string | null, hashesOnly: boolean): Promise<GetResult> {
+  private async getAt(url: string, ifNoneMatch: string | null, hashesOnly: boolean, control: RequestControl): Promise<GetResult> {
     const headers: Record<string, string> = {};
     if (ifNoneMatch) headers['if-none-match'] = `"${ifNoneMatch}"`;
-    const response = await this.request('GET', url, headers);
+    const response = await this.request('GET', url, headers, control);
     if ('kind' in response) return response;
     if (response.status === 304) return { kind: 'not-modified' };
     if (response.status === 404) {
-      const body = (await response.json().catch(() => null)) as unknown;
+      const body = await this.readJson(response);
       // Only the API's own error shape means "no memory yet"; a 404 from anything else (a wrong server
       // URL, a proxy) must not read as an empty repository.
       if (errorBodySchema.safeParse(body).success) return { kind: 'not-found' };
       return { kind: 'http', status: 404, code: 'not_team_server', message: `${this.options.serverUrl} does not answer the team memory API` };
     }
     if (response.status !== 200) return this.failure(response);
-    const body = (await response.json().catch(() => null)) as unknown;
+    const body = await this.readJson(response);
     const parsed = hashesOnly ? hashesResponseSchema.safeParse(body) : getResponseSchema.safeParse(body);
     if (!parsed.success) return { kind: 'malformed', message: `unexpected team memory answer: ${parsed.error.issues[0]?.message ?? ''}` };
     const { version, lastModified, checksum, content } = parsed.data;
@@ -109,18 +178,30 @@ export class TeamApi {
     };
   }
 
-  private async request(method: string, url: string, headers: Record<string, string>, body?: string): Promise<Response | ApiFailure> {
+  /** Fetches; a network failure or an abort throws, for `timed` to name. */
+  private async request(method: string, url: string, headers: Record<string, string>, control: RequestControl, body?: string): Promise<Response | ApiFailure> {
     const token = await this.options.getToken();
     if (!token) return { kind: 'http', status: 401, code: 'not_signed_in', message: 'not signed in to the team server' };
+    const response = await this.fetchImpl(url, { method, headers: { ...headers, authorization: `Bearer ${token}` }, body, signal: control.signal });
+    control.headersArrived();
+    return response;
+  }
+
+  /**
+   * The answer's JSON, null when it is not JSON. An abort or a dropped connection while the body
+   * arrives is rethrown: a half-read answer is a network failure, not a malformed one.
+   */
+  private async readJson(response: Response): Promise<unknown> {
+    const text = await response.text();
     try {
-      return await this.fetchImpl(url, { method, headers: { ...headers, authorization: `Bearer ${token}` }, body });
-    } catch (error) {
-      return { kind: 'network', message: (error as Error).message };
+      return JSON.parse(text) as unknown;
+    } catch {
+      return null;
     }
   }
 
   private async failure(response: Response): Promise<ApiFailure> {
-    return this.failureFrom(response.status, await response.json().catch(() => null), response.headers.get('retry-after'));
+    return this.failureFrom(response.status, await this.readJson(response), response.headers.get('retry-after'));
   }
 
   private failureFrom(status: number, body: unknown, retryAfter: string | null): ApiFailure {
@@ -134,6 +215,8 @@ export class TeamApi {
       message: parsed.success ? parsed.data.error.message : `team server answered ${status}`,
       ...(Number.isFinite(seconds) ? { retryAfterMs: seconds * 1000 } : {}),
       ...(tooMany.success ? { maxEntries: tooMany.data.max_entries } : {}),
+      // The key a 400 invalid_key or a per-file 413 names, so the client can hold back that file alone.
+      ...(parsed.success && typeof parsed.data.error.details.key === 'string' ? { key: parsed.data.error.details.key } : {}),
     };
   }
 }

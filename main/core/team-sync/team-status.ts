@@ -33,6 +33,8 @@ export function toTeamStatus(ctx: TeamStatusContext, status: TeamSyncStatus | nu
     blocked: (status?.blocked ?? []).map((b) => ({ key: b.key, path: rel(b.key), rule: b.rule, line: b.line, findings: b.findings })),
     tooLarge: status?.tooLarge ?? [],
     invalidNames: (status?.invalidNames ?? []).map((n) => ({ key: n.key, path: rel(n.key), reason: n.reason })),
+    failed: (status?.failed ?? []).map((f) => ({ ...f, path: rel(f.key) })),
+    heldDeletions: status?.heldDeletions ?? [],
     lastSyncAt: status?.lastSyncAt ?? null,
     error: status?.error?.message ?? null,
   };

@@ -1,22 +1,23 @@
 import { applySnapshot } from './pull-apply.js';
 import { applyEntryLimit, expireEntryLimit, planPush } from './push-plan.js';
 import { backoffDelay, batchEntries } from './batching.js';
-import { readLocalTree, type InvalidName } from './local-tree.js';
+import { readLocalTree } from './local-tree.js';
 import { expireDeleted, missingRemoteContent, SyncStateStore, type SyncState } from './sync-state.js';
 import { InjectedCrash, noFaults, type FaultSeam } from './fault-seam.js';
 import { failureToError } from './sync-errors.js';
+import { removeStaleTempFiles } from './temp-cleanup.js';
+import { deleteRecheckMs, folderVanished, holdMassDeletions, recheckDeletions } from './delete-guard.js';
 import { withRetry } from './retry.js';
 import { ConflictDesk } from './conflict-desk.js';
 import type { ApiFailure, GetResult } from './team-api.js';
 import {
   emptyReport,
+  type FileFailure,
   type FileSyncState,
   type SyncReport,
   type TeamSyncEngineOptions,
   type TeamSyncStatus,
 } from './sync-types.js';
-
-const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * Offline-first team-memory sync for one project and repository (SPEC §5 with **Beyond**; issue 8
@@ -25,16 +26,29 @@ const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(reso
  */
 export class TeamSyncEngine extends ConflictDesk {
   private readonly fault: FaultSeam;
-  private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
-  private current: TeamSyncStatus = { phase: 'synced', progress: null, pending: 0, conflicts: [], blocked: [], tooLarge: [], invalidNames: [], lastSyncAt: null, error: null };
+  /** Temp files left by a crash are removed once, at the first run. */
+  private tempsCleaned = false;
+  /** Aborted by `close()`: ends the request in flight and any backoff wait at once. */
+  private readonly closing = new AbortController();
+  private current: TeamSyncStatus = { phase: 'synced', progress: null, pending: 0, conflicts: [], blocked: [], tooLarge: [], invalidNames: [], failed: [], lastSyncAt: null, error: null };
 
   constructor(private readonly o: TeamSyncEngineOptions) {
     const fault = o.fault ?? noFaults;
     super(o, new SyncStateStore(o.stateDir, fault, o.logger, o.clock));
     this.fault = fault;
-    this.sleep = o.sleep ?? realSleep;
     this.random = o.random ?? Math.random;
+  }
+
+  /**
+   * Stops syncing for good: the request in flight is aborted, a backoff wait ends, and the run returns
+   * with a `cancelled` error. State is saved atomically at every step, so what is on disk stays
+   * consistent (a crash at any point is survivable by design); what was not pushed stays pending.
+   * Resolves when the run in progress, if any, has returned.
+   */
+  async close(): Promise<void> {
+    this.closing.abort(new Error('the team sync was closed'));
+    await this.exclusive(async () => undefined);
   }
 
   /** The last status, as the sync indicator shows it. */
@@ -42,9 +56,12 @@ export class TeamSyncEngine extends ConflictDesk {
     return this.current;
   }
 
-  /** One pull and one push (`strata sync`, "sync now", the start-up and 5-minute runs). */
-  sync(): Promise<SyncReport> {
-    return this.exclusive(() => this.run(true, true));
+  /**
+   * One pull and one push (`strata sync`, "sync now", the start-up and 5-minute runs).
+   * `confirmDeletions`: the user confirmed deleting more files than the mass-delete guard lets through.
+   */
+  sync(options: { confirmDeletions?: boolean } = {}): Promise<SyncReport> {
+    return this.exclusive(() => this.run(true, true, options.confirmDeletions === true));
   }
 
   pull(): Promise<SyncReport> {
@@ -59,32 +76,49 @@ export class TeamSyncEngine extends ConflictDesk {
   fileStates(): Promise<Map<string, FileSyncState>> {
     return this.exclusive(async () => {
       const state = await this.store.load();
-      const invalid: InvalidName[] = [];
-      const local = await readLocalTree(this.o.teamDir, invalid);
+      const local = await readLocalTree(this.o.teamDir);
       const plan = planPush(state, local, this.o.scan, this.o.config.maxFileBytes);
       const out = new Map<string, FileSyncState>();
-      for (const { key } of invalid) out.set(key, 'invalid-name');
+      for (const { key } of local.invalid) out.set(key, 'invalid-name');
       for (const key of local.keys()) out.set(key, local.get(key)!.hash === state.bases[key] ? 'synced' : 'pending');
       for (const key of Object.keys(state.bases)) if (!local.has(key)) out.set(key, 'pending');
       for (const b of plan.blocked) out.set(b.key, 'blocked');
       for (const key of plan.tooLarge) out.set(key, 'too-large');
+      for (const key of Object.keys(state.failed)) out.set(key, 'failed');
       for (const key of Object.keys(state.conflicts)) out.set(key, 'conflict');
       return out;
     });
   }
 
-  private async run(pull: boolean, push: boolean): Promise<SyncReport> {
+  private async run(pull: boolean, push: boolean, confirmDeletions = false): Promise<SyncReport> {
     const report = emptyReport();
+    if (this.closing.signal.aborted) {
+      report.error = failureToError({ kind: 'cancelled' });
+      return report;
+    }
     let state: SyncState | null = null;
     this.emit({ ...this.current, phase: 'syncing', progress: { done: 0, total: 0 } });
     try {
+      if (!this.tempsCleaned) {
+        this.tempsCleaned = true;
+        const now = this.o.clock.now();
+        const removed = (await removeStaleTempFiles(this.o.teamDir, now)) + (await removeStaleTempFiles(this.o.stateDir, now));
+        if (removed > 0) this.o.logger.info('removed temp files left by an interrupted write', { count: removed });
+      }
       state = await this.store.load();
       const setAside = this.store.takeSetAside();
       if (setAside) report.warnings.push(setAside);
       expireDeleted(state, this.o.clock.now() - this.o.config.tombstoneDays * 86_400_000);
       expireEntryLimit(state, this.o.clock.now());
-      if (pull) await this.pullStep(state, report, false);
-      if (push && !report.error) await this.pushStep(state, report);
+      let forcePull = false;
+      if (!confirmDeletions && folderVanished(await readLocalTree(this.o.teamDir), state)) {
+        // Every synced file gone at once: bring them back from the server rather than delete them for all.
+        report.warnings.push(`the team folder was empty; restored its ${Object.keys(state.bases).length} files from the team server (delete files a few at a time, or confirm, to delete them for everyone)`);
+        state.bases = {};
+        forcePull = true;
+      }
+      if (pull || forcePull) await this.pullStep(state, report, forcePull);
+      if (push && !report.error) await this.pushStep(state, report, confirmDeletions);
       await this.finish(state, report);
     } catch (error) {
       if (error instanceof InjectedCrash) throw error;
@@ -99,6 +133,8 @@ export class TeamSyncEngine extends ConflictDesk {
       blocked: report.blocked,
       tooLarge: report.tooLarge,
       invalidNames: report.invalidNames,
+      failed: report.failed,
+      heldDeletions: report.heldDeletions,
       lastSyncAt: state?.lastSyncAt ?? this.current.lastSyncAt,
       error: report.error,
     });
@@ -108,7 +144,7 @@ export class TeamSyncEngine extends ConflictDesk {
   /** A pull: If-None-Match unless some server change is known but not downloaded yet. */
   private async pullStep(state: SyncState, report: SyncReport, force: boolean): Promise<boolean> {
     const ifNoneMatch = force || missingRemoteContent(state) ? null : state.etag;
-    const result = await this.withRetry(() => this.o.api.get(ifNoneMatch));
+    const result = await this.withRetry(() => this.o.api.get(ifNoneMatch, this.closing.signal));
     if (result.kind === 'not-modified') return true;
     if (result.kind !== 'snapshot' && result.kind !== 'not-found') {
       report.error = failureToError(result);
@@ -118,7 +154,17 @@ export class TeamSyncEngine extends ConflictDesk {
     const hadMemory = state.serverVersion !== null;
     const rollback = hadMemory && (snapshot === null || snapshot.version < state.serverVersion!);
     await applySnapshot(
-      { teamDir: this.o.teamDir, store: this.store, state, report, fault: this.fault, clock: this.o.clock, logger: this.o.logger, progress: (d, t) => this.progress(d, t) },
+      {
+        teamDir: this.o.teamDir,
+        store: this.store,
+        state,
+        report,
+        fault: this.fault,
+        clock: this.o.clock,
+        logger: this.o.logger,
+        progress: (d, t) => this.progress(d, t),
+        describe: (key) => this.o.api.entryInfo?.(key, this.closing.signal) ?? Promise.resolve(null),
+      },
       snapshot,
       rollback,
     );
@@ -134,15 +180,25 @@ export class TeamSyncEngine extends ConflictDesk {
    * `max412Retries` retries. A key that changed on both sides goes through the pull's decision table
    * instead of overwriting the teammate's edit (the reference's loss, sync-reliability §4.2).
    */
-  private async pushStep(state: SyncState, report: SyncReport): Promise<void> {
+  private async pushStep(state: SyncState, report: SyncReport, confirmDeletions: boolean): Promise<void> {
     let learnedLimit = false;
-    for (let attempt = 0; ; attempt++) {
-      let plan = planPush(state, await readLocalTree(this.o.teamDir), this.o.scan, this.o.config.maxFileBytes);
+    // Keys the server refused in this run (a name it will not hold): each waits on its own.
+    const refused = new Set<string>();
+    for (let attempt = 0; ; ) {
+      let plan = planPush(state, await readLocalTree(this.o.teamDir), this.o.scan, this.o.config.maxFileBytes, refused);
       if (plan.needsPull) {
         if (!(await this.pullStep(state, report, true))) return;
-        plan = planPush(state, await readLocalTree(this.o.teamDir), this.o.scan, this.o.config.maxFileBytes);
+        plan = planPush(state, await readLocalTree(this.o.teamDir), this.o.scan, this.o.config.maxFileBytes, refused);
       }
       await this.recordAgreed(state, plan.agreed);
+      if (!confirmDeletions) {
+        const held = holdMassDeletions(plan, state);
+        if (held.length > 0) {
+          report.heldDeletions = held;
+          report.warnings.push(`${held.length} files were deleted here; more than one sync deletes for everyone without your confirmation, so they stay on the team server until you confirm (strata sync --confirm-deletions)`);
+        }
+      }
+      await recheckDeletions(plan, this.o.teamDir, () => this.pause(deleteRecheckMs));
       applyEntryLimit(plan, state);
       if (plan.overLimit.length > 0) {
         report.warnings.push(`the team server takes at most ${state.maxEntries} files; ${plan.overLimit.length} new files wait: ${plan.overLimit.join(', ')}`);
@@ -151,17 +207,22 @@ export class TeamSyncEngine extends ConflictDesk {
 
       const outcome = await this.putBatches(state, report, plan.upload);
       if (outcome === 'done') return;
+      if (typeof outcome === 'object') {
+        refused.add(outcome.refused.key);
+        report.failed.push(outcome.refused);
+        continue;
+      }
       if (outcome === 'too-many' && !learnedLimit) {
         learnedLimit = true;
         continue;
       }
       if (outcome !== 'stale') return;
-      if (attempt >= this.o.config.max412Retries) {
+      if (attempt++ >= this.o.config.max412Retries) {
         report.error = { code: 'contention', message: 'the team memory kept changing on the server; local changes stay pending and are retried at the next sync' };
         return;
       }
-      await this.sleep(backoffDelay(attempt + 1, this.o.config.backoffBaseMs, this.o.config.backoffCapMs, this.random));
-      const probe = await this.withRetry(() => this.o.api.hashes());
+      await this.pause(backoffDelay(attempt, this.o.config.backoffBaseMs, this.o.config.backoffCapMs, this.random));
+      const probe = await this.withRetry(() => this.o.api.hashes(this.closing.signal));
       if (probe.kind !== 'snapshot' && probe.kind !== 'not-found') {
         report.error = failureToError(probe);
         return;
@@ -190,15 +251,27 @@ export class TeamSyncEngine extends ConflictDesk {
   }
 
   /** PUTs batch after batch, threading the ETag; the base of each key becomes what was *sent*. */
-  private async putBatches(state: SyncState, report: SyncReport, upload: Record<string, string | null>): Promise<'done' | 'stale' | 'too-many' | 'failed'> {
+  private async putBatches(
+    state: SyncState,
+    report: SyncReport,
+    upload: Record<string, string | null>,
+  ): Promise<'done' | 'stale' | 'too-many' | 'failed' | { refused: FileFailure }> {
     const batches = batchEntries(upload, this.o.config.maxBatchBytes);
     const total = Object.keys(upload).length;
     let done = 0;
     for (const batch of batches) {
       this.progress(done, total);
-      const result = await this.withRetry(() => this.o.api.put(batch, state.etag));
+      // Noted before sending: if the server takes it and the answer or the next state write is lost,
+      // the next pull sees our own checksum and takes it as the base (pull-apply adoptUnrecordedBase).
+      for (const [key, text] of Object.entries(batch)) if (text !== null) state.sending[key] = await this.store.putBase(text);
+      await this.store.save(state);
+      const result = await this.withRetry(() => this.o.api.put(batch, state.etag, this.closing.signal));
       if (result.kind !== 'ok') {
         if (result.kind === 'http' && (result.status === 412 || result.status === 428)) return 'stale';
+        // One key the server will not hold (its name, its size) fails alone; the rest are sent again.
+        if (result.kind === 'http' && result.key !== undefined && result.key in batch && result.status >= 400 && result.status < 500) {
+          return { refused: { key: result.key, step: 'push', reason: `the team server refused it: ${result.message}`, advice: refusalAdvice(result.code) } };
+        }
         report.error = failureToError(result);
         if (result.kind === 'http' && result.maxEntries) {
           state.maxEntries = result.maxEntries;
@@ -215,6 +288,7 @@ export class TeamSyncEngine extends ConflictDesk {
           const hash = await this.store.putBase(text);
           state.bases[key] = hash;
           state.remote[key] = hash;
+          delete state.sending[key];
         }
       }
       state.etag = result.checksum;
@@ -244,9 +318,10 @@ export class TeamSyncEngine extends ConflictDesk {
 
   /** Closes the run: the report's lists, the persisted blocked list, base texts no longer needed. */
   private async finish(state: SyncState, report: SyncReport): Promise<void> {
-    const invalid: InvalidName[] = [];
-    const local = await readLocalTree(this.o.teamDir, invalid);
-    report.invalidNames = invalid.sort((a, b) => a.key.localeCompare(b.key));
+    const local = await readLocalTree(this.o.teamDir);
+    report.invalidNames = [...local.invalid].sort((a, b) => a.key.localeCompare(b.key));
+    report.failed.sort((a, b) => a.key.localeCompare(b.key));
+    state.failed = Object.fromEntries(report.failed.map((f) => [f.key, { step: f.step, reason: f.reason, advice: f.advice }]));
     const plan = planPush(state, local, this.o.scan, this.o.config.maxFileBytes);
     const held = new Set([...plan.blocked.map((b) => b.key), ...plan.tooLarge, ...Object.keys(state.conflicts)]);
     const changed = [...new Set([...local.keys(), ...Object.keys(state.bases)])].filter((k) => (local.get(k)?.hash ?? null) !== (state.bases[k] ?? null));
@@ -265,7 +340,25 @@ export class TeamSyncEngine extends ConflictDesk {
   /** See retry.ts: network errors, 429 and 5xx are retried with backoff and jitter. */
   private withRetry<T extends { kind: string }>(call: () => Promise<T | ApiFailure>): Promise<T | ApiFailure> {
     const c = this.o.config;
-    return withRetry({ baseMs: c.backoffBaseMs, capMs: c.backoffCapMs, maxRetries: c.networkRetries, sleep: this.sleep, random: this.random }, call);
+    return withRetry({ baseMs: c.backoffBaseMs, capMs: c.backoffCapMs, maxRetries: c.networkRetries, sleep: (ms) => this.pause(ms), random: this.random }, call);
+  }
+
+  /** A backoff wait that `close()` ends at once (the next call then answers `cancelled`). */
+  private pause(ms: number): Promise<void> {
+    const signal = this.closing.signal;
+    if (signal.aborted) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      // The real timer is cleared too, so a closed engine leaves nothing keeping the process alive.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      signal.addEventListener('abort', done, { once: true });
+      if (this.o.sleep) this.o.sleep(ms).then(done, done);
+      else timer = setTimeout(done, ms);
+    });
   }
 
   private progress(done: number, total: number): void {
@@ -278,4 +371,11 @@ export class TeamSyncEngine extends ConflictDesk {
     this.current = status;
     this.o.onStatus?.(status);
   }
+}
+
+/** What the user can do about a file the server refused. */
+function refusalAdvice(code: string): string {
+  if (code === 'invalid_key') return 'rename the file; it syncs under its new name';
+  if (code === 'team_memory_file_too_large') return 'shorten the file; it syncs once it is under the limit';
+  return 'it is tried again at the next sync';
 }

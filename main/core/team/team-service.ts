@@ -62,8 +62,8 @@ export class TeamService {
     return (await this.session(project)).signOut();
   }
 
-  async syncNow(project: string): Promise<TeamStatus> {
-    return (await this.session(project)).syncNow();
+  async syncNow(project: string, confirmDeletions = false): Promise<TeamStatus> {
+    return (await this.session(project)).syncNow(confirmDeletions);
   }
 
   async readConflict(project: string, key: string): Promise<ConflictView> {

@@ -222,9 +222,10 @@ export class TeamSession {
     return this.status();
   }
 
-  async syncNow(): Promise<TeamStatus> {
-    const scheduler = this.requireScheduler();
-    await scheduler.runNow().catch(() => undefined);
+  /** `confirmDeletions`: one run that pushes the deletions the mass-delete guard held back. */
+  async syncNow(confirmDeletions = false): Promise<TeamStatus> {
+    if (confirmDeletions) await this.requireEngine().sync({ confirmDeletions: true });
+    else await this.requireScheduler().runNow().catch(() => undefined);
     return this.status();
   }
 

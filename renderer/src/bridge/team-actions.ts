@@ -50,8 +50,8 @@ export async function signOut(project: string): Promise<void> {
   if (status) useStore.getState().setTeamStatus(status);
 }
 
-export async function syncNow(project: string): Promise<void> {
-  const status = take(await api.invoke['team:sync-now']({ project }));
+export async function syncNow(project: string, confirmDeletions = false): Promise<void> {
+  const status = take(await api.invoke['team:sync-now']({ project, ...(confirmDeletions ? { confirmDeletions } : {}) }));
   if (status) useStore.getState().setTeamStatus(status);
 }
 

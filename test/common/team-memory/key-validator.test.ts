@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isValidRepo, validateTeamMemoryKey } from '../../../common/team-memory/index.js';
+import { isValidRepo, KeySpace, validateTeamMemoryKey } from '../../../common/team-memory/index.js';
 
 describe('validateTeamMemoryKey', () => {
   it('accepts relative paths with / separators, including non-ASCII names and a literal %', () => {
@@ -35,14 +35,38 @@ describe('validateTeamMemoryKey', () => {
     ['x\ud800.md', 'lone surrogate'],
     ['%25252525252e%25252525252e/x', 'URL-decoded'],
     [`%${'25'.repeat(70)}2e`, 'encoded too many times'],
+    ['%2E%2E%2F%ZZx.md', 'URL-decoded form contains a .. path segment'],
+    ['ok%ZZ/%2e%2e/x.md', 'URL-decoded'],
+    [`${'é'.repeat(128)}.md`, 'longer than 255 bytes'],
+    [`${'a/'.repeat(257)}x.md`, 'longer than 512 bytes'],
   ])('refuses %j and says why', (key, reason) => {
     const check = validateTeamMemoryKey(key);
     expect(check.ok).toBe(false);
     if (!check.ok) expect(check.reason).toContain(reason);
   });
 
+  it('accepts a name of exactly 255 bytes, the most a file system takes', () => {
+    expect(validateTeamMemoryKey(`${'a'.repeat(252)}.md`)).toEqual({ ok: true });
+  });
+
   it('refuses over-long keys without heavy work', () => {
     expect(validateTeamMemoryKey('a'.repeat(5000)).ok).toBe(false);
+  });
+});
+
+describe('KeySpace', () => {
+  it('finds keys that one case-insensitive, normalizing file system would make one file or a file and a folder', () => {
+    const space = new KeySpace(['Notes/a.md', 'x.md', 'caf\u00e9.md']);
+    expect(space.problem('Notes/b.md')).toBeNull();
+    expect(space.problem('x.md')).toBeNull();
+    expect(space.problem('X.md')).toMatch(/only in case/);
+    expect(space.problem('cafe\u0301.md')).toMatch(/only in case or Unicode form/);
+    expect(space.problem('x.md/y.md')).toMatch(/is the existing file "x.md"/);
+    expect(space.problem('notes')).toMatch(/folder "Notes" of other keys/);
+    expect(space.problem('NOTES/c.md')).toMatch(/differs from the existing folder "Notes"/);
+    space.delete('Notes/a.md');
+    expect(space.problem('notes')).toBeNull();
+    expect(space.problem('NOTES/c.md')).toBeNull();
   });
 });
 

@@ -235,4 +235,21 @@ describeOnBackends('OAuth authorization server', (backend) => {
     expect((await client(b.access_token).get(f.api(repo))).status).toBe(401);
     expect((await postForm(`${f.server.url}/oauth/revoke`, { token: 'srt_unknown' })).status).toBe(200);
   });
+
+  it('answers a token request that is not a form with an RFC 6749 §5.2 error, never 200', async () => {
+    const attempts: [string | undefined, string][] = [
+      ['application/json', JSON.stringify({ grant_type: 'authorization_code', code: 'x', client_id: 'strata-desktop' })],
+      [undefined, ''],
+      ['application/x-www-form-urlencoded', ''],
+    ];
+    for (const [type, body] of attempts) {
+      const res = await fetch(tokenUrl(), { method: 'POST', headers: type ? { 'content-type': type } : {}, body });
+      const answer = (await res.json()) as { error?: string; error_description?: string };
+      expect(res.status, `${type} ${body}`).toBe(400);
+      // RFC 6749 §5.2's codes; an empty form is missing client_id as well, so either may lead.
+      expect(['invalid_request', 'invalid_client']).toContain(answer.error);
+      expect(answer.error_description).toMatch(/\w/);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+    }
+  });
 });

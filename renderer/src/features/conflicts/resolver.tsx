@@ -122,13 +122,15 @@ export function Resolver({ project, keyName }: { project: string; keyName: strin
                 {view.you ? ` — ${view.you}, on this computer` : ' — on this computer'} · the result
               </p>
               <p className="pane-label">
-                <strong>Theirs</strong> — a teammate, via the team server · received {when(view.receivedAt)}
+                <strong>Theirs</strong>
+                {view.theirsBy ? ` — changed by ${view.theirsBy}` : ' — a teammate, via the team server'}
+                {view.theirsAt ? ` · ${when(view.theirsAt)}` : ` · received ${when(view.receivedAt)}`}
               </p>
             </div>
             <ResolverMerge docKey={docKey} mine={start} theirs={view.theirs ?? ''} onResult={setMerged} />
             <p className="muted small">
-              The team server does not record who made a change; “received” is when this computer got theirs. Keep both: theirs stays
-              under this name and yours becomes a separate memory named after you and today&apos;s date, listed in MEMORY.md.
+              Keep both: theirs stays under this name and yours becomes a separate memory named after you and today&apos;s date, listed in
+              MEMORY.md.
             </p>
             <div className="row end resolver-actions">
               <button type="button" className="button ghost" onClick={() => void resolveConflict(project, keyName, 'theirs')}>

@@ -14,6 +14,7 @@ const syncLabels: Record<NonNullable<VaultFileMeta['syncState']>, string> = {
   blocked: 'secret',
   'too-large': 'too large',
   'invalid-name': 'name not synced',
+  failed: 'sync failed',
 };
 
 /** A file's problem, or else its team sync state (team memory only) and its memory type. */

@@ -98,6 +98,25 @@ describe('strata server administration', () => {
     }
   });
 
+  it('applies --max-repo-bytes, so a repository stays servable', async () => {
+    const db = `sqlite:${await tempDir()}/repo-bytes.db`;
+    await run(['user', 'add', 'gina', '--db', db]);
+    await run(['grant', 'gina', 'acme/web', '--db', db]);
+    const secret = (await run(['token', 'gina', '--db', db])).stdout.at(-1)!;
+    const server = await startViaCli(['--db', db, '--port', '0', '--max-repo-bytes', '15', '--max-tombstones', '5', '--request-timeout-ms', '5000']);
+    try {
+      const res = await fetch(`${server.url}/api/team_memory?repo=acme%2Fweb`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ entries: { 'a.md': 'x'.repeat(10), 'b.md': 'y'.repeat(10) } }),
+      });
+      expect(res.status).toBe(413);
+      expect((await json(res)).error.details).toMatchObject({ error_code: 'team_memory_repo_too_large', max_repo_bytes: 15 });
+    } finally {
+      await server.stop();
+    }
+  });
+
   it('takes every server flag from STRATA_SERVER_* variables', async () => {
     const dir = await tempDir();
     const db = `sqlite:${dir}/env.db`;

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writeFileAtomic } from '../../../../main/core/fs/atomic-write.js';
+import { atomicTempPattern, writeFileAtomic } from '../../../../main/core/fs/atomic-write.js';
 import { tempDir } from '../../../support/temp-dir.js';
 
 describe('writeFileAtomic', () => {
@@ -24,7 +24,7 @@ describe('writeFileAtomic', () => {
     let tempSeen = false;
     const written = await writeFileAtomic(file, 'new', {
       beforeRename: async () => {
-        tempSeen = (await fs.readdir(dir)).some((n) => n.startsWith('.note.md.') && n.endsWith('.tmp'));
+        tempSeen = (await fs.readdir(dir)).some((n) => atomicTempPattern.test(n));
         return false;
       },
     });
@@ -57,5 +57,12 @@ describe('writeFileAtomic', () => {
     await new Promise((r) => child.once('exit', r));
     const parsed = JSON.parse(await fs.readFile(file, 'utf8')) as { i: number; pad: string };
     expect(parsed.pad.length).toBe(200000 + (parsed.i % 7) * 1000);
+  });
+
+  it('writes a file whose name is at the 255-byte limit: the temp name does not grow with it', async () => {
+    const dir = await tempDir();
+    const file = path.join(dir, `${'n'.repeat(252)}.md`);
+    expect(await writeFileAtomic(file, 'long name')).toBe(true);
+    expect(await fs.readFile(file, 'utf8')).toBe('long name');
   });
 });

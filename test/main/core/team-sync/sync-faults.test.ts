@@ -80,7 +80,15 @@ describeOnBackends('team sync under faults (sync-reliability §5)', (backend) =>
     expect(report.conflicts).toEqual(['team.md']);
     expect(report.pushed).toEqual([]);
     expect(await a.read('team.md')).toBe('mine from a\n');
-    expect(await a.engine.readConflict('team.md')).toMatchObject({ key: 'team.md', base: 'base\n', mine: 'mine from a\n', theirs: 'theirs from b\n' });
+    expect(await a.engine.readConflict('team.md')).toEqual({
+      key: 'team.md',
+      base: 'base\n',
+      mine: 'mine from a\n',
+      theirs: 'theirs from b\n',
+      receivedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      theirsBy: expect.stringMatching(/^sync\d+_\d+$/),
+      theirsAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
     expect((await serverEntries())['team.md']).toBe('theirs from b\n');
     expect((await a.engine.fileStates()).get('team.md')).toBe('conflict');
     await l.assertNothingLost([a, b], await serverEntries());

@@ -23,6 +23,7 @@ describe('team status for the renderer', () => {
       blocked: [{ key: 'notes/keys.md', rule: 'github-pat', line: 3, findings: [{ rule: 'github-pat', line: 3 }, { rule: 'aws-access-key', line: 9 }] }],
       tooLarge: [],
       invalidNames: [{ key: 'bad\\name.md', reason: 'a backslash is not allowed' }],
+      failed: [{ key: 'long.md', step: 'pull', reason: 'its name is longer than this disk allows', advice: 'ask the teammate who added it to give it a shorter name' }],
       lastSyncAt: '2026-12-02T18:00:00.000Z',
       error: { code: 'offline', message: 'the team server cannot be reached' },
     });
@@ -55,11 +56,13 @@ describe('team status for the renderer', () => {
 
   it('gives the conflict view the local file path', () => {
     const receivedAt = '2026-12-04T10:00:00.000Z';
-    expect(toConflictView({ ...ctx, account: 'dana' }, { key: 'a.md', base: 'b', mine: 'm', theirs: 't', receivedAt })).toEqual({
+    expect(toConflictView({ ...ctx, account: 'dana' }, { key: 'a.md', base: 'b', mine: 'm', theirs: 't', receivedAt, theirsBy: 'bob', theirsAt: '2026-12-04T09:00:00.000Z' })).toEqual({
       key: 'a.md',
       path: 'projects/-work-app/memory/team/a.md',
       base: 'b',
       mine: 'm',
+      theirsBy: 'bob',
+      theirsAt: '2026-12-04T09:00:00.000Z',
       theirs: 't',
       receivedAt,
       you: 'dana',

@@ -172,6 +172,9 @@ afterAll(async () => {
       // When theirs reached Ben's computer, and who Ben is (the author "keep both" names).
       receivedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       you: 'ben',
+      // Who made the other change and when, as the server recorded it.
+      theirsBy: expect.any(String),
+      theirsAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
     expect((await ben.fail('team:read-conflict', { project: projectB, key: 'nope.md' })).code).toBe('not_found');
     expect((await ben.fail('team:resolve-conflict', { project: projectB, key, keep: 'merged' })).code).toBe('invalid_request');
