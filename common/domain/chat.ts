@@ -54,6 +54,11 @@ export type ChatItem =
       memories: { path: string; title: string; ageDays: number }[];
     }
   | { kind: 'notice'; id: string; text: string }
+  /**
+   * How a turn ended when it did not end with its answer: Stopped by the user, or the error the
+   * banner showed (kept so a reopened conversation shows where the answer is missing and why).
+   */
+  | { kind: 'turn-end'; id: string; reason: 'stopped' | 'failed'; text: string }
   | {
       kind: 'include-approval';
       id: string;

@@ -63,7 +63,13 @@ describe('the app shell', () => {
 
   it('says the key is found when one is in the keychain', async () => {
     await mountApp({ credentials: { apiKey: 'keychain', driver: 'keytar' } });
-    expect(screen.getByText('API key found (keychain).')).toBeTruthy();
+    expect(screen.getByText('API key found (system keychain).')).toBeTruthy();
+  });
+
+  it('never says keychain where the key is only held in memory', async () => {
+    await mountApp({ credentials: { apiKey: 'keychain', driver: 'memory' } });
+    expect(screen.getByText('API key found (held until Strata stops).')).toBeTruthy();
+    expect(screen.queryByText(/keychain\)/)).toBeNull();
   });
 
   it('saves an API key through the contract and never shows it back', async () => {

@@ -59,6 +59,18 @@ export interface TurnOutcome {
 
 const WRITE_TOOLS = new Set(['Write', 'Edit', 'Delete']);
 
+/** The line a failed turn leaves in the conversation: what happened, while the banner says what to do. */
+const WHY_NO_ANSWER: Record<ChatError['kind'], string> = {
+  no_api_key: 'no API key was set',
+  invalid_key: 'the API key was refused',
+  rate_limited: 'the API was rate limited',
+  overloaded: 'the model was overloaded',
+  context_too_long: 'the conversation was too long for the model',
+  offline: 'the model could not be reached',
+  server_error: 'the model service failed',
+  bad_request: 'the request was refused',
+};
+
 /** A failed call as the banner shows it (a Stop is not an error and never gets here). */
 function toChatError(error: Exclude<LlmError, { kind: 'aborted' }>): ChatError {
   if (error.kind === 'rate_limited') {
@@ -161,6 +173,11 @@ export class ChatSession {
     this.permissions.delete(requestId);
     answer(decision);
     return true;
+  }
+
+  /** What a view opened now must show besides the transcript: the running turn's phase, the last error. */
+  get live(): { phase: RunPhase; error: ChatError | null } {
+    return { phase: this.phase, error: this.error };
   }
 
   /** Resolves when the running turn is over (its memory work may go on). */
@@ -274,6 +291,8 @@ export class ChatSession {
     if (error) this.fail(error);
     else if (result.status === 'max_turns') this.notice('Stopped after the maximum number of steps for one answer. Send a message to continue.');
     this.publish(result.status !== 'completed');
+    if (result.status === 'aborted') await this.endTurn('stopped', 'Stopped');
+    else if (error && this.unsentPrompt === null) await this.endTurn('failed', `No answer — ${WHY_NO_ANSWER[error.kind]}.`);
     void this.announceSessions();
   }
 
@@ -339,12 +358,18 @@ export class ChatSession {
 
   /** Items that are not messages (memory cards, notices) go into the transcript and to the UI. */
   private async addItems(items: ChatItem[]): Promise<void> {
-    await this.append(items.map((item) => itemRecord(item, this.deps.clock.now())));
+    const anchor = this.records?.at(-1)?.uuid;
+    await this.append(items.map((item) => itemRecord(item, this.deps.clock.now(), typeof anchor === 'string' ? anchor : undefined)));
     this.emitUpserts(items);
   }
 
-  private notice(text: string): void {
-    void this.addItems([{ kind: 'notice', id: `notice-${randomUUID()}`, text }]);
+  private notice(text: string, id = `notice-${randomUUID()}`): void {
+    void this.addItems([{ kind: 'notice', id, text }]);
+  }
+
+  /** "Stopped", or the error that ended the turn, stays in the conversation under what was shown. */
+  private async endTurn(reason: 'stopped' | 'failed', text: string): Promise<void> {
+    await this.addItems([{ kind: 'turn-end', id: `turn-end-${randomUUID()}`, reason, text }]);
   }
 
   private async afterModelResponse(agent: ConversationAgent, ctx: HookContext): Promise<void> {
@@ -502,7 +527,9 @@ export class ChatSession {
 
   private async compactNow(agent: ConversationAgent, trigger: 'auto' | 'manual', instructions: string | undefined, signal: AbortSignal): Promise<boolean> {
     const history = await this.history();
-    this.notice(trigger === 'auto' ? 'Compacting the conversation to make room…' : 'Compacting the conversation…');
+    // One line that says what is happening, then what happened: never a stale "Compacting…".
+    const noticeId = `notice-${randomUUID()}`;
+    this.notice(trigger === 'auto' ? 'Compacting the conversation to make room…' : 'Compacting the conversation…', noticeId);
     try {
       const transcriptPath = (await this.deps.catalog.paths(this.deps.project)).transcriptFile(this.sessionId);
       const outcome = await this.deps.engines.compactor.compact({
@@ -535,10 +562,11 @@ export class ChatSession {
       this.countRecalled(this.records);
       await this.injectContext(agent, 'compaction');
       this.emitUpserts(recordsToItems([divider], this.deps.project));
+      this.notice(trigger === 'auto' ? 'Compacted the conversation to make room.' : 'Compacted the conversation.', noticeId);
       return true;
     } catch (error) {
       // Nothing was appended: the conversation goes on uncompacted.
-      this.notice(`Compaction failed (${(error as Error).message}); the conversation is unchanged.`);
+      this.notice(`Compaction failed (${(error as Error).message}); the conversation is unchanged.`, noticeId);
       return false;
     }
   }

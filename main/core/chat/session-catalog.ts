@@ -78,7 +78,7 @@ export class SessionCatalog {
       projectPath: project,
       sessionId,
       title: summary.title ?? NEW_SESSION_TITLE,
-      items: recordsToItems(displayRecords(file, records), project),
+      items: recordsToItems(displayRecords(file), project),
       phase: 'idle',
       error: null,
       context: contextMeter(records, this.config()),

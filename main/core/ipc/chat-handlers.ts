@@ -22,7 +22,12 @@ export function createSessionHandlers(services: Services): Pick<Handlers, Sessio
   return {
     'chat:list-sessions': ({ project }) => sessions().list(project),
     'chat:new-session': ({ project }) => sessions().create(project),
-    'chat:open-session': ({ project, sessionId }) => sessions().open(project, sessionId),
+    'chat:open-session': async ({ project, sessionId }) => {
+      const view = await sessions().open(project, sessionId);
+      // A conversation running in this process is opened as it is now, not as idle.
+      const live = services.vault().chat.find(sessionId)?.live;
+      return live ? { ...view, ...live } : view;
+    },
     'chat:rename-session': async ({ project, sessionId, title }) => {
       const list = await sessions().rename(project, sessionId, title);
       services.events.emit('chat:did-change-sessions', { project, sessions: list });

@@ -4,6 +4,14 @@ import { modLabel } from '../../ui/use-shortcuts';
 import { newSession } from '../../bridge/chat-actions';
 import { SessionPane } from './session-pane';
 
+/** Where the key Strata found is held, in words that stay true for each credential driver. */
+function keyFoundText(apiKey: string | undefined, driver: string | undefined): string {
+  if (apiKey === 'environment') return 'API key found (ANTHROPIC_API_KEY).';
+  if (driver === 'keytar') return 'API key found (system keychain).';
+  if (driver === 'safe-storage') return 'API key found (saved encrypted).';
+  return 'API key found (held until Strata stops).';
+}
+
 /** The chat pane. Until a project is open it is the first-run guide: open a folder, add a key. */
 export function ChatView() {
   const { activeProject, projects, credentials, activeSessionId } = useStoreShallow((s) => ({
@@ -46,7 +54,7 @@ export function ChatView() {
                   Add API key in Settings
                 </button>
               ) : (
-                <span className="ok-text">API key found ({credentials?.apiKey}).</span>
+                <span className="ok-text">{keyFoundText(credentials?.apiKey, credentials?.driver)}</span>
               )}
             </div>
           </li>

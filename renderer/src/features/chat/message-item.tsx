@@ -5,6 +5,7 @@ import { ToolCard } from './tool-card';
 import { MemoryCard, RecallChips } from './memory-card';
 import { IncludeApproval } from './include-approval';
 import { CompactionDivider } from './compaction-divider';
+import { TurnEnd } from './turn-end';
 
 /** One entry of the conversation. */
 export const MessageItem = memo(function MessageItem({ item, project, sessionId }: { item: ChatItem; project: string; sessionId: string }) {
@@ -37,6 +38,8 @@ export const MessageItem = memo(function MessageItem({ item, project, sessionId 
       return <RecallChips item={item} />;
     case 'notice':
       return <p className="notice-line muted small">{item.text}</p>;
+    case 'turn-end':
+      return <TurnEnd item={item} />;
     case 'include-approval':
       return <IncludeApproval item={item} project={project} />;
   }
