@@ -46,6 +46,8 @@ export type ChatItem =
       undoToken: string | null;
       /** Review mode: the change waits in the inbox under this id instead of having landed. */
       proposalId?: string;
+      /** What became of the change since (anywhere: this card, the Inbox, another window, the CLI). */
+      state?: 'undone' | 'accepted' | 'rejected';
     }
   | {
       kind: 'recall';

@@ -57,8 +57,6 @@ export interface TurnOutcome {
   error: ChatError | null;
 }
 
-const WRITE_TOOLS = new Set(['Write', 'Edit', 'Delete']);
-
 /** The line a failed turn leaves in the conversation: what happened, while the banner says what to do. */
 const WHY_NO_ANSWER: Record<ChatError['kind'], string> = {
   no_api_key: 'no API key was set',
@@ -263,6 +261,9 @@ export class ChatSession {
         await this.append([record]);
         this.unsentPrompt = null;
         this.publish();
+        // The memory cards of this step's writes go right after its results, before the next request:
+        // the same place live and in the transcript, whatever the timing.
+        if (hasToolResults(record)) await this.confirmMemoryChanges();
         if (recallPending) {
           // The chips sit under the question they were attached to.
           await this.addItems([recallPending]);
@@ -343,7 +344,6 @@ export class ChatSession {
       case 'tool_end': {
         const item = recordsToItems(this.turn, this.deps.project, { live: true }).find((i) => i.id === event.id);
         if (item?.kind === 'tool') this.emitUpserts([{ ...item, status: toolStatus(event.isError, event.content), result: event.content }]);
-        if (WRITE_TOOLS.has(event.name) && !event.isError) void this.confirmMemoryChanges();
         break;
       }
       default:
@@ -626,6 +626,12 @@ const proposalCard = (p: MemoryProposal): MemoryItem => ({
   undoToken: null,
   proposalId: p.id,
 });
+
+/** A user record carrying tool results: the step after which the memory cards of its writes are due. */
+function hasToolResults(record: TranscriptRecord): boolean {
+  if (!isMessageRecord(record) || record.message.role !== 'user' || typeof record.message.content === 'string') return false;
+  return record.message.content.some((b) => b.type === 'tool_result');
+}
 
 /** The tools the newest assistant message used (the recall selector skips their reference docs). */
 function recentToolNames(records: readonly TranscriptRecord[]): string[] {

@@ -14,13 +14,13 @@ type MemoryItem = Extract<ChatItem, { kind: 'memory' }>;
  */
 export function MemoryCard({ item, project, sessionId }: { item: MemoryItem; project: string; sessionId: string }) {
   const [open, setOpen] = useState(false);
-  const [undone, setUndone] = useState(item.undoToken === null);
+  // The card's state comes from main (recorded in the transcript), so every window and a reopened
+  // conversation agree, wherever the change was undone or decided.
+  const undone = item.state === 'undone';
   const s = useStore.getState();
-  const [decided, setDecided] = useState<'accepted' | 'rejected' | null>(null);
+  const decided = item.state === 'accepted' || item.state === 'rejected' ? item.state : null;
   if (item.proposalId) {
-    const decide = async (decision: 'accept' | 'reject') => {
-      if (await resolveProposal(project, item.proposalId!, decision)) setDecided(decision === 'accept' ? 'accepted' : 'rejected');
-    };
+    const decide = (decision: 'accept' | 'reject') => resolveProposal(project, item.proposalId!, decision);
     return (
       <div className="memory-card" role="group" aria-label={`Proposed memory: ${item.title}`}>
         <div className="memory-head">
@@ -29,7 +29,7 @@ export function MemoryCard({ item, project, sessionId }: { item: MemoryItem; pro
             {item.title}
           </button>
           {item.type && <span className={`badge type-${item.type}`}>{item.type}</span>}
-          <span className="muted small">waiting for your review</span>
+          <span className="muted small">{decided ? '' : 'waiting for your review'}</span>
           <span className="spacer" />
           {!decided && (
             <>
@@ -60,8 +60,7 @@ export function MemoryCard({ item, project, sessionId }: { item: MemoryItem; pro
   const undo = async () => {
     if (!item.undoToken) return;
     const result = await api.invoke['chat:undo-memory']({ undoToken: item.undoToken });
-    if (result.ok) setUndone(true);
-    else s.showError(result.error);
+    if (!result.ok) s.showError(result.error);
   };
   const dontRemember = async () => {
     const result = await api.invoke['chat:dont-remember']({ project, sessionId, itemId: item.id });
