@@ -68,7 +68,7 @@ describe.skipIf(!hasChromium)('conversation history in Chromium via strata host'
     await log(page).evaluate((el) => (el.scrollTop = 0));
     for (let i = 0; i < 60; i++) {
       const batch = await log(page).evaluate((el) =>
-        [...el.querySelectorAll<HTMLElement>('.message-row')].map((r) => [Number(r.dataset.index), r.innerText.replace(/\s+/g, ' ').trim()] as const),
+        Array.from(el.querySelectorAll<HTMLElement>('.message-row'), (r) => [Number(r.dataset.index), r.innerText.replace(/\s+/g, ' ').trim()] as const),
       );
       for (const [index, t] of batch) seen.set(index, t);
       const done = await log(page).evaluate((el) => {
