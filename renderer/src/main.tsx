@@ -5,13 +5,15 @@ import { loadInitialState, wireEvents } from './bridge/actions';
 import { wireChatEvents } from './bridge/chat-actions';
 import { wireVaultEvents } from './bridge/vault-actions';
 import { wireTeamEvents } from './bridge/team-actions';
+import { rememberPlace, restorePlace } from './bridge/place';
 import './styles.css';
 
 wireEvents();
 wireChatEvents();
 wireVaultEvents();
 wireTeamEvents();
-void loadInitialState();
+rememberPlace();
+void loadInitialState().then(restorePlace);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

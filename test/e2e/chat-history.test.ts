@@ -182,19 +182,17 @@ describe.skipIf(!hasChromium)('conversation history in Chromium via strata host'
     expect(live.at(-1)).toBe('Stopped');
     expect(live.join('\n')).not.toContain('Compacting');
 
-    const reopen = async (p: Page) => {
-      await p.getByRole('region', { name: 'Projects' }).getByRole('button', { name: 'site', exact: true }).click();
-      await p.getByRole('region', { name: 'Conversations' }).getByRole('button', { name: /Remember that my name is Ada|Ada/ }).first().click();
-      await log(p).getByRole('note', { name: 'Stopped' }).waitFor();
-    };
+    // A reload returns to where the user was: this project, this conversation.
     await page.reload();
-    await reopen(page);
+    await log(page).getByRole('note', { name: 'Stopped' }).waitFor();
     expect(await rows(page)).toEqual(live);
 
+    // After a restart, in a fresh window: clicking the project opens its last conversation, not a new one.
     await app!.close();
     app = await startApp(appData, { env: { ANTHROPIC_API_KEY: TEST_API_KEY } });
     const restarted = await openPage(browser(), app.host.url, 'history-cards-restarted');
-    await reopen(restarted.page);
+    await restarted.page.getByRole('region', { name: 'Projects' }).getByRole('button', { name: 'site', exact: true }).click();
+    await log(restarted.page).getByRole('note', { name: 'Stopped' }).waitFor();
     expect(await rows(restarted.page)).toEqual(live);
     expect(errors).toEqual([]);
     expect(restarted.errors).toEqual([]);

@@ -181,8 +181,9 @@ describe('the app shell', () => {
     expect(fake.calls.find((c) => c.channel === 'chat:delete-session')?.request).toEqual({ project: '/home/u/notes', sessionId: 'a' });
     await waitFor(() => expect(document.activeElement).toBe(within(conversations).getByRole('button', { name: 'Fix the build' })));
 
+    // The last one gone, the project's chat opens a new conversation, ready to type into.
     await user.keyboard('{Delete}');
-    await waitFor(() => expect(document.activeElement).toBe(within(conversations).getByRole('button', { name: /New conversation/ })));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Message', { exact: true })));
   });
 
   it('keeps a toast, and its Undo, while the pointer or the keyboard is on it', async () => {

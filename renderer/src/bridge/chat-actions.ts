@@ -37,6 +37,14 @@ export async function openSession(project: string, sessionId: string): Promise<v
   s.setScreen('chat');
 }
 
+/** The open conversation read again from main (its transcript and live state), where it is shown. */
+export async function refreshOpenSession(): Promise<void> {
+  const { activeProject, activeSessionId, sessions } = useStore.getState();
+  if (!activeProject || !activeSessionId || !sessions[activeProject]?.some((x) => x.sessionId === activeSessionId)) return;
+  const result = await api.invoke['chat:open-session']({ project: activeProject, sessionId: activeSessionId });
+  if (result.ok) useStore.getState().putSessionView(result.value);
+}
+
 export async function newSession(project: string): Promise<string | null> {
   const view = take(await api.invoke['chat:new-session']({ project }));
   if (!view) return null;
@@ -78,8 +86,9 @@ export async function deleteSession(project: string, sessionId: string, title: s
   const done = take(await api.invoke['chat:delete-session']({ project, sessionId }));
   if (!done) return;
   const s = useStore.getState();
-  if (s.activeSessionId === sessionId) s.setActiveSession(null);
+  // The list first: the chat then opens a conversation that still exists.
   await loadSessions(project);
+  if (s.activeSessionId === sessionId) s.setActiveSession(null);
   s.showToast({
     text: `Deleted “${title}”.`,
     actionLabel: 'Undo',

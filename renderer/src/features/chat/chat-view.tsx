@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useStoreShallow, useStore } from '../../store';
 import { modLabel } from '../../ui/use-shortcuts';
-import { newSession } from '../../bridge/chat-actions';
+import { newSession, openSession } from '../../bridge/chat-actions';
 import { SessionPane } from './session-pane';
 
 /** Where the key Strata found is held, in words that stay true for each credential driver. */
@@ -14,20 +14,24 @@ function keyFoundText(apiKey: string | undefined, driver: string | undefined): s
 
 /** The chat pane. Until a project is open it is the first-run guide: open a folder, add a key. */
 export function ChatView() {
-  const { activeProject, projects, credentials, activeSessionId } = useStoreShallow((s) => ({
+  const { activeProject, projects, credentials, activeSessionId, listed } = useStoreShallow((s) => ({
     activeProject: s.activeProject,
     projects: s.projects,
     credentials: s.credentials,
     activeSessionId: s.activeSessionId,
+    listed: s.activeProject ? s.sessions[s.activeProject] : undefined,
   }));
   const project = projects.find((p) => p.path === activeProject);
   const needsKey = credentials?.apiKey === 'missing';
   const { setFolderChooserOpen, setScreen } = useStore.getState();
 
-  // An open project always has a conversation to type into.
+  // An open project always has a conversation to type into: its newest one, once its list is in, else a new one.
+  const newest = listed?.[0]?.sessionId;
+  const loaded = listed !== undefined;
   useEffect(() => {
-    if (project && !activeSessionId) void newSession(project.path);
-  }, [project, activeSessionId]);
+    if (!project || activeSessionId || !loaded) return;
+    void (newest ? openSession(project.path, newest) : newSession(project.path));
+  }, [project, activeSessionId, loaded, newest]);
 
   if (!project) {
     return (
