@@ -1,4 +1,7 @@
+import { randomUUID } from 'node:crypto';
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { TranscriptBuilder } from '../fixtures/transcripts/transcript-builder.js';
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { apiErrors, startFakeAnthropic, text, toolCalls, type FakeAnthropic, type ScriptedResponse, type WireRequest } from '../fakes/anthropic-server/index.js';
@@ -197,4 +200,33 @@ describe.skipIf(!hasChromium)('conversation history in Chromium via strata host'
     expect(errors).toEqual([]);
     expect(restarted.errors).toEqual([]);
   }, 120_000);
+
+  it('opens a conversation search hit as the conversation in Chat, scrolled to the hit and marked, never as a file to edit', async () => {
+    const { page, errors, project } = await open('history-search');
+    const paths = await app!.services.vault().sessions.paths(project);
+    const sessionId = randomUUID();
+    const t = new TranscriptBuilder(sessionId, paths.projectDir);
+    for (let i = 0; i < 120; i++) {
+      t.user(i === 20 ? 'Where did we park the zeppelin budget?' : `Question number ${i}`);
+      t.assistant(i === 20 ? 'The zeppelin budget is in the shared drive.' : `Answer number ${i}`);
+    }
+    await fs.mkdir(paths.transcriptsDir, { recursive: true });
+    await fs.writeFile(paths.transcriptFile(sessionId), t.jsonl());
+    await page.reload();
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /^Vault/ }).click();
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByLabel('Search text').fill('zeppelin');
+    await page.locator('.results .result').first().click();
+
+    const hit = log(page).locator('.message-row[aria-current="true"]');
+    await hit.waitFor();
+    expect(await hit.innerText()).toContain('zeppelin');
+    // In view, in the conversation (the chat's title, its message box), not the vault editor.
+    expect(await hit.isVisible()).toBe(true);
+    await page.getByLabel('Message', { exact: true }).waitFor();
+    expect(await page.getByRole('button', { name: 'Rename', exact: true }).count()).toBe(0);
+    expect(await log(page).getByText('Answer number 119', { exact: true }).count()).toBe(0);
+    expect(errors).toEqual([]);
+  }, 60_000);
 });

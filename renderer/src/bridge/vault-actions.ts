@@ -2,6 +2,7 @@ import type { MemoryType, VaultChange } from '../../../common/domain/vault';
 import type { Result } from '../../../common/result';
 import { useStore, type SearchFilters } from '../store';
 import { api } from './index';
+import { isTranscriptPath, openConversationFile } from './open-conversation';
 
 function take<T>(result: Result<T>): T | null {
   if (result.ok) return result.value;
@@ -14,7 +15,9 @@ export async function loadFiles(): Promise<void> {
   if (files) useStore.getState().setFiles(files);
 }
 
-export async function openFile(path: string): Promise<void> {
+/** Opens a vault file; a transcript opens as its conversation in Chat (at `term`, when a search found it). */
+export async function openFile(path: string, term?: string): Promise<void> {
+  if (isTranscriptPath(path) && (await openConversationFile(path, term))) return;
   const s = useStore.getState();
   s.select(path, 'file');
   const file = take(await api.invoke['vault:read-file']({ path }));

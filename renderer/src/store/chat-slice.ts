@@ -21,6 +21,9 @@ export interface ChatSlice {
   /** Session notes by session id, kept live from main. */
   notes: Record<string, SessionNotes>;
   notesOpen: boolean;
+  /** A search hit to scroll to and highlight once its conversation shows. */
+  chatHit: { sessionId: string; term: string } | null;
+  setChatHit(hit: { sessionId: string; term: string } | null): void;
   setSessions(project: string, sessions: SessionSummary[]): void;
   setActiveSession(sessionId: string | null): void;
   putSessionView(view: ChatSessionView): void;
@@ -39,6 +42,8 @@ export const createChatSlice: StateCreator<StoreState, [], [], ChatSlice> = (set
   permissions: [],
   notes: {},
   notesOpen: true,
+  chatHit: null,
+  setChatHit: (chatHit) => set({ chatHit }),
   setNotes: (notes) => set((s) => ({ notes: { ...s.notes, [notes.sessionId]: notes } })),
   setNotesOpen: (notesOpen) => set({ notesOpen }),
   setSessions: (project, sessions) => set((s) => ({ sessions: { ...s.sessions, [project]: sessions } })),

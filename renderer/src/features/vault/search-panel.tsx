@@ -5,6 +5,9 @@ import { arrowFocus } from '../../ui/arrow-keys';
 import { useStore, useStoreShallow, type SearchFilters } from '../../store';
 import { useDisplayPath } from './project-label';
 
+/** The words the search matched in a hit (what a conversation opened from it is scrolled to). */
+const hitTerm = (hit: SearchHit): string => (hit.ranges[0] ? hit.snippet.slice(hit.ranges[0][0], hit.ranges[0][1]) : '');
+
 const SCOPES: readonly (readonly [VaultScope | '', string])[] = [
   ['', 'Everything'],
   ['project-memory', 'Project memory'],
@@ -78,7 +81,7 @@ export function SearchPanel() {
       <ul className="plain-list results">
         {hits.map((hit) => (
           <li key={`${hit.path}:${hit.line}`}>
-            <button type="button" className="result" onClick={() => void openFile(hit.path)}>
+            <button type="button" className="result" onClick={() => void openFile(hit.path, hitTerm(hit))}>
               <span className="result-title">
                 {hit.title} <span className="muted small">{shown(hit.path)}:{hit.line}</span>
               </span>
