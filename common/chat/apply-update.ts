@@ -21,7 +21,8 @@ export function upsertItems(items: readonly ChatItem[], changes: readonly ChatIt
 }
 
 export function applyChatUpdate(view: ChatSessionView, update: ChatUpdate): ChatSessionView {
-  return { ...view, items: upsertItems(view.items, update.upserts), phase: update.phase, error: update.error, context: update.context };
+  const items = update.reset ? [...update.upserts] : upsertItems(view.items, update.upserts);
+  return { ...view, items, phase: update.phase, error: update.error, context: update.context };
 }
 
 /** A streamed piece of an answer: the answer's item grows (created on the first piece). */

@@ -8,7 +8,14 @@ export interface SessionSummary {
 }
 
 export type ChatItem =
-  | { kind: 'user'; id: string; text: string; timestamp: string }
+  | {
+      kind: 'user';
+      id: string;
+      text: string;
+      timestamp: string;
+      /** Earlier versions of this turn, kept in the transcript: an edited question, a regenerated answer. */
+      earlier?: { question: string; answer: string }[];
+    }
   | { kind: 'assistant'; id: string; text: string; thinking?: string; timestamp: string; streaming?: boolean }
   | {
       kind: 'tool';
@@ -135,6 +142,8 @@ export interface ChatUpdate {
   sessionId: string;
   /** Items added or replaced (matched by id), in order. */
   upserts: ChatItem[];
+  /** The upserts are the whole conversation: a branch (an edited question, a regenerated answer) replaced what was shown. */
+  reset?: boolean;
   phase: RunPhase;
   error: ChatError | null;
   context: ContextMeter;

@@ -21,6 +21,7 @@ import type { ReviewInbox } from '../auto-memory/review-inbox.js';
 import { indexCapNotice } from '../auto-memory/index-cap-notice.js';
 import type { MemoryEngines } from './memory-engines.js';
 import { itemRecord, recordsToItems, toolStatus } from './records-to-items.js';
+import { recordsUpTo } from './branches.js';
 import { contextMeter, type SessionCatalog } from './session-catalog.js';
 
 export interface ChatSessionDeps {
@@ -123,9 +124,43 @@ export class ChatSession {
     return this.deps.sessionId;
   }
 
-  /** Starts a turn with the user's text; the outcome arrives as `chat:did-update` events. */
-  send(text: string): Promise<void> {
-    return this.start(async (signal) => this.turnWith(text, signal));
+  /**
+   * Starts a turn with the user's text; the outcome arrives as `chat:did-update` events. With
+   * `replaces` (an edited question) the text goes in that question's place as a new branch: the old
+   * question and its answers stay in the transcript (Claude Code's `parentUuid` tree).
+   */
+  async send(text: string, replaces?: string): Promise<void> {
+    if (replaces === undefined) return this.start(async (signal) => this.turnWith(text, signal));
+    const history = await this.history();
+    const at = history.findIndex((r) => r.uuid === replaces && isMessageRecord(r) && r.message.role === 'user');
+    if (at === -1) throw new AppFailure('not_found', 'That question is no longer in the conversation (it was compacted or edited).');
+    return this.branch(history.slice(0, at), (signal) => this.turnWith(text, signal));
+  }
+
+  /** Answers the newest question again, as a new branch; the earlier answer stays in the transcript. */
+  async regenerate(): Promise<void> {
+    const history = await this.history();
+    let at = -1;
+    for (let i = history.length - 1; i >= 0 && at === -1; i--) if (isPromptRecord(history[i]!)) at = i;
+    if (at === -1) throw new AppFailure('invalid_request', 'There is no answer to regenerate yet.');
+    return this.branch(history.slice(0, at + 1), (signal) => this.turnWith(undefined, signal));
+  }
+
+  /**
+   * A turn on a new branch: the model's history is cut back to `base`, every window is told to show the
+   * conversation as it was there (a reset), and at the end the whole view again (with earlier versions).
+   */
+  private branch(base: TranscriptRecord[], work: (signal: AbortSignal) => Promise<void>): Promise<void> {
+    return this.start(async (signal) => {
+      this.records = base;
+      const paths = await this.deps.catalog.paths(this.deps.project);
+      const file = (await this.deps.transcripts.read(paths.projectSlug, this.sessionId)).records;
+      const leaf = [...base].reverse().find((r) => typeof r.uuid === 'string')?.uuid ?? null;
+      this.emitUpserts(recordsToItems(recordsUpTo(file, typeof leaf === 'string' ? leaf : null), this.deps.project), true);
+      await work(signal);
+      const view = await this.deps.catalog.open(this.deps.project, this.sessionId);
+      this.emitUpserts(view.items, true);
+    });
   }
 
   /**
@@ -587,10 +622,11 @@ export class ChatSession {
     this.emitUpserts(recordsToItems(this.turn, this.deps.project, { live: !final }));
   }
 
-  private emitUpserts(upserts: ChatItem[]): void {
+  private emitUpserts(upserts: ChatItem[], reset = false): void {
     this.deps.events.emit('chat:did-update', {
       sessionId: this.sessionId,
       upserts,
+      ...(reset ? { reset } : {}),
       phase: this.phase,
       error: this.error,
       context: contextMeter(this.records ?? [], this.deps.env.config()),
@@ -626,6 +662,12 @@ const proposalCard = (p: MemoryProposal): MemoryItem => ({
   undoToken: null,
   proposalId: p.id,
 });
+
+/** A question the user typed (not a reminder, a summary or tool results). */
+function isPromptRecord(r: TranscriptRecord): boolean {
+  if (!isMessageRecord(r) || r.message.role !== 'user' || r.isMeta || r.isCompactSummary) return false;
+  return typeof r.message.content === 'string' || !r.message.content.some((b) => b.type === 'tool_result');
+}
 
 /** A user record carrying tool results: the step after which the memory cards of its writes are due. */
 function hasToolResults(record: TranscriptRecord): boolean {

@@ -10,6 +10,7 @@ import { conversationChain } from '../transcripts/conversation-chain.js';
 import type { TranscriptRecord } from '../transcripts/records.js';
 import type { TranscriptStore } from '../transcripts/transcript-store.js';
 import { displayRecords, recordsToItems } from './records-to-items.js';
+import { withEarlierVersions } from './branches.js';
 
 export const NEW_SESSION_TITLE = 'New conversation';
 
@@ -78,7 +79,7 @@ export class SessionCatalog {
       projectPath: project,
       sessionId,
       title: summary.title ?? NEW_SESSION_TITLE,
-      items: recordsToItems(displayRecords(file), project),
+      items: withEarlierVersions(recordsToItems(displayRecords(file), project), file),
       phase: 'idle',
       error: null,
       context: contextMeter(records, this.config()),

@@ -12,7 +12,7 @@ type SessionChannel =
   | 'notes:read'
   | 'notes:write';
 
-type TurnChannel = 'chat:approve-include' | 'memory:list-proposals' | 'memory:resolve-proposal' | 'chat:send' | 'chat:stop' | 'chat:compact' | 'chat:retry' | 'chat:answer-permission' | 'chat:undo-memory' | 'chat:dont-remember';
+type TurnChannel = 'chat:approve-include' | 'memory:list-proposals' | 'memory:resolve-proposal' | 'chat:send' | 'chat:stop' | 'chat:compact' | 'chat:retry' | 'chat:regenerate' | 'chat:answer-permission' | 'chat:undo-memory' | 'chat:dont-remember';
 
 /** Conversations as documents: list, open, rename, delete with undo, and their notes. */
 export function createSessionHandlers(services: Services): Pick<Handlers, SessionChannel> {
@@ -59,8 +59,12 @@ export function createSessionHandlers(services: Services): Pick<Handlers, Sessio
 export function createTurnHandlers(services: Services): Pick<Handlers, TurnChannel> {
   const chat = () => services.vault().chat;
   return {
-    'chat:send': async ({ project, sessionId, text }) => {
-      await chat().session(project, sessionId).send(text);
+    'chat:send': async ({ project, sessionId, text, replaces }) => {
+      await chat().session(project, sessionId).send(text, replaces);
+      return { accepted: true as const };
+    },
+    'chat:regenerate': async ({ project, sessionId }) => {
+      await chat().session(project, sessionId).regenerate();
       return { accepted: true as const };
     },
     'chat:stop': async ({ sessionId }) => ({ stopped: (await chat().find(sessionId)?.stop()) ?? false }),

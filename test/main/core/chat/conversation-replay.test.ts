@@ -118,4 +118,49 @@ describe('a conversation replayed from its transcript', () => {
     expect(shown(restarted.items)).toEqual(shown(live.items));
     expectAllAccepted(f.fake);
   });
+
+  it('edits a question into a new branch and regenerates an answer; the old versions stay reachable, live and reopened alike', async () => {
+    f = await chatFixture();
+    const initial = await f.call('chat:new-session', { project: f.project });
+    const sessionId = initial.sessionId;
+    const from = f.events.length;
+    f.fake.enqueue(text('Paris.'));
+    await f.turn(sessionId, 'Capital of France?');
+    f.fake.enqueue(text('Berlin.'));
+    await f.turn(sessionId, 'Capital of Germny?');
+    const typo = (await f.call('chat:open-session', { project: f.project, sessionId })).items.find((i) => i.kind === 'user' && i.text === 'Capital of Germny?')!;
+
+    f.fake.enqueue(text('Berlin, of Germany.'));
+    const edited = f.next('chat:did-update', (u) => u.sessionId === sessionId && u.phase === 'idle');
+    await f.call('chat:send', { project: f.project, sessionId, text: 'Capital of Germany?', replaces: typo.id });
+    await edited;
+    // The model saw the new question in the old one's place, not both.
+    const sent = JSON.stringify(f.fake.requests.at(-1)!.body.messages);
+    expect(sent).toContain('Capital of Germany?');
+    expect(sent).not.toContain('Germny');
+
+    f.fake.enqueue(text('Berlin is the capital of Germany.'));
+    const regenerated = f.next('chat:did-update', (u) => u.sessionId === sessionId && u.phase === 'idle');
+    await f.call('chat:regenerate', { project: f.project, sessionId });
+    await regenerated;
+    expect(JSON.stringify(f.fake.requests.at(-1)!.body.messages)).not.toContain('Berlin, of Germany.');
+
+    let live: ChatSessionView = initial;
+    for (const e of f.events.slice(from)) {
+      if (e.channel === 'chat:did-update' && (e.payload as ChatUpdate).sessionId === sessionId) live = applyChatUpdate(live, e.payload as ChatUpdate);
+      if (e.channel === 'chat:did-stream' && (e.payload as ChatDelta).sessionId === sessionId) live = applyChatDelta(live, e.payload as ChatDelta, '');
+    }
+    const texts = live.items.map((i) => (i.kind === 'user' || i.kind === 'assistant' ? i.text : i.kind));
+    expect(texts).toEqual(['Capital of France?', 'Paris.', 'Capital of Germany?', 'Berlin is the capital of Germany.']);
+    const question = live.items.find((i) => i.kind === 'user' && i.text === 'Capital of Germany?');
+    expect(question?.kind === 'user' && question.earlier).toEqual([
+      { question: 'Capital of Germny?', answer: 'Berlin.' },
+      { question: 'Capital of Germany?', answer: 'Berlin, of Germany.' },
+    ]);
+    const reopened = await f.call('chat:open-session', { project: f.project, sessionId });
+    expect(shown(reopened.items)).toEqual(shown(live.items));
+    // The transcript keeps every branch; the reader follows the newest.
+    expect(JSON.stringify(await f.transcript(sessionId))).toContain('Capital of Germny?');
+    expectAllAccepted(f.fake);
+  });
 });
