@@ -229,4 +229,38 @@ describe.skipIf(!hasChromium)('conversation history in Chromium via strata host'
     expect(await log(page).getByText('Answer number 119', { exact: true }).count()).toBe(0);
     expect(errors).toEqual([]);
   }, 60_000);
+
+  it('edits and resends a question as a branch: the new answer shows, the old version stays reachable, also after a reload', async () => {
+    const { page, errors, script } = await open('history-edit');
+    script(text('Paris.'));
+    await send(page, 'Capital of France?');
+    await answers(page).getByText('Paris.').waitFor();
+    await settled(page);
+    script(text('Berlin.'));
+    await send(page, 'Capital of Germny?');
+    await answers(page).getByText('Berlin.', { exact: true }).waitFor();
+    await settled(page);
+
+    const question = log(page).getByRole('article', { name: 'You' }).filter({ hasText: 'Capital of Germny?' });
+    await question.hover();
+    await question.getByRole('button', { name: 'Edit' }).click();
+    await question.getByLabel('Edit your question').fill('Capital of Germany?');
+    script(text('Berlin, the capital of Germany.'));
+    await log(page).getByRole('button', { name: 'Send edited question' }).click();
+    await answers(page).getByText('Berlin, the capital of Germany.').waitFor();
+    await settled(page);
+    expect(await log(page).locator('.bubble', { hasText: 'Capital of Germny?' }).count()).toBe(0);
+
+    const check = async (p: Page) => {
+      const edited = log(p).getByRole('article', { name: 'You' }).filter({ hasText: 'Capital of Germany?' });
+      await edited.getByText('1 earlier version').click();
+      await edited.getByText('Capital of Germny?').waitFor();
+      expect(await edited.getByText('Berlin.', { exact: true }).isVisible()).toBe(true);
+    };
+    await check(page);
+    await page.reload();
+    await answers(page).getByText('Berlin, the capital of Germany.').waitFor();
+    await check(page);
+    expect(errors).toEqual([]);
+  }, 60_000);
 });

@@ -59,6 +59,16 @@ export async function sendMessage(project: string, sessionId: string, text: stri
   return take(await api.invoke['chat:send']({ project, sessionId, text })) !== null;
 }
 
+/** Edit and resend: `text` replaces the question `replaces` as a new branch of the conversation. */
+export async function editAndResend(project: string, sessionId: string, text: string, replaces: string): Promise<boolean> {
+  return take(await api.invoke['chat:send']({ project, sessionId, text, replaces })) !== null;
+}
+
+/** Answers the newest question again; the earlier answer stays under it as an earlier version. */
+export async function regenerateAnswer(project: string, sessionId: string): Promise<void> {
+  take(await api.invoke['chat:regenerate']({ project, sessionId }));
+}
+
 export async function stopSession(sessionId: string): Promise<void> {
   take(await api.invoke['chat:stop']({ sessionId }));
 }

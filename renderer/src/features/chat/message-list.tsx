@@ -25,7 +25,7 @@ function itemText(item: ChatItem): string {
  * The conversation, virtualised: only the rows near the viewport are in the DOM, so a session with
  * thousands of messages stays light. Follows the bottom while the user is at the bottom.
  */
-export function MessageList({ items, project, sessionId }: { items: ChatItem[]; project: string; sessionId: string }) {
+export function MessageList({ items, project, sessionId, busy = false }: { items: ChatItem[]; project: string; sessionId: string; busy?: boolean }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
   const virtualizer = useVirtualizer({
@@ -49,6 +49,7 @@ export function MessageList({ items, project, sessionId }: { items: ChatItem[]; 
     virtualizer.scrollToIndex(index, { align: 'center' });
   }, [hit, items, virtualizer]);
 
+  const lastAnswer = items.findLastIndex((i) => i.kind === 'assistant');
   const last = items[items.length - 1];
   const lastSize = last ? (last.kind === 'assistant' ? last.text.length : 0) : 0;
   useEffect(() => {
@@ -78,7 +79,7 @@ export function MessageList({ items, project, sessionId }: { items: ChatItem[]; 
             aria-current={items[row.index]!.id === marked ? 'true' : undefined}
             style={{ transform: `translateY(${row.start}px)` }}
           >
-            <MessageItem item={items[row.index]!} project={project} sessionId={sessionId} />
+            <MessageItem item={items[row.index]!} project={project} sessionId={sessionId} lastAnswer={row.index === lastAnswer} busy={busy} />
           </div>
         ))}
       </div>

@@ -71,7 +71,7 @@ export function SessionPane({ project, projectName, sessionId }: { project: stri
             </p>
           </div>
         ) : (
-          <MessageList items={view.items} project={project} sessionId={sessionId} />
+          <MessageList items={view.items} project={project} sessionId={sessionId} busy={busy} />
         )}
         {view.error && <ChatErrorBanner error={view.error} project={project} sessionId={sessionId} />}
         {view.phase === 'running-tools' && <p className="muted small" role="status">Working…</p>}
