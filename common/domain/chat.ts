@@ -133,6 +133,11 @@ export interface PermissionRequest {
   path: string;
   /** Unified diff of the change (a new file shows as all additions). */
   diff: string;
+  /** The file's text before and after, for a side-by-side view; absent from older senders. */
+  before?: string;
+  after?: string;
+  /** The write creates the file. */
+  created?: boolean;
 }
 
 export type PermissionDecision = 'allow_once' | 'allow_always' | 'deny';

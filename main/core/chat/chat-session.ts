@@ -351,7 +351,7 @@ export class ChatSession {
     return this.agent;
   }
 
-  private async askPermission(request: { tool: string; path: string; diff: string }): Promise<PermissionAnswer> {
+  private async askPermission(request: { tool: string; path: string; diff: string; before?: string; after?: string; created?: boolean }): Promise<PermissionAnswer> {
     if (this.policy.writes !== 'ask') return this.policy.writes === 'allow' ? 'allow_once' : 'deny';
     if (projectSwitches(this.deps.env.settings(), this.deps.project).alwaysAllowWrites) return 'allow_always';
     const requestId = randomUUID();

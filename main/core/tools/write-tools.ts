@@ -25,17 +25,18 @@ async function resolveForWrite(input: string, ctx: ToolContext): Promise<Resolve
 }
 
 /** Memory writes pass the write hook; project writes ask the user with a diff (issue 3 item 3). */
-async function authorizeWrite(tool: string, target: InScope, before: string, after: string, ctx: ToolContext): Promise<MemoryWriteVerdict> {
+async function authorizeWrite(tool: string, target: InScope, before: string, after: string, ctx: ToolContext, created: boolean): Promise<MemoryWriteVerdict> {
   if (target.kind === 'readonly') return `${target.path} is read-only for the agent.`;
   if (target.kind === 'memory') return ctx.beforeMemoryWrite ? ctx.beforeMemoryWrite(target.path, after) : null;
   if (!ctx.permissionGate) return 'The user has not allowed writes outside the memory folders in this session.';
   const diff = createTwoFilesPatch(target.path, target.path, before, after);
-  const answer = await ctx.permissionGate.requestPermission({ tool, path: target.path, diff });
+  // The texts too, so the dialog can show the change side by side, and a new file as its content.
+  const answer = await ctx.permissionGate.requestPermission({ tool, path: target.path, diff, before, after, created });
   return answer === 'deny' ? `${DECLINED} ${tool} of ${target.path}. Do not retry it; ask the user what to do instead.` : null;
 }
 
-async function commit(tool: string, target: InScope, before: string, after: string, ctx: ToolContext): Promise<ToolOutput | null> {
-  const verdict = await authorizeWrite(tool, target, before, after, ctx);
+async function commit(tool: string, target: InScope, before: string, after: string, ctx: ToolContext, created = false): Promise<ToolOutput | null> {
+  const verdict = await authorizeWrite(tool, target, before, after, ctx, created);
   if (typeof verdict === 'string') return toolError(verdict);
   if (verdict) return { content: verdict.held };
   await writeFileAtomic(target.path, after);
@@ -64,7 +65,7 @@ export const writeTool: Tool<z.infer<typeof writeInput>> = {
       const stale = await ctx.readState.check(r.path, before);
       if (stale) return toolError(stale);
     }
-    const failed = await commit('Write', r, before, content, ctx);
+    const failed = await commit('Write', r, before, content, ctx, !st);
     return failed ?? { content: st ? `The file ${file_path} has been updated.` : `File created successfully at: ${file_path}` };
   },
 };
