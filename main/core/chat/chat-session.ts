@@ -11,7 +11,7 @@ import type { EventHub } from '../events.js';
 import type { LlmError } from '../llm/index.js';
 import type { Clock, Logger } from '../ports.js';
 import { isStillTemplate, liveContextTokens, liveMessages, loadCustomization } from '../session-memory/index.js';
-import { ReadState, type PermissionAnswer } from '../tools/index.js';
+import { ReadState } from '../tools/index.js';
 import { conversationChain } from '../transcripts/conversation-chain.js';
 import { isMessageRecord, type TranscriptRecord } from '../transcripts/records.js';
 import type { TranscriptStore } from '../transcripts/transcript-store.js';
@@ -22,6 +22,8 @@ import { indexCapNotice } from '../auto-memory/index-cap-notice.js';
 import type { MemoryEngines } from './memory-engines.js';
 import { itemRecord, recordsToItems, toolStatus } from './records-to-items.js';
 import { recordsUpTo } from './branches.js';
+import { PermissionBroker } from './permission-broker.js';
+import { RECALL_FIELD, RecallLedger } from './recall-ledger.js';
 import { contextMeter, type SessionCatalog } from './session-catalog.js';
 
 export interface ChatSessionDeps {
@@ -92,13 +94,12 @@ export class ChatSession {
   private run: { abort: AbortController; done: Promise<void> } | null = null;
   private streamingId: string | null = null;
   private turn: TranscriptRecord[] = [];
-  private readonly permissions = new Map<string, (answer: PermissionAnswer) => void>();
+  private readonly permissions: PermissionBroker;
   private readonly readState = new ReadState();
   readonly changes: MemoryChanges;
   private extractor: MemoryExtractor | null = null;
   private agent: ConversationAgent | null = null;
-  private readonly recalled = new Set<string>();
-  private recallBytes = 0;
+  private readonly recall = new RecallLedger();
   /** Extraction and notes work started by turns, awaited by `idle()` (the CLI waits for them). */
   private readonly background = new Set<Promise<unknown>>();
   private readonly policy: SessionPolicy;
@@ -114,6 +115,14 @@ export class ChatSession {
   constructor(private readonly deps: ChatSessionDeps) {
     this.changes = new MemoryChanges(deps.env.vaultRoot);
     this.policy = deps.policy ?? { writes: 'ask', memory: true };
+    this.permissions = new PermissionBroker({
+      sessionId: deps.sessionId,
+      writes: () => this.policy.writes,
+      alwaysAllowed: () => projectSwitches(deps.env.settings(), deps.project).alwaysAllowWrites,
+      rememberAlways: () => deps.allowWritesAlways(deps.project),
+      announce: (request) => deps.events.emit('chat:did-request-permission', request),
+      waiting: (waiting) => (waiting ? this.setPhase('waiting-permission') : this.run && this.setPhase('running-tools')),
+    });
   }
 
   get project(): string {
@@ -189,8 +198,7 @@ export class ChatSession {
     const run = this.run;
     if (!run) return false;
     run.abort.abort();
-    for (const answer of this.permissions.values()) answer('deny');
-    this.permissions.clear();
+    this.permissions.denyAll();
     await run.done;
     return true;
   }
@@ -201,11 +209,7 @@ export class ChatSession {
   }
 
   answerPermission(requestId: string, decision: PermissionDecision): boolean {
-    const answer = this.permissions.get(requestId);
-    if (!answer) return false;
-    this.permissions.delete(requestId);
-    answer(decision);
-    return true;
+    return this.permissions.answer(requestId, decision);
   }
 
   /** What a view opened now must show besides the transcript: the running turn's phase, the last error. */
@@ -228,18 +232,10 @@ export class ChatSession {
   async history(): Promise<TranscriptRecord[]> {
     if (!this.records) {
       this.records = await this.deps.catalog.records(this.deps.project, this.deps.sessionId);
-      this.countRecalled(this.records);
+      // A resumed session's earlier attachments still count: never twice, and against the session budget.
+      this.recall.recount(this.records);
     }
     return this.records;
-  }
-
-  /** A resumed session's earlier attachments still count: never twice, and against the session budget. */
-  private countRecalled(records: readonly TranscriptRecord[]): void {
-    for (const r of records) {
-      if (!isMessageRecord(r) || !r.isMeta || typeof r.message.content !== 'string') continue;
-      for (const m of r.message.content.matchAll(/^Memory: (.+?) — /gm)) this.recalled.add(m[1]!);
-      if (r.message.content.includes('\nMemory: ')) this.recallBytes += Buffer.byteLength(r.message.content, 'utf8');
-    }
   }
 
   private start(work: (signal: AbortSignal) => Promise<void>): Promise<void> {
@@ -339,7 +335,7 @@ export class ChatSession {
       sessionId: this.sessionId,
       readState: this.readState,
       changes: this.changes,
-      permissionGate: { requestPermission: (request) => this.askPermission(request) },
+      permissionGate: { requestPermission: (request) => this.permissions.ask(request) },
       review: {
         inbox: this.deps.review.inbox,
         onProposal: (proposal) => {
@@ -349,19 +345,6 @@ export class ChatSession {
       },
     });
     return this.agent;
-  }
-
-  private async askPermission(request: { tool: string; path: string; diff: string; before?: string; after?: string; created?: boolean }): Promise<PermissionAnswer> {
-    if (this.policy.writes !== 'ask') return this.policy.writes === 'allow' ? 'allow_once' : 'deny';
-    if (projectSwitches(this.deps.env.settings(), this.deps.project).alwaysAllowWrites) return 'allow_always';
-    const requestId = randomUUID();
-    const answer = new Promise<PermissionAnswer>((resolve) => this.permissions.set(requestId, resolve));
-    this.setPhase('waiting-permission');
-    this.deps.events.emit('chat:did-request-permission', { requestId, sessionId: this.sessionId, ...request });
-    const decision = await answer;
-    if (decision === 'allow_always') await this.deps.allowWritesAlways(this.deps.project);
-    if (this.run) this.setPhase('running-tools');
-    return decision;
   }
 
   private onAgentEvent(event: AgentEvent): void {
@@ -518,10 +501,10 @@ export class ChatSession {
     return { path: path.join(this.deps.env.vaultRoot, notes.path), content: notes.text };
   }
 
-  private async appendMeta(agent: ConversationAgent, text: string): Promise<void> {
+  private async appendMeta(agent: ConversationAgent, text: string, extra: Record<string, unknown> = {}): Promise<void> {
     const history = await this.history();
     const builder = new RecordBuilder(history, { sessionId: this.sessionId, cwd: agent.paths.projectDir }, this.deps.clock, false);
-    await this.append([{ ...builder.make('user', { role: 'user', content: text }), isMeta: true }]);
+    await this.append([{ ...builder.make('user', { role: 'user', content: text }), isMeta: true, ...extra }]);
   }
 
   /** SPEC §4 recall: up to 5 memory files attached to the question; chips show which. */
@@ -530,19 +513,16 @@ export class ChatSession {
     const memoryDir = await realpath(agent.paths.memoryDir).catch(() => agent.paths.memoryDir);
     // One per folder, kept by the engines across turns: no rescan of unchanged files, no index rebuild.
     const recall = this.deps.engines.recallFor(memoryDir);
-    const seen = new Set([...this.recalled, ...this.readState.paths()]);
+    const seen = new Set([...this.recall.paths, ...this.readState.paths()]);
     const result = await recall
-      .recall({ query, seen, sessionBytesUsed: this.recallBytes, recentTools: recentToolNames(await this.history()), sideQuery: sideQueryOf(agent.small), signal })
+      .recall({ query, seen, sessionBytesUsed: this.recall.bytes, recentTools: recentToolNames(await this.history()), sideQuery: sideQueryOf(agent.small), signal })
       .catch((error: unknown) => {
         this.deps.logger.warn('recall failed', { error: (error as Error).message });
         return null;
       });
     if (!result || result.memories.length === 0) return null;
-    for (const m of result.memories) {
-      this.recalled.add(m.absPath);
-      this.recallBytes += m.bytes;
-    }
-    await this.appendMeta(agent, result.memories.map(renderRecalled).join('\n\n'));
+    const note = this.recall.attach(result.memories);
+    await this.appendMeta(agent, result.memories.map(renderRecalled).join('\n\n'), { [RECALL_FIELD]: note });
     return {
       kind: 'recall',
       id: `recall-${randomUUID()}`,
@@ -592,9 +572,7 @@ export class ChatSession {
       this.records = conversationChain(this.records!).records;
       // Recalled memories left the context with what the compaction replaced: they may come back, and
       // only those still in it count against the session's budget (reference §5.10 step 9).
-      this.recalled.clear();
-      this.recallBytes = 0;
-      this.countRecalled(this.records);
+      this.recall.recount(this.records);
       await this.injectContext(agent, 'compaction');
       this.emitUpserts(recordsToItems([divider], this.deps.project));
       this.notice(trigger === 'auto' ? 'Compacted the conversation to make room.' : 'Compacted the conversation.', noticeId);
