@@ -436,6 +436,8 @@ export class ChatSession {
   async emitNotes(updating: boolean): Promise<void> {
     const notes = await this.deps.engines.notesView.read(this.deps.project, this.sessionId);
     this.deps.events.emit('notes:did-change', { ...notes, updating });
+    // The notes' Session Title names the conversation in the list.
+    if (!updating) void this.announceSessions();
   }
 
   /**

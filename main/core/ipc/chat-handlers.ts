@@ -50,6 +50,8 @@ export function createSessionHandlers(services: Services): Pick<Handlers, Sessio
       const saved = await services.vault().chat.engines.notesView.write(project, sessionId, text, baseHash);
       if (!saved.ok) throw new AppFailure(saved.error.code, 'The notes changed while you were editing. Your text was not saved; copy it and edit again.');
       services.events.emit('notes:did-change', saved.value);
+      // A Session Title edited by hand names the conversation in the list at once.
+      await announce(project);
       return saved.value;
     },
   };
