@@ -263,4 +263,17 @@ describe.skipIf(!hasChromium)('conversation history in Chromium via strata host'
     await check(page);
     expect(errors).toEqual([]);
   }, 60_000);
+
+  it('shows the model beside the message box and sends the next question to the one picked there', async () => {
+    const { page, errors, script } = await open('history-model');
+    const picker = page.getByRole('combobox', { name: 'Model' });
+    expect(await picker.inputValue()).toBe('claude-test');
+    await picker.selectOption('claude-haiku-4-5');
+    await expect.poll(() => app!.services.vault().settings.get().model).toBe('claude-haiku-4-5');
+    script(text('Quick answer.'));
+    await send(page, 'Hello');
+    await answers(page).getByText('Quick answer.').waitFor();
+    expect(fake!.requests.at(-1)!.body.model).toBe('claude-haiku-4-5');
+    expect(errors).toEqual([]);
+  }, 60_000);
 });
