@@ -276,4 +276,24 @@ describe.skipIf(!hasChromium)('conversation history in Chromium via strata host'
     expect(fake!.requests.at(-1)!.body.model).toBe('claude-haiku-4-5');
     expect(errors).toEqual([]);
   }, 60_000);
+
+  it('says on the card when Undo would lose an edit made since, and offers the history instead of an error', async () => {
+    const { page, errors, project, script } = await open('history-undo-conflict');
+    const memoryDir = await memoryDirOf(app!.services, project);
+    const file = path.join(memoryDir, 'user_name.md');
+    script(toolCalls([{ name: 'Write', input: { file_path: file, content: '---\nname: Their name\ndescription: The user is called Ada\ntype: user\n---\nThe user is called Ada.\n' } }]), text('Noted.'));
+    await send(page, 'Remember that my name is Ada');
+    const card = page.getByRole('group', { name: 'Remembered: Their name' });
+    await card.waitFor();
+    await settled(page);
+    await fs.writeFile(file, '---\nname: Their name\ndescription: The user is called Ada Lovelace\ntype: user\n---\nThe user is called Ada Lovelace.\n');
+
+    await card.getByRole('button', { name: 'Undo' }).click();
+    await card.getByText(/changed after it was saved/).waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
+    expect(await fs.readFile(file, 'utf8')).toContain('Ada Lovelace');
+    await card.getByRole('button', { name: 'Compare versions in History' }).click();
+    await page.getByRole('navigation', { name: 'Vault files' }).waitFor();
+    expect(errors).toEqual([]);
+  }, 60_000);
 });

@@ -17,6 +17,7 @@ export function MemoryCard({ item, project, sessionId }: { item: MemoryItem; pro
   // The card's state comes from main (recorded in the transcript), so every window and a reopened
   // conversation agree, wherever the change was undone or decided.
   const undone = item.state === 'undone';
+  const [undoProblem, setUndoProblem] = useState<string | null>(null);
   const s = useStore.getState();
   const decided = item.state === 'accepted' || item.state === 'rejected' ? item.state : null;
   if (item.proposalId) {
@@ -60,7 +61,9 @@ export function MemoryCard({ item, project, sessionId }: { item: MemoryItem; pro
   const undo = async () => {
     if (!item.undoToken) return;
     const result = await api.invoke['chat:undo-memory']({ undoToken: item.undoToken });
-    if (!result.ok) s.showError(result.error);
+    // The file changed since (or this session no longer holds the change): say so on the card and
+    // offer the file's history, where the versions can be compared, instead of an error banner.
+    if (!result.ok) setUndoProblem(result.error.message);
   };
   const dontRemember = async () => {
     const result = await api.invoke['chat:dont-remember']({ project, sessionId, itemId: item.id });
@@ -100,6 +103,21 @@ export function MemoryCard({ item, project, sessionId }: { item: MemoryItem; pro
           </button>
         )}
       </div>
+      {undoProblem && (
+        <p className="memory-undo-problem small" role="status">
+          {undoProblem}{' '}
+          <button
+            type="button"
+            className="link"
+            onClick={() => {
+              s.setScreen('vault');
+              void openFile(item.path).then(() => useStore.getState().setPanel('history'));
+            }}
+          >
+            Compare versions in History
+          </button>
+        </p>
+      )}
       {open && (
         // Focusable, so a diff wider or taller than the card scrolls from the keyboard too.
         <DiffView diff={item.diff} label={`Changes to ${item.title}`} />
