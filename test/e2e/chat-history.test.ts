@@ -227,6 +227,14 @@ describe.skipIf(!hasChromium)('conversation history in Chromium via strata host'
     await page.getByLabel('Message', { exact: true }).waitFor();
     expect(await page.getByRole('button', { name: 'Rename', exact: true }).count()).toBe(0);
     expect(await log(page).getByText('Answer number 119', { exact: true }).count()).toBe(0);
+
+    // The same from the chat's own search: what the conversations said, not only their titles.
+    await log(page).evaluate((el) => (el.scrollTop = el.scrollHeight));
+    await page.getByLabel('Search conversations').fill('zeppelin');
+    await page.getByRole('region', { name: 'Found in conversations' }).getByRole('button').first().click();
+    await hit.waitFor();
+    expect(await hit.innerText()).toContain('zeppelin');
+    expect(await hit.isVisible()).toBe(true);
     expect(errors).toEqual([]);
   }, 60_000);
 
