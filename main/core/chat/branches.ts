@@ -1,6 +1,7 @@
 import type { ChatItem } from '../../../common/domain/chat.js';
 import { isMessageRecord, type ContentBlock, type MessageRecord, type TranscriptRecord } from '../transcripts/records.js';
 import { displayRecords } from './records-to-items.js';
+import { isPromptRecord } from './turn-records.js';
 
 /**
  * Branches of a conversation (Claude Code's `parentUuid` tree): an edited question is a new user
@@ -16,14 +17,6 @@ const textOf = (r: MessageRecord): string =>
         .map((b) => b.text)
         .join('\n')
         .trim();
-
-/** A question the user typed: not a reminder, a summary or tool results. */
-const isPrompt = (r: TranscriptRecord): r is MessageRecord =>
-  isMessageRecord(r) &&
-  r.message.role === 'user' &&
-  !r.isMeta &&
-  !r.isCompactSummary &&
-  (typeof r.message.content === 'string' || !r.message.content.some((b) => b.type === 'tool_result'));
 
 /** What the conversation showed up to `leafUuid` (inclusive): the view a branch starts from. */
 export function recordsUpTo(file: readonly TranscriptRecord[], leafUuid: string | null): TranscriptRecord[] {
@@ -52,7 +45,7 @@ function answerUnder(file: readonly TranscriptRecord[], from: string): string {
 /** Adds to each question its earlier versions: other questions with the same parent, other answers to it. */
 export function withEarlierVersions(items: ChatItem[], file: readonly TranscriptRecord[]): ChatItem[] {
   const byUuid = new Map(file.filter(isMessageRecord).map((r) => [r.uuid, r] as const));
-  const prompts = file.filter(isPrompt);
+  const prompts = file.filter(isPromptRecord);
   return items.map((item) => {
     if (item.kind !== 'user') return item;
     const record = byUuid.get(item.id);

@@ -8,7 +8,6 @@ import { RecordBuilder } from '../agent/record-builder.js';
 import { MemoryExtractor, FileCursorStore, renderRecalled } from '../auto-memory/index.js';
 import { buildSessionContext } from '../context/index.js';
 import type { EventHub } from '../events.js';
-import type { LlmError } from '../llm/index.js';
 import type { Clock, Logger } from '../ports.js';
 import { isStillTemplate, liveContextTokens, liveMessages, loadCustomization } from '../session-memory/index.js';
 import { ReadState } from '../tools/index.js';
@@ -22,6 +21,9 @@ import { indexCapNotice } from '../auto-memory/index-cap-notice.js';
 import type { MemoryEngines } from './memory-engines.js';
 import { itemRecord, recordsToItems, toolStatus } from './records-to-items.js';
 import { recordsUpTo } from './branches.js';
+import { contextNotices } from './context-notices.js';
+import { toChatError, WHY_NO_ANSWER } from './chat-errors.js';
+import { hasToolResults, isPromptRecord, recentToolNames } from './turn-records.js';
 import { PermissionBroker } from './permission-broker.js';
 import { RECALL_FIELD, RecallLedger } from './recall-ledger.js';
 import { contextMeter, type SessionCatalog } from './session-catalog.js';
@@ -58,26 +60,6 @@ export interface TurnOutcome {
   answer: string;
   usage: SummedUsage | null;
   error: ChatError | null;
-}
-
-/** The line a failed turn leaves in the conversation: what happened, while the banner says what to do. */
-const WHY_NO_ANSWER: Record<ChatError['kind'], string> = {
-  no_api_key: 'no API key was set',
-  invalid_key: 'the API key was refused',
-  rate_limited: 'the API was rate limited',
-  overloaded: 'the model was overloaded',
-  context_too_long: 'the conversation was too long for the model',
-  offline: 'the model could not be reached',
-  server_error: 'the model service failed',
-  bad_request: 'the request was refused',
-};
-
-/** A failed call as the banner shows it (a Stop is not an error and never gets here). */
-function toChatError(error: Exclude<LlmError, { kind: 'aborted' }>): ChatError {
-  if (error.kind === 'rate_limited') {
-    return { kind: 'rate_limited', message: error.message, ...(error.retryAfterSeconds !== null ? { retryAfterSeconds: error.retryAfterSeconds } : {}) };
-  }
-  return { kind: error.kind, message: error.message };
 }
 
 /**
@@ -462,27 +444,9 @@ export class ChatSession {
     await this.appendMeta(agent, context.reminder);
     // A refresh follows the user's own approval in this conversation: nothing new to ask or tell.
     if (reason === 'refresh') return;
-    // A resumed session already showed its notices; only approvals still waiting are asked again.
-    if (reason === 'resume') {
-      const waiting = context.instructions.pendingApprovals.map((a): ChatItem => ({ kind: 'include-approval', id: `include-${randomUUID()}`, path: a.path, includedFrom: a.includedFrom }));
-      if (waiting.length > 0) await this.addItems(waiting);
-      return;
-    }
-    const asks: ChatItem[] = context.instructions.pendingApprovals.map((a) => ({
-      kind: 'include-approval',
-      id: `include-${randomUUID()}`,
-      path: a.path,
-      includedFrom: a.includedFrom,
-    }));
-    const large = context.instructions.files.filter((f) => f.large);
-    if (large.length > 0) {
-      asks.push({
-        kind: 'notice',
-        id: `notice-${randomUUID()}`,
-        text: `${large.map((f) => f.path).join(', ')} ${large.length === 1 ? 'is' : 'are'} over ${this.deps.env.config().instructions.largeFileChars.toLocaleString('en-US')} characters and take${large.length === 1 ? 's' : ''} a large share of every request.`,
-      });
-    }
+    const asks = contextNotices(context, reason, this.deps.env.config().instructions.largeFileChars);
     if (asks.length > 0) await this.addItems(asks);
+    if (reason === 'resume') return;
     if (agent.switches.autoMemory) {
       const notice = await indexCapNotice(agent.paths.memoryDir, this.deps.env.config()).catch(() => null);
       if (notice) this.notice(notice);
@@ -642,28 +606,6 @@ const proposalCard = (p: MemoryProposal): MemoryItem => ({
   undoToken: null,
   proposalId: p.id,
 });
-
-/** A question the user typed (not a reminder, a summary or tool results). */
-function isPromptRecord(r: TranscriptRecord): boolean {
-  if (!isMessageRecord(r) || r.message.role !== 'user' || r.isMeta || r.isCompactSummary) return false;
-  return typeof r.message.content === 'string' || !r.message.content.some((b) => b.type === 'tool_result');
-}
-
-/** A user record carrying tool results: the step after which the memory cards of its writes are due. */
-function hasToolResults(record: TranscriptRecord): boolean {
-  if (!isMessageRecord(record) || record.message.role !== 'user' || typeof record.message.content === 'string') return false;
-  return record.message.content.some((b) => b.type === 'tool_result');
-}
-
-/** The tools the newest assistant message used (the recall selector skips their reference docs). */
-function recentToolNames(records: readonly TranscriptRecord[]): string[] {
-  for (let i = records.length - 1; i >= 0; i--) {
-    const r = records[i]!;
-    if (!isMessageRecord(r) || r.message.role !== 'assistant' || typeof r.message.content === 'string') continue;
-    return [...new Set(r.message.content.flatMap((b) => (b.type === 'tool_use' ? [b.name] : [])))];
-  }
-  return [];
-}
 
 function vaultRelative(vaultRoot: string, abs: string): string {
   const rel = abs.startsWith(vaultRoot) ? abs.slice(vaultRoot.length + 1) : abs;
