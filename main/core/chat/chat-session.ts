@@ -22,6 +22,7 @@ import type { MemoryEngines } from './memory-engines.js';
 import { itemRecord, recordsToItems, toolStatus } from './records-to-items.js';
 import { recordsUpTo } from './branches.js';
 import { contextNotices } from './context-notices.js';
+import { compactionNotice, compactionRecords } from './compaction-records.js';
 import { toChatError, WHY_NO_ANSWER } from './chat-errors.js';
 import { hasToolResults, isPromptRecord, recentToolNames } from './turn-records.js';
 import { PermissionBroker } from './permission-broker.js';
@@ -510,7 +511,7 @@ export class ChatSession {
     const history = await this.history();
     // One line that says what is happening, then what happened: never a stale "Compacting…".
     const noticeId = `notice-${randomUUID()}`;
-    this.notice(trigger === 'auto' ? 'Compacting the conversation to make room…' : 'Compacting the conversation…', noticeId);
+    this.notice(compactionNotice(trigger, 'running'), noticeId);
     try {
       const transcriptPath = (await this.deps.catalog.paths(this.deps.project)).transcriptFile(this.sessionId);
       const outcome = await this.deps.engines.compactor.compact({
@@ -524,24 +525,15 @@ export class ChatSession {
         rebuildContext: async () => {},
         signal,
       });
-      // The divider shows which path ran, why, the token figures and where the full transcript is.
-      const [boundary, ...rest] = outcome.records;
-      const meta = {
-        path: outcome.path,
-        reason: outcome.reason,
-        postTokens: outcome.result.tokensAfter,
-        keptMessages: outcome.result.kept.filter(isMessageRecord).length,
-        transcriptPath,
-      };
-      const divider = { ...boundary!, compactMetadata: { ...((boundary as { compactMetadata?: object }).compactMetadata ?? {}), ...meta } } as TranscriptRecord;
-      await this.append([divider, ...rest]);
+      const { divider, records } = compactionRecords(outcome, transcriptPath);
+      await this.append(records);
       this.records = conversationChain(this.records!).records;
       // Recalled memories left the context with what the compaction replaced: they may come back, and
       // only those still in it count against the session's budget (reference §5.10 step 9).
       this.recall.recount(this.records);
       await this.injectContext(agent, 'compaction');
       this.emitUpserts(recordsToItems([divider], this.deps.project));
-      this.notice(trigger === 'auto' ? 'Compacted the conversation to make room.' : 'Compacted the conversation.', noticeId);
+      this.notice(compactionNotice(trigger, 'done'), noticeId);
       return true;
     } catch (error) {
       // Nothing was appended: the conversation goes on uncompacted.
