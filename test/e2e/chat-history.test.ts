@@ -65,9 +65,10 @@ describe.skipIf(!hasChromium)('conversation history in Chromium via strata host'
     await page.getByRole('button', { name: 'Send', exact: true }).click();
   }
 
-  /** Every row of the (virtualised) conversation, top to bottom, by scrolling through it. */
+  /** Every row of the (virtualised) conversation, top to bottom, by scrolling through it; what rows say, not their action buttons. */
   async function rows(page: Page): Promise<string[]> {
     const seen = new Map<number, string>();
+    const style = await page.addStyleTag({ content: '.message-actions { display: none !important; }' });
     await log(page).evaluate((el) => (el.scrollTop = 0));
     for (let i = 0; i < 60; i++) {
       const batch = await log(page).evaluate((el) =>
@@ -82,6 +83,7 @@ describe.skipIf(!hasChromium)('conversation history in Chromium via strata host'
       if (done) break;
       await page.waitForTimeout(50);
     }
+    await style.evaluate((el) => (el as Element).remove());
     return [...seen.entries()].sort((a, b) => a[0] - b[0]).map(([, t]) => t);
   }
 
@@ -249,7 +251,7 @@ describe.skipIf(!hasChromium)('conversation history in Chromium via strata host'
     await answers(page).getByText('Berlin.', { exact: true }).waitFor();
     await settled(page);
 
-    const question = log(page).getByRole('article', { name: 'You' }).filter({ hasText: 'Capital of Germny?' });
+    const question = log(page).locator('.message-block.user').filter({ hasText: 'Capital of Germny?' });
     await question.hover();
     await question.getByRole('button', { name: 'Edit' }).click();
     await question.getByLabel('Edit your question').fill('Capital of Germany?');
@@ -260,7 +262,7 @@ describe.skipIf(!hasChromium)('conversation history in Chromium via strata host'
     expect(await log(page).locator('.bubble', { hasText: 'Capital of Germny?' }).count()).toBe(0);
 
     const check = async (p: Page) => {
-      const edited = log(p).getByRole('article', { name: 'You' }).filter({ hasText: 'Capital of Germany?' });
+      const edited = log(p).locator('.message-block.user').filter({ hasText: 'Capital of Germany?' });
       await edited.getByText('1 earlier version').click();
       await edited.getByText('Capital of Germny?').waitFor();
       expect(await edited.getByText('Berlin.', { exact: true }).isVisible()).toBe(true);

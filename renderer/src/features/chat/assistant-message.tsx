@@ -7,15 +7,18 @@ type AssistantItem = Extract<ChatItem, { kind: 'assistant' }>;
 
 /** An answer: copy it as markdown; the newest one can be answered again (the old answer stays reachable). */
 export function AssistantMessage({ item, project, sessionId, last, busy }: { item: AssistantItem; project: string; sessionId: string; last: boolean; busy: boolean }) {
+  // The actions sit beside the answer, not in it: the answer's text is the answer alone.
   return (
-    <article className="message assistant" aria-label="Strata" aria-busy={item.streaming || undefined}>
-      {item.thinking && (
-        <details className="thinking">
-          <summary>Thinking</summary>
-          <p>{item.thinking}</p>
-        </details>
-      )}
-      <Markdown text={item.text} />
+    <div className="message-block assistant">
+      <article className="message assistant" aria-label="Strata" aria-busy={item.streaming || undefined}>
+        {item.thinking && (
+          <details className="thinking">
+            <summary>Thinking</summary>
+            <p>{item.thinking}</p>
+          </details>
+        )}
+        <Markdown text={item.text} />
+      </article>
       {!item.streaming && (
         <MessageActions>
           <CopyButton text={item.text} label="Copy answer" />
@@ -26,6 +29,6 @@ export function AssistantMessage({ item, project, sessionId, last, busy }: { ite
           )}
         </MessageActions>
       )}
-    </article>
+    </div>
   );
 }

@@ -14,46 +14,49 @@ export function UserMessage({ item, project, sessionId, busy }: { item: UserItem
     if (!draft.trim() || draft.trim() === item.text) return setEditing(false);
     if (await editAndResend(project, sessionId, draft, item.id)) setEditing(false);
   };
+  // The actions and earlier versions sit beside the question, not in it: its text is the question alone.
   return (
-    <article className="message user" aria-label="You">
-      {editing ? (
-        <form
-          className="edit-question"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void resend();
-          }}
-        >
-          <label className="sr-only" htmlFor={`edit-${item.id}`}>
-            Edit your question
-          </label>
-          <textarea
-            id={`edit-${item.id}`}
-            className="input"
-            value={draft}
-            rows={Math.min(8, draft.split('\n').length + 1)}
-            autoFocus
-            onChange={(e) => setDraft(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === 'Escape') setEditing(false);
-              if (e.key === 'Enter' && !e.shiftKey) {
-                e.preventDefault();
-                void resend();
-              }
+    <div className="message-block user">
+      <article className="message user" aria-label="You">
+        {editing ? (
+          <form
+            className="edit-question"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void resend();
             }}
-          />
-          <div className="row end">
-            <button type="button" className="button ghost" onClick={() => setEditing(false)}>
-              Cancel
-            </button>
-            <button type="submit" className="button primary" disabled={busy || !draft.trim()}>
-              Send edited question
-            </button>
-          </div>
-        </form>
-      ) : (
-        <div className="bubble">{item.text}</div>
-      )}
+          >
+            <label className="sr-only" htmlFor={`edit-${item.id}`}>
+              Edit your question
+            </label>
+            <textarea
+              id={`edit-${item.id}`}
+              className="input"
+              value={draft}
+              rows={Math.min(8, draft.split('\n').length + 1)}
+              autoFocus
+              onChange={(e) => setDraft(e.target.value)}
+              onKeyDown={(e) => {
+                if (e.key === 'Escape') setEditing(false);
+                if (e.key === 'Enter' && !e.shiftKey) {
+                  e.preventDefault();
+                  void resend();
+                }
+              }}
+            />
+            <div className="row end">
+              <button type="button" className="button ghost" onClick={() => setEditing(false)}>
+                Cancel
+              </button>
+              <button type="submit" className="button primary" disabled={busy || !draft.trim()}>
+                Send edited question
+              </button>
+            </div>
+          </form>
+        ) : (
+          <div className="bubble">{item.text}</div>
+        )}
+      </article>
       {!editing && (
         <MessageActions>
           <CopyButton text={item.text} label="Copy question" />
@@ -71,7 +74,7 @@ export function UserMessage({ item, project, sessionId, busy }: { item: UserItem
         </MessageActions>
       )}
       {item.earlier && item.earlier.length > 0 && <EarlierVersions earlier={item.earlier} />}
-    </article>
+    </div>
   );
 }
 
