@@ -306,4 +306,39 @@ describe.skipIf(!hasChromium)('conversation history in Chromium via strata host'
     await page.getByRole('navigation', { name: 'Vault files' }).waitFor();
     expect(errors).toEqual([]);
   }, 60_000);
+
+  it('a proposal decided elsewhere: its card says so; an app banner never pushes the composer under the status bar', async () => {
+    let memoryDir = '';
+    const { page, errors, project, script } = await open('history-stale-proposal', (r) =>
+      lastUserText(r).includes('tool_result')
+        ? text('Done.')
+        : toolCalls([{ name: 'Write', input: { file_path: path.join(memoryDir, 'feedback_tabs.md'), content: '---\nname: Prefers tabs\ndescription: Indent with tabs\ntype: feedback\n---\nUse tabs.\n' } }]),
+    );
+    memoryDir = await memoryDirOf(app!.services, project);
+    const vault = app!.services.vault();
+    const settings = vault.settings.get();
+    await vault.settings.update({ projects: { ...settings.projects, [project]: { ...settings.projects[project]!, extraction: true, reviewMode: true } } });
+    script(text('Tabs, noted.'));
+    await send(page, 'I indent with tabs.');
+    const card = page.getByRole('group', { name: 'Proposed memory: Prefers tabs' });
+    await card.waitFor();
+    await settled(page);
+    // Another process (the CLI) rejects it straight in the inbox: this window hears nothing.
+    const [proposal] = await vault.chat.proposals(project);
+    await vault.chat.inbox.resolve(memoryDir, proposal!.id, 'reject');
+    await card.getByRole('button', { name: 'Accept' }).click();
+    await card.getByText('already decided elsewhere').waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
+
+    // An app-level banner (a conversation deleted behind the app's back, then clicked).
+    const sessions = await vault.sessions.list(project);
+    const paths = await vault.sessions.paths(project);
+    await fs.rm(paths.transcriptFile(sessions[0]!.sessionId));
+    await page.getByRole('region', { name: 'Conversations' }).getByRole('button', { name: 'I indent with tabs.', exact: true }).click();
+    await page.getByRole('alert').filter({ hasText: 'no longer exists' }).waitFor();
+    const composerBox = await page.getByLabel('Message', { exact: true }).boundingBox();
+    const statusBox = await page.locator('.status-bar').boundingBox();
+    expect(composerBox!.y + composerBox!.height).toBeLessThanOrEqual(statusBox!.y);
+    expect(errors).toEqual([]);
+  }, 60_000);
 });

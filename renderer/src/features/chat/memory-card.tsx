@@ -4,7 +4,6 @@ import { api } from '../../bridge';
 import { openFile } from '../../bridge/vault-actions';
 import { useStore } from '../../store';
 import { DiffView } from '../../ui/diff-view';
-import { resolveProposal } from '../../bridge/chat-actions';
 
 type MemoryItem = Extract<ChatItem, { kind: 'memory' }>;
 
@@ -18,10 +17,17 @@ export function MemoryCard({ item, project, sessionId }: { item: MemoryItem; pro
   // conversation agree, wherever the change was undone or decided.
   const undone = item.state === 'undone';
   const [undoProblem, setUndoProblem] = useState<string | null>(null);
+  const [gone, setGone] = useState(false);
   const s = useStore.getState();
   const decided = item.state === 'accepted' || item.state === 'rejected' ? item.state : null;
   if (item.proposalId) {
-    const decide = (decision: 'accept' | 'reject') => resolveProposal(project, item.proposalId!, decision);
+    // Decided elsewhere meanwhile (another process, the CLI): the card says so instead of an error banner.
+    const decide = async (decision: 'accept' | 'reject') => {
+      const result = await api.invoke['memory:resolve-proposal']({ project, id: item.proposalId!, decision });
+      if (result.ok) useStore.getState().setProposals(project, result.value);
+      else if (result.error.code === 'not_found') setGone(true);
+      else s.showError(result.error);
+    };
     return (
       <div className="memory-card" role="group" aria-label={`Proposed memory: ${item.title}`}>
         <div className="memory-head">
@@ -30,9 +36,9 @@ export function MemoryCard({ item, project, sessionId }: { item: MemoryItem; pro
             {item.title}
           </button>
           {item.type && <span className={`badge type-${item.type}`}>{item.type}</span>}
-          <span className="muted small">{decided ? '' : 'waiting for your review'}</span>
+          <span className="muted small">{decided ? '' : gone ? 'already decided elsewhere' : 'waiting for your review'}</span>
           <span className="spacer" />
-          {!decided && (
+          {!decided && !gone && (
             <>
               <button type="button" className="button ghost" onClick={() => void decide('reject')}>
                 Reject
