@@ -8,7 +8,14 @@ export interface SessionSummary {
 }
 
 export type ChatItem =
-  | { kind: 'user'; id: string; text: string; timestamp: string }
+  | {
+      kind: 'user';
+      id: string;
+      text: string;
+      timestamp: string;
+      /** Earlier versions of this turn, kept in the transcript: an edited question, a regenerated answer. */
+      earlier?: { question: string; answer: string }[];
+    }
   | { kind: 'assistant'; id: string; text: string; thinking?: string; timestamp: string; streaming?: boolean }
   | {
       kind: 'tool';
@@ -47,6 +54,8 @@ export type ChatItem =
       undoToken: string | null;
       /** Review mode: the change waits in the inbox under this id instead of having landed. */
       proposalId?: string;
+      /** What became of the change since (anywhere: this card, the Inbox, another window, the CLI). */
+      state?: 'undone' | 'accepted' | 'rejected';
     }
   | {
       kind: 'recall';
@@ -55,6 +64,11 @@ export type ChatItem =
       memories: { path: string; title: string; ageDays: number }[];
     }
   | { kind: 'notice'; id: string; text: string }
+  /**
+   * How a turn ended when it did not end with its answer: Stopped by the user, or the error the
+   * banner showed (kept so a reopened conversation shows where the answer is missing and why).
+   */
+  | { kind: 'turn-end'; id: string; reason: 'stopped' | 'failed'; text: string }
   | {
       kind: 'include-approval';
       id: string;
@@ -122,6 +136,11 @@ export interface PermissionRequest {
   path: string;
   /** Unified diff of the change (a new file shows as all additions). */
   diff: string;
+  /** The file's text before and after, for a side-by-side view; absent from older senders. */
+  before?: string;
+  after?: string;
+  /** The write creates the file. */
+  created?: boolean;
 }
 
 export type PermissionDecision = 'allow_once' | 'allow_always' | 'deny';
@@ -131,6 +150,8 @@ export interface ChatUpdate {
   sessionId: string;
   /** Items added or replaced (matched by id), in order. */
   upserts: ChatItem[];
+  /** The upserts are the whole conversation: a branch (an edited question, a regenerated answer) replaced what was shown. */
+  reset?: boolean;
   phase: RunPhase;
   error: ChatError | null;
   context: ContextMeter;

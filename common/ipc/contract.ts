@@ -76,8 +76,17 @@ export const invokeChannels = {
   'chat:new-session': invoke<ChatSessionView>()(z.object({ project: absolutePath }).strict()),
   'chat:open-session': invoke<ChatSessionView>()(z.object({ project: absolutePath, sessionId }).strict()),
   'chat:send': invoke<{ accepted: true }>()(
-    z.object({ project: absolutePath, sessionId, text: z.string().trim().min(1).max(200_000) }).strict(),
+    z
+      .object({
+        project: absolutePath,
+        sessionId,
+        text: z.string().trim().min(1).max(200_000),
+        /** Edit and resend: the id of the question this text replaces (a new branch). */
+        replaces: z.string().min(1).max(128).optional(),
+      })
+      .strict(),
   ),
+  'chat:regenerate': invoke<{ accepted: true }>()(z.object({ project: absolutePath, sessionId }).strict()),
   'chat:stop': invoke<{ stopped: boolean }>()(z.object({ sessionId }).strict()),
   /** "Compact now" (SPEC §3): instructions skip the notes and steer the summarizer. */
   'chat:compact': invoke<{ accepted: true }>()(

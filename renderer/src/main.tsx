@@ -6,6 +6,7 @@ import { wireChatEvents } from './bridge/chat-actions';
 import { wireVaultEvents } from './bridge/vault-actions';
 import { wireAutosave } from './bridge/vault-autosave';
 import { wireTeamEvents } from './bridge/team-actions';
+import { rememberPlace, restorePlace } from './bridge/place';
 import './styles.css';
 
 wireEvents();
@@ -13,7 +14,8 @@ wireChatEvents();
 wireVaultEvents();
 wireAutosave();
 wireTeamEvents();
-void loadInitialState();
+rememberPlace();
+void loadInitialState().then(restorePlace);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -103,7 +103,7 @@ describe.skipIf(!hasChromium)('the chat in Chromium via strata host and the fake
     expect(errors).toEqual([]);
   });
 
-  it('asks before a Write with the path and diff; Allow once writes the file on disk', async () => {
+  it('asks before creating a file with its name and content, keeps the keyboard in the dialog; Create once writes it', async () => {
     const { page, errors, project, fake } = await open('chat-permission');
     const target = path.join(project, 'plan.md');
     // Long enough that the diff scrolls in the dialog and the tool card.
@@ -111,13 +111,20 @@ describe.skipIf(!hasChromium)('the chat in Chromium via strata host and the fake
     fake.enqueue(toolCalls([{ name: 'Write', input: { file_path: target, content: plan } }]), text('I wrote the plan.'));
     await send(page, 'Write a plan to plan.md');
 
-    const dialog = page.getByRole('alertdialog', { name: 'Allow Strata to write this file?' });
+    // A new file: named, with its content (not a raw unified diff).
+    const dialog = page.getByRole('alertdialog', { name: 'Create plan.md?' });
     await dialog.waitFor();
     expect(await dialog.getByText(target, { exact: true }).isVisible()).toBe(true);
-    expect(await dialog.getByLabel('Changes').textContent()).toContain('+- Ship it');
+    expect(await dialog.getByLabel('Content of plan.md').textContent()).toBe(plan);
+    expect(await dialog.textContent()).not.toMatch(/^(\+\+\+|---|@@)/m);
     expect(await exists(target)).toBe(false);
     await expectAccessible(page);
-    await dialog.getByRole('button', { name: 'Allow once' }).click();
+    // Modal: the keyboard never reaches Stop or the composer behind it.
+    for (let i = 0; i < 8; i++) {
+      await page.keyboard.press(i % 2 ? 'Tab' : 'Shift+Tab');
+      expect(await dialog.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+    }
+    await dialog.getByRole('button', { name: 'Create once' }).click();
 
     await expect.poll(() => fs.readFile(target, 'utf8').catch(() => null)).toBe(plan);
     await answers(page).getByText('I wrote the plan.').waitFor();
@@ -135,6 +142,32 @@ describe.skipIf(!hasChromium)('the chat in Chromium via strata host and the fake
     expect(errors).toEqual([]);
   });
 
+  it('shows a change to an existing file side by side, with only the changed lines marked', async () => {
+    const { page, errors, project, fake } = await open('chat-permission-edit');
+    const target = path.join(project, 'todo.md');
+    const lines = Array.from({ length: 40 }, (_, i) => `- item ${i + 1}`);
+    await fs.writeFile(target, `${lines.join('\n')}\n`);
+    fake.enqueue(
+      toolCalls([{ name: 'Read', input: { file_path: target } }]),
+      toolCalls([{ name: 'Edit', input: { file_path: target, old_string: '- item 20\n', new_string: '- item 20 (done)\n' } }]),
+      text('Marked it done.'),
+    );
+    await send(page, 'Mark item 20 done in todo.md');
+    const dialog = page.getByRole('alertdialog', { name: 'Allow Strata to edit todo.md?' });
+    await dialog.waitFor();
+    await dialog.getByLabel('Now').waitFor();
+    expect(await dialog.getByLabel('After the change').textContent()).toContain('- item 20 (done)');
+    expect(await dialog.getByLabel('Now').textContent()).not.toContain('(done)');
+    expect(await dialog.locator('.cm-changedLine').count()).toBeGreaterThan(0);
+    expect(await dialog.textContent()).not.toMatch(/@@ -/);
+    await expectAccessible(page);
+    await dialog.getByRole('button', { name: 'Allow once' }).click();
+    await answers(page).getByText('Marked it done.').waitFor();
+    expect(await fs.readFile(target, 'utf8')).toContain('- item 20 (done)\n');
+    allAccepted(fake);
+    expect(errors).toEqual([]);
+  });
+
   it('closes the permission dialog in every tab once one tab answered it', async () => {
     const { page, project, fake } = await open('chat-permission-two-tabs');
     const other = await openPage(browser(), app!.host.url, 'chat-permission-other-tab');
@@ -142,11 +175,11 @@ describe.skipIf(!hasChromium)('the chat in Chromium via strata host and the fake
     const target = path.join(project, 'shared.md');
     fake.enqueue(toolCalls([{ name: 'Write', input: { file_path: target, content: 'from one tab\n' } }]), text('Written.'));
     await send(page, 'Write shared.md');
-    const dialogIn = (p: Page) => p.getByRole('alertdialog', { name: 'Allow Strata to write this file?' });
+    const dialogIn = (p: Page) => p.getByRole('alertdialog', { name: 'Create shared.md?' });
     await dialogIn(page).waitFor();
     await dialogIn(other.page).waitFor();
 
-    await dialogIn(page).getByRole('button', { name: 'Allow once' }).click();
+    await dialogIn(page).getByRole('button', { name: 'Create once' }).click();
     await answers(page).getByText('Written.').waitFor();
     expect(await fs.readFile(target, 'utf8')).toBe('from one tab\n');
     // The other tab no longer offers an answer to a question that is settled.
@@ -160,7 +193,7 @@ describe.skipIf(!hasChromium)('the chat in Chromium via strata host and the fake
     const target = path.join(project, 'secret-plan.md');
     fake.enqueue(toolCalls([{ name: 'Write', input: { file_path: target, content: 'nope' } }]), text('Understood, I left it.'));
     await send(page, 'Write secret-plan.md');
-    const dialog = page.getByRole('alertdialog', { name: 'Allow Strata to write this file?' });
+    const dialog = page.getByRole('alertdialog', { name: 'Create secret-plan.md?' });
     await dialog.getByRole('button', { name: 'Deny' }).click();
     await answers(page).getByText('Understood, I left it.').waitFor();
     // The card says the user declined it, not that the write was done or failed.

@@ -63,7 +63,13 @@ describe('the app shell', () => {
 
   it('says the key is found when one is in the keychain', async () => {
     await mountApp({ credentials: { apiKey: 'keychain', driver: 'keytar' } });
-    expect(screen.getByText('API key found (keychain).')).toBeTruthy();
+    expect(screen.getByText('API key found (system keychain).')).toBeTruthy();
+  });
+
+  it('never says keychain where the key is only held in memory', async () => {
+    await mountApp({ credentials: { apiKey: 'keychain', driver: 'memory' } });
+    expect(screen.getByText('API key found (held until Strata stops).')).toBeTruthy();
+    expect(screen.queryByText(/keychain\)/)).toBeNull();
   });
 
   it('saves an API key through the contract and never shows it back', async () => {
@@ -175,8 +181,9 @@ describe('the app shell', () => {
     expect(fake.calls.find((c) => c.channel === 'chat:delete-session')?.request).toEqual({ project: '/home/u/notes', sessionId: 'a' });
     await waitFor(() => expect(document.activeElement).toBe(within(conversations).getByRole('button', { name: 'Fix the build' })));
 
+    // The last one gone, the project's chat opens a new conversation, ready to type into.
     await user.keyboard('{Delete}');
-    await waitFor(() => expect(document.activeElement).toBe(within(conversations).getByRole('button', { name: /New conversation/ })));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Message', { exact: true })));
   });
 
   it('keeps a toast, and its Undo, while the pointer or the keyboard is on it', async () => {

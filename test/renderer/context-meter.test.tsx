@@ -14,6 +14,12 @@ describe('the context meter', () => {
     expect(meter.parentElement!.className).not.toContain('warning');
   });
 
+  it('is not shown before anything was sent', () => {
+    render(<ContextMeter context={{ used: 0, threshold: 167_000, warning: false }} />);
+    expect(screen.queryByRole('meter', { name: 'Context used' })).toBeNull();
+    expect(document.body.textContent).not.toContain('0k / 167k');
+  });
+
   it('turns to a warning near the threshold', () => {
     render(<ContextMeter context={{ used: 150_000, threshold: 167_000, warning: true }} />);
     const meter = screen.getByRole('meter', { name: 'Context used' });

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { MemoryProposal, PermissionDecision } from '../../../common/domain/chat.js';
+import type { ChatItem, MemoryProposal, PermissionDecision } from '../../../common/domain/chat.js';
 import type { ProjectSettings } from '../../../common/domain/settings.js';
 import { AppFailure } from '../../../common/result.js';
 import type { VaultFile } from '../../../common/domain/vault.js';
@@ -13,7 +13,10 @@ import type { TranscriptStore } from '../transcripts/transcript-store.js';
 import { projectSwitches, type AgentEnvironment } from './agent-setup.js';
 import { ChatSession, type SessionPolicy } from './chat-session.js';
 import { MemoryEngines } from './memory-engines.js';
-import type { SessionCatalog } from './session-catalog.js';
+import { contextMeter, type SessionCatalog } from './session-catalog.js';
+import { isItemRecord, itemRecord, type ItemRecord } from './records-to-items.js';
+import type { MemoryItem } from './memory-changes.js';
+import { conversationChain } from '../transcripts/conversation-chain.js';
 
 /**
  * The vault layer's memory writes (`Vault`): a snapshot in the file's history before it is written
@@ -121,7 +124,11 @@ export class ChatRunner {
   }
 
   async undoMemory(undoToken: string): Promise<boolean> {
-    for (const session of this.sessions.values()) if (await session.changes.undo(undoToken)) return true;
+    for (const session of this.sessions.values()) {
+      if (!(await session.changes.undo(undoToken))) continue;
+      await this.updateCard(session.project, session.sessionId, (i) => i.kind === 'memory' && i.undoToken === undoToken, (i) => ({ ...i, undoToken: null, state: 'undone' }));
+      return true;
+    }
     throw new AppFailure('not_found', 'That change can no longer be undone here. Use the file’s history in the vault.');
   }
 
@@ -167,8 +174,33 @@ export class ChatRunner {
   async resolveProposal(project: string, id: string, decision: 'accept' | 'reject', text?: string): Promise<MemoryProposal[]> {
     const paths = await this.deps.catalog.paths(project);
     const folder = (await this.inbox.list(paths.teamMemoryDir)).some((p) => p.id === id) ? paths.teamMemoryDir : paths.memoryDir;
+    const proposal = [...(await this.inbox.list(paths.memoryDir)), ...(await this.inbox.list(paths.teamMemoryDir))].find((p) => p.id === id);
     await this.inbox.resolve(folder, id, decision, text);
+    // Every card showing the proposal follows, wherever it was decided.
+    if (proposal) {
+      const state = decision === 'accept' ? 'accepted' : 'rejected';
+      await this.updateCard(project, proposal.sessionId, (i) => i.kind === 'memory' && i.proposalId === id, (i) => ({ ...i, state }));
+    }
     return this.announceProposals(project);
+  }
+
+  /**
+   * A card's new state goes into its conversation's transcript (so a reopened one shows it) and to every
+   * window showing the conversation.
+   */
+  private async updateCard(project: string, sessionId: string, match: (item: ChatItem) => boolean, change: (item: MemoryItem) => MemoryItem): Promise<void> {
+    const paths = await this.deps.catalog.paths(project);
+    if (!(await this.deps.transcripts.exists(paths.projectSlug, sessionId))) return;
+    const file = (await this.deps.transcripts.read(paths.projectSlug, sessionId)).records;
+    const latest = new Map<string, ItemRecord>();
+    for (const r of file) if (isItemRecord(r)) latest.set(r.item.id, r);
+    const record = [...latest.values()].find((r) => match(r.item));
+    if (record?.item.kind !== 'memory') return;
+    const next = change(record.item);
+    await this.deps.transcripts.append(paths.projectSlug, sessionId, [itemRecord(next, this.deps.clock.now(), record.anchorUuid)]);
+    const live = this.sessions.get(sessionId)?.live ?? { phase: 'idle' as const, error: null };
+    const context = contextMeter(conversationChain(file).records, this.deps.env.config());
+    this.deps.events.emit('chat:did-update', { sessionId, upserts: [next], ...live, context });
   }
 
   private async announceProposals(project: string): Promise<MemoryProposal[]> {

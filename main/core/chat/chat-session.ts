@@ -8,10 +8,9 @@ import { RecordBuilder } from '../agent/record-builder.js';
 import { MemoryExtractor, FileCursorStore, renderRecalled } from '../auto-memory/index.js';
 import { buildSessionContext, InstructionsOnRead } from '../context/index.js';
 import type { EventHub } from '../events.js';
-import type { LlmError } from '../llm/index.js';
 import type { Clock, Logger } from '../ports.js';
 import { isStillTemplate, liveContextTokens, liveMessages, loadCustomization } from '../session-memory/index.js';
-import { ReadState, type PermissionAnswer } from '../tools/index.js';
+import { ReadState } from '../tools/index.js';
 import { conversationChain } from '../transcripts/conversation-chain.js';
 import { contextReminderRecord, reminderTextOf } from '../transcripts/context-reminder.js';
 import { isMessageRecord, type TranscriptRecord } from '../transcripts/records.js';
@@ -22,6 +21,13 @@ import type { ReviewInbox } from '../auto-memory/review-inbox.js';
 import { indexCapNotice } from '../auto-memory/index-cap-notice.js';
 import type { MemoryEngines } from './memory-engines.js';
 import { itemRecord, recordsToItems, toolStatus } from './records-to-items.js';
+import { recordsUpTo } from './branches.js';
+import { contextNotices } from './context-notices.js';
+import { compactionNotice, compactionRecords } from './compaction-records.js';
+import { toChatError, WHY_NO_ANSWER } from './chat-errors.js';
+import { hasToolResults, isPromptRecord, recentToolNames } from './turn-records.js';
+import { PermissionBroker } from './permission-broker.js';
+import { RECALL_FIELD, RecallLedger } from './recall-ledger.js';
 import { contextMeter, type SessionCatalog } from './session-catalog.js';
 
 export interface ChatSessionDeps {
@@ -58,17 +64,6 @@ export interface TurnOutcome {
   error: ChatError | null;
 }
 
-/** Tools whose success may have changed a memory (the API's memory tool writes through the same three). */
-const WRITE_TOOLS = new Set(['Write', 'Edit', 'Delete', 'memory']);
-
-/** A failed call as the banner shows it (a Stop is not an error and never gets here). */
-function toChatError(error: Exclude<LlmError, { kind: 'aborted' }>): ChatError {
-  if (error.kind === 'rate_limited') {
-    return { kind: 'rate_limited', message: error.message, ...(error.retryAfterSeconds !== null ? { retryAfterSeconds: error.retryAfterSeconds } : {}) };
-  }
-  return { kind: error.kind, message: error.message };
-}
-
 /**
  * One open conversation (issue 3): runs its turns through the query loop, appends every record to the
  * transcript as it becomes final, streams the display model to the UI, asks the user before writes
@@ -83,13 +78,12 @@ export class ChatSession {
   private run: { abort: AbortController; done: Promise<void> } | null = null;
   private streamingId: string | null = null;
   private turn: TranscriptRecord[] = [];
-  private readonly permissions = new Map<string, (answer: PermissionAnswer) => void>();
+  private readonly permissions: PermissionBroker;
   private readonly readState = new ReadState();
   readonly changes: MemoryChanges;
   private extractor: MemoryExtractor | null = null;
   private agent: ConversationAgent | null = null;
-  private readonly recalled = new Set<string>();
-  private recallBytes = 0;
+  private readonly recall = new RecallLedger();
   /** Extraction and notes work started by turns, awaited by `idle()` (the CLI waits for them). */
   private readonly background = new Set<Promise<unknown>>();
   private readonly policy: SessionPolicy;
@@ -106,6 +100,14 @@ export class ChatSession {
   constructor(private readonly deps: ChatSessionDeps) {
     this.changes = new MemoryChanges(deps.env.vaultRoot);
     this.policy = deps.policy ?? { writes: 'ask', memory: true };
+    this.permissions = new PermissionBroker({
+      sessionId: deps.sessionId,
+      writes: () => this.policy.writes,
+      alwaysAllowed: () => projectSwitches(deps.env.settings(), deps.project).alwaysAllowWrites,
+      rememberAlways: () => deps.allowWritesAlways(deps.project),
+      announce: (request) => deps.events.emit('chat:did-request-permission', request),
+      waiting: (waiting) => (waiting ? this.setPhase('waiting-permission') : this.run && this.setPhase('running-tools')),
+    });
   }
 
   get project(): string {
@@ -116,9 +118,43 @@ export class ChatSession {
     return this.deps.sessionId;
   }
 
-  /** Starts a turn with the user's text; the outcome arrives as `chat:did-update` events. */
-  send(text: string): Promise<void> {
-    return this.start(async (signal) => this.turnWith(text, signal));
+  /**
+   * Starts a turn with the user's text; the outcome arrives as `chat:did-update` events. With
+   * `replaces` (an edited question) the text goes in that question's place as a new branch: the old
+   * question and its answers stay in the transcript (Claude Code's `parentUuid` tree).
+   */
+  async send(text: string, replaces?: string): Promise<void> {
+    if (replaces === undefined) return this.start(async (signal) => this.turnWith(text, signal));
+    const history = await this.history();
+    const at = history.findIndex((r) => r.uuid === replaces && isMessageRecord(r) && r.message.role === 'user');
+    if (at === -1) throw new AppFailure('not_found', 'That question is no longer in the conversation (it was compacted or edited).');
+    return this.branch(history.slice(0, at), (signal) => this.turnWith(text, signal));
+  }
+
+  /** Answers the newest question again, as a new branch; the earlier answer stays in the transcript. */
+  async regenerate(): Promise<void> {
+    const history = await this.history();
+    let at = -1;
+    for (let i = history.length - 1; i >= 0 && at === -1; i--) if (isPromptRecord(history[i]!)) at = i;
+    if (at === -1) throw new AppFailure('invalid_request', 'There is no answer to regenerate yet.');
+    return this.branch(history.slice(0, at + 1), (signal) => this.turnWith(undefined, signal));
+  }
+
+  /**
+   * A turn on a new branch: the model's history is cut back to `base`, every window is told to show the
+   * conversation as it was there (a reset), and at the end the whole view again (with earlier versions).
+   */
+  private branch(base: TranscriptRecord[], work: (signal: AbortSignal) => Promise<void>): Promise<void> {
+    return this.start(async (signal) => {
+      this.records = base;
+      const paths = await this.deps.catalog.paths(this.deps.project);
+      const file = (await this.deps.transcripts.read(paths.projectSlug, this.sessionId)).records;
+      const leaf = [...base].reverse().find((r) => typeof r.uuid === 'string')?.uuid ?? null;
+      this.emitUpserts(recordsToItems(recordsUpTo(file, typeof leaf === 'string' ? leaf : null), this.deps.project), true);
+      await work(signal);
+      const view = await this.deps.catalog.open(this.deps.project, this.sessionId);
+      this.emitUpserts(view.items, true);
+    });
   }
 
   /**
@@ -147,8 +183,7 @@ export class ChatSession {
     const run = this.run;
     if (!run) return false;
     run.abort.abort();
-    for (const answer of this.permissions.values()) answer('deny');
-    this.permissions.clear();
+    this.permissions.denyAll();
     await run.done;
     return true;
   }
@@ -159,11 +194,12 @@ export class ChatSession {
   }
 
   answerPermission(requestId: string, decision: PermissionDecision): boolean {
-    const answer = this.permissions.get(requestId);
-    if (!answer) return false;
-    this.permissions.delete(requestId);
-    answer(decision);
-    return true;
+    return this.permissions.answer(requestId, decision);
+  }
+
+  /** What a view opened now must show besides the transcript: the running turn's phase, the last error. */
+  get live(): { phase: RunPhase; error: ChatError | null } {
+    return { phase: this.phase, error: this.error };
   }
 
   /** Resolves when the running turn is over (its memory work may go on). */
@@ -181,18 +217,10 @@ export class ChatSession {
   async history(): Promise<TranscriptRecord[]> {
     if (!this.records) {
       this.records = await this.deps.catalog.records(this.deps.project, this.deps.sessionId);
-      this.countRecalled(this.records);
+      // A resumed session's earlier attachments still count: never twice, and against the session budget.
+      this.recall.recount(this.records);
     }
     return this.records;
-  }
-
-  /** A resumed session's earlier attachments still count: never twice, and against the session budget. */
-  private countRecalled(records: readonly TranscriptRecord[]): void {
-    for (const r of records) {
-      if (!isMessageRecord(r) || !r.isMeta || typeof r.message.content !== 'string') continue;
-      for (const m of r.message.content.matchAll(/^Memory: (.+?) — /gm)) this.recalled.add(m[1]!);
-      if (r.message.content.includes('\nMemory: ')) this.recallBytes += Buffer.byteLength(r.message.content, 'utf8');
-    }
   }
 
   private start(work: (signal: AbortSignal) => Promise<void>): Promise<void> {
@@ -249,6 +277,9 @@ export class ChatSession {
         await this.append([record]);
         this.unsentPrompt = null;
         this.publish();
+        // The memory cards of this step's writes go right after its results, before the next request:
+        // the same place live and in the transcript, whatever the timing.
+        if (hasToolResults(record)) await this.confirmMemoryChanges();
         if (recallPending) {
           // The chips sit under the question they were attached to.
           await this.addItems([recallPending]);
@@ -279,6 +310,8 @@ export class ChatSession {
     if (error) this.fail(error);
     else if (result.status === 'max_turns') this.notice('Stopped after the maximum number of steps for one answer. Send a message to continue.');
     this.publish(result.status !== 'completed');
+    if (result.status === 'aborted') await this.endTurn('stopped', 'Stopped');
+    else if (error && this.unsentPrompt === null) await this.endTurn('failed', `No answer — ${WHY_NO_ANSWER[error.kind]}.`);
     void this.announceSessions();
   }
 
@@ -289,7 +322,7 @@ export class ChatSession {
       sessionId: this.sessionId,
       readState: this.readState,
       changes: this.changes,
-      permissionGate: { requestPermission: (request) => this.askPermission(request) },
+      permissionGate: { requestPermission: (request) => this.permissions.ask(request) },
       review: {
         inbox: this.deps.review.inbox,
         onProposal: (proposal) => {
@@ -299,19 +332,6 @@ export class ChatSession {
       },
     });
     return this.agent;
-  }
-
-  private async askPermission(request: { tool: string; path: string; diff: string }): Promise<PermissionAnswer> {
-    if (this.policy.writes !== 'ask') return this.policy.writes === 'allow' ? 'allow_once' : 'deny';
-    if (projectSwitches(this.deps.env.settings(), this.deps.project).alwaysAllowWrites) return 'allow_always';
-    const requestId = randomUUID();
-    const answer = new Promise<PermissionAnswer>((resolve) => this.permissions.set(requestId, resolve));
-    this.setPhase('waiting-permission');
-    this.deps.events.emit('chat:did-request-permission', { requestId, sessionId: this.sessionId, ...request });
-    const decision = await answer;
-    if (decision === 'allow_always') await this.deps.allowWritesAlways(this.deps.project);
-    if (this.run) this.setPhase('running-tools');
-    return decision;
   }
 
   private onAgentEvent(event: AgentEvent): void {
@@ -329,7 +349,6 @@ export class ChatSession {
       case 'tool_end': {
         const item = recordsToItems(this.turn, this.deps.project, { live: true }).find((i) => i.id === event.id);
         if (item?.kind === 'tool') this.emitUpserts([{ ...item, status: toolStatus(event.isError, event.content), result: event.content }]);
-        if (WRITE_TOOLS.has(event.name) && !event.isError) void this.confirmMemoryChanges();
         break;
       }
       default:
@@ -344,12 +363,18 @@ export class ChatSession {
 
   /** Items that are not messages (memory cards, notices) go into the transcript and to the UI. */
   private async addItems(items: ChatItem[]): Promise<void> {
-    await this.append(items.map((item) => itemRecord(item, this.deps.clock.now())));
+    const anchor = this.records?.at(-1)?.uuid;
+    await this.append(items.map((item) => itemRecord(item, this.deps.clock.now(), typeof anchor === 'string' ? anchor : undefined)));
     this.emitUpserts(items);
   }
 
-  private notice(text: string): void {
-    void this.addItems([{ kind: 'notice', id: `notice-${randomUUID()}`, text }]);
+  private notice(text: string, id = `notice-${randomUUID()}`): void {
+    void this.addItems([{ kind: 'notice', id, text }]);
+  }
+
+  /** "Stopped", or the error that ended the turn, stays in the conversation under what was shown. */
+  private async endTurn(reason: 'stopped' | 'failed', text: string): Promise<void> {
+    await this.addItems([{ kind: 'turn-end', id: `turn-end-${randomUUID()}`, reason, text }]);
   }
 
   private async afterModelResponse(agent: ConversationAgent, ctx: HookContext): Promise<void> {
@@ -399,6 +424,8 @@ export class ChatSession {
   async emitNotes(updating: boolean): Promise<void> {
     const notes = await this.deps.engines.notesView.read(this.deps.project, this.sessionId);
     this.deps.events.emit('notes:did-change', { ...notes, updating });
+    // The notes' Session Title names the conversation in the list.
+    if (!updating) void this.announceSessions();
   }
 
   /**
@@ -425,27 +452,9 @@ export class ChatSession {
     await this.appendReminder(agent, context.reminder);
     // A refresh follows the user's own approval in this conversation: nothing new to ask or tell.
     if (reason === 'refresh') return;
-    // A resumed session already showed its notices; only approvals still waiting are asked again.
-    if (reason === 'resume') {
-      const waiting = context.instructions.pendingApprovals.map((a): ChatItem => ({ kind: 'include-approval', id: `include-${randomUUID()}`, path: a.path, includedFrom: a.includedFrom }));
-      if (waiting.length > 0) await this.addItems(waiting);
-      return;
-    }
-    const asks: ChatItem[] = context.instructions.pendingApprovals.map((a) => ({
-      kind: 'include-approval',
-      id: `include-${randomUUID()}`,
-      path: a.path,
-      includedFrom: a.includedFrom,
-    }));
-    const large = context.instructions.files.filter((f) => f.large);
-    if (large.length > 0) {
-      asks.push({
-        kind: 'notice',
-        id: `notice-${randomUUID()}`,
-        text: `${large.map((f) => f.path).join(', ')} ${large.length === 1 ? 'is' : 'are'} over ${this.deps.env.config().instructions.largeFileChars.toLocaleString('en-US')} characters and take${large.length === 1 ? 's' : ''} a large share of every request.`,
-      });
-    }
+    const asks = contextNotices(context, reason, this.deps.env.config().instructions.largeFileChars);
     if (asks.length > 0) await this.addItems(asks);
+    if (reason === 'resume') return;
     if (agent.switches.autoMemory) {
       const notice = await indexCapNotice(agent.paths.memoryDir, this.deps.env.config()).catch(() => null);
       if (notice) this.notice(notice);
@@ -486,10 +495,10 @@ export class ChatSession {
     await this.append([contextReminderRecord({ uuid: randomUUID(), parentUuid, sessionId: this.sessionId, cwd: agent.paths.projectDir, timestamp, text })]);
   }
 
-  private async appendMeta(agent: ConversationAgent, text: string): Promise<void> {
+  private async appendMeta(agent: ConversationAgent, text: string, extra: Record<string, unknown> = {}): Promise<void> {
     const history = await this.history();
     const builder = new RecordBuilder(history, { sessionId: this.sessionId, cwd: agent.paths.projectDir }, this.deps.clock, false);
-    await this.append([{ ...builder.make('user', { role: 'user', content: text }), isMeta: true }]);
+    await this.append([{ ...builder.make('user', { role: 'user', content: text }), isMeta: true, ...extra }]);
   }
 
   /** SPEC §4 recall: up to 5 memory files attached to the question; chips show which. */
@@ -498,19 +507,16 @@ export class ChatSession {
     const memoryDir = await realpath(agent.paths.memoryDir).catch(() => agent.paths.memoryDir);
     // One per folder, kept by the engines across turns: no rescan of unchanged files, no index rebuild.
     const recall = this.deps.engines.recallFor(memoryDir);
-    const seen = new Set([...this.recalled, ...this.readState.paths()]);
+    const seen = new Set([...this.recall.paths, ...this.readState.paths()]);
     const result = await recall
-      .recall({ query, seen, sessionBytesUsed: this.recallBytes, recentTools: recentToolNames(await this.history()), sideQuery: sideQueryOf(agent.small), signal })
+      .recall({ query, seen, sessionBytesUsed: this.recall.bytes, recentTools: recentToolNames(await this.history()), sideQuery: sideQueryOf(agent.small), signal })
       .catch((error: unknown) => {
         this.deps.logger.warn('recall failed', { error: (error as Error).message });
         return null;
       });
     if (!result || result.memories.length === 0) return null;
-    for (const m of result.memories) {
-      this.recalled.add(m.absPath);
-      this.recallBytes += m.bytes;
-    }
-    await this.appendMeta(agent, result.memories.map(renderRecalled).join('\n\n'));
+    const note = this.recall.attach(result.memories);
+    await this.appendMeta(agent, result.memories.map(renderRecalled).join('\n\n'), { [RECALL_FIELD]: note });
     return {
       kind: 'recall',
       id: `recall-${randomUUID()}`,
@@ -530,7 +536,9 @@ export class ChatSession {
 
   private async compactNow(agent: ConversationAgent, trigger: 'auto' | 'manual', instructions: string | undefined, signal: AbortSignal, serverSummary?: string): Promise<boolean> {
     const history = await this.history();
-    if (serverSummary === undefined) this.notice(trigger === 'auto' ? 'Compacting the conversation to make room…' : 'Compacting the conversation…');
+    // One line that says what is happening, then what happened: never a stale "Compacting…".
+    const noticeId = `notice-${randomUUID()}`;
+    this.notice(compactionNotice(trigger, 'running'), noticeId);
     try {
       const transcriptPath = (await this.deps.catalog.paths(this.deps.project)).transcriptFile(this.sessionId);
       const outcome = await this.deps.engines.compactor.compact({
@@ -545,29 +553,19 @@ export class ChatSession {
         rebuildContext: async () => {},
         signal,
       });
-      // The divider shows which path ran, why, the token figures and where the full transcript is.
-      const [boundary, ...rest] = outcome.records;
-      const meta = {
-        path: outcome.path,
-        reason: outcome.reason,
-        postTokens: outcome.result.tokensAfter,
-        keptMessages: outcome.result.kept.filter(isMessageRecord).length,
-        transcriptPath,
-      };
-      const divider = { ...boundary!, compactMetadata: { ...((boundary as { compactMetadata?: object }).compactMetadata ?? {}), ...meta } } as TranscriptRecord;
-      await this.append([divider, ...rest]);
+      const { divider, records } = compactionRecords(outcome, transcriptPath);
+      await this.append(records);
       this.records = conversationChain(this.records!).records;
       // Recalled memories left the context with what the compaction replaced: they may come back, and
       // only those still in it count against the session's budget (reference §5.10 step 9).
-      this.recalled.clear();
-      this.recallBytes = 0;
-      this.countRecalled(this.records);
+      this.recall.recount(this.records);
       await this.injectContext(agent, 'compaction');
       this.emitUpserts(recordsToItems([divider], this.deps.project));
+      this.notice(compactionNotice(trigger, 'done'), noticeId);
       return true;
     } catch (error) {
       // Nothing was appended: the conversation goes on uncompacted.
-      this.notice(`Compaction failed (${(error as Error).message}); the conversation is unchanged.`);
+      this.notice(`Compaction failed (${(error as Error).message}); the conversation is unchanged.`, noticeId);
       return false;
     }
   }
@@ -588,10 +586,11 @@ export class ChatSession {
     this.emitUpserts(recordsToItems(this.turn, this.deps.project, { live: !final }));
   }
 
-  private emitUpserts(upserts: ChatItem[]): void {
+  private emitUpserts(upserts: ChatItem[], reset = false): void {
     this.deps.events.emit('chat:did-update', {
       sessionId: this.sessionId,
       upserts,
+      ...(reset ? { reset } : {}),
       phase: this.phase,
       error: this.error,
       context: contextMeter(this.records ?? [], this.deps.env.config()),
@@ -627,16 +626,6 @@ const proposalCard = (p: MemoryProposal): MemoryItem => ({
   undoToken: null,
   proposalId: p.id,
 });
-
-/** The tools the newest assistant message used (the recall selector skips their reference docs). */
-function recentToolNames(records: readonly TranscriptRecord[]): string[] {
-  for (let i = records.length - 1; i >= 0; i--) {
-    const r = records[i]!;
-    if (!isMessageRecord(r) || r.message.role !== 'assistant' || typeof r.message.content === 'string') continue;
-    return [...new Set(r.message.content.flatMap((b) => (b.type === 'tool_use' ? [b.name] : [])))];
-  }
-  return [];
-}
 
 function vaultRelative(vaultRoot: string, abs: string): string {
   const rel = abs.startsWith(vaultRoot) ? abs.slice(vaultRoot.length + 1) : abs;

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { conversationChain } from '../transcripts/conversation-chain.js';
 import { DECLINED } from '../tools/index.js';
 import type { ChatItem } from '../../../common/domain/chat.js';
 import {
@@ -10,30 +11,48 @@ import {
 } from '../transcripts/records.js';
 
 /**
- * A chat item that is not a message (a memory card, the memories recalled for a question), kept in the
- * transcript as a record of Strata's own type. It has no `uuid`, so it never joins the message chain
- * that the model sees or that Claude Code resumes.
+ * A chat item that is not a message (a memory card, the memories recalled for a question, "Stopped",
+ * the error that ended a turn), kept in the transcript as a record of Strata's own type. Claude Code's
+ * transcript reader skips record types it does not know, and the record has no `uuid`, so it never
+ * joins the message chain that the model sees or that Claude Code resumes. `anchorUuid` is the newest
+ * chain record when it was written: a card of a branch the user edited away goes with its branch.
+ * A later record with the same item id is the item's new state (an undone memory, an accepted proposal).
  */
 export interface ItemRecord {
   type: 'strata-item';
   timestamp: string;
   item: ChatItem;
+  anchorUuid?: string;
 }
 
 export const isItemRecord = (r: TranscriptRecord): r is TranscriptRecord & ItemRecord =>
-  r.type === 'strata-item' && typeof (r as Partial<ItemRecord>).item === 'object';
+  r.type === 'strata-item' && typeof (r as Partial<ItemRecord>).item === 'object' && (r as Partial<ItemRecord>).item !== null;
 
-export const itemRecord = (item: ChatItem, now: number): ItemRecord & TranscriptRecord => ({ type: 'strata-item', timestamp: new Date(now).toISOString(), item });
+export const itemRecord = (item: ChatItem, now: number, anchorUuid?: string): ItemRecord & TranscriptRecord => ({
+  type: 'strata-item',
+  timestamp: new Date(now).toISOString(),
+  item,
+  ...(anchorUuid ? { anchorUuid } : {}),
+});
 
 /**
- * What a conversation shows: the message chain from the last compact boundary (`chain`), with the item
- * records written since its first record, in file order.
+ * Everything the conversation showed, in the order it showed it: the message chain of each compaction
+ * segment (the model only sees the last one), every compaction divider, and the item records of the
+ * shown branch. Records kept word for word across a compaction show once, where they first appeared.
  */
-export function displayRecords(file: readonly TranscriptRecord[], chain: readonly TranscriptRecord[]): TranscriptRecord[] {
-  if (chain.length === 0) return file.filter(isItemRecord);
-  const onChain = new Set(chain);
-  const start = file.indexOf(chain[0]!);
-  return file.filter((r, i) => onChain.has(r) || (i > start && isItemRecord(r)));
+export function displayRecords(file: readonly TranscriptRecord[]): TranscriptRecord[] {
+  const shown = new Set(displayChain(file));
+  const onChain = new Set([...shown].map((r) => r.uuid).filter((u): u is string => typeof u === 'string'));
+  return file.filter((r) => shown.has(r) || (isItemRecord(r) && (r.anchorUuid === undefined || onChain.has(r.anchorUuid))));
+}
+
+function displayChain(file: readonly TranscriptRecord[]): TranscriptRecord[] {
+  const chain = conversationChain(file).records;
+  const first = chain[0];
+  if (!first || !isCompactBoundary(first)) return chain;
+  const earlier = displayChain(file.slice(0, file.indexOf(first)));
+  const seen = new Set(earlier.map((r) => r.uuid));
+  return [...earlier, ...chain.filter((r) => !seen.has(r.uuid))];
 }
 
 /** A finished call's state: a refusal by the user reads as declined, not failed. */
@@ -93,10 +112,14 @@ export function recordsToItems(
   const items: ChatItem[] = [];
   const tools = new Map<string, Extract<ChatItem, { kind: 'tool' }>>();
   const assistantByMessageId = new Map<string, Extract<ChatItem, { kind: 'assistant' }>>();
+  const itemAt = new Map<string, number>();
 
   for (const record of records) {
     if (isItemRecord(record)) {
-      items.push(record.item);
+      // A newer state of an item already shown takes its place (as a live update does).
+      const at = itemAt.get(record.item.id);
+      if (at === undefined) itemAt.set(record.item.id, items.push(record.item) - 1);
+      else items[at] = record.item;
       continue;
     }
     if (isCompactBoundary(record)) {

@@ -10,6 +10,8 @@ import { conversationChain } from '../transcripts/conversation-chain.js';
 import { isCompactBoundary, isMessageRecord, type TranscriptRecord } from '../transcripts/records.js';
 import type { TranscriptStore } from '../transcripts/transcript-store.js';
 import { displayRecords, recordsToItems } from './records-to-items.js';
+import { withEarlierVersions } from './branches.js';
+import { readNotesTitle } from './session-title.js';
 
 export const NEW_SESSION_TITLE = 'New conversation';
 
@@ -49,12 +51,20 @@ export class SessionCatalog {
   async list(project: string): Promise<SessionSummary[]> {
     const paths = await this.paths(project);
     const sessions = await this.transcripts.list(paths.projectSlug);
-    return sessions.map((s) => ({
-      sessionId: s.sessionId,
-      title: s.title ?? NEW_SESSION_TITLE,
-      updatedAt: new Date(s.updatedAt).toISOString(),
-      messageCount: s.messageCount,
-    }));
+    return Promise.all(
+      sessions.map(async (s) => ({
+        sessionId: s.sessionId,
+        title: await this.title(paths, s),
+        updatedAt: new Date(s.updatedAt).toISOString(),
+        messageCount: s.messageCount,
+      })),
+    );
+  }
+
+  /** The user's own title (a rename), else the session notes' Session Title, else the first question. */
+  private async title(paths: ProjectPaths, s: { sessionId: string; title: string | null; titleSource: string | null }): Promise<string> {
+    if (s.titleSource === 'custom' && s.title) return s.title;
+    return (await readNotesTitle(paths.sessionNotesFile(s.sessionId))) ?? s.title ?? NEW_SESSION_TITLE;
   }
 
   /** A fresh session: nothing is written until its first message. */
@@ -88,8 +98,8 @@ export class SessionCatalog {
     return {
       projectPath: project,
       sessionId,
-      title: summary.title ?? NEW_SESSION_TITLE,
-      items: recordsToItems(displayRecords(file, records), project),
+      title: await this.title(paths, summary),
+      items: withEarlierVersions(recordsToItems(displayRecords(file), project), file),
       phase: 'idle',
       error: null,
       context: contextMeter(records, this.config()),

@@ -12,7 +12,7 @@ type SessionChannel =
   | 'notes:read'
   | 'notes:write';
 
-type TurnChannel = 'chat:approve-include' | 'memory:list-proposals' | 'memory:resolve-proposal' | 'chat:send' | 'chat:stop' | 'chat:compact' | 'chat:retry' | 'chat:answer-permission' | 'chat:undo-memory' | 'chat:dont-remember';
+type TurnChannel = 'chat:approve-include' | 'memory:list-proposals' | 'memory:resolve-proposal' | 'chat:send' | 'chat:stop' | 'chat:compact' | 'chat:retry' | 'chat:regenerate' | 'chat:answer-permission' | 'chat:undo-memory' | 'chat:dont-remember';
 
 /** Conversations as documents: list, open, rename, delete with undo, and their notes. */
 export function createSessionHandlers(services: Services): Pick<Handlers, SessionChannel> {
@@ -22,7 +22,12 @@ export function createSessionHandlers(services: Services): Pick<Handlers, Sessio
   return {
     'chat:list-sessions': ({ project }) => sessions().list(project),
     'chat:new-session': ({ project }) => sessions().create(project),
-    'chat:open-session': ({ project, sessionId }) => sessions().open(project, sessionId),
+    'chat:open-session': async ({ project, sessionId }) => {
+      const view = await sessions().open(project, sessionId);
+      // A conversation running in this process is opened as it is now, not as idle.
+      const live = services.vault().chat.find(sessionId)?.live;
+      return live ? { ...view, ...live } : view;
+    },
     'chat:rename-session': async ({ project, sessionId, title }) => {
       const list = await sessions().rename(project, sessionId, title);
       services.events.emit('chat:did-change-sessions', { project, sessions: list });
@@ -45,6 +50,8 @@ export function createSessionHandlers(services: Services): Pick<Handlers, Sessio
       const saved = await services.vault().chat.engines.notesView.write(project, sessionId, text, baseHash);
       if (!saved.ok) throw new AppFailure(saved.error.code, 'The notes changed while you were editing. Your text was not saved; copy it and edit again.');
       services.events.emit('notes:did-change', saved.value);
+      // A Session Title edited by hand names the conversation in the list at once.
+      await announce(project);
       return saved.value;
     },
   };
@@ -54,8 +61,12 @@ export function createSessionHandlers(services: Services): Pick<Handlers, Sessio
 export function createTurnHandlers(services: Services): Pick<Handlers, TurnChannel> {
   const chat = () => services.vault().chat;
   return {
-    'chat:send': async ({ project, sessionId, text }) => {
-      await chat().session(project, sessionId).send(text);
+    'chat:send': async ({ project, sessionId, text, replaces }) => {
+      await chat().session(project, sessionId).send(text, replaces);
+      return { accepted: true as const };
+    },
+    'chat:regenerate': async ({ project, sessionId }) => {
+      await chat().session(project, sessionId).regenerate();
       return { accepted: true as const };
     },
     'chat:stop': async ({ sessionId }) => ({ stopped: (await chat().find(sessionId)?.stop()) ?? false }),

@@ -18,7 +18,7 @@ export type PermissionAnswer = 'allow_once' | 'allow_always' | 'deny';
  * "Always" is remembered per project by the caller, which then answers without asking.
  */
 export interface PermissionGate {
-  requestPermission(request: { tool: string; path: string; diff: string }): Promise<PermissionAnswer>;
+  requestPermission(request: { tool: string; path: string; diff: string; before?: string; after?: string; created?: boolean }): Promise<PermissionAnswer>;
 }
 
 /**

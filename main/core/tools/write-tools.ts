@@ -26,14 +26,15 @@ async function resolveForWrite(input: string, ctx: ToolContext): Promise<Resolve
 }
 
 /** Memory writes pass the write hook; project writes ask the user with a diff (issue 3 item 3). */
-async function authorizeWrite(tool: string, target: InScope, before: string, after: string, ctx: ToolContext): Promise<MemoryWriteVerdict> {
+async function authorizeWrite(tool: string, target: InScope, before: string, after: string, ctx: ToolContext, created: boolean): Promise<MemoryWriteVerdict> {
   if (target.kind === 'readonly') return `${target.path} is read-only for the agent.`;
   // Only the user marks a finding as not a secret; no approval in a chat can hand that to the agent.
   if (isAllowanceFile(target.path)) return `${target.path} is the user's secret allowance list; the agent cannot change it.`;
   if (target.kind === 'memory') return ctx.beforeMemoryWrite ? ctx.beforeMemoryWrite(target.path, after) : null;
   if (!ctx.permissionGate) return 'The user has not allowed writes outside the memory folders in this session.';
   const diff = createTwoFilesPatch(target.path, target.path, before, after);
-  const answer = await ctx.permissionGate.requestPermission({ tool, path: target.path, diff });
+  // The texts too, so the dialog can show the change side by side, and a new file as its content.
+  const answer = await ctx.permissionGate.requestPermission({ tool, path: target.path, diff, before, after, created });
   return answer === 'deny' ? `${DECLINED} ${tool} of ${target.path}. Do not retry it; ask the user what to do instead.` : null;
 }
 
@@ -47,8 +48,8 @@ function notEditable(shown: string, st: Stats): string | null {
   return null;
 }
 
-async function commit(tool: string, target: InScope, before: string, after: string, ctx: ToolContext): Promise<ToolOutput | null> {
-  const verdict = await authorizeWrite(tool, target, before, after, ctx);
+async function commit(tool: string, target: InScope, before: string, after: string, ctx: ToolContext, created = false): Promise<ToolOutput | null> {
+  const verdict = await authorizeWrite(tool, target, before, after, ctx, created);
   if (typeof verdict === 'string') return toolError(verdict);
   if (verdict && 'held' in verdict) return { content: verdict.held };
   const text = verdict ? verdict.write : after;
@@ -80,7 +81,7 @@ export const writeTool: Tool<z.infer<typeof writeInput>> = {
       const stale = await ctx.readState.check(r.path, before);
       if (stale) return toolError(stale);
     }
-    const failed = await commit('Write', r, before, content, ctx);
+    const failed = await commit('Write', r, before, content, ctx, !st);
     return failed ?? { content: st ? `The file ${file_path} has been updated.` : `File created successfully at: ${file_path}` };
   },
 };

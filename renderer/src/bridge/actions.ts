@@ -2,7 +2,7 @@ import type { SettingsPatch } from '../../../common/domain/settings';
 import type { Result } from '../../../common/result';
 import { useStore } from '../store';
 import { api, onConnectionState } from './index';
-import { loadSessions } from './chat-actions';
+import { loadSessions, refreshOpenSession } from './chat-actions';
 import { loadFiles } from './vault-actions';
 import { loadTeamStatus } from './team-actions';
 
@@ -49,18 +49,22 @@ export function wireEvents(): () => void {
     onConnectionState((state) => {
       const wasClosed = useStore.getState().connection === 'closed';
       s.setConnection(state);
-      if (state === 'open' && wasClosed) void loadInitialState();
+      // Back after a lost connection: events sent meanwhile are gone, so the open conversation is read again.
+      if (state === 'open' && wasClosed) void loadInitialState().then(refreshOpenSession);
     }),
   ];
   return () => offs.forEach((off) => off());
 }
 
-/** Makes `path` the open project: its conversations load, the chat shows. */
-export async function selectProject(path: string): Promise<void> {
+/**
+ * Makes `path` the open project: its conversations load, the chat shows. `sessionId` is the
+ * conversation to return to (a reload); without it the project's newest one opens (chat-view.tsx).
+ */
+export async function selectProject(path: string, sessionId: string | null = null): Promise<void> {
   const s = useStore.getState();
   if (s.activeProject !== path) {
     s.setActiveProject(path);
-    s.setActiveSession(null);
+    s.setActiveSession(sessionId);
   }
   s.setScreen('chat');
   await Promise.all([loadSessions(path), loadTeamStatus(path)]);

@@ -37,6 +37,14 @@ export async function openSession(project: string, sessionId: string): Promise<v
   s.setScreen('chat');
 }
 
+/** The open conversation read again from main (its transcript and live state), where it is shown. */
+export async function refreshOpenSession(): Promise<void> {
+  const { activeProject, activeSessionId, sessions } = useStore.getState();
+  if (!activeProject || !activeSessionId || !sessions[activeProject]?.some((x) => x.sessionId === activeSessionId)) return;
+  const result = await api.invoke['chat:open-session']({ project: activeProject, sessionId: activeSessionId });
+  if (result.ok) useStore.getState().putSessionView(result.value);
+}
+
 export async function newSession(project: string): Promise<string | null> {
   const view = take(await api.invoke['chat:new-session']({ project }));
   if (!view) return null;
@@ -49,6 +57,16 @@ export async function newSession(project: string): Promise<string | null> {
 
 export async function sendMessage(project: string, sessionId: string, text: string): Promise<boolean> {
   return take(await api.invoke['chat:send']({ project, sessionId, text })) !== null;
+}
+
+/** Edit and resend: `text` replaces the question `replaces` as a new branch of the conversation. */
+export async function editAndResend(project: string, sessionId: string, text: string, replaces: string): Promise<boolean> {
+  return take(await api.invoke['chat:send']({ project, sessionId, text, replaces })) !== null;
+}
+
+/** Answers the newest question again; the earlier answer stays under it as an earlier version. */
+export async function regenerateAnswer(project: string, sessionId: string): Promise<void> {
+  take(await api.invoke['chat:regenerate']({ project, sessionId }));
 }
 
 export async function stopSession(sessionId: string): Promise<void> {
@@ -78,8 +96,9 @@ export async function deleteSession(project: string, sessionId: string, title: s
   const done = take(await api.invoke['chat:delete-session']({ project, sessionId }));
   if (!done) return;
   const s = useStore.getState();
-  if (s.activeSessionId === sessionId) s.setActiveSession(null);
+  // The list first: the chat then opens a conversation that still exists.
   await loadSessions(project);
+  if (s.activeSessionId === sessionId) s.setActiveSession(null);
   s.showToast({
     text: `Deleted “${title}”.`,
     actionLabel: 'Undo',

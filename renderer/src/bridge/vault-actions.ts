@@ -3,6 +3,7 @@ import type { Result } from '../../../common/result';
 import { useStore, type SearchFilters } from '../store';
 import { api } from './index';
 import { onDiskChange, saveNow } from './vault-autosave';
+import { isTranscriptPath, openConversationFile } from './open-conversation';
 
 function take<T>(result: Result<T>): T | null {
   if (result.ok) return result.value;
@@ -15,7 +16,9 @@ export async function loadFiles(): Promise<void> {
   if (files) useStore.getState().setFiles(files);
 }
 
-export async function openFile(path: string): Promise<void> {
+/** Opens a vault file; a transcript opens as its conversation in Chat (at `term`, when a search found it). */
+export async function openFile(path: string, term?: string): Promise<void> {
+  if (isTranscriptPath(path) && (await openConversationFile(path, term))) return;
   const s = useStore.getState();
   s.select(path, 'file');
   // Leaving the previous file started its save; a reopened file is read after it landed.

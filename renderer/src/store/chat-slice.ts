@@ -1,7 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type {
   ChatDelta,
-  ChatItem,
   ChatSessionView,
   ChatUpdate,
   PermissionRequest,
@@ -9,6 +8,7 @@ import type {
   SessionSummary,
 } from '../../../common/domain/chat';
 import type { StoreState } from './index';
+import { applyChatDelta, applyChatUpdate } from '../../../common/chat/apply-update';
 
 export interface ChatSlice {
   /** Sessions per project path, newest first. */
@@ -21,6 +21,9 @@ export interface ChatSlice {
   /** Session notes by session id, kept live from main. */
   notes: Record<string, SessionNotes>;
   notesOpen: boolean;
+  /** A search hit to scroll to and highlight once its conversation shows. */
+  chatHit: { sessionId: string; term: string } | null;
+  setChatHit(hit: { sessionId: string; term: string } | null): void;
   setSessions(project: string, sessions: SessionSummary[]): void;
   setActiveSession(sessionId: string | null): void;
   putSessionView(view: ChatSessionView): void;
@@ -32,21 +35,6 @@ export interface ChatSlice {
   setNotesOpen(open: boolean): void;
 }
 
-function upsert(items: ChatItem[], changes: ChatItem[]): ChatItem[] {
-  const next = [...items];
-  const index = new Map(next.map((item, i) => [item.id, i]));
-  for (const change of changes) {
-    const at = index.get(change.id);
-    if (at === undefined) {
-      index.set(change.id, next.length);
-      next.push(change);
-    } else {
-      next[at] = change;
-    }
-  }
-  return next;
-}
-
 export const createChatSlice: StateCreator<StoreState, [], [], ChatSlice> = (set) => ({
   sessions: {},
   activeSessionId: null,
@@ -54,6 +42,8 @@ export const createChatSlice: StateCreator<StoreState, [], [], ChatSlice> = (set
   permissions: [],
   notes: {},
   notesOpen: true,
+  chatHit: null,
+  setChatHit: (chatHit) => set({ chatHit }),
   setNotes: (notes) => set((s) => ({ notes: { ...s.notes, [notes.sessionId]: notes } })),
   setNotesOpen: (notesOpen) => set({ notesOpen }),
   setSessions: (project, sessions) => set((s) => ({ sessions: { ...s.sessions, [project]: sessions } })),
@@ -67,30 +57,13 @@ export const createChatSlice: StateCreator<StoreState, [], [], ChatSlice> = (set
       const dropped = permissions.length === s.permissions.length ? {} : { permissions };
       const view = s.views[update.sessionId];
       if (!view) return dropped;
-      return {
-        ...dropped,
-        views: {
-          ...s.views,
-          [update.sessionId]: {
-            ...view,
-            items: upsert(view.items, update.upserts),
-            phase: update.phase,
-            error: update.error,
-            context: update.context,
-          },
-        },
-      };
+      return { ...dropped, views: { ...s.views, [update.sessionId]: applyChatUpdate(view, update) } };
     }),
   applyDelta: (delta) =>
     set((s) => {
       const view = s.views[delta.sessionId];
       if (!view) return {};
-      const existing = view.items.find((i) => i.id === delta.itemId);
-      const item: ChatItem =
-        existing?.kind === 'assistant'
-          ? { ...existing, text: existing.text + delta.text, streaming: true }
-          : { kind: 'assistant', id: delta.itemId, text: delta.text, timestamp: new Date().toISOString(), streaming: true };
-      return { views: { ...s.views, [delta.sessionId]: { ...view, items: upsert(view.items, [item]), phase: 'streaming' } } };
+      return { views: { ...s.views, [delta.sessionId]: applyChatDelta(view, delta, new Date().toISOString()) } };
     }),
   pushPermission: (request) => set((s) => ({ permissions: [...s.permissions, request] })),
   dropPermission: (requestId) => set((s) => ({ permissions: s.permissions.filter((p) => p.requestId !== requestId) })),

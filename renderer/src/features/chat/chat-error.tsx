@@ -26,6 +26,23 @@ function advice(error: ChatErrorValue): string {
   }
 }
 
+/**
+ * The error's own text, when it adds to the advice: the API's words for a refused or too long request,
+ * what to check when offline, an unexpected failure. The others would only say the advice again.
+ */
+function detail(error: ChatErrorValue): string | null {
+  switch (error.kind) {
+    case 'bad_request':
+    case 'context_too_long':
+    case 'offline':
+      return error.message;
+    case 'server_error':
+      return error.message.startsWith('Something went wrong') ? error.message : null;
+    default:
+      return null;
+  }
+}
+
 /** The last turn's failure, with Retry (and Settings where the fix is there). */
 export function ChatErrorBanner({ error, project, sessionId }: { error: ChatErrorValue; project: string; sessionId: string }) {
   // Unreachable through a base URL of the user's own: the fix may well be that setting.
@@ -35,7 +52,7 @@ export function ChatErrorBanner({ error, project, sessionId }: { error: ChatErro
     <div className={`banner error chat-error ${error.kind}`} role="alert">
       <div>
         <strong>{advice(error)}</strong>
-        <div className="small muted">{error.message}</div>
+        {detail(error) && <div className="small muted">{detail(error)}</div>}
       </div>
       <div className="row">
         {needsSettings && (

@@ -1,25 +1,37 @@
 import { useEffect } from 'react';
 import { useStoreShallow, useStore } from '../../store';
 import { modLabel } from '../../ui/use-shortcuts';
-import { newSession } from '../../bridge/chat-actions';
+import { newSession, openSession } from '../../bridge/chat-actions';
 import { SessionPane } from './session-pane';
+
+/** Where the key Strata found is held, in words that stay true for each credential driver. */
+function keyFoundText(apiKey: string | undefined, driver: string | undefined): string {
+  if (apiKey === 'environment') return 'API key found (ANTHROPIC_API_KEY).';
+  if (driver === 'keytar') return 'API key found (system keychain).';
+  if (driver === 'safe-storage') return 'API key found (saved encrypted).';
+  return 'API key found (held until Strata stops).';
+}
 
 /** The chat pane. Until a project is open it is the first-run guide: open a folder, add a key. */
 export function ChatView() {
-  const { activeProject, projects, credentials, activeSessionId } = useStoreShallow((s) => ({
+  const { activeProject, projects, credentials, activeSessionId, listed } = useStoreShallow((s) => ({
     activeProject: s.activeProject,
     projects: s.projects,
     credentials: s.credentials,
     activeSessionId: s.activeSessionId,
+    listed: s.activeProject ? s.sessions[s.activeProject] : undefined,
   }));
   const project = projects.find((p) => p.path === activeProject);
   const needsKey = credentials?.apiKey === 'missing';
   const { setFolderChooserOpen, setScreen } = useStore.getState();
 
-  // An open project always has a conversation to type into.
+  // An open project always has a conversation to type into: its newest one, once its list is in, else a new one.
+  const newest = listed?.[0]?.sessionId;
+  const loaded = listed !== undefined;
   useEffect(() => {
-    if (project && !activeSessionId) void newSession(project.path);
-  }, [project, activeSessionId]);
+    if (!project || activeSessionId || !loaded) return;
+    void (newest ? openSession(project.path, newest) : newSession(project.path));
+  }, [project, activeSessionId, loaded, newest]);
 
   if (!project) {
     return (
@@ -46,7 +58,7 @@ export function ChatView() {
                   Add API key in Settings
                 </button>
               ) : (
-                <span className="ok-text">API key found ({credentials?.apiKey}).</span>
+                <span className="ok-text">{keyFoundText(credentials?.apiKey, credentials?.driver)}</span>
               )}
             </div>
           </li>

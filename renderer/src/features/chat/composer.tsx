@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { ModelPicker } from './model-picker';
 import { sendMessage, stopSession } from '../../bridge/chat-actions';
 
 /** The prompt box: Enter sends, Shift+Enter adds a line, Escape stops a running answer. */
@@ -48,15 +49,18 @@ export function Composer({ project, sessionId, busy, disabled }: { project: stri
         onChange={(e) => setText(e.target.value)}
         onKeyDown={onKeyDown}
       />
-      {busy ? (
-        <button type="button" className="button secondary" onClick={() => void stopSession(sessionId)}>
-          Stop <kbd>Esc</kbd>
-        </button>
-      ) : (
-        <button type="submit" className="button primary" disabled={disabled || !text.trim()}>
-          Send
-        </button>
-      )}
+      <div className="composer-side">
+        <ModelPicker disabled={busy} />
+        {busy ? (
+          <button type="button" className="button secondary" onClick={() => void stopSession(sessionId)}>
+            Stop <kbd>Esc</kbd>
+          </button>
+        ) : (
+          <button type="submit" className="button primary" disabled={disabled || !text.trim()}>
+            Send
+          </button>
+        )}
+      </div>
     </form>
   );
 }

@@ -4,6 +4,8 @@ const k = (n: number) => `${Math.round(n / 1000)}k`;
 
 /** Context used against the auto-compaction threshold; turns to a warning near it (SPEC §3). */
 export function ContextMeter({ context }: { context: Meter }) {
+  // Nothing sent yet: "0k / 167k" would only be noise on an empty conversation.
+  if (context.used === 0) return null;
   const share = Math.min(1, context.used / context.threshold);
   return (
     <div className={`context-meter${context.warning ? ' warning' : ''}`} title="Context used before the conversation is compacted">

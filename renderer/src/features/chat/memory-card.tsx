@@ -4,7 +4,6 @@ import { api } from '../../bridge';
 import { openFile } from '../../bridge/vault-actions';
 import { useStore } from '../../store';
 import { DiffView } from '../../ui/diff-view';
-import { resolveProposal } from '../../bridge/chat-actions';
 
 type MemoryItem = Extract<ChatItem, { kind: 'memory' }>;
 
@@ -14,12 +13,20 @@ type MemoryItem = Extract<ChatItem, { kind: 'memory' }>;
  */
 export function MemoryCard({ item, project, sessionId }: { item: MemoryItem; project: string; sessionId: string }) {
   const [open, setOpen] = useState(false);
-  const [undone, setUndone] = useState(item.undoToken === null);
+  // The card's state comes from main (recorded in the transcript), so every window and a reopened
+  // conversation agree, wherever the change was undone or decided.
+  const undone = item.state === 'undone';
+  const [undoProblem, setUndoProblem] = useState<string | null>(null);
+  const [gone, setGone] = useState(false);
   const s = useStore.getState();
-  const [decided, setDecided] = useState<'accepted' | 'rejected' | null>(null);
+  const decided = item.state === 'accepted' || item.state === 'rejected' ? item.state : null;
   if (item.proposalId) {
+    // Decided elsewhere meanwhile (another process, the CLI): the card says so instead of an error banner.
     const decide = async (decision: 'accept' | 'reject') => {
-      if (await resolveProposal(project, item.proposalId!, decision)) setDecided(decision === 'accept' ? 'accepted' : 'rejected');
+      const result = await api.invoke['memory:resolve-proposal']({ project, id: item.proposalId!, decision });
+      if (result.ok) useStore.getState().setProposals(project, result.value);
+      else if (result.error.code === 'not_found') setGone(true);
+      else s.showError(result.error);
     };
     return (
       <div className="memory-card" role="group" aria-label={`Proposed memory: ${item.title}`}>
@@ -29,9 +36,9 @@ export function MemoryCard({ item, project, sessionId }: { item: MemoryItem; pro
             {item.title}
           </button>
           {item.type && <span className={`badge type-${item.type}`}>{item.type}</span>}
-          <span className="muted small">waiting for your review</span>
+          <span className="muted small">{decided ? '' : gone ? 'already decided elsewhere' : 'waiting for your review'}</span>
           <span className="spacer" />
-          {!decided && (
+          {!decided && !gone && (
             <>
               <button type="button" className="button ghost" onClick={() => void decide('reject')}>
                 Reject
@@ -60,8 +67,9 @@ export function MemoryCard({ item, project, sessionId }: { item: MemoryItem; pro
   const undo = async () => {
     if (!item.undoToken) return;
     const result = await api.invoke['chat:undo-memory']({ undoToken: item.undoToken });
-    if (result.ok) setUndone(true);
-    else s.showError(result.error);
+    // The file changed since (or this session no longer holds the change): say so on the card and
+    // offer the file's history, where the versions can be compared, instead of an error banner.
+    if (!result.ok) setUndoProblem(result.error.message);
   };
   const dontRemember = async () => {
     const result = await api.invoke['chat:dont-remember']({ project, sessionId, itemId: item.id });
@@ -101,6 +109,21 @@ export function MemoryCard({ item, project, sessionId }: { item: MemoryItem; pro
           </button>
         )}
       </div>
+      {undoProblem && (
+        <p className="memory-undo-problem small" role="status">
+          {undoProblem}{' '}
+          <button
+            type="button"
+            className="link"
+            onClick={() => {
+              s.setScreen('vault');
+              void openFile(item.path).then(() => useStore.getState().setPanel('history'));
+            }}
+          >
+            Compare versions in History
+          </button>
+        </p>
+      )}
       {open && (
         // Focusable, so a diff wider or taller than the card scrolls from the keyboard too.
         <DiffView diff={item.diff} label={`Changes to ${item.title}`} />

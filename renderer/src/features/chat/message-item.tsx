@@ -1,32 +1,33 @@
 import { memo } from 'react';
 import type { ChatItem } from '../../../../common/domain/chat';
-import { Markdown } from './markdown';
+import { UserMessage } from './user-message';
+import { AssistantMessage } from './assistant-message';
 import { ToolCard } from './tool-card';
 import { MemoryCard, RecallChips } from './memory-card';
 import { IncludeApproval } from './include-approval';
 import { CompactionDivider } from './compaction-divider';
+import { TurnEnd } from './turn-end';
 
 /** One entry of the conversation. */
-export const MessageItem = memo(function MessageItem({ item, project, sessionId }: { item: ChatItem; project: string; sessionId: string }) {
+export const MessageItem = memo(function MessageItem({
+  item,
+  project,
+  sessionId,
+  lastAnswer = false,
+  busy = false,
+}: {
+  item: ChatItem;
+  project: string;
+  sessionId: string;
+  /** The newest answer of the conversation: the one Regenerate replaces. */
+  lastAnswer?: boolean;
+  busy?: boolean;
+}) {
   switch (item.kind) {
     case 'user':
-      return (
-        <article className="message user" aria-label="You">
-          <div className="bubble">{item.text}</div>
-        </article>
-      );
+      return <UserMessage item={item} project={project} sessionId={sessionId} busy={busy} />;
     case 'assistant':
-      return (
-        <article className="message assistant" aria-label="Strata" aria-busy={item.streaming || undefined}>
-          {item.thinking && (
-            <details className="thinking">
-              <summary>Thinking</summary>
-              <p>{item.thinking}</p>
-            </details>
-          )}
-          <Markdown text={item.text} />
-        </article>
-      );
+      return <AssistantMessage item={item} project={project} sessionId={sessionId} last={lastAnswer} busy={busy} />;
     case 'tool':
       return <ToolCard item={item} />;
     case 'compaction':
@@ -37,6 +38,8 @@ export const MessageItem = memo(function MessageItem({ item, project, sessionId 
       return <RecallChips item={item} />;
     case 'notice':
       return <p className="notice-line muted small">{item.text}</p>;
+    case 'turn-end':
+      return <TurnEnd item={item} />;
     case 'include-approval':
       return <IncludeApproval item={item} project={project} />;
   }

@@ -1,13 +1,31 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useStore } from '../../store';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { ChatItem } from '../../../../common/domain/chat';
 import { MessageItem } from './message-item';
+
+/** The words a row shows, for finding a search hit in it. */
+function itemText(item: ChatItem): string {
+  switch (item.kind) {
+    case 'user':
+    case 'assistant':
+    case 'notice':
+    case 'turn-end':
+      return item.text;
+    case 'tool':
+      return `${item.summary}\n${item.result ?? ''}`;
+    case 'memory':
+      return `${item.title}\n${item.diff}`;
+    default:
+      return '';
+  }
+}
 
 /**
  * The conversation, virtualised: only the rows near the viewport are in the DOM, so a session with
  * thousands of messages stays light. Follows the bottom while the user is at the bottom.
  */
-export function MessageList({ items, project, sessionId }: { items: ChatItem[]; project: string; sessionId: string }) {
+export function MessageList({ items, project, sessionId, busy = false }: { items: ChatItem[]; project: string; sessionId: string; busy?: boolean }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
   const virtualizer = useVirtualizer({
@@ -18,6 +36,20 @@ export function MessageList({ items, project, sessionId }: { items: ChatItem[]; 
     getItemKey: (index) => items[index]!.id,
   });
 
+  // A search hit opened this conversation: scroll to the first row holding the words, and mark it.
+  const hit = useStore((s) => (s.chatHit?.sessionId === sessionId ? s.chatHit : null));
+  const [marked, setMarked] = useState<string | null>(null);
+  useEffect(() => {
+    if (!hit || items.length === 0) return;
+    const index = items.findIndex((i) => itemText(i).toLowerCase().includes(hit.term.toLowerCase()));
+    useStore.getState().setChatHit(null);
+    if (index === -1) return;
+    atBottom.current = false;
+    setMarked(items[index]!.id);
+    virtualizer.scrollToIndex(index, { align: 'center' });
+  }, [hit, items, virtualizer]);
+
+  const lastAnswer = items.findLastIndex((i) => i.kind === 'assistant');
   const last = items[items.length - 1];
   const lastSize = last ? (last.kind === 'assistant' ? last.text.length : 0) : 0;
   useEffect(() => {
@@ -43,10 +75,11 @@ export function MessageList({ items, project, sessionId }: { items: ChatItem[]; 
             key={row.key}
             data-index={row.index}
             ref={virtualizer.measureElement}
-            className="message-row"
+            className={`message-row${items[row.index]!.id === marked ? ' search-hit' : ''}`}
+            aria-current={items[row.index]!.id === marked ? 'true' : undefined}
             style={{ transform: `translateY(${row.start}px)` }}
           >
-            <MessageItem item={items[row.index]!} project={project} sessionId={sessionId} />
+            <MessageItem item={items[row.index]!} project={project} sessionId={sessionId} lastAnswer={row.index === lastAnswer} busy={busy} />
           </div>
         ))}
       </div>

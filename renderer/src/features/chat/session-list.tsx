@@ -3,11 +3,15 @@ import { useStoreShallow } from '../../store';
 import { deleteSession, newSession, openSession, renameSession } from '../../bridge/chat-actions';
 import { modLabel } from '../../ui/use-shortcuts';
 import type { SessionSummary } from '../../../../common/domain/chat';
+import { ConversationHits } from './conversation-hits';
 
 const EMPTY: never[] = [];
 const NEW = 'new-conversation';
 
-/** The sidebar's conversations for the open project: search, open, rename (F2), delete with Undo. */
+/**
+ * The sidebar's conversations for the open project: search (titles, and what the conversations said),
+ * open, rename (F2), delete with Undo.
+ */
 export function SessionList({ project }: { project: string }) {
   const { sessions, activeSessionId } = useStoreShallow((s) => ({
     sessions: s.sessions[project] ?? EMPTY,
@@ -43,7 +47,7 @@ export function SessionList({ project }: { project: string }) {
       <button type="button" className="button secondary full" ref={newButton} onClick={() => void newSession(project)}>
         New conversation <kbd>{modLabel}N</kbd>
       </button>
-      {sessions.length > 3 && (
+      {sessions.length > 0 && (
         <>
           <label className="sr-only" htmlFor="session-search">
             Search conversations
@@ -130,9 +134,10 @@ export function SessionList({ project }: { project: string }) {
               </li>
             ),
           )}
-          {shown.length === 0 && <li className="muted small">No conversation matches.</li>}
+          {shown.length === 0 && <li className="muted small">No conversation title matches.</li>}
         </ul>
       )}
+      <ConversationHits project={project} query={query} />
     </>
   );
 }

@@ -8,6 +8,7 @@ import { useStore } from '../../store';
 import { useEffect, useRef, useState } from 'react';
 import { useMediaQuery } from '../../ui/use-media-query';
 import { CompactDialog } from './compact-dialog';
+import { RawTranscriptDialog } from './raw-transcript-dialog';
 
 /** Below this width the session notes are a drawer over the conversation (styles.css has the same width). */
 const NARROW = '(max-width: 1100px)';
@@ -22,6 +23,7 @@ export function SessionPane({ project, projectName, sessionId }: { project: stri
     notesOpen: s.notesOpen,
   }));
   const [compacting, setCompacting] = useState(false);
+  const [raw, setRaw] = useState(false);
   // A narrow window has no room beside the conversation: there the notes open over it, on demand.
   const narrow = useMediaQuery(NARROW);
   const [drawerOpen, setDrawerOpen] = useState(false);
@@ -55,6 +57,11 @@ export function SessionPane({ project, projectName, sessionId }: { project: stri
                 Compact…
               </button>
             )}
+            {view.items.length > 0 && (
+              <button type="button" className="button ghost" onClick={() => setRaw(true)}>
+                Show raw
+              </button>
+            )}
             {!showNotes && (
               <button type="button" className="button ghost" ref={notesButton} onClick={() => setShowNotes(true)}>
                 Session notes
@@ -71,7 +78,7 @@ export function SessionPane({ project, projectName, sessionId }: { project: stri
             </p>
           </div>
         ) : (
-          <MessageList items={view.items} project={project} sessionId={sessionId} />
+          <MessageList items={view.items} project={project} sessionId={sessionId} busy={busy} />
         )}
         {view.error && <ChatErrorBanner error={view.error} project={project} sessionId={sessionId} />}
         {view.phase === 'running-tools' && <p className="muted small" role="status">Working…</p>}
@@ -79,6 +86,7 @@ export function SessionPane({ project, projectName, sessionId }: { project: stri
       </section>
       {showNotes && <NotesPanel project={project} sessionId={sessionId} drawer={narrow} onHide={() => setShowNotes(false)} />}
       {compacting && <CompactDialog project={project} sessionId={sessionId} onClose={() => setCompacting(false)} />}
+      {raw && <RawTranscriptDialog project={project} sessionId={sessionId} onClose={() => setRaw(false)} />}
     </div>
   );
 }

@@ -19,6 +19,9 @@ function whereWords(hit: SearchHit, label: (slug: string | null) => string): str
   return `${label(slug)} · ${SCOPE_WORDS[hit.scope]} · line ${hit.line}`;
 }
 
+/** The words the search matched in a hit (what a conversation opened from it is scrolled to). */
+const hitTerm = (hit: SearchHit): string => (hit.ranges[0] ? hit.snippet.slice(hit.ranges[0][0], hit.ranges[0][1]) : '');
+
 const SCOPES: readonly (readonly [VaultScope | '', string])[] = [
   ['', 'Everything'],
   ['project-memory', 'Project memory'],
@@ -108,7 +111,7 @@ export function SearchPanel() {
       <ul className="plain-list results" data-query={query}>
         {hits.map((hit) => (
           <li key={`${hit.path}:${hit.line}`}>
-            <button type="button" className="result" title={hit.path} onClick={() => void openFile(hit.path)}>
+            <button type="button" className="result" title={hit.path} onClick={() => void openFile(hit.path, hitTerm(hit))}>
               <span className="result-title">
                 {hit.title} <span className="muted small">{whereWords(hit, label)}</span>
               </span>

@@ -201,8 +201,15 @@ describe('the memory engines on the chat loop', () => {
     const sent = JSON.stringify(f.fake.requests.at(-1)!.body.messages);
     expect(sent).toContain('Discussing the schema, the API and tests.');
     expectAllAccepted(f.fake);
+    // Reopened, the conversation shows what it showed live: every question once (those kept word for
+    // word too), the divider after them, and the turn after the compaction.
     const view = await f.call('chat:open-session', { project: f.project, sessionId });
-    expect(view.items[0]?.kind).toBe('compaction');
+    const questions = view.items.flatMap((i) => (i.kind === 'user' ? [i.text] : []));
+    expect(questions).toEqual(['First question about the schema', 'Second question about the API', 'Third question about tests', 'Go on']);
+    const kinds = view.items.map((i) => i.kind);
+    expect(kinds.filter((k) => k === 'compaction')).toHaveLength(1);
+    expect(kinds.indexOf('compaction')).toBeGreaterThan(view.items.findIndex((i) => i.kind === 'user' && i.text === 'Third question about tests'));
+    expect(view.items.findIndex((i) => i.kind === 'user' && i.text === 'Go on')).toBeGreaterThan(kinds.indexOf('compaction'));
   });
 
   /** An index of `lines` entries in `dir` (`memoryDir` or `teamMemoryDir`), then the first turn's notice that starts with `prefix`. */

@@ -269,7 +269,9 @@ describe('a conversation through the IPC handlers, the real SDK and the strict f
       await f.call('chat:retry', { project: f.project, sessionId });
       expect((await settled).error).toBeNull();
       const view = await f.call('chat:open-session', { project: f.project, sessionId });
-      expect(view.items.map((i) => i.kind)).toEqual(['user', 'assistant']);
+      // The failed attempt stays in the conversation as a line saying why there was no answer then.
+      expect(view.items.map((i) => i.kind)).toEqual(['user', 'turn-end', 'assistant']);
+      expect(view.items[1]).toMatchObject({ reason: 'failed', text: expect.stringMatching(/^No answer — /) });
       expect(f.fake.requests.at(-1)!.rejected).toBeNull();
     });
   }
