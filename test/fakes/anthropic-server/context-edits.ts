@@ -14,6 +14,7 @@ export const CLEARED_PLACEHOLDER = '[cleared to save context]';
 
 const CLEAR_KEYS = new Set(['type', 'trigger', 'keep', 'clear_at_least', 'clear_tool_inputs', 'exclude_tools']);
 const COMPACT_KEYS = new Set(['type', 'trigger', 'instructions', 'pause_after_compaction']);
+const THINKING_KEYS = new Set(['type', 'keep']);
 
 export interface AppliedEdit {
   type: 'clear_tool_uses_20250919';
@@ -57,6 +58,15 @@ export function validateContextManagement(req: WireRequest, betas: readonly stri
       if (bad) return bad;
       if (edit.exclude_tools !== undefined && edit.exclude_tools !== null && (!Array.isArray(edit.exclude_tools) || edit.exclude_tools.some((t) => typeof t !== 'string'))) {
         return `context_management.edits.${i}.exclude_tools: expected a list of tool names`;
+      }
+    } else if (edit.type === 'clear_thinking_20251015') {
+      // Claude Code sends this one: keep the thinking of the last N turns, or 'all'.
+      if (!betas.includes(BETA_CONTEXT_MANAGEMENT)) return `context_management: requires the "${BETA_CONTEXT_MANAGEMENT}" beta`;
+      const extra = Object.keys(edit).find((k) => !THINKING_KEYS.has(k));
+      if (extra) return `context_management.edits.${i}.${extra}: Extra inputs are not permitted`;
+      if (edit.keep !== undefined && edit.keep !== 'all') {
+        const bad = checkThreshold(edit.keep, `edits.${i}.keep`, ['thinking_turns']);
+        if (bad) return bad;
       }
     } else if (edit.type === 'compact_20260112') {
       if (!betas.includes(BETA_COMPACTION)) return `context_management: compact_20260112 requires the "${BETA_COMPACTION}" beta`;

@@ -108,4 +108,15 @@ describe('the API context features through the real SDK', () => {
     expect((await post({ ...base, tools: [{ type: 'memory_20250818', name: 'memories' }] })).status).toBe(400);
     expect(fake.requests.every((r) => r.rejected !== null)).toBe(true);
   });
+
+  it('the fake accepts the thinking-clearing edit Claude Code itself sends', async () => {
+    fake = await startFakeAnthropic();
+    fake.enqueue(text('ok'));
+    const res = await fetch(`${fake.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'anthropic-beta': BETA_CONTEXT_MANAGEMENT },
+      body: JSON.stringify({ model: 'm', max_tokens: 5, messages: [{ role: 'user', content: 'a' }], context_management: { edits: [{ type: 'clear_thinking_20251015', keep: 'all' }] } }),
+    });
+    expect(res.status).toBe(200);
+  });
 });
