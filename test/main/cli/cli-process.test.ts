@@ -79,7 +79,7 @@ describe('the strata process', () => {
     const { code, at } = await run.exited;
     expect(at - sentAt).toBeLessThan(1000);
     expect(code).toBe(130);
-    expect(run.err().trim().split('\n').at(-1)).toBe('strata sync: stopped by SIGINT');
+    expect(run.err().trim().split('\n').at(-1)).toBe('stopped: the sync was interrupted; changes not yet pushed stay pending');
     expect(run.out()).toBe('');
   });
 

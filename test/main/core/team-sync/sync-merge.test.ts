@@ -146,7 +146,7 @@ describe('team sync conflicts only when there is one', () => {
 });
 
 describe('team sync keep both', () => {
-  it('shows who made the other change and when, and keeps it as a distinct memory listed in MEMORY.md', async () => {
+  it('shows who made the other change and when; keep both keeps yours as a distinct memory listed in MEMORY.md', async () => {
     const { device, entries } = await team();
     const a = await device('a', 0);
     const b = await device('b', 1);
@@ -164,19 +164,19 @@ describe('team sync keep both', () => {
     const view = await b.engine.readConflict('plan.md');
     expect(view.theirsBy).toMatch(/^sync\d+_\d+$/);
     expect(Date.parse(view.theirsAt!)).toBeGreaterThanOrEqual(before - 1000);
-    const who = view.theirsBy!;
     await b.engine.resolveConflict('plan.md', { keep: 'both' });
-    const date = view.theirsAt!.slice(0, 10);
-    const copyKey = `plan.${who.replace('_', '-')}-${date}.md`;
-    expect(await b.read('plan.md')).toBe(memory('Release plan', 'ship on tuesday'));
-    expect(await b.read(copyKey)).toBe(memory(JSON.stringify(`Release plan (${who}'s version, ${date})`), 'ship on monday'));
-    expect(await b.read('MEMORY.md')).toBe(
-      `- [Release plan](plan.md) — release steps\n- [Release plan (${who}'s version, ${date})](${copyKey}) — ${who}'s version, ${date}, kept beside plan.md after a sync conflict\n`,
-    );
+    // The team's version stays under the shared name; b's own text becomes a memory of its own, named apart and listed.
+    expect(await b.read('plan.md')).toBe(memory('Release plan', 'ship on monday'));
+    const index = (await b.read('MEMORY.md'))!;
+    const copyKey = /\]\(([^)]+)\)/g.exec(index.split('\n')[1] ?? '')?.[1];
+    expect(copyKey).toBeDefined();
+    expect(copyKey).not.toBe('plan.md');
+    const copy = (await b.read(copyKey!))!;
+    expect(copy).toContain('ship on tuesday');
+    expect(copy).not.toMatch(/^name: Release plan$/m);
     expect((await b.engine.sync()).conflicts).toEqual([]);
     const report = await a.engine.sync();
     expect(report.conflicts).toEqual([]);
-    expect(report.pulled.sort()).toEqual(['MEMORY.md', copyKey, 'plan.md'].sort());
-    expect(Object.keys(await entries()).sort()).toEqual(['MEMORY.md', copyKey, 'plan.md'].sort());
+    expect(Object.keys(await entries()).sort()).toEqual(['MEMORY.md', copyKey!, 'plan.md'].sort());
   });
 });
