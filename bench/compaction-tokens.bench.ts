@@ -62,7 +62,7 @@ async function run(): Promise<ReturnType<typeof line>[]> {
       };
       const requestsBefore = fake.requests.length;
       await store.update(SESSION, (s) => ({ ...s, lastSummarizedMessageId: records[records.length - 40]!.uuid! }));
-      const outcome = await compactor.compact({ sessionId: SESSION, projectDir: project, records, trigger: 'auto', summarize, rebuildContext: async () => undefined });
+      const outcome = await compactor.compact({ sessionId: SESSION, projectDir: project, records, trigger: 'auto', summarize });
       const sent = usage.reduce((n, u) => n + u.input_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens, 0);
       return { outcome, sent, output: usage.reduce((n, u) => n + u.output_tokens, 0), calls: fake.requests.length - requestsBefore };
     };

@@ -550,7 +550,6 @@ export class ChatSession {
         ...(instructions ? { instructions } : {}),
         ...(serverSummary !== undefined ? { serverSummary } : {}),
         summarize: agent.summarizer(() => history),
-        rebuildContext: async () => {},
         signal,
       });
       const { divider, records } = compactionRecords(outcome, transcriptPath);

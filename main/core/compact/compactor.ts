@@ -44,8 +44,6 @@ export interface CompactRequest {
    * made as the summarizer path makes them — boundary, summary, recently read files — with no model call.
    */
   serverSummary?: string;
-  /** Re-reads CLAUDE.md and MEMORY.md for the next turn (SPEC §3 "After either"). */
-  rebuildContext: () => Promise<void>;
   signal?: AbortSignal;
 }
 
@@ -63,8 +61,8 @@ export interface CompactOutcome {
 const POLL_MS = 1_000;
 
 /**
- * SPEC §3: session-memory compaction first, the forked summarizer when it falls back; afterwards the
- * context is rebuilt and `lastSummarizedMessageId` reset. Auto compactions count toward the breaker.
+ * SPEC §3: session-memory compaction first, the forked summarizer when it falls back; afterwards
+ * `lastSummarizedMessageId` is reset (the caller injects CLAUDE.md and MEMORY.md again). Auto compactions count toward the breaker.
  */
 export class Compactor {
   readonly guard: CompactionGuard;
@@ -105,7 +103,6 @@ export class Compactor {
         // stay frozen until the context grew back past its pre-compaction size.
         tokensAtLastUpdate: Math.min(s.tokensAtLastUpdate, outcome.result.tokensAfter),
       }));
-      await req.rebuildContext();
       return outcome;
     } catch (error) {
       if (req.trigger === 'auto') {
