@@ -39,7 +39,7 @@ export interface ChatRunnerDeps {
   logger: Logger;
 }
 
-/** The one feedback memory "Don't remember things like this" keeps adding to (SPEC §4 feedback type). */
+/** The one feedback memory "Don't remember things like this" keeps adding to (docs/memory.md#auto-memory feedback type). */
 export const DONT_REMEMBER_FILE = 'feedback_dont_remember.md';
 const DONT_REMEMBER = {
   name: 'Things not to save as memories',
@@ -133,7 +133,7 @@ export class ChatRunner {
 
   /**
    * "Don't remember things like this" on an extractor's card: the memory is undone when it still can be,
-   * and a feedback memory tells later extractions to skip this kind of thing (SPEC §4 feedback type).
+   * and a feedback memory tells later extractions to skip this kind of thing (docs/memory.md#auto-memory feedback type).
    */
   async dontRemember(project: string, sessionId: string, itemId: string): Promise<{ saved: string }> {
     const view = await this.deps.catalog.open(project, sessionId);

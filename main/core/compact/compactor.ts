@@ -35,7 +35,7 @@ export interface CompactRequest {
   records: readonly TranscriptRecord[];
   transcriptPath?: string;
   trigger: 'auto' | 'manual';
-  /** "Compact now" instructions: skip the notes and let the summarizer follow them (reference §4.6). */
+  /** "Compact now" instructions: skip the notes and let the summarizer follow them (docs/memory.md#compaction). */
   instructions?: string;
   /** The one-turn, no-tools summarizer bound to this conversation's prefix. */
   summarize: SummarizerFork;
@@ -57,11 +57,11 @@ export interface CompactOutcome {
   records: TranscriptRecord[];
 }
 
-/** The one-second poll of reference §4.4. */
+/** The one-second poll of docs/memory.md#compaction. */
 const POLL_MS = 1_000;
 
 /**
- * SPEC §3: session-memory compaction first, the forked summarizer when it falls back; afterwards
+ * docs/memory.md#compaction: session-memory compaction first, the forked summarizer when it falls back; afterwards
  * `lastSummarizedMessageId` is reset (the caller injects CLAUDE.md and MEMORY.md again). Auto compactions count toward the breaker.
  */
 export class Compactor {
@@ -99,7 +99,7 @@ export class Compactor {
       await this.deps.stateStore.update(req.sessionId, (s) => ({
         ...s,
         lastSummarizedMessageId: null,
-        // Growth (SPEC §2) is measured in the compacted context from now on; otherwise the notes would
+        // Growth (docs/memory.md#session-notes) is measured in the compacted context from now on; otherwise the notes would
         // stay frozen until the context grew back past its pre-compaction size.
         tokensAtLastUpdate: Math.min(s.tokensAtLastUpdate, outcome.result.tokensAfter),
       }));
@@ -155,7 +155,7 @@ export class Compactor {
         notes: await readNotes(notesPath),
         template: custom.template,
         lastSummarizedMessageId: state.lastSummarizedMessageId,
-        // A manual compaction does not check the size (reference §4.6).
+        // A manual compaction does not check the size (docs/memory.md#compaction).
         ...(req.trigger === 'auto' ? { threshold: this.guard.threshold } : {}),
         notesPath,
         ...(req.transcriptPath ? { transcriptPath: req.transcriptPath } : {}),
