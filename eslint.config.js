@@ -1,4 +1,4 @@
-// Lint, and the fences between environments (DESIGN.md "Rules of the house", STYLE.md).
+// Lint, and the fences between environments (docs/architecture.md#what-may-import-what, STYLE.md).
 // A wrong import fails `npm test`; test/lint/fences.test.ts proves each fence bites.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';

@@ -84,7 +84,7 @@ async function sdkRun(fake: FakeAnthropic, body: Record<string, unknown>): Promi
 }
 
 /**
- * chat-first-token (issue 3): ms from sending a prompt in the UI (Chromium via `strata host`) to its
+ * chat-first-token (docs/architecture.md#the-agent): ms from sending a prompt in the UI (Chromium via `strata host`) to its
  * first streamed token painted, minus the fake server's scripted first-byte delay, against the raw SDK
  * streaming the same request from the same fake (median of 15 after 2 warm-ups each).
  */

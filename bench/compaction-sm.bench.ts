@@ -58,7 +58,6 @@ const bench: Bench = {
           transcriptPath: transcript,
           trigger: 'auto',
           summarize,
-          rebuildContext: async () => undefined,
         });
         times.push(performance.now() - started);
         if (out.path !== 'session-notes') throw new Error(`session-memory compaction fell back: ${out.reason}`);

@@ -24,7 +24,7 @@ const SESSION = 'bench-tokens';
 const SUMMARY = `<analysis>Went through the conversation in order.</analysis><summary>${'1. Primary request: explain the parser and its nested blocks. '.repeat(40)}</summary>`;
 
 /**
- * compaction-tokens (DESIGN.md "Benchmarks"): tokens sent to the model to compact the same
+ * compaction-tokens (docs/architecture.md#benchmarks): tokens sent to the model to compact the same
  * 200,000-token transcript — by session-memory compaction (the value; it makes no call) against
  * legacy compaction, whose forked summarizer sends the whole conversation to the fake API (the
  * baseline, as the fake reports it: input + cache creation + cache reads). Both run through the
@@ -62,7 +62,7 @@ async function run(): Promise<ReturnType<typeof line>[]> {
       };
       const requestsBefore = fake.requests.length;
       await store.update(SESSION, (s) => ({ ...s, lastSummarizedMessageId: records[records.length - 40]!.uuid! }));
-      const outcome = await compactor.compact({ sessionId: SESSION, projectDir: project, records, trigger: 'auto', summarize, rebuildContext: async () => undefined });
+      const outcome = await compactor.compact({ sessionId: SESSION, projectDir: project, records, trigger: 'auto', summarize });
       const sent = usage.reduce((n, u) => n + u.input_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens, 0);
       return { outcome, sent, output: usage.reduce((n, u) => n + u.output_tokens, 0), calls: fake.requests.length - requestsBefore };
     };

@@ -1,7 +1,7 @@
 import { recordTokens } from '../main/core/compact/index.js';
 import type { MessageRecord, TranscriptRecord } from '../main/core/transcripts/records.js';
 
-/** The transcript size both compaction benches work on (DESIGN.md "Benchmarks"). */
+/** The transcript size both compaction benches work on (docs/architecture.md#benchmarks). */
 export const TARGET_TOKENS = 200_000;
 
 /**

@@ -61,7 +61,7 @@ async function run(): Promise<ReturnType<typeof line>[]> {
     const noSummarizer: SummarizerFork = async () => {
       throw new Error('notes compaction made a model call');
     };
-    const notes = await compactor.compact({ sessionId: SESSION, projectDir: project, records, trigger: 'auto', summarize: noSummarizer, rebuildContext: async () => undefined });
+    const notes = await compactor.compact({ sessionId: SESSION, projectDir: project, records, trigger: 'auto', summarize: noSummarizer });
     fake.enqueue(text('Answer after notes compaction.'));
     const afterNotes = total((await send(client(), toApiMessages(notes.records))).usage);
 
@@ -69,7 +69,7 @@ async function run(): Promise<ReturnType<typeof line>[]> {
     const server = client({ serverCompaction: { triggerTokens: c.serverCompactionTriggerTokens, instructions: SERVER_COMPACTION_INSTRUCTIONS } });
     fake.enqueue({ kind: 'message', content: [], compaction: SUMMARY, stopReason: 'compaction' }, text('Answer after server compaction.'));
     const paused = await send(server, full);
-    const compacted = await compactor.compact({ sessionId: SESSION, projectDir: project, records, trigger: 'auto', summarize: noSummarizer, serverSummary: SUMMARY, rebuildContext: async () => undefined });
+    const compacted = await compactor.compact({ sessionId: SESSION, projectDir: project, records, trigger: 'auto', summarize: noSummarizer, serverSummary: SUMMARY });
     const afterServer = total((await send(server, toApiMessages(compacted.records))).usage);
     const serverCost = total(paused.usage) + paused.usage.output_tokens + afterServer;
 

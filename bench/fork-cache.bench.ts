@@ -10,7 +10,7 @@ import { startFakeAnthropic, text, toolCalls } from '../test/fakes/anthropic-ser
 import { line, type Bench } from './harness.js';
 
 /**
- * fork-cache (DESIGN.md "Benchmarks"): the cache-hit ratio of a forked agent that sends the parent's
+ * fork-cache (docs/architecture.md#benchmarks): the cache-hit ratio of a forked agent that sends the parent's
  * exact prefix, against a baseline fork that changes the tool list (which breaks the cache key).
  */
 const TURNS = 6;

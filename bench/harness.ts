@@ -1,5 +1,5 @@
 /**
- * The benchmark output contract (DESIGN.md "Benchmarks"): one JSON line per metric on stdout.
+ * The benchmark output contract (docs/architecture.md#benchmarks): one JSON line per metric on stdout.
  * `ratio` > 1 means better than the baseline; for lower-is-better units it is baseline ÷ value.
  */
 export interface BenchLine {

@@ -1,5 +1,5 @@
 // `npm run bench [-- NAME…]`: runs every `bench/*.bench.ts` (or the named ones) and prints one JSON line
-// per metric on stdout (DESIGN.md "Benchmarks"). Progress and errors go to stderr; the run exits 0
+// per metric on stdout (docs/architecture.md#benchmarks). Progress and errors go to stderr; the run exits 0
 // unless a bench crashed.
 import { readdirSync } from 'node:fs';
 import path from 'node:path';

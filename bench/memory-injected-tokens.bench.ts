@@ -14,7 +14,7 @@ import { benchQueries, generateMemoryTexts } from './recall-rank.bench.js';
 const N = 500;
 
 /**
- * Memory tokens a turn carries: MEMORY.md (truncated at its caps) plus the recalled files (SPEC §4, §7),
+ * Memory tokens a turn carries: MEMORY.md (truncated at its caps) plus the recalled files (docs/memory.md#auto-memory, docs/memory.md#injection-order),
  * against the baseline of loading every memory file into the context.
  */
 const bench: Bench = {

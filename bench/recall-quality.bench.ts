@@ -71,7 +71,7 @@ const bench: Bench = {
       const small = createLlmClient({ getApiKey: async () => 'sk-bench', baseURL: fake.url, model: 'claude-bench-small', maxTokens: 1024 });
       const model = await ask(fixture, new MemoryRecall({ ...options, sideQuery: sideQueryOf(small) }), {});
       const m = scoreRecall(fixture.questions, model.recalled);
-      // The selector sees only the newest 200 files (reference §5.10): how many answers it could see at all.
+      // The selector sees only the newest 200 files (docs/memory.md#recall): how many answers it could see at all.
       const listed = new Set([...fixture.memories].sort((a, b) => b.mtimeMs - a.mtimeMs).slice(0, MANIFEST_FILES).map((x) => x.relPath));
       const visible = fixture.questions.filter((q) => q.answer !== null && listed.has(q.answer));
       const visibleHits = visible.filter((q) => model.recalled.get(q.id)!.slice(0, 5).includes(q.answer!)).length;

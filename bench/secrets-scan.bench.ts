@@ -5,7 +5,7 @@ import { describeScore, scoreCorpus } from '../test/fixtures/secrets/score.js';
 import { line, median, type Bench } from './harness.js';
 
 /**
- * `secrets-scan` (issue 6): scanner throughput in MB/s over generated notes, against a naive scan with
+ * `secrets-scan` (docs/memory.md#auto-memory): scanner throughput in MB/s over generated notes, against a naive scan with
  * one regex made of every rule's pattern (no keyword prefilter, no validation), plus recall and
  * false-positive rate on the labelled fixtures: overall, per family, and the ten weakest groups (by rule
  * and by assignment form). The per-family table goes to stderr for people; stdout stays JSON lines.

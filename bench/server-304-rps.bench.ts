@@ -4,7 +4,7 @@ import { line, type Bench, type BenchLine } from './harness.js';
 import { postgresBenchDb, request, seededServer, sqliteBenchDb, throughput, type BenchDb } from './server-bench-support.js';
 
 const name = 'server-304-rps';
-// Small by default (DESIGN.md: the whole run stays under 10 minutes on 2 cores).
+// Small by default (docs/architecture.md: the whole run stays under 10 minutes on 2 cores).
 const seconds = Number(process.env.STRATA_BENCH_SECONDS ?? 3);
 const concurrency = 16;
 

@@ -4,7 +4,7 @@ import { line, type Bench } from './harness.js';
 import { benchDevice, benchRoot, FILES, note, startBenchServer, writeNotes } from './sync-bench-setup.js';
 
 /**
- * Issue 8: bytes uploaded (PUT bodies) for one changed ~2 KB file in a 5,000-file team vault. The line's
+ * docs/memory.md#team-sync: bytes uploaded (PUT bodies) for one changed ~2 KB file in a 5,000-file team vault. The line's
  * baseline is the full upload of the same vault (`ratio` = full ÷ delta); `fileRatio` is delta ÷ the
  * file's size, whose target is under 2, and `targetMet` says whether it is.
  */

@@ -6,7 +6,7 @@ import { benchDevice, benchRoot, FILES, REPO, startBenchServer, writeNotes } fro
 const RUNS = 3;
 
 /**
- * Issue 8: ms for a fresh device's first pull of 5,000 files. Baseline: the same GET with every entry
+ * docs/memory.md#team-sync: ms for a fresh device's first pull of 5,000 files. Baseline: the same GET with every entry
  * written by a plain `fs.writeFile` (no base, no atomic rename, no state), the floor any client pays.
  */
 const bench: Bench = {

@@ -36,7 +36,7 @@ async function perMessage(write: (n: number) => Promise<void>): Promise<number> 
 }
 
 /**
- * Issue 3: the cost of appending one message to a transcript that already holds 10,000, with
+ * docs/architecture.md#the-agent: the cost of appending one message to a transcript that already holds 10,000, with
  * `TranscriptStore.append` (one write of whole lines + fsync), against rewriting the whole file
  * atomically for each message (temp file + fsync + rename), ms per message (median of 40).
  */

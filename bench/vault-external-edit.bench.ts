@@ -18,7 +18,7 @@ interface ChangeFrame {
 }
 
 /**
- * Issue 4: a file written on disk by another program → the `vault:did-change-files` event reaching a
+ * docs/memory.md#vault-upkeep: a file written on disk by another program → the `vault:did-change-files` event reaching a
  * client of `strata host` over its WebSocket, ms (median of 20; awaitWriteFinish included). The
  * baseline is the same write seen by a bare `fs.watch` on the file: the floor any watcher pays.
  */

@@ -5,7 +5,7 @@ import { silentLogger, systemClock } from '../main/core/ports.js';
 import { Vault, type VaultOptions } from '../main/core/vault/vault.js';
 
 /**
- * The generated vault the `vault-*` benches share (issue 4: 10,000 notes): 50 projects × 200 memory
+ * The generated vault the `vault-*` benches share (docs/memory.md#vault-upkeep: 10,000 notes): 50 projects × 200 memory
  * files with frontmatter, a MEMORY.md each, bodies of 60–180 words from a 3,000-word vocabulary.
  * Deterministic (seeded), generated once under `.bench-tmp/` and reused while its marker exists.
  */

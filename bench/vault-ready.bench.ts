@@ -3,7 +3,7 @@ import { benchVault, dropCache, generatedVault } from './vault-fixture.js';
 
 const RUNS = 3;
 
-/** Issue 4: cold start (no search cache) to the first search answered, ms; and the same from the cache. */
+/** docs/memory.md#vault-upkeep: cold start (no search cache) to the first search answered, ms; and the same from the cache. */
 const bench: Bench = {
   name: 'vault-ready',
   async run() {

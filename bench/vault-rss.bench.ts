@@ -5,7 +5,7 @@ import { generatedVault } from './vault-fixture.js';
 
 const child = fileURLToPath(new URL('./vault-rss-child.ts', import.meta.url));
 
-/** Issue 4: resident memory (MB) of a fresh process once the 10,000-note vault is searchable and watched. */
+/** docs/memory.md#vault-upkeep: resident memory (MB) of a fresh process once the 10,000-note vault is searchable and watched. */
 const bench: Bench = {
   name: 'vault-rss',
   async run() {

@@ -9,7 +9,7 @@ function hasRg(): boolean {
   return spawnSync('rg', ['--version'], { stdio: 'ignore' }).status === 0;
 }
 
-/** Issue 4: p95 ms of one search over the 10,000-note vault; baseline `rg -il` over the same folder. */
+/** docs/memory.md#vault-upkeep: p95 ms of one search over the 10,000-note vault; baseline `rg -il` over the same folder. */
 const bench: Bench = {
   name: 'vault-search',
   async run() {

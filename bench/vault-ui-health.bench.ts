@@ -4,7 +4,7 @@ import { arm, missing, NOTES, withVaultPage } from './vault-ui-support.js';
 const RUNS = 10;
 const TARGET_MS = 500;
 
-/** Issue 14: a click on Health to the report shown, at 10,000 notes, in Chromium (target < 500 ms). */
+/** docs/memory.md#vault-upkeep: a click on Health to the report shown, at 10,000 notes, in Chromium (target < 500 ms). */
 const bench: Bench = {
   name: 'vault-ui-health',
   async run() {

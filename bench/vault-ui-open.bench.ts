@@ -4,7 +4,7 @@ import { arm, missing, NOTES, withVaultPage } from './vault-ui-support.js';
 const RUNS = 15;
 const TARGET_MS = 100;
 
-/** Issue 14: a click on a memory in the tree to its text shown, at 10,000 notes, in Chromium (target < 100 ms). */
+/** docs/memory.md#vault-upkeep: a click on a memory in the tree to its text shown, at 10,000 notes, in Chromium (target < 100 ms). */
 const bench: Bench = {
   name: 'vault-ui-open',
   async run() {

@@ -6,7 +6,7 @@ const QUERIES = 12;
 const TARGET_P95_MS = 50;
 
 /**
- * Issue 14: a keystroke in the search box to the results for it shown, at 10,000 notes, in Chromium;
+ * docs/memory.md#vault-upkeep: a keystroke in the search box to the results for it shown, at 10,000 notes, in Chromium;
  * every keystroke of a dozen words typed one key at a time (target p95 < 50 ms).
  */
 const bench: Bench = {

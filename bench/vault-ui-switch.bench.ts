@@ -4,7 +4,7 @@ import { arm, missing, NOTES, withVaultPage } from './vault-ui-support.js';
 const RUNS = 15;
 const TARGET_MS = 100;
 
-/** Issue 14: the chat screen to the vault with its tree drawn, at 10,000 notes, in Chromium (target < 100 ms). */
+/** docs/memory.md#vault-upkeep: the chat screen to the vault with its tree drawn, at 10,000 notes, in Chromium (target < 100 ms). */
 const bench: Bench = {
   name: 'vault-ui-switch',
   async run() {

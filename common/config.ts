@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Every number of SPEC.md in one object. The defaults are the reference system's; a user override is
+ * Every number of docs/memory.md in one object. The defaults are the reference system's; a user override is
  * persisted in the vault's settings (`memory` key) and merged over these by `resolveMemoryConfig`.
  */
 export const memoryConfigSchema = z.object({
@@ -143,20 +143,20 @@ export const defaultMemoryConfig: MemoryConfig = {
     maxBatchBytes: 200_000,
     max412Retries: 2,
     tombstoneDays: 30,
-    // Issue 8: network backoff 500 ms × 2^(n−1), cap 32 s; refresh tokens at least 60 s before expiry.
+    // docs/memory.md#team-sync: network backoff 500 ms × 2^(n−1), cap 32 s; refresh tokens at least 60 s before expiry.
     backoffBaseMs: 500,
     backoffCapMs: 32_000,
     networkRetries: 5,
     tokenRefreshLeadMs: 60_000,
   },
   vault: {
-    // Issue 4 "Bad input": a file over this is listed, never loaded as text.
+    // docs/memory.md#vault-upkeep "Bad input": a file over this is listed, never loaded as text.
     maxFileBytes: 5 * 1024 * 1024,
     // STYLE.md watchers: awaitWriteFinish ~200 ms; an unlink + add inside the window is one rename.
     writeFinishMs: 200,
     renameWindowMs: 500,
     historyDays: 30,
-    // Issue 3: a deleted conversation stays restorable (Undo) this long in `.strata/trash/`.
+    // docs/architecture.md#the-agent: a deleted conversation stays restorable (Undo) this long in `.strata/trash/`.
     trashDays: 30,
     historyMaxBytes: 100 * 1024 * 1024,
     nearDuplicateJaccard: 0.8,
@@ -171,7 +171,7 @@ export const defaultMemoryConfig: MemoryConfig = {
     serverCompactionTriggerTokens: 150_000,
   },
   agent: {
-    // Issue 3: Claude Code's Read defaults (2,000 lines, lines cut at 2,000 chars, 256 KB whole-file cap).
+    // docs/architecture.md#the-agent: Claude Code's Read defaults (2,000 lines, lines cut at 2,000 chars, 256 KB whole-file cap).
     maxTurns: 100,
     readDefaultLines: 2_000,
     readMaxLineChars: 2_000,
@@ -198,7 +198,7 @@ export function resolveMemoryConfig(override: MemoryConfigOverride | undefined):
   return out;
 }
 
-/** SPEC §3: window − min(maxOutput, 20,000) − 13,000. */
+/** docs/memory.md#compaction: window − min(maxOutput, 20,000) − 13,000. */
 /** A config section given as it is, or as a getter read at each use so a settings change applies at once. */
 export type LiveConfig<T extends object> = T | (() => T);
 

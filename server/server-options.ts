@@ -1,19 +1,19 @@
 import { defaultMemoryConfig } from '../common/config.js';
 
 /**
- * The team server's settings (DESIGN.md `strata server` row). Limits default to SPEC §5's numbers; the
+ * The team server's settings (docs/architecture.md `strata server` row). Limits default to docs/sync-protocol.md's numbers; the
  * per-file limit and tombstone lifetime are the same config object the client uses.
  */
 export interface ServerLimits {
-  /** Live entries a repository may hold after a PUT (SPEC §5: 2,000). */
+  /** Live entries a repository may hold after a PUT (docs/sync-protocol.md: 2,000). */
   maxEntries: number;
-  /** UTF-8 bytes of one entry (SPEC §5: 250,000). */
+  /** UTF-8 bytes of one entry (docs/sync-protocol.md: 250,000). */
   maxFileBytes: number;
-  /** Bytes of one request body (SPEC §5: 1 MiB). */
+  /** Bytes of one request body (docs/sync-protocol.md: 1 MiB). */
   maxBodyBytes: number;
-  /** Requests a minute per token; 0 turns the limit off (DESIGN.md: 600). */
+  /** Requests a minute per token; 0 turns the limit off (docs/architecture.md: 600). */
   rateLimitPerMinute: number;
-  /** How long a tombstone is served (SPEC §5: 30 days). */
+  /** How long a tombstone is served (docs/sync-protocol.md: 30 days). */
   tombstoneMs: number;
   /**
    * Tombstones a repository keeps; beyond it the oldest are compacted away at the next PUT, so deletions
@@ -31,7 +31,7 @@ export interface ServerLimits {
   requestTimeoutMs: number;
 }
 
-/** Token and code lifetimes (DESIGN.md "The team server"). */
+/** Token and code lifetimes (docs/sync-protocol.md). */
 export interface AuthLifetimes {
   accessTokenMs: number;
   refreshTokenMs: number;
@@ -55,7 +55,7 @@ export const defaultLifetimes: AuthLifetimes = {
   authCodeMs: 5 * 60 * 1000,
 };
 
-/** The one public OAuth client (DESIGN.md): the desktop app, no secret, PKCE S256 only. */
+/** The one public OAuth client (docs/architecture.md): the desktop app, no secret, PKCE S256 only. */
 export const desktopClientId = 'strata-desktop';
 
 /** Default listening port of `strata server`. */

@@ -67,7 +67,7 @@ function statusError(error: FastifyError): ApiError | null {
 
 /**
  * A request Node could not even parse (bad request line or headers, header overflow, timeout) gets the
- * SPEC §5 error body too; the socket then closes, as Node's own handler does.
+ * docs/sync-protocol.md error body too; the socket then closes, as Node's own handler does.
  */
 function clientErrorHandler(error: Error & { code?: string }, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
@@ -106,14 +106,14 @@ function buildApp(db: SqlDb, options: TeamServerOptions, publicUrl: () => string
     },
     return503OnClosing: true,
     clientErrorHandler,
-    // A path that does not URL-decode never reaches a route or a hook: answer it in SPEC §5's shape here.
+    // A path that does not URL-decode never reaches a route or a hook: answer it in docs/sync-protocol.md's shape here.
     frameworkErrors: (error, request, reply) =>
       sendApiError(reply.header('x-request-id', request.id), new ApiError(400, 'invalid_request', error.message)),
   });
   const auth = new AuthStore(db);
   const memory = new MemoryStore(db, sha256Hex);
 
-  // The PUT body is parsed in the route, so malformed JSON gets SPEC §5's `invalid_json` body. JSON is
+  // The PUT body is parsed in the route, so malformed JSON gets docs/sync-protocol.md's `invalid_json` body. JSON is
   // UTF-8 (RFC 8259 §8.1): a body declared in another charset would be read as something it is not,
   // so it is refused with 415 rather than guessed; `text/plain` has no parser and is refused too.
   app.removeContentTypeParser(['application/json', 'text/plain']);

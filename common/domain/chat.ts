@@ -35,7 +35,7 @@ export type ChatItem =
       reason: string | null;
       tokensBefore: number;
       tokensAfter: number;
-      /** Messages kept word for word after the summary (SPEC §3 Beyond: what was kept). */
+      /** Messages kept word for word after the summary (docs/memory.md#compaction: what was kept). */
       keptMessages: number;
       transcriptPath: string;
     }
@@ -72,12 +72,12 @@ export type ChatItem =
   | {
       kind: 'include-approval';
       id: string;
-      /** A file outside the project that a CLAUDE.md wants to include (SPEC §6: asked once). */
+      /** A file outside the project that a CLAUDE.md wants to include (docs/memory.md#instructions: asked once). */
       path: string;
       includedFrom: string;
     };
 
-/** Errors a user can act on (SPEC: each with a retry action, none crashing the session). */
+/** Errors a user can act on (docs/memory.md: each with a retry action, none crashing the session). */
 export type ChatErrorKind =
   | 'no_api_key'
   | 'invalid_key'
@@ -98,7 +98,7 @@ export type RunPhase = 'idle' | 'streaming' | 'running-tools' | 'waiting-permiss
 
 export interface ContextMeter {
   used: number;
-  /** Auto-compaction threshold (SPEC §3). */
+  /** Auto-compaction threshold (docs/memory.md#compaction). */
   threshold: number;
   /** True once `used` is within the warning buffer of the threshold. */
   warning: boolean;
@@ -106,7 +106,7 @@ export interface ContextMeter {
   cleared?: number;
 }
 
-/** The session's notes file (SPEC §2), shown live in the side panel and editable by the user. */
+/** The session's notes file (docs/memory.md#session-notes), shown live in the side panel and editable by the user. */
 export interface SessionNotes {
   sessionId: string;
   /** Path relative to the vault root. */
@@ -164,7 +164,7 @@ export interface ChatDelta {
   text: string;
 }
 
-/** Review mode (issue 6): a change the extractor proposed, waiting for the user. */
+/** Review mode (docs/memory.md#auto-memory): a change the extractor proposed, waiting for the user. */
 export interface MemoryProposal {
   id: string;
   /** Path relative to the vault root. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { memoryConfigOverrideSchema } from '../config.js';
 import { memoryShapes } from '../memory-file/memory-types.js';
 
-/** Per-project switches (SPEC §4/§5): each memory engine can be turned off for one project. */
+/** Per-project switches (docs/memory.md#auto-memory/§5): each memory engine can be turned off for one project. */
 export const projectSettingsSchema = z.object({
   autoMemory: z.boolean().default(true),
   extraction: z.boolean().default(true),
@@ -14,7 +14,7 @@ export const projectSettingsSchema = z.object({
   consolidationAutoApply: z.boolean().default(false),
   /** "Always allow" answered to a write prompt: the agent writes project files without asking. */
   alwaysAllowWrites: z.boolean().default(false),
-  /** Real paths outside the project that this project's CLAUDE.md may include (SPEC §6 one-time approval). */
+  /** Real paths outside the project that this project's CLAUDE.md may include (docs/memory.md#instructions one-time approval). */
   approvedIncludes: z.array(z.string()).default([]),
   teamServerUrl: z.string().url().nullable().default(null),
   teamRepo: z.string().regex(/^[A-Za-z0-9._-]+\/[A-Za-z0-9._-]+$/).nullable().default(null),

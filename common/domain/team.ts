@@ -1,4 +1,4 @@
-/** Team memory as the renderer sees it: sign-in, sync state, conflicts, blocked files (SPEC §5). */
+/** Team memory as the renderer sees it: sign-in, sync state, conflicts, blocked files (docs/memory.md#team-memory). */
 
 export type SyncPhase = 'synced' | 'syncing' | 'offline' | 'error' | 'disabled';
 
@@ -56,7 +56,7 @@ export interface TeamStatus {
   signInUrl?: string | null;
 }
 
-/** A team memory deleted here or by a teammate, restorable while its tombstone is kept (SPEC §5: 30 days). */
+/** A team memory deleted here or by a teammate, restorable while its tombstone is kept (docs/memory.md#team-memory: 30 days). */
 export interface DeletedTeamFile {
   key: string;
   /** Vault-relative path it had. */

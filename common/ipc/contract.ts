@@ -55,7 +55,7 @@ const importItem = z
   .strict();
 
 /**
- * The one IPC contract (DESIGN.md): invoke channels `domain:verb` → `Result<T>`, event channels
+ * The one IPC contract (docs/architecture.md): invoke channels `domain:verb` → `Result<T>`, event channels
  * `domain:did-…`. The preload, the host's WebSocket router and the renderer bridge are derived from
  * these two maps; adding a channel is one entry here plus its handler in `main/core/ipc/handlers.ts`.
  */
@@ -88,7 +88,7 @@ export const invokeChannels = {
   ),
   'chat:regenerate': invoke<{ accepted: true }>()(z.object({ project: absolutePath, sessionId }).strict()),
   'chat:stop': invoke<{ stopped: boolean }>()(z.object({ sessionId }).strict()),
-  /** "Compact now" (SPEC §3): instructions skip the notes and steer the summarizer. */
+  /** "Compact now" (docs/memory.md#compaction): instructions skip the notes and steer the summarizer. */
   'chat:compact': invoke<{ accepted: true }>()(
     z.object({ project: absolutePath, sessionId, instructions: z.string().max(4000).optional() }).strict(),
   ),

@@ -12,7 +12,7 @@ const BLOCK = /^---\s*\n([\s\S]*?)---/;
 const FALLBACK_LINE = /^([a-zA-Z_-]+):\s+(.+)$/;
 const FALLBACK_SPECIAL = /[{}[\]*&#!|>%@`]|: /;
 
-/** Why a memory file looks wrong; it is kept and listed all the same (SPEC §4: never refused for its shape). */
+/** Why a memory file looks wrong; it is kept and listed all the same (docs/memory.md#auto-memory: never refused for its shape). */
 export type MemoryFlag = 'no-frontmatter' | 'malformed-frontmatter' | 'untyped' | 'missing-name' | 'missing-description';
 
 /** A markdown file's frontmatter block, located but not parsed. */

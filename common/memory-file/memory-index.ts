@@ -1,5 +1,5 @@
 /**
- * MEMORY.md, the index of a memory folder (SPEC §4): one line a memory, `- [Title](file.md) — hook`.
+ * MEMORY.md, the index of a memory folder (docs/memory.md#auto-memory): one line a memory, `- [Title](file.md) — hook`.
  * The one parser of its pointer lines. Lenient as a markdown reader is: `*`/`+` bullets, escaped
  * brackets in the title, `<file with spaces.md>` and `%20` targets, an optional `"link title"`, and
  * `—`, `–`, `-` or `:` before the hook. Other lines (headings, prose, web links) are not pointers.

@@ -1,10 +1,10 @@
-/** SPEC §4: the four memory types, spelled once for the whole app. */
+/** docs/memory.md#auto-memory: the four memory types, spelled once for the whole app. */
 export const memoryTypes = ['user', 'feedback', 'project', 'reference'] as const;
 export type MemoryType = (typeof memoryTypes)[number];
 
 /**
  * A `type` value as Claude Code reads it: an exact match of one of the four (no case folding, as its
- * `parseMemoryType`), `untyped` for any other value (kept and shown, SPEC §4), null when there is none.
+ * `parseMemoryType`), `untyped` for any other value (kept and shown, docs/memory.md#auto-memory), null when there is none.
  */
 export function memoryTypeOf(type: string | null | undefined): MemoryType | 'untyped' | null {
   if (type === undefined || type === null || type === '') return null;

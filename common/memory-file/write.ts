@@ -13,7 +13,7 @@ export interface MemoryHead {
 /**
  * One YAML scalar that strict YAML reads back as exactly `value`: plain when it is safe, else
  * double-quoted (a JSON string is a valid YAML double-quoted scalar). Newlines become spaces: every
- * field is one line (SPEC §4). No `---` is ever written inside the block (see below).
+ * field is one line (docs/memory.md#auto-memory). No `---` is ever written inside the block (see below).
  */
 export function yamlScalar(value: string): string {
   const line = value.replace(/\s*[\r\n]+\s*/g, ' ');

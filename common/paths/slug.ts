@@ -1,5 +1,5 @@
 /**
- * SPEC §0: the folder name a project's data lives under, exactly as Claude Code names it (so a vault
+ * docs/memory.md#where-things-live: the folder name a project's data lives under, exactly as Claude Code names it (so a vault
  * at `~/.claude` shares each project's folder with Claude Code). The path is taken in NFC, as Claude
  * Code normalizes the folder it starts in; then every UTF-16 code unit outside [A-Za-z0-9] becomes
  * `-`; a slug over 200 characters keeps 200 and appends `-` + base-36 of the absolute value of

@@ -1,5 +1,5 @@
 /**
- * Checksums and ETags of SPEC §5, isomorphic: the caller injects the SHA-256 function (node:crypto on
+ * Checksums and ETags of docs/sync-protocol.md, isomorphic: the caller injects the SHA-256 function (node:crypto on
  * the server and in main, WebCrypto would need an async variant), so this file runs everywhere.
  */
 

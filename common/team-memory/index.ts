@@ -1,4 +1,4 @@
-/** Team memory protocol pieces shared by the server and the desktop client (SPEC §5). */
+/** Team memory protocol pieces shared by the server and the desktop client (docs/sync-protocol.md). */
 export * from './key-validator.js';
 export * from './checksum.js';
 export * from './protocol.js';

@@ -3,7 +3,7 @@
  * `A.md` and `a.md`, or the NFC and NFD spellings of `é.md`, are one file there, and `x.md` cannot be
  * both a file and the folder of `x.md/y.md` anywhere. The server refuses a key that would collide with
  * one it holds, and the client leaves such a local file out of the push, so no client is ever asked to
- * write two files into one name (SPEC §5 key rules).
+ * write two files into one name (docs/sync-protocol.md key rules).
  */
 
 /** The form under which two keys name the same file on macOS and Windows. */

@@ -1,8 +1,8 @@
 /**
- * Team-memory key validation, shared by the server and the desktop client (SPEC §5): a key is a
+ * Team-memory key validation, shared by the server and the desktop client (docs/sync-protocol.md): a key is a
  * relative path with `/`; one with `..`, a backslash, a leading `/`, a NUL, or whose URL-decoded or
  * NFKC form does any of that, is rejected on both sides. Mirrors the reference system's
- * `validateTeamMemKey` (claude-code-memory-facts §6.9), minus the file-system checks the client adds.
+ * `validateTeamMemKey` (docs/memory.md#team-keys), minus the file-system checks the client adds.
  */
 
 /** Why a key was refused; `reason` is a clause fit for an error message ("it contains a backslash"). */
@@ -61,7 +61,7 @@ export function validateTeamMemoryKey(key: string): KeyCheck {
   const plain = plainProblem(key);
   if (plain) return { ok: false, reason: `it ${plain}` };
   // A lone UTF-16 surrogate has no UTF-8 form: the database would store another key than the one
-  // whose checksum went into the repository checksum (SPEC §5), and no file can carry such a name.
+  // whose checksum went into the repository checksum (docs/sync-protocol.md), and no file can carry such a name.
   if (/\p{Surrogate}/u.test(key)) return { ok: false, reason: 'it is not valid Unicode (a lone surrogate)' };
   if (key.endsWith('/')) return { ok: false, reason: 'it ends with /' };
   if (key.split('/').some((segment) => segment === '' || segment === '.')) {
@@ -105,10 +105,10 @@ export function validateTeamMemoryKey(key: string): KeyCheck {
   return { ok: true };
 }
 
-/** The repository name SPEC §5 accepts: `owner/name`. */
+/** The repository name docs/sync-protocol.md accepts: `owner/name`. */
 export const repoPattern = /^[A-Za-z0-9._-]+\/[A-Za-z0-9._-]+$/;
 
-/** True when `repo` is `owner/name` with SPEC §5's characters, and neither part is `.` or `..`. */
+/** True when `repo` is `owner/name` with docs/sync-protocol.md's characters, and neither part is `.` or `..`. */
 export function isValidRepo(repo: string): boolean {
   if (!repoPattern.test(repo)) return false;
   return repo.split('/').every((part) => part !== '.' && part !== '..');

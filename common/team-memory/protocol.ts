@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The team-memory wire protocol of SPEC §5, as zod schemas shared by the server (which parses PUT
+ * The team-memory wire protocol of docs/sync-protocol.md, as zod schemas shared by the server (which parses PUT
  * bodies with them) and the desktop client (which parses responses with them).
  */
 
@@ -64,7 +64,7 @@ export const putResponseSchema = z.strictObject({
 });
 export type PutResponse = z.infer<typeof putResponseSchema>;
 
-/** The `error_code`s a server answers with (every 4xx, SPEC §5; `internal` for a 5xx). */
+/** The `error_code`s a server answers with (every 4xx, docs/sync-protocol.md; `internal` for a 5xx). */
 export const teamErrorCodes = [
   'invalid_request',
   'invalid_repo',

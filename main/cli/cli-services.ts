@@ -5,7 +5,7 @@ import { stderrLogger, type Logger } from '../core/ports.js';
 import type { CliIo } from './cli-io.js';
 
 /**
- * The engines for a CLI command. An unusable keychain is a warning, never a failure (DESIGN.md):
+ * The engines for a CLI command. An unusable keychain is a warning, never a failure (docs/architecture.md):
  * secrets then live only in this process, and the API key may still come from the environment.
  */
 export async function cliServices(io: CliIo, vault: string | undefined, shell: 'host' | 'cli'): Promise<Services> {

@@ -18,7 +18,7 @@ export interface CommandEntry {
   load(): Promise<Command>;
 }
 
-/** Subcommands of `strata`; each issue adds its own (DESIGN.md "The `strata` command"). */
+/** Subcommands of `strata`; each issue adds its own (docs/architecture.md#the-strata-command). */
 export const commandEntries: CommandEntry[] = [
   { name: 'host', summary: 'serve the app to a browser tab on 127.0.0.1', stops: 'itself', load: async () => (await import('./commands/host.js')).hostCommand },
   { name: 'ask', summary: 'one non-interactive turn of the main agent', stops: 'itself', load: async () => (await import('./commands/ask.js')).askCommand },

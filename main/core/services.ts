@@ -53,7 +53,7 @@ export interface Services {
   readonly events: EventHub;
   readonly credentials: CredentialStore;
   readonly version: string;
-  /** Team memory sync of the open projects (issue 8). */
+  /** Team memory sync of the open projects (docs/memory.md#team-sync). */
   readonly team: TeamService;
   vault(): VaultServices;
   /** Points the vault at `root` (null = default) and rebuilds the vault-bound engines. */
@@ -105,7 +105,7 @@ async function openVault(
   });
   const offChanges = files.onChanges((changes) => options.events.emit('vault:did-change-files', changes));
   const offState = files.onState((state) => options.events.emit('vault:did-change-state', { root, state }));
-  // The opened projects' own CLAUDE.md files are vault files too (DESIGN.md "Data on disk"); re-scanned
+  // The opened projects' own CLAUDE.md files are vault files too (docs/architecture.md#data-on-disk); re-scanned
   // whenever a project is opened or forgotten.
   void files.setProjects(projects.list());
   const offProjects = options.events.subscribe((channel) => {
@@ -137,7 +137,7 @@ async function openVault(
   };
 }
 
-/** The one composition root (DESIGN.md): builds every engine from one config object. */
+/** The one composition root (docs/architecture.md): builds every engine from one config object. */
 export async function createServices(input: ServicesConfig): Promise<Services> {
   const config = {
     ...input,
@@ -155,7 +155,7 @@ export async function createServices(input: ServicesConfig): Promise<Services> {
   const events = new EventHub();
   const vaultOptions = { clock: config.clock, logger: config.logger, watch: config.watch, events, credentials: config.credentials, env: config.env, shell: config.shell };
   let current = await openVault(initial.root, initial.isDefault, vaultOptions);
-  // The app pulls every team-enabled project at start (issue 8); a one-shot CLI command does not.
+  // The app pulls every team-enabled project at start (docs/memory.md#team-sync); a one-shot CLI command does not.
   const team = new TeamService({ vault: () => current, events, credentials: config.credentials, clock: config.clock, logger: config.logger, openAtStart: config.shell !== 'cli' });
 
   return {

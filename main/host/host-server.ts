@@ -66,7 +66,7 @@ function parseFrame(data: string): Frame | null {
 }
 
 /**
- * `strata host` (DESIGN.md "The host"): the built renderer and the IPC contract over a WebSocket, on
+ * `strata host` (docs/architecture.md#the-host): the built renderer and the IPC contract over a WebSocket, on
  * 127.0.0.1 only. The per-run token, the exact `Host` and the exact `Origin` keep other local
  * processes, web pages and DNS-rebinding attacks out.
  */

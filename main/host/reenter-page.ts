@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { HOST_TOKEN_STORAGE_KEY } from '../../common/host-token.js';
 
 /**
- * What `GET /` answers without this run's token (still a 403, DESIGN.md "The host"). The app drops the
+ * What `GET /` answers without this run's token (still a 403, docs/architecture.md#the-host). The app drops the
  * token from the address bar and keeps it in the tab's sessionStorage, so a reload (F5) arrives here
  * without it: this page re-enters with the stored token. A tab that never had the token (another
  * page, another browser) gets a one-line explanation and nothing of the app.

@@ -16,7 +16,7 @@ export interface CreatedToken {
 }
 
 /**
- * The `strata server user add | grant | token | token revoke` operations (DESIGN.md), on the database
+ * The `strata server user add | grant | token | token revoke` operations (docs/architecture.md), on the database
  * directly, so they work with the server stopped or running. Failures are AppFailures with a message
  * fit for the one stderr line.
  */

@@ -4,7 +4,7 @@ import { authenticateRequest, type RequestAuthDeps } from './authenticate-reques
 
 /**
  * `GET /api/me` → `{user}`: who the bearer token signs in as, so the desktop app can show it. Same
- * 401 and 429 as the team-memory API; not part of SPEC §5's protocol, which it leaves unchanged.
+ * 401 and 429 as the team-memory API; not part of docs/sync-protocol.md's protocol, which it leaves unchanged.
  */
 export function registerAccountRoutes(app: FastifyInstance, deps: RequestAuthDeps): void {
   app.get(

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TeamErrorCode } from '../../common/team-memory/index.js';
 
-/** A 4xx answer in SPEC §5's shape: `{error:{message, details:{error_code, …}}}`. */
+/** A 4xx answer in docs/sync-protocol.md's shape: `{error:{message, details:{error_code, …}}}`. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -23,7 +23,7 @@ export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply
     .send({ error: { message: error.message, details: { error_code: error.errorCode, ...error.details } } });
 }
 
-/** Wraps a route handler so a thrown ApiError becomes its SPEC §5 answer; anything else reaches the error handler. */
+/** Wraps a route handler so a thrown ApiError becomes its docs/sync-protocol.md answer; anything else reaches the error handler. */
 export function withApiErrors(
   handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
 ): (request: FastifyRequest, reply: FastifyReply) => Promise<unknown> {

@@ -2,7 +2,7 @@ import type { PutOutcome } from '../storage/memory-store.js';
 import { formatEtag } from '../../common/team-memory/index.js';
 import { ApiError } from './api-error.js';
 
-/** A refused PUT as its SPEC §5 answer: 412, 428, the structured 413, or 400 for a colliding key. */
+/** A refused PUT as its docs/sync-protocol.md answer: 412, 428, the structured 413, or 400 for a colliding key. */
 export function describePutOutcome(repo: string, outcome: Exclude<PutOutcome, { kind: 'ok' }>): ApiError {
   switch (outcome.kind) {
     case 'precondition_failed':

@@ -4,7 +4,7 @@ import type { SqlDb } from '../storage/sql-db.js';
 const windowMs = 60_000;
 
 /**
- * A fixed one-minute window per token (DESIGN.md: 600 requests a minute per token), counted in the
+ * A fixed one-minute window per token (docs/architecture.md: 600 requests a minute per token), counted in the
  * database so the limit holds for the token across every instance behind a load balancer, not per
  * process. One atomic upsert a request: it opens a new window when the stored one is over, else counts.
  */

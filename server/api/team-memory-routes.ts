@@ -136,7 +136,7 @@ async function handlePut(deps: TeamMemoryDeps, { repo, caller }: Admitted, reque
   return reply.header('etag', formatEtag(outcome.checksum)).header('cache-control', 'no-store').send({ checksum: outcome.checksum, version: outcome.version });
 }
 
-/** `GET`/`PUT /api/team_memory` exactly as SPEC §5; other methods are 405. */
+/** `GET`/`PUT /api/team_memory` exactly as docs/sync-protocol.md; other methods are 405. */
 export function registerTeamMemoryRoutes(app: FastifyInstance, deps: TeamMemoryDeps): void {
   const admitted = new WeakMap<FastifyRequest, Admitted>();
   // Admission runs before the body is read, so a caller without a valid token, over its rate limit or

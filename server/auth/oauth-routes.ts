@@ -48,7 +48,7 @@ function checkAuthorize(params: Params): { page: string } | { redirect: string }
   };
   if (params.response_type !== 'code') return fail('unsupported_response_type', 'response_type must be code');
   if (!params.state) return fail('invalid_request', 'state is required');
-  // PKCE S256 is mandatory (DESIGN.md; RFC 9700 §2.1.1): no challenge, or plain, is refused.
+  // PKCE S256 is mandatory (docs/architecture.md; RFC 9700 §2.1.1): no challenge, or plain, is refused.
   if (params.code_challenge_method !== 'S256') return fail('invalid_request', 'code_challenge_method must be S256');
   if (!challengePattern.test(params.code_challenge!)) return fail('invalid_request', 'code_challenge is missing or malformed');
   return null;

@@ -1,5 +1,5 @@
 /**
- * The desktop client's redirect URI (DESIGN.md; RFC 8252 §7.3 loopback redirection): exactly
+ * The desktop client's redirect URI (docs/architecture.md; RFC 8252 §7.3 loopback redirection): exactly
  * `http://127.0.0.1:<any port>/callback`, the port chosen by the app at sign-in time.
  */
 export function isLoopbackRedirect(uri: string): boolean {

@@ -1,4 +1,4 @@
-/** The small server-rendered sign-in page of the authorization endpoint (issue 7). */
+/** The small server-rendered sign-in page of the authorization endpoint (docs/sync-protocol.md). */
 
 const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 

@@ -18,7 +18,7 @@ export interface AccessTokenRow {
   revokedAt: number | null;
 }
 
-/** A refresh token of a rotation family (issue 7: reuse of a rotated one revokes the family). */
+/** A refresh token of a rotation family (docs/sync-protocol.md: reuse of a rotated one revokes the family). */
 export interface RefreshTokenRow {
   userId: string;
   username: string;

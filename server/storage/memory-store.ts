@@ -53,7 +53,7 @@ type EntryRow = {
 
 /**
  * Team memory rows: `team_repos` (version, checksum) and `team_entries` (one row a key; a tombstone is
- * a row with `deleted_at`). The ETag check and the write are one transaction (SPEC §5, issue 7).
+ * a row with `deleted_at`). The ETag check and the write are one transaction (docs/sync-protocol.md).
  */
 export class MemoryStore {
   constructor(

@@ -66,7 +66,7 @@ const migrations: { version: number; statements: string[] | Record<Dialect, stri
     ],
   },
   {
-    // Entries as their exact UTF-8 bytes (SPEC §5 allows any text, U+0000 included, which PostgreSQL
+    // Entries as their exact UTF-8 bytes (docs/sync-protocol.md allows any text, U+0000 included, which PostgreSQL
     // text cannot hold), and rate-limit windows shared by every instance on the database. The windows
     // are UNLOGGED on PostgreSQL: no WAL write per request, and losing them in a crash is harmless.
     version: 2,

@@ -5,7 +5,7 @@ import type { Row, SqlDb, SqlExecutor, SqlValue } from './sql-db.js';
 
 /**
  * SQLite through better-sqlite3, loaded lazily so the desktop app never loads the native module
- * (TOOLCHAIN.md). better-sqlite3 is synchronous on one connection, so statements from concurrent
+ * (docs/architecture.md#how-it-is-tested). better-sqlite3 is synchronous on one connection, so statements from concurrent
  * requests would interleave inside an async transaction: every top-level operation goes through one
  * queue. Several processes on one file serialize on SQLite's own lock (`BEGIN IMMEDIATE` + busy wait).
  */

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 /**
- * The real Claude Code as a test oracle (TOOLCHAIN.md "Claude Code as a test oracle"): the pinned npm
+ * The real Claude Code as a test oracle (docs/architecture.md#how-it-is-tested "Claude Code as a test oracle"): the pinned npm
  * package is installed once into a cache outside the repository (never a dependency of the app) and
  * its `cli.js` is run under Node against the loopback fake.
  */

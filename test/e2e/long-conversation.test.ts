@@ -8,7 +8,7 @@ import { startApp, type TestApp } from './support/app.js';
 import { hasChromium, openPage, useBrowser } from './support/browser.js';
 import { prepareChat, TEST_API_KEY } from './support/chat-app.js';
 
-/** Issue 3: with 5,000 messages loaded, at most ~150 message elements are in the DOM. */
+/** docs/architecture.md#the-agent: with 5,000 messages loaded, at most ~150 message elements are in the DOM. */
 describe.skipIf(!hasChromium)('a long conversation in Chromium', () => {
   const browser = useBrowser();
   let app: TestApp | null = null;

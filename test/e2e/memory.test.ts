@@ -22,7 +22,7 @@ const lastUserText = (r: WireRequest): string => {
 const memory = (name: string, description: string, type: string, body: string) => `---\nname: ${name}\ndescription: ${description}\ntype: ${type}\n---\n${body}\n`;
 
 /**
- * Issue 6 in Chromium via `strata host`, the real engines and the strict fake Messages API: the memory
+ * docs/memory.md#auto-memory in Chromium via `strata host`, the real engines and the strict fake Messages API: the memory
  * card of a foreground save and its Undo, and review mode's inbox in the vault.
  */
 describe.skipIf(!hasChromium)('auto memory in Chromium via strata host and the fake Messages API', () => {

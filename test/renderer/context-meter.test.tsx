@@ -4,7 +4,7 @@ import { ContextMeter } from '../../renderer/src/features/chat/context-meter';
 
 afterEach(cleanup);
 
-/** Issue 5 item 4: used against the auto-compaction threshold, a warning within 20,000 tokens of it. */
+/** docs/memory.md#session-notes: used against the auto-compaction threshold, a warning within 20,000 tokens of it. */
 describe('the context meter', () => {
   it('shows used against the threshold', () => {
     render(<ContextMeter context={{ used: 41_000, threshold: 167_000, warning: false }} />);

@@ -15,7 +15,7 @@ const notes = (text: string, over: Partial<SessionNotes> = {}): SessionNotes => 
   ...over,
 });
 
-/** The live session-notes panel (issue 5 item 4): rendered, updating as the updater edits, editable without racing it. */
+/** The live session-notes panel (docs/memory.md#session-notes): rendered, updating as the updater edits, editable without racing it. */
 async function mount(initial: SessionNotes) {
   const writes: { text: string; baseHash: string | null }[] = [];
   const fake = createFakeApi({

@@ -7,7 +7,7 @@ import { syncedStatus } from './support/team-status';
 
 const base: TeamStatus = syncedStatus;
 
-/** The status bar's sync indicator as the status events from main drive it (issue 8 item 5). */
+/** The status bar's sync indicator as the status events from main drive it (docs/memory.md#team-sync). */
 async function mount() {
   const syncs: string[] = [];
   const fake = createFakeApi({

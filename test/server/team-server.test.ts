@@ -34,7 +34,7 @@ function rawExchange(port: number, bytes: string): Promise<string> {
 }
 
 describeOnBackends('team server lifecycle', (backend) => {
-  it('answers a path that does not decode, and bytes that are not HTTP, with the SPEC §5 error body', async () => {
+  it('answers a path that does not decode, and bytes that are not HTTP, with the docs/sync-protocol.md error body', async () => {
     const f = await startFixture(backend.url());
     try {
       const cases: [string, number][] = [

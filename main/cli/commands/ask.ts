@@ -6,7 +6,7 @@ import { isValidSessionId } from '../../core/paths/project-paths.js';
 import { cliServices } from '../cli-services.js';
 import { UsageError, untilAborted, type Command } from '../cli-io.js';
 
-/** DESIGN.md: the end-of-turn memory engines get at most this long before `ask` returns. */
+/** docs/architecture.md: the end-of-turn memory engines get at most this long before `ask` returns. */
 const MEMORY_WAIT_MS = 60_000;
 /** After SIGINT/SIGTERM the engines get this long to close: memory writes are atomic, a cut one loses that update only. */
 const CLOSE_ON_SIGNAL_MS = 300;

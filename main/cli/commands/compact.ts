@@ -44,7 +44,7 @@ function positiveInt(flag: string, value: string | undefined): number | undefine
 }
 
 /**
- * `strata compact` (DESIGN.md): session-memory compaction of a transcript, no model call, read-only.
+ * `strata compact` (docs/architecture.md): session-memory compaction of a transcript, no model call, read-only.
  * A fallback is a result, not a failure: `fallback` names it, nothing is kept, exit 0.
  */
 export const compactCommand: Command = {
@@ -74,11 +74,11 @@ export const compactCommand: Command = {
       notes = await readNotes(notesPath);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EISDIR') throw new UsageError(`--session-memory is a folder: ${values['session-memory']}`);
-      // Unreadable notes are SPEC §3's "any error": the summarizer would run instead.
+      // Unreadable notes are docs/memory.md#compaction's "any error": the summarizer would run instead.
       notes = null;
       unreadable = true;
     }
-    // A custom template in the vault counts for the "still the template" test (DESIGN.md).
+    // A custom template in the vault counts for the "still the template" test (docs/architecture.md).
     const vaultRoot = await resolveVault(values.vault, io);
     const { template } = await loadCustomization(vaultRoot);
     const config = await vaultMemoryConfig(vaultRoot);

@@ -15,7 +15,7 @@ import { cliExtractFork } from '../agent-forks.js';
 export type ExtractForkFactory = (args: { projectDir: string; vaultRoot: string; memoryDir: string; io: CliIo }) => Promise<ForkRunner>;
 
 /**
- * `strata extract --transcript FILE --project DIR [--vault DIR] [--json]` (DESIGN.md): one extraction pass
+ * `strata extract --transcript FILE --project DIR [--vault DIR] [--json]` (docs/architecture.md): one extraction pass
  * through the model over the whole transcript, no throttle.
  */
 export function createExtractCommand(makeFork: ExtractForkFactory = cliExtractFork): Command {

@@ -6,7 +6,7 @@ import { importClaudeCode } from '../../core/transcripts/claude-code-import.js';
 import { defaultAppDataDir, VaultRootPointer } from '../../core/vault/vault-root.js';
 import { UsageError, type Command } from '../cli-io.js';
 
-/** `strata import claude-code` (DESIGN.md "The `strata` command"): Claude Code's transcripts and memory into the vault. */
+/** `strata import claude-code` (docs/architecture.md#the-strata-command): Claude Code's transcripts and memory into the vault. */
 export const importCommand: Command = {
   name: 'import',
   summary: "bring Claude Code's transcripts and memory folders into the vault",

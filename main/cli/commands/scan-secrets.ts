@@ -48,7 +48,7 @@ async function markNotASecret(spec: string, store: SecretAllowanceStore, json: b
 }
 
 /**
- * `strata scan-secrets PATH… [--json] [--vault DIR]` (DESIGN.md): rule and line per finding, never the
+ * `strata scan-secrets PATH… [--json] [--vault DIR]` (docs/architecture.md): rule and line per finding, never the
  * value; exit 1 iff any finding, 2 on bad usage or when a file could not be read. Findings the user marked
  * "Not a secret" in the vault, and lines with a `strata:allow` comment, are not reported.
  * `--not-a-secret FILE:LINE:RULE` marks one finding.

@@ -23,10 +23,10 @@ async function isDirectory(dir: string): Promise<boolean> {
 }
 
 /**
- * `strata search --project DIR [--vault DIR] [--json] QUERY` (DESIGN.md): the vault's full-text index
+ * `strata search --project DIR [--vault DIR] [--json] QUERY` (docs/architecture.md): the vault's full-text index
  * over the project's memories (auto and team), session notes, transcripts, its own CLAUDE.md files and
  * the user's.
- * The project is resolved to its slugs (SPEC §0): slug(folder) for transcripts and notes,
+ * The project is resolved to its slugs (docs/memory.md#where-things-live): slug(folder) for transcripts and notes,
  * slug(git root) for memory. Uses and refreshes the index cache; never watches.
  */
 export const searchCommand: Command = {

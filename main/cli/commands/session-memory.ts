@@ -27,7 +27,7 @@ export function sessionIdOf(records: readonly TranscriptRecord[], transcriptPath
 }
 
 /**
- * `strata session-memory --transcript FILE --project DIR` (DESIGN.md): one notes update through the
+ * `strata session-memory --transcript FILE --project DIR` (docs/architecture.md): one notes update through the
  * model, whatever the thresholds. Built with the fork runner factory so the composition root (and
  * tests) choose the model side.
  */

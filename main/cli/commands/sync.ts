@@ -12,7 +12,7 @@ import { openTeamSync } from '../../core/team-sync/open-team-sync.js';
 import { TeamAuth } from '../../core/team-sync/oauth-client.js';
 import { faultSeamFrom } from '../../core/team-sync/fault-seam.js';
 import type { SyncReport } from '../../core/team-sync/sync-types.js';
-import { UsageError, untilAborted, type CliIo, type Command } from '../cli-io.js';
+import { UsageError, type CliIo, type Command } from '../cli-io.js';
 
 /** Warnings and errors to stderr as single lines; never file contents or tokens (the engine logs neither). */
 function cliLogger(io: CliIo): Logger {
@@ -33,7 +33,7 @@ function printHuman(io: CliIo, repo: string, report: SyncReport, teamDir: string
   if (report.error) io.stdout(`error: ${report.error.message}`);
 }
 
-/** DESIGN.md `strata sync`: one pull + push, headless. */
+/** docs/architecture.md `strata sync`: one pull + push, headless. */
 export const syncCommand: Command = {
   name: 'sync',
   summary: 'pull and push the team memory of a project once',
@@ -84,7 +84,7 @@ export const syncCommand: Command = {
     const getToken = envToken ? async () => envToken : () => auth!.getAccessToken();
     if (!(await getToken())) throw new UsageError(`not signed in to ${serverUrl}: sign in from Strata's settings, or set STRATA_TEAM_TOKEN`);
 
-    // DESIGN.md's order (the git remote, the setting only without one); the engine takes it as given.
+    // docs/architecture.md's order (the git remote, the setting only without one); the engine takes it as given.
     const paths = await ProjectPaths.resolve(vaultRoot, projectDir);
     const detected = await detectTeamRepo(paths.gitRoot ?? paths.projectDir, projectSettings?.teamRepo ?? null);
     if (!detected.ok) throw new UsageError(detected.error.message);
@@ -128,7 +128,7 @@ export const syncCommand: Command = {
           pulled: report.pulled.length,
           pushed: report.pushed.length,
           conflicts: report.conflicts,
-          // rule/line: the first finding (DESIGN.md's shape); findings: all of them.
+          // rule/line: the first finding (docs/architecture.md's shape); findings: all of them.
           blocked: report.blocked.map((b) => ({ path: path.join(teamDir, b.key), rule: b.rule, line: b.line, findings: b.findings })),
           tooLarge: report.tooLarge,
           invalidNames: report.invalidNames.map((n) => ({ path: path.join(teamDir, n.key), reason: n.reason })),

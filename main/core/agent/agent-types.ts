@@ -5,13 +5,13 @@ import type { Clock, Logger } from '../ports.js';
 import type { Tool, ToolContext } from '../tools/index.js';
 import type { MessageRecord, TranscriptRecord } from '../transcripts/records.js';
 
-/** What the memory engines see after a model response or a complete turn (issue 3 item 2). */
+/** What the memory engines see after a model response or a complete turn (docs/architecture.md#the-agent). */
 export interface HookContext {
   /** The whole conversation so far: history plus this run's records. */
   records: TranscriptRecord[];
   /** Only the records this run produced. */
   newRecords: MessageRecord[];
-  /** false on the main thread; forks never trigger the memory engines (SPEC §2). */
+  /** false on the main thread; forks never trigger the memory engines (docs/memory.md#session-notes). */
   isFork: boolean;
   /** The newest response (afterModelResponse) or the turn's last response (afterTurn). */
   response: LlmResponse | null;
@@ -21,7 +21,7 @@ export interface AgentHooks {
   afterModelResponse?: (ctx: HookContext) => void | Promise<void>;
   afterTurn?: (ctx: HookContext) => void | Promise<void>;
   /**
-   * Before each request after tool results (reference §4.3: auto-compaction is checked at the top of
+   * Before each request after tool results (docs/memory.md#compaction: auto-compaction is checked at the top of
    * every loop iteration, not only when the user speaks). Returns the conversation to go on with when
    * it was replaced (a compaction appended a boundary, summary and kept records), else null.
    */

@@ -3,9 +3,9 @@ import { newestReminder, reminderTextOf } from '../transcripts/context-reminder.
 import { isCompactBoundary, isMessageRecord, reachesModel, type TranscriptRecord } from '../transcripts/records.js';
 
 /**
- * Transcript records → the API's `messages` (issue 3 item 2). Only messages after the last compact
+ * Transcript records → the API's `messages` (docs/architecture.md#the-agent). Only messages after the last compact
  * boundary count; records sharing one API `message.id` are one response; same-role runs are merged
- * (strict fake, DESIGN.md "Tests"); empty text goes; a tool_use left without a result (Stop mid-tool,
+ * (strict fake, docs/architecture.md#how-it-is-tested); empty text goes; a tool_use left without a result (Stop mid-tool,
  * a crash) gets an "interrupted" result so the next request is valid. The newest context reminder
  * (wherever it was stored: at the start, on resume, after a compaction) leads the first user message,
  * as Claude Code 2.1.88 sends its own; older reminders are not sent.

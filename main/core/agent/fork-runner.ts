@@ -11,7 +11,7 @@ export interface ParentPrefix {
   messages: Anthropic.MessageParam[];
 }
 
-/** A fork that ended on an API error or a Stop: its callers must not count it as done (SPEC §2 cursors). */
+/** A fork that ended on an API error or a Stop: its callers must not count it as done (docs/memory.md#session-notes cursors). */
 export class ForkFailedError extends Error {
   constructor(
     readonly status: 'error' | 'aborted',

@@ -8,7 +8,7 @@ import { runQueryLoop } from './query-loop.js';
 import { RecordBuilder } from './record-builder.js';
 import { systemClock } from '../ports.js';
 
-/** A forked agent's inputs (issue 3 item 4, reference §8): the parent's exact prefix plus prompts. */
+/** A forked agent's inputs (docs/architecture.md#the-agent): the parent's exact prefix plus prompts. */
 export interface ForkedAgentOptions {
   llm: LlmClient;
   /** The parent's system prompt, tools and messages, unchanged: they are the prompt-cache key. */

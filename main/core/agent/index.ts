@@ -1,4 +1,4 @@
-/** The agent engine (issue 3 items 2 and 4): the query loop, its message normalizer and forks. */
+/** The agent engine (docs/architecture.md#the-agent): the query loop, its message normalizer and forks. */
 export { runQueryLoop } from './query-loop.js';
 export { createForkRunner, ForkFailedError, type ParentPrefix } from './fork-runner.js';
 export { runForkedAgent, cacheHitRatio, type ForkedAgentOptions, type ForkedAgentResult } from './forked-agent.js';

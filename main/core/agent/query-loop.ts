@@ -9,7 +9,7 @@ import { RecordBuilder } from './record-builder.js';
 import { runToolCalls } from './run-tool-calls.js';
 
 /**
- * One turn of the agent (issue 3 item 2): stream a response → run the tools it asks for → send the
+ * One turn of the agent (docs/architecture.md#the-agent): stream a response → run the tools it asks for → send the
  * results → repeat until the model ends its turn or `maxTurns` responses. Never throws for API
  * errors: they come back as `status: 'error'` with an `LlmError`. On Stop, every record emitted
  * leaves a conversation the API accepts (`toApiMessages` repairs what Stop cut short).

@@ -5,7 +5,7 @@ import { INTERRUPTED_RESULT } from './api-messages.js';
 import type { AgentEvent } from './agent-types.js';
 
 /**
- * Runs one response's tool calls (issue 3 item 2): consecutive read-only calls run concurrently,
+ * Runs one response's tool calls (docs/architecture.md#the-agent): consecutive read-only calls run concurrently,
  * a write runs alone and in order. Results keep the calls' order. On Stop, a call still running
  * gets the "interrupted" result and later calls do not start.
  */

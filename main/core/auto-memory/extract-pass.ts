@@ -13,7 +13,7 @@ import { MemoryExtractor, type ForkRunner } from './memory-extractor.js';
 import { ensureMemoryDir, memoryDirFor } from './memory-paths.js';
 import { memoryWriteGuard, type SecretScan } from './write-guard.js';
 
-/** What `strata extract` reports (DESIGN.md): absolute paths of files the pass wrote or deleted, and refused writes. */
+/** What `strata extract` reports (docs/architecture.md): absolute paths of files the pass wrote or deleted, and refused writes. */
 export interface ExtractPassResult {
   memoryDir: string;
   written: string[];
@@ -44,7 +44,7 @@ async function snapshot(dir: string): Promise<Map<string, string>> {
   return out;
 }
 
-/** One forced extraction pass over a whole transcript (DESIGN.md `strata extract`): no throttle, no cursor kept. */
+/** One forced extraction pass over a whole transcript (docs/architecture.md `strata extract`): no throttle, no cursor kept. */
 export async function runExtractPass(options: {
   transcriptFile: string;
   projectDir: string;

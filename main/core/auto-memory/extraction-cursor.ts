@@ -1,6 +1,6 @@
 import { SessionStateStore, type SessionStateSlot } from '../transcripts/session-state-store.js';
 
-/** The extractor's state in a session's JSON (SPEC §4 cursor), under its own key. */
+/** The extractor's state in a session's JSON (docs/memory.md#auto-memory cursor), under its own key. */
 export interface ExtractionCursor {
   /** The last message the previous successful run covered. */
   lastMessageUuid: string | null;

@@ -4,7 +4,7 @@ import type { MemoryWriteGuard } from './write-guard.js';
 /** A permission decision for one tool call, in the shape the agent loop's `canUseTool` returns. */
 export type ToolDecision = { behavior: 'allow'; updatedInput?: Record<string, unknown> } | { behavior: 'deny'; message: string };
 
-/** The fork's permission check: the tool list stays the parent's (cache), permissions restrict it (DESIGN.md). */
+/** The fork's permission check: the tool list stays the parent's (cache), permissions restrict it (docs/architecture.md). */
 export type CanUseTool = (toolName: string, input: Record<string, unknown>) => Promise<ToolDecision>;
 
 const READ_TOOLS = new Set(['Read', 'Grep', 'Glob']);
@@ -30,7 +30,7 @@ const inside = (dir: string, p: string) => {
 };
 
 /**
- * SPEC §4 extractor permissions: Read/Grep/Glob anywhere in the project (or the memory folder);
+ * docs/memory.md#auto-memory extractor permissions: Read/Grep/Glob anywhere in the project (or the memory folder);
  * Write/Edit/Delete only through the sandbox and the secret scan, the path rewritten to its real path;
  * everything else denied. (Strata has no shell tool, so there are no read-only shell commands to allow.)
  */

@@ -1,6 +1,6 @@
 import type { MemoryShape } from '../../../common/memory-file/index.js';
 
-/** Inputs of the background extractor's instruction (SPEC §4, reference §5.9). */
+/** Inputs of the background extractor's instruction (docs/memory.md#auto-memory, docs/memory.md#extraction). */
 export interface ExtractorPromptInput {
   memoryDir: string;
   /** How many of the most recent messages to analyse. */
@@ -14,7 +14,7 @@ export interface ExtractorPromptInput {
 
 /**
  * The extractor's instruction, sent as the last user message of the fork. It reads all it needs in one
- * turn and writes in the next, because its turns are few (SPEC §4: at most 5).
+ * turn and writes in the next, because its turns are few (docs/memory.md#auto-memory: at most 5).
  */
 export function extractorPrompt(input: ExtractorPromptInput): string {
   const parts = [

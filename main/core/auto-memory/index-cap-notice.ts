@@ -6,11 +6,11 @@ import { scanMemoryFiles } from './memory-files.js';
 import { indexHeadroom, truncateIndex } from './memory-index.js';
 import { INDEX_FILE_NAME } from './memory-paths.js';
 
-/** The share of MEMORY.md's caps (SPEC §4: 200 lines / 25,000 characters) at which the user is warned. */
+/** The share of MEMORY.md's caps (docs/memory.md#auto-memory: 200 lines / 25,000 characters) at which the user is warned. */
 const WARN_AT = 0.8;
 
 /**
- * A notice before MEMORY.md reaches its cap (issue 6 item 9): how full it is and which memories look
+ * A notice before MEMORY.md reaches its cap (docs/memory.md#auto-memory): how full it is and which memories look
  * like they could be merged (same description, or mostly the same text), else the type with the most
  * entries. Null while there is room. `label` names the index (the team's is cut the same way).
  */
@@ -41,7 +41,7 @@ export async function indexCapNotice(memoryDir: string, config: MemoryConfig, la
   return `${label} ${full} (${room.lines}/${room.maxLines} lines, ${room.chars}/${room.maxChars} characters). ${suggestion}`;
 }
 
-/** Names what load-time truncation leaves out (SPEC §4): the line range and the first entry cut. */
+/** Names what load-time truncation leaves out (docs/memory.md#auto-memory): the line range and the first entry cut. */
 function whatIsCut(raw: string, caps: { maxLines: number; maxChars: number }): string {
   const cut = truncateIndex(raw, caps).cutLines;
   if (!cut) return 'its last lines are';

@@ -1,4 +1,4 @@
-/** Auto memory (SPEC §4, issue 6): the store, the prompts, the write sandbox, the extractor and recall. */
+/** Auto memory (docs/memory.md#auto-memory): the store, the prompts, the write sandbox, the extractor and recall. */
 export { MemoryStore, type IndexReport, type NewMemory } from './memory-store.js';
 export { findGitRoot, memoryDirFor, ensureMemoryDir, sessionStateFile, INDEX_FILE_NAME } from './memory-paths.js';
 export { parseMemoryFile, renderMemoryFile, memoryTypes, type MemoryType, type MemoryFlag, type ParsedMemory } from '../../../common/memory-file/index.js';

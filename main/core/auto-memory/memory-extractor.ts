@@ -72,7 +72,7 @@ const isToolUse = (b: ContentBlock): b is Extract<ContentBlock, { type: 'tool_us
 const blocksOf = (m: MessageRecord): ContentBlock[] => (typeof m.message.content === 'string' ? [] : m.message.content);
 
 /**
- * The background memory extractor (SPEC §4, reference §5.8): at the end of each complete main-agent turn,
+ * The background memory extractor (docs/memory.md#auto-memory, docs/memory.md#extraction): at the end of each complete main-agent turn,
  * every N turns, one run at a time with a single stashed trailing run; skipped with the cursor advanced
  * when the main agent wrote memory itself; the cursor moves only on success.
  */
@@ -148,7 +148,7 @@ export class MemoryExtractor {
     const config = currentConfig(this.options.config);
     const cursor = await cursors.read(sessionId);
     const at = cursor?.lastMessageUuid ? messages.findIndex((m) => m.uuid === cursor.lastMessageUuid) : -1;
-    // Cursor vanished (compaction) or never set: every message counts again (SPEC §4).
+    // Cursor vanished (compaction) or never set: every message counts again (docs/memory.md#auto-memory).
     const fresh = at >= 0 ? messages.slice(at + 1) : messages;
     if (fresh.length === 0) return { kind: 'skipped', reason: 'no-new-messages' };
     const lastUuid = fresh.at(-1)!.uuid;

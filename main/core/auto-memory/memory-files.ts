@@ -18,7 +18,7 @@ export interface MemoryFile extends ParsedMemory {
 export interface ScanOptions {
   /** Read at most this many bytes of each file (recall reads a capped head; the store reads all). */
   maxBytes?: number;
-  /** Keep only the newest N by mtime (reference §5.10: 200 for the manifest). */
+  /** Keep only the newest N by mtime (docs/memory.md#recall: 200 for the manifest). */
   limit?: number;
   /**
    * The previous scan's files by relative path (same `maxBytes`): a file whose mtime and size are
@@ -83,7 +83,7 @@ export async function scanMemoryFiles(memoryDir: string, options: ScanOptions = 
 }
 
 /**
- * Manifest lines for prompts (reference §5.10): `- [type] file.md (ISO mtime): description`, the tag and
+ * Manifest lines for prompts (docs/memory.md#recall): `- [type] file.md (ISO mtime): description`, the tag and
  * description left out when absent.
  */
 export function formatManifest(files: MemoryFile[]): string {

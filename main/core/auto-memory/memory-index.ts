@@ -3,7 +3,7 @@ import { estimateTextTokens } from '../llm/tokens.js';
 
 export { formatIndexLine, normalizeTarget } from '../../../common/memory-file/index.js';
 
-/** One `- [Title](file.md) — hook` line of MEMORY.md (SPEC §4). Same shape as `common/domain/vault.ts` IndexLine. */
+/** One `- [Title](file.md) — hook` line of MEMORY.md (docs/memory.md#auto-memory). Same shape as `common/domain/vault.ts` IndexLine. */
 export interface IndexEntry {
   /** 1-based line number in MEMORY.md. */
   line: number;
@@ -15,7 +15,7 @@ export interface IndexEntry {
   broken: boolean;
 }
 
-/** Caps applied when MEMORY.md is loaded into a conversation (SPEC §4, reference §5.3). */
+/** Caps applied when MEMORY.md is loaded into a conversation (docs/memory.md#auto-memory, docs/memory.md#memory-index). */
 export interface IndexCaps {
   maxLines: number;
   maxChars: number;
@@ -24,7 +24,7 @@ export interface IndexCaps {
 /**
  * The index's pointer lines (parsed by the one MEMORY.md parser, `common/memory-file`); `exists` says
  * whether a target is present, so pointers to missing files are flagged (the store never rewrites the
- * model's lines to fix them, SPEC §4).
+ * model's lines to fix them, docs/memory.md#auto-memory).
  */
 export function parseIndex(text: string, exists: (target: string) => boolean): IndexEntry[] {
   return parsePointers(text).map((p) => ({ ...p, broken: !exists(p.target) }));
@@ -43,7 +43,7 @@ export interface IndexTruncation {
 }
 
 /**
- * Reference §5.3: trim; keep the first `maxLines` lines; if still over `maxChars`, cut at the last newline at or
+ * docs/memory.md#memory-index: trim; keep the first `maxLines` lines; if still over `maxChars`, cut at the last newline at or
  * before it (hard cut when there is none); then append a visible blockquote warning naming what was cut.
  */
 export function truncateIndex(raw: string, caps: IndexCaps): IndexTruncation {
@@ -75,7 +75,7 @@ export function truncateIndex(raw: string, caps: IndexCaps): IndexTruncation {
   return { content: `${kept}\n\n${warning}`, truncated: true, lines: lines.length, chars, cutLines, warning };
 }
 
-/** Headroom of MEMORY.md against its load caps, for the vault's notice before anything is cut (SPEC §4 Beyond). */
+/** Headroom of MEMORY.md against its load caps, for the vault's notice before anything is cut (docs/memory.md#auto-memory). */
 export interface IndexHeadroom {
   lines: number;
   maxLines: number;

@@ -12,7 +12,7 @@ function folderAsWritten(file: string, ctx: ToolContext, memoryDirs: readonly st
 }
 
 /**
- * The write tools with the memory sandbox on the path as written (issue 6 item 5): a Write, Edit or
+ * The write tools with the memory sandbox on the path as written (docs/memory.md#auto-memory): a Write, Edit or
  * Delete spelled inside a memory folder must land inside it after every link is followed. Without this,
  * `memory/proj-link/app.ts` (a link into the project) resolves to a project file and would go to the
  * user's permission prompt as an ordinary project write. Only `run` is wrapped: names, descriptions and

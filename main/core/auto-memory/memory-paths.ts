@@ -4,15 +4,15 @@ import { ProjectPaths, assertSessionId } from '../paths/index.js';
 
 export { findGitRoot } from '../paths/index.js';
 
-/** The index file of a memory folder (SPEC §4). */
+/** The index file of a memory folder (docs/memory.md#auto-memory). */
 export { INDEX_FILE_NAME } from '../../../common/memory-file/index.js';
 
-/** `projects/<slug(git root, or the folder)>/memory` under the vault (SPEC §0, §4): worktrees share it. */
+/** `projects/<slug(git root, or the folder)>/memory` under the vault (docs/memory.md#where-things-live, docs/memory.md#auto-memory): worktrees share it. */
 export async function memoryDirFor(vaultRoot: string, projectDir: string): Promise<string> {
   return (await ProjectPaths.resolve(vaultRoot, projectDir)).memoryDir;
 }
 
-/** Creates the memory folder if missing (SPEC §4: created when the agent starts) and returns its real path. */
+/** Creates the memory folder if missing (docs/memory.md#auto-memory: created when the agent starts) and returns its real path. */
 export async function ensureMemoryDir(memoryDir: string): Promise<string> {
   await fs.mkdir(memoryDir, { recursive: true, mode: 0o700 });
   return fs.realpath(memoryDir);

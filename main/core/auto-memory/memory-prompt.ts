@@ -1,8 +1,8 @@
 import type { MemoryShape } from '../../../common/memory-file/index.js';
 
 /**
- * The memory section of the main agent's system prompt (SPEC §4, reference §5.5–5.7): behaviour only —
- * MEMORY.md's content travels in the reminder block built by the context loader (SPEC §7).
+ * The memory section of the main agent's system prompt (docs/memory.md#auto-memory, docs/memory.md#memory-files): behaviour only —
+ * MEMORY.md's content travels in the reminder block built by the context loader (docs/memory.md#injection-order).
  */
 
 const typesSection = `## Kinds of memory

@@ -10,7 +10,7 @@ export interface RecallRequest {
   query: string;
   /** Absolute paths attached earlier in the session or read by a tool (never attached twice). */
   seen: ReadonlySet<string>;
-  /** Bytes of memory attachments already in the session (SPEC §4: ≤60 KiB a session). */
+  /** Bytes of memory attachments already in the session (docs/memory.md#auto-memory: ≤60 KiB a session). */
   sessionBytesUsed: number;
   recentTools?: readonly string[];
   /** Set when there is no network or no key: rank locally without trying the model. */
@@ -25,12 +25,12 @@ export interface RecallResult {
   memories: RecalledMemory[];
 }
 
-/** Reference §5.10: files read per scan and the manifest's size. */
+/** docs/memory.md#recall: files read per scan and the manifest's size. */
 const MANIFEST_FILES = 200;
 const RANK_READ_BYTES = 16 * 1024;
 
 /**
- * Relevant-memory recall (SPEC §4): per user turn, up to 5 files chosen by a small model call over their
+ * Relevant-memory recall (docs/memory.md#auto-memory): per user turn, up to 5 files chosen by a small model call over their
  * descriptions, or by the local ranking when offline or when that call fails. Keep one per memory folder
  * across turns: each scan re-reads only files whose mtime or size changed, and the local index is
  * updated for those files instead of rebuilt.
@@ -52,7 +52,7 @@ export class MemoryRecall {
 
   async recall(request: RecallRequest): Promise<RecallResult> {
     const { config } = this.options;
-    // A one-word message ("thanks") asks nothing worth recalling (reference §5.10 step 1).
+    // A one-word message ("thanks") asks nothing worth recalling (docs/memory.md#recall step 1).
     if (!/\S\s+\S/.test(request.query.trim()) || request.sessionBytesUsed >= config.recallSessionBytes) {
       return { method: 'none', memories: [] };
     }

@@ -17,7 +17,7 @@ import {
 import { ensureMemoryDir, INDEX_FILE_NAME } from './memory-paths.js';
 import { checkMemoryWrite } from './write-sandbox.js';
 
-/** MEMORY.md as parsed, with its pointer problems flagged (SPEC §4: flagged, never fixed behind the model's back). */
+/** MEMORY.md as parsed, with its pointer problems flagged (docs/memory.md#auto-memory: flagged, never fixed behind the model's back). */
 export interface IndexReport {
   raw: string;
   entries: IndexEntry[];
@@ -39,7 +39,7 @@ export interface NewMemory {
 }
 
 /**
- * One project's memory folder (SPEC §4). The model owns MEMORY.md's lines; the methods that edit MEMORY.md
+ * One project's memory folder (docs/memory.md#auto-memory). The model owns MEMORY.md's lines; the methods that edit MEMORY.md
  * here are the user's own vault actions (create, rename, delete), which keep the index in step.
  */
 export class MemoryStore {
@@ -77,7 +77,7 @@ export class MemoryStore {
     return { raw, entries, missing, headroom: indexHeadroom(raw, this.caps) };
   }
 
-  /** MEMORY.md as it goes into the conversation: truncated at the caps with the warning (SPEC §4, §7). */
+  /** MEMORY.md as it goes into the conversation: truncated at the caps with the warning (docs/memory.md#auto-memory, docs/memory.md#injection-order). */
   async loadIndexForPrompt(): Promise<IndexTruncation> {
     return truncateIndex(await this.readIndexRaw(), this.caps);
   }

@@ -1,6 +1,6 @@
 import type { MemoryFile } from './memory-files.js';
 
-/** One memory file as attached to a user turn (SPEC §4 relevant memories). */
+/** One memory file as attached to a user turn (docs/memory.md#auto-memory relevant memories). */
 export interface RecalledMemory {
   relPath: string;
   absPath: string;
@@ -75,7 +75,7 @@ export function attachMemories(
   return out;
 }
 
-/** The attachment as the model sees it, wrapped as a reminder (reference §5.10 step 9). */
+/** The attachment as the model sees it, wrapped as a reminder (docs/memory.md#recall step 9). */
 export function renderRecalled(memory: RecalledMemory): string {
   return `<system-reminder>\n${memory.header}\n\n${memory.content}\n</system-reminder>`;
 }

@@ -2,7 +2,7 @@ import MiniSearch from 'minisearch';
 import type { MemoryFile } from './memory-files.js';
 
 /**
- * Offline relevant-memory ranking (SPEC §4: local full-text ranking when the model call is unavailable):
+ * Offline relevant-memory ranking (docs/memory.md#auto-memory: local full-text ranking when the model call is unavailable):
  * an in-memory MiniSearch index over one memory folder's files, rebuilt from the files (a cache only).
  */
 

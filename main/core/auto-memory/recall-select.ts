@@ -1,7 +1,7 @@
 /** The small model call as recall needs it: a system prompt and one user message in, the reply text out. */
 export type SideQuery = (system: string, user: string, options: { maxTokens: number; signal?: AbortSignal }) => Promise<string>;
 
-/** Reference §5.10: max_tokens of the selector call. */
+/** docs/memory.md#recall: max_tokens of the selector call. */
 export const SELECTOR_MAX_TOKENS = 256;
 
 export const selectorSystemPrompt = `You pick memory files that will help answer a question.

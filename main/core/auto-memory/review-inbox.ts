@@ -26,7 +26,7 @@ type Stored = z.infer<typeof storedSchema>[number];
 const readOrNull = (file: string) => fs.readFile(file, 'utf8').catch(() => null);
 
 /**
- * Review mode (issue 6 item 9): the extractor's changes to a memory folder wait here instead of landing,
+ * Review mode (docs/memory.md#auto-memory): the extractor's changes to a memory folder wait here instead of landing,
  * until the user accepts (as proposed or edited) or rejects them. One JSON file per memory folder in the
  * vault's `.strata/review/`, so proposals survive a restart. Accepting is the user's own action, so a
  * new memory also gets its MEMORY.md line then.

@@ -10,7 +10,7 @@ export interface MemoryWriteRequest {
   content?: string;
 }
 
-/** Sandbox + secret scan for every agent write into a memory folder (SPEC §4; issue 6 items 5 and 6). */
+/** Sandbox + secret scan for every agent write into a memory folder (docs/memory.md#auto-memory). */
 export interface MemoryWriteGuard {
   readonly memoryDirs: readonly string[];
   check(request: MemoryWriteRequest): Promise<SandboxResult>;

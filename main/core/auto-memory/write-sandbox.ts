@@ -13,7 +13,7 @@ const MAX_SYMLINKS = 40;
 const fold = (s: string) => s.normalize('NFKC').toLowerCase();
 
 /**
- * The real path of `p` without lexical `..` folding (issue 6 item 5): each existing component is taken as
+ * The real path of `p` without lexical `..` folding (docs/memory.md#auto-memory): each existing component is taken as
  * it is on disk, a symlink is replaced by its readlink target (so a dangling link is followed to where it
  * would write), a `..` inside a link target goes to the physical parent; from the first missing component
  * on, the rest is joined as written.
@@ -61,7 +61,7 @@ function lexicalProblem(requested: string): string | null {
 }
 
 /**
- * Write sandbox for every agent Write/Edit/Delete into a memory folder (SPEC §4, issue 6 item 5): allowed
+ * Write sandbox for every agent Write/Edit/Delete into a memory folder (docs/memory.md#auto-memory): allowed
  * only when the target's real path lies strictly inside the memory folder's real path. Nothing is created.
  * A relative path is taken relative to the memory folder.
  */

@@ -35,7 +35,7 @@ export interface AgentEnvironment {
   env: NodeJS.ProcessEnv;
   /**
    * The CLI takes `ANTHROPIC_API_KEY` and `ANTHROPIC_BASE_URL` before the keychain and the settings
-   * (DESIGN.md); the app prefers what the user set in Settings and falls back to the environment.
+   * (docs/architecture.md); the app prefers what the user set in Settings and falls back to the environment.
    */
   environmentFirst?: boolean;
 }
@@ -165,7 +165,7 @@ export class ConversationAgent {
     const paths = await ProjectPaths.resolve(env.vaultRoot, project);
     const switches = projectSwitches(env.settings(), project);
     const memoryDirs = switches.autoMemory ? [paths.memoryDir, ...(switches.teamSync ? [paths.teamMemoryDir] : [])] : [];
-    // SPEC §4: the folder exists when the agent starts (its system prompt says so), and its real path
+    // docs/memory.md#auto-memory: the folder exists when the agent starts (its system prompt says so), and its real path
     // is the tools' memory root from the first turn on.
     if (switches.autoMemory) await ensureMemoryDir(paths.memoryDir);
     // The user's "Not a secret" list lets a write through that the scanner would otherwise refuse.
@@ -224,7 +224,7 @@ export class ConversationAgent {
     return { sessionId: this.sessionId, cwd: this.paths.projectDir };
   }
 
-  /** The session-notes fork (SPEC §2): the notes file counts as read, so its Edit needs no Read first. */
+  /** The session-notes fork (docs/memory.md#session-notes): the notes file counts as read, so its Edit needs no Read first. */
   notesFork(getRecords: () => readonly TranscriptRecord[], notesPath: () => Promise<string>): NotesFork {
     const runner = createForkRunner({
       llm: this.llm,
@@ -247,7 +247,7 @@ export class ConversationAgent {
   }
 
   /**
-   * The background extractor's fork (SPEC §4): the parent's prefix up to the covered message. The
+   * The background extractor's fork (docs/memory.md#auto-memory): the parent's prefix up to the covered message. The
    * messages it is given leave the context reminder out (a system record); `contextOf` gives the
    * conversation it is taken from, so the fork sends the same reminder at the head as the parent.
    */
@@ -265,7 +265,7 @@ export class ConversationAgent {
         session: this.session,
         ...(request.signal ? { signal: request.signal } : {}),
       });
-      // A failed or stopped run is no success: the extractor's cursor stays (SPEC §4).
+      // A failed or stopped run is no success: the extractor's cursor stays (docs/memory.md#auto-memory).
       if (r.status === 'error' || r.status === 'aborted') throw new ForkFailedError(r.status, r.error);
       const cards = await changes.confirm();
       onCards(cards);

@@ -3,7 +3,6 @@ import type { ChatItem, MemoryProposal, PermissionDecision } from '../../../comm
 import type { ProjectSettings } from '../../../common/domain/settings.js';
 import { AppFailure } from '../../../common/result.js';
 import type { VaultFile } from '../../../common/domain/vault.js';
-import { MemoryStore } from '../auto-memory/index.js';
 import { memoryDir as vaultMemoryDir } from '../vault/vault-paths.js';
 import { ReviewInbox } from '../auto-memory/review-inbox.js';
 import type { EventHub } from '../events.js';
@@ -30,8 +29,8 @@ export interface VaultMemoryWriter {
 
 export interface ChatRunnerDeps {
   env: AgentEnvironment;
-  /** The vault's files; without them (a bare runner) "don't remember" writes through the MemoryStore. */
-  vaultFiles?: VaultMemoryWriter;
+  /** The vault's files: "don't remember" writes through them, so the old text goes to history. */
+  vaultFiles: VaultMemoryWriter;
   settings: SettingsStore;
   transcripts: TranscriptStore;
   catalog: SessionCatalog;
@@ -40,7 +39,7 @@ export interface ChatRunnerDeps {
   logger: Logger;
 }
 
-/** The one feedback memory "Don't remember things like this" keeps adding to (SPEC §4 feedback type). */
+/** The one feedback memory "Don't remember things like this" keeps adding to (docs/memory.md#auto-memory feedback type). */
 export const DONT_REMEMBER_FILE = 'feedback_dont_remember.md';
 const DONT_REMEMBER = {
   name: 'Things not to save as memories',
@@ -134,7 +133,7 @@ export class ChatRunner {
 
   /**
    * "Don't remember things like this" on an extractor's card: the memory is undone when it still can be,
-   * and a feedback memory tells later extractions to skip this kind of thing (SPEC §4 feedback type).
+   * and a feedback memory tells later extractions to skip this kind of thing (docs/memory.md#auto-memory feedback type).
    */
   async dontRemember(project: string, sessionId: string, itemId: string): Promise<{ saved: string }> {
     const view = await this.deps.catalog.open(project, sessionId);
@@ -145,21 +144,13 @@ export class ChatRunner {
     const rule = `- “${item.title}”${item.type ? ` (a ${item.type} memory)` : ''}`;
     const rel = `${vaultMemoryDir(paths.memorySlug, false)}/${DONT_REMEMBER_FILE}`;
     const vault = this.deps.vaultFiles;
-    if (vault) {
-      // Through the vault: the previous text goes into the file's history, and an edit made meanwhile is a conflict.
-      const current = await vault.read(rel).catch((error: unknown) => {
-        if (error instanceof AppFailure && error.code === 'not_found') return null;
-        throw error;
-      });
-      if (!current) await vault.createMemory({ projectSlug: paths.memorySlug, team: false, fileName: DONT_REMEMBER_FILE, ...DONT_REMEMBER, body: dontRememberBody(rule) });
-      else if (withRule(current.text, rule) !== current.text) await vault.write(rel, withRule(current.text, rule), { baseHash: current.hash, reason: 'dont-remember' });
-      return { saved: rel };
-    }
-    const store = new MemoryStore(paths.memoryDir, this.deps.env.config().autoMemory);
-    await store.ensure();
-    const current = await store.read(DONT_REMEMBER_FILE);
-    if (current === null) await store.create({ file: DONT_REMEMBER_FILE, ...DONT_REMEMBER, body: dontRememberBody(rule) });
-    else if (withRule(current, rule) !== current) await store.update(DONT_REMEMBER_FILE, withRule(current, rule));
+    // Through the vault: the previous text goes into the file's history, and an edit made meanwhile is a conflict.
+    const current = await vault.read(rel).catch((error: unknown) => {
+      if (error instanceof AppFailure && error.code === 'not_found') return null;
+      throw error;
+    });
+    if (!current) await vault.createMemory({ projectSlug: paths.memorySlug, team: false, fileName: DONT_REMEMBER_FILE, ...DONT_REMEMBER, body: dontRememberBody(rule) });
+    else if (withRule(current.text, rule) !== current.text) await vault.write(rel, withRule(current.text, rule), { baseHash: current.hash, reason: 'dont-remember' });
     return { saved: rel };
   }
 

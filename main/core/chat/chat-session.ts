@@ -65,11 +65,11 @@ export interface TurnOutcome {
 }
 
 /**
- * One open conversation (issue 3): runs its turns through the query loop, appends every record to the
+ * One open conversation (docs/architecture.md#the-agent): runs its turns through the query loop, appends every record to the
  * transcript as it becomes final, streams the display model to the UI, asks the user before writes
  * outside the memory folders, and hangs the memory engines on the loop's hooks — session notes after
  * each response, extraction at the end of each turn, recall before each question, compaction when the
- * context passes the threshold (SPEC §2–4).
+ * context passes the threshold (docs/memory.md#session-notes).
  */
 export class ChatSession {
   private records: TranscriptRecord[] | null = null;
@@ -257,7 +257,7 @@ export class ChatSession {
     const history = await this.history();
     const freshSession = !history.some(isMessageRecord);
     await this.maybeCompact(agent, signal);
-    // SPEC §6–7: rebuilt at session start, and for a session resumed in this process (another day, an
+    // docs/memory.md#instructions: rebuilt at session start, and for a session resumed in this process (another day, an
     // edited CLAUDE.md or MEMORY.md, the notes so far) before its first turn here.
     const due = freshSession ? 'start' : this.contextDue;
     if (due) await this.injectContext(agent, due);
@@ -429,7 +429,7 @@ export class ChatSession {
   }
 
   /**
-   * SPEC §6–7: CLAUDE.md files, both MEMORY.md indexes and today's date at the start, after each
+   * docs/memory.md#instructions: CLAUDE.md files, both MEMORY.md indexes and today's date at the start, after each
    * compaction, and when a session is resumed (then with its notes so far).
    */
   private async injectContext(agent: ConversationAgent, reason: 'start' | 'resume' | 'refresh' | 'compaction'): Promise<void> {
@@ -458,7 +458,7 @@ export class ChatSession {
     if (agent.switches.autoMemory) {
       const notice = await indexCapNotice(agent.paths.memoryDir, this.deps.env.config()).catch(() => null);
       if (notice) this.notice(notice);
-      // The team index is loaded and cut by the same caps (SPEC §4), so its user hears of it too.
+      // The team index is loaded and cut by the same caps (docs/memory.md#auto-memory), so its user hears of it too.
       const team = agent.switches.teamSync ? await indexCapNotice(agent.paths.teamMemoryDir, this.deps.env.config(), 'The team MEMORY.md').catch(() => null) : null;
       if (team) this.notice(team);
     }
@@ -501,7 +501,7 @@ export class ChatSession {
     await this.append([{ ...builder.make('user', { role: 'user', content: text }), isMeta: true, ...extra }]);
   }
 
-  /** SPEC §4 recall: up to 5 memory files attached to the question; chips show which. */
+  /** docs/memory.md#auto-memory recall: up to 5 memory files attached to the question; chips show which. */
   private async recallFor(agent: ConversationAgent, query: string, signal: AbortSignal): Promise<Extract<ChatItem, { kind: 'recall' }> | null> {
     // Real paths, as the tools record what they read: a file the agent already read is never attached.
     const memoryDir = await realpath(agent.paths.memoryDir).catch(() => agent.paths.memoryDir);
@@ -525,7 +525,7 @@ export class ChatSession {
   }
 
   /**
-   * SPEC §3: before a turn and before each request after tool results (reference §4.3), compact when
+   * docs/memory.md#compaction: before a turn and before each request after tool results (docs/memory.md#compaction), compact when
    * the context passed the threshold; a failure never blocks the turn. True when it compacted.
    */
   private async maybeCompact(agent: ConversationAgent, signal: AbortSignal): Promise<boolean> {
@@ -550,14 +550,13 @@ export class ChatSession {
         ...(instructions ? { instructions } : {}),
         ...(serverSummary !== undefined ? { serverSummary } : {}),
         summarize: agent.summarizer(() => history),
-        rebuildContext: async () => {},
         signal,
       });
       const { divider, records } = compactionRecords(outcome, transcriptPath);
       await this.append(records);
       this.records = conversationChain(this.records!).records;
       // Recalled memories left the context with what the compaction replaced: they may come back, and
-      // only those still in it count against the session's budget (reference §5.10 step 9).
+      // only those still in it count against the session's budget (docs/memory.md#recall step 9).
       this.recall.recount(this.records);
       await this.injectContext(agent, 'compaction');
       this.emitUpserts(recordsToItems([divider], this.deps.project));

@@ -3,7 +3,7 @@ import type { ChatItem } from '../../../common/domain/chat.js';
 import type { SessionContext } from '../context/session-context.js';
 
 /**
- * What the chat asks or tells when the instructions are (re)loaded (SPEC §6): an approval for each
+ * What the chat asks or tells when the instructions are (re)loaded (docs/memory.md#instructions): an approval for each
  * CLAUDE.md include outside the project, and a notice for instruction files large enough to weigh on
  * every request. A resumed conversation already showed its notices: only approvals still waiting.
  */

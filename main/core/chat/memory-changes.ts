@@ -55,7 +55,7 @@ async function restoreIndexLines(memoryDir: string, fileName: string, lines: str
 
 /**
  * Every memory change the agent or the extractor makes, as a chat card with its diff and an Undo
- * (SPEC §4: memory is the user's to shape). A change is captured just before it is written (the tools'
+ * (docs/memory.md#auto-memory: memory is the user's to shape). A change is captured just before it is written (the tools'
  * `beforeMemoryWrite` hook), confirmed once the file holds the new content, and undone only while it
  * still does — an edit made since is never overwritten.
  */

@@ -19,7 +19,7 @@ const isRecallNote = (v: unknown): v is RecallNote =>
   typeof (v as RecallNote).bytes === 'number';
 
 /**
- * SPEC §4 recall bookkeeping for one conversation: a memory is attached once while it is in the
+ * docs/memory.md#auto-memory recall bookkeeping for one conversation: a memory is attached once while it is in the
  * context, and all attachments count against the session's byte budget.
  */
 export class RecallLedger {

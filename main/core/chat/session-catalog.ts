@@ -15,7 +15,7 @@ import { readNotesTitle } from './session-title.js';
 
 export const NEW_SESSION_TITLE = 'New conversation';
 
-/** SPEC §3 figures for the context meter. */
+/** docs/memory.md#compaction figures for the context meter. */
 export function contextMeter(records: TranscriptRecord[], config: MemoryConfig): ContextMeter {
   const threshold = autoCompactThreshold(config.compaction);
   const used = liveContextTokens(records);

@@ -5,7 +5,7 @@ import { parseSections } from '../session-memory/sections.js';
 const MAX_TITLE_CHARS = 120;
 
 /**
- * The title the session notes keep for the conversation (SPEC §2 "Session Title"): the section's
+ * The title the session notes keep for the conversation (docs/memory.md#session-notes "Session Title"): the section's
  * first line that is not the template's italic description. Null while the notes have none.
  */
 export function notesTitle(notes: string): string | null {

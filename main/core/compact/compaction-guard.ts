@@ -2,7 +2,7 @@ import { autoCompactThreshold, currentConfig, type LiveConfig, type MemoryConfig
 
 export interface ContextStatus {
   used: number;
-  /** Auto-compaction threshold (SPEC §3). */
+  /** Auto-compaction threshold (docs/memory.md#compaction). */
   threshold: number;
   /** `warningBuffer` tokens below the threshold: the context meter turns to a warning from here. */
   warningAt: number;
@@ -14,7 +14,7 @@ export interface ContextStatus {
 }
 
 /**
- * SPEC §3's threshold, warning and breaker, per session. Failures count only while consecutive: a
+ * docs/memory.md#compaction's threshold, warning and breaker, per session. Failures count only while consecutive: a
  * success resets them.
  */
 export class CompactionGuard {

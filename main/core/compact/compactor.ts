@@ -35,7 +35,7 @@ export interface CompactRequest {
   records: readonly TranscriptRecord[];
   transcriptPath?: string;
   trigger: 'auto' | 'manual';
-  /** "Compact now" instructions: skip the notes and let the summarizer follow them (reference §4.6). */
+  /** "Compact now" instructions: skip the notes and let the summarizer follow them (docs/memory.md#compaction). */
   instructions?: string;
   /** The one-turn, no-tools summarizer bound to this conversation's prefix. */
   summarize: SummarizerFork;
@@ -44,8 +44,6 @@ export interface CompactRequest {
    * made as the summarizer path makes them — boundary, summary, recently read files — with no model call.
    */
   serverSummary?: string;
-  /** Re-reads CLAUDE.md and MEMORY.md for the next turn (SPEC §3 "After either"). */
-  rebuildContext: () => Promise<void>;
   signal?: AbortSignal;
 }
 
@@ -59,12 +57,12 @@ export interface CompactOutcome {
   records: TranscriptRecord[];
 }
 
-/** The one-second poll of reference §4.4. */
+/** The one-second poll of docs/memory.md#compaction. */
 const POLL_MS = 1_000;
 
 /**
- * SPEC §3: session-memory compaction first, the forked summarizer when it falls back; afterwards the
- * context is rebuilt and `lastSummarizedMessageId` reset. Auto compactions count toward the breaker.
+ * docs/memory.md#compaction: session-memory compaction first, the forked summarizer when it falls back; afterwards
+ * `lastSummarizedMessageId` is reset (the caller injects CLAUDE.md and MEMORY.md again). Auto compactions count toward the breaker.
  */
 export class Compactor {
   readonly guard: CompactionGuard;
@@ -101,11 +99,10 @@ export class Compactor {
       await this.deps.stateStore.update(req.sessionId, (s) => ({
         ...s,
         lastSummarizedMessageId: null,
-        // Growth (SPEC §2) is measured in the compacted context from now on; otherwise the notes would
+        // Growth (docs/memory.md#session-notes) is measured in the compacted context from now on; otherwise the notes would
         // stay frozen until the context grew back past its pre-compaction size.
         tokensAtLastUpdate: Math.min(s.tokensAtLastUpdate, outcome.result.tokensAfter),
       }));
-      await req.rebuildContext();
       return outcome;
     } catch (error) {
       if (req.trigger === 'auto') {
@@ -158,7 +155,7 @@ export class Compactor {
         notes: await readNotes(notesPath),
         template: custom.template,
         lastSummarizedMessageId: state.lastSummarizedMessageId,
-        // A manual compaction does not check the size (reference §4.6).
+        // A manual compaction does not check the size (docs/memory.md#compaction).
         ...(req.trigger === 'auto' ? { threshold: this.guard.threshold } : {}),
         notesPath,
         ...(req.transcriptPath ? { transcriptPath: req.transcriptPath } : {}),

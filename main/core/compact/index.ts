@@ -1,4 +1,4 @@
-/** Compaction (SPEC §3): thresholds and breaker, session-memory compaction, legacy summarizer, orchestrator. */
+/** Compaction (docs/memory.md#compaction): thresholds and breaker, session-memory compaction, legacy summarizer, orchestrator. */
 export { CompactionGuard, type ContextStatus } from './compaction-guard.js';
 export { fallbackReasons, resultRecords, type CompactionResult, type FallbackReason } from './compaction-result.js';
 export { Compactor, type CompactOutcome, type CompactRequest, type CompactorDeps } from './compactor.js';

@@ -5,7 +5,7 @@ import { toolResultIds, toolUseIds } from '../session-memory/index.js';
 
 type KeepConfig = Pick<MemoryConfig['compaction'], 'keepMinTokens' | 'keepMinTextMessages' | 'keepMaxTokens'>;
 
-/** SPEC §1 estimate of one record; records that are not messages are never sent and cost nothing. */
+/** docs/memory.md#token-accounting estimate of one record; records that are not messages are never sent and cost nothing. */
 export function recordTokens(record: TranscriptRecord): number {
   return isMessageRecord(record) ? estimateMessageTokens(record.message) : 0;
 }
@@ -25,7 +25,7 @@ export function keepFloor(records: readonly TranscriptRecord[]): number {
 }
 
 /**
- * SPEC §3 / reference §4.4: every record after the last summarized one is kept; the start then moves
+ * docs/memory.md#compaction / docs/memory.md#compaction: every record after the last summarized one is kept; the start then moves
  * back while the kept part holds fewer than `keepMinTokens` tokens or fewer than `keepMinTextMessages`
  * messages with text, stopping once it reaches `keepMaxTokens` (a stop, not a cap: nothing after the
  * last summarized record is dropped) and never crossing an earlier compact boundary. Finally the start

@@ -25,7 +25,7 @@ export interface LegacyCompactInput {
 }
 
 /**
- * Legacy compaction (SPEC §3): a forked summarizer with no tools and one turn writes the nine-part
+ * Legacy compaction (docs/memory.md#compaction): a forked summarizer with no tools and one turn writes the nine-part
  * summary; the most recently read files are re-attached after it. Nothing is kept verbatim.
  */
 export async function legacyCompact(input: LegacyCompactInput): Promise<CompactionResult> {
@@ -52,7 +52,7 @@ export async function legacyCompact(input: LegacyCompactInput): Promise<Compacti
       summary: formatted,
       ...(input.transcriptPath ? { transcriptPath: input.transcriptPath } : {}),
       recentKept: false,
-      // A manual compaction may be followed by the user's own question (reference §4.6).
+      // A manual compaction may be followed by the user's own question (docs/memory.md#compaction).
       suppressFollowUp: input.trigger === 'auto',
     }),
     { isCompactSummary: true },
@@ -70,7 +70,7 @@ export async function legacyCompact(input: LegacyCompactInput): Promise<Compacti
 
 /**
  * The summarizer call; a refusal as too long (the conversation outgrew the window before compaction ran)
- * is retried up to MAX_PTL_RETRIES times, each time without more of the oldest rounds (reference §4.6).
+ * is retried up to MAX_PTL_RETRIES times, each time without more of the oldest rounds (docs/memory.md#compaction).
  */
 async function summarizeWithRetries(input: LegacyCompactInput) {
   let trim: ((messages: MessageParam[]) => MessageParam[]) | undefined;

@@ -1,5 +1,5 @@
 /**
- * The summarizer's prompt for legacy compaction (reference §4.6 gist, our wording): a private
+ * The summarizer's prompt for legacy compaction (docs/memory.md#compaction gist, our wording): a private
  * analysis, then a nine-part summary. The fork has the tools in its prefix (cache key) but may use
  * none and has one turn, so the prompt says so before and after.
  */

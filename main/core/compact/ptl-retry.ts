@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { estimateMessagesTokens } from '../llm/tokens.js';
 
-/** Reference §4.6: a summarizer refused as too long is retried at most this many times, each time shorter. */
+/** docs/memory.md#compaction: a summarizer refused as too long is retried at most this many times, each time shorter. */
 export const MAX_PTL_RETRIES = 3;
 /** Without a token gap in the error, this share of the oldest API rounds goes (at least one). */
 const FALLBACK_DROP_SHARE = 0.2;
@@ -16,7 +16,7 @@ export function tokenGapOf(message: string): number | null {
 }
 
 /**
- * `truncateHeadForPTLRetry` of reference §4.6: drops the oldest API rounds (an assistant response with
+ * `truncateHeadForPTLRetry` of docs/memory.md#compaction: drops the oldest API rounds (an assistant response with
  * the tool results and text that follow it; the opening user text is a round of its own) until what was
  * dropped is estimated at `gapTokens` or more — or 20 % of the rounds when the gap is unknown — keeping
  * at least one round. A round never splits, so no tool_use loses its tool_result. An earlier retry's

@@ -6,7 +6,7 @@ import { isMessageRecord, type TranscriptRecord } from '../transcripts/records.j
 
 type RestoreConfig = Pick<MemoryConfig['compaction'], 'restoredFiles' | 'restoredFileTokens' | 'restoredTotalTokens'>;
 
-/** Instruction files are re-injected by `rebuildContext()`, not restored as files (reference §4.7). */
+/** Instruction files are re-injected by `rebuildContext()`, not restored as files (docs/memory.md#compaction). */
 const INSTRUCTION_FILES = new Set(['CLAUDE.md', 'CLAUDE.local.md', 'MEMORY.md']);
 
 /** Paths the Read tool read in these records, the most recent first, each once. */
@@ -37,7 +37,7 @@ export interface RestoredFile {
 export type ReadText = (file: string) => Promise<string>;
 
 /**
- * SPEC §3 legacy path: the five most recently read files are read again, each cut to 5,000 tokens,
+ * docs/memory.md#compaction legacy path: the five most recently read files are read again, each cut to 5,000 tokens,
  * and kept greedily, most recent first, while the total stays within 50,000. Files that no longer
  * exist, and instruction files, are skipped.
  */

@@ -15,7 +15,7 @@ export interface SessionMemoryCompactInput {
   /** The active template (custom or default) for the "still the template" test. */
   template: string;
   lastSummarizedMessageId: string | null;
-  /** Falls back for size only when given (SPEC §3; the CLI's `--threshold`). */
+  /** Falls back for size only when given (docs/memory.md#compaction; the CLI's `--threshold`). */
   threshold?: number;
   notesPath: string;
   transcriptPath?: string;
@@ -30,7 +30,7 @@ export type SessionMemoryCompactOutcome =
   | { ok: false; reason: FallbackReason; detail?: string; tokensBefore: number };
 
 /**
- * Session-memory compaction, no model call (SPEC §3): the notes replace everything up to
+ * Session-memory compaction, no model call (docs/memory.md#compaction): the notes replace everything up to
  * `lastSummarizedMessageId`, the records after it (extended backwards by the keep rule) stay verbatim.
  * Pure over its input: reads and writes nothing.
  */
@@ -45,7 +45,7 @@ export function sessionMemoryCompact(input: SessionMemoryCompactInput): SessionM
     const floor = keepFloor(records);
     let lastSummarizedIndex = -1;
     if (input.lastSummarizedMessageId !== null) {
-      // Only the live part counts: a cursor on a record compacted away is "not found" (SPEC §3).
+      // Only the live part counts: a cursor on a record compacted away is "not found" (docs/memory.md#compaction).
       lastSummarizedIndex = records.findIndex((r, i) => i >= floor && r.uuid === input.lastSummarizedMessageId);
       if (lastSummarizedIndex === -1) return { ok: false, reason: 'boundary-not-found', tokensBefore };
     }

@@ -4,7 +4,7 @@ import type { CompactBoundaryRecord, MessageRecord } from '../transcripts/record
 export const TRUNCATION_MARKER = '[... section truncated for length ...]';
 
 /**
- * SPEC §3 / reference §4.5: each `# ` section's body is cut to at most `maxChars` characters on whole
+ * docs/memory.md#compaction / docs/memory.md#compaction: each `# ` section's body is cut to at most `maxChars` characters on whole
  * lines, followed by a marker line. Returns the text and whether anything was cut.
  */
 export function truncateNotesForCompact(notes: string, maxChars: number): { text: string; truncated: boolean } {
@@ -18,7 +18,7 @@ export function truncateNotesForCompact(notes: string, maxChars: number): { text
   return { text: parsed.preamble + sections.map((s) => s.raw).join(''), truncated };
 }
 
-/** Reference §4.5 `formatCompactSummary`: drops an analysis scratchpad, unwraps `<summary>`, tidies blank lines. */
+/** docs/memory.md#compaction `formatCompactSummary`: drops an analysis scratchpad, unwraps `<summary>`, tidies blank lines. */
 export function formatCompactSummary(text: string): string {
   let out = text.replace(/<analysis>[\s\S]*?<\/analysis>/, '');
   out = out.replace(/<summary>([\s\S]*?)<\/summary>/, (_m, inner: string) => `Summary:\n${inner.trim()}`);
@@ -38,7 +38,7 @@ export interface SummaryTextOptions {
   suppressFollowUp: boolean;
 }
 
-/** The summary message's text (reference §4.5 gist, our wording). */
+/** The summary message's text (docs/memory.md#compaction gist, our wording). */
 export function summaryText(o: SummaryTextOptions): string {
   const parts = [
     'This session continues an earlier conversation that ran out of context. A summary of the earlier part follows.',

@@ -21,7 +21,7 @@ export async function sessionsTouchedSince(transcriptsDirs: readonly string[], s
 }
 
 /**
- * Claude Code's autoDream gates (reference §1): at least `minHours` since the last pass and at least
+ * Claude Code's autoDream gates (docs/memory.md): at least `minHours` since the last pass and at least
  * `minSessions` conversations touched since. The first pass waits for the sessions only.
  */
 export async function consolidationGates(input: {

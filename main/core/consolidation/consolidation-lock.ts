@@ -7,7 +7,7 @@ import type { Clock } from '../ports.js';
 
 /**
  * The consolidation lock, in the memory folder as Claude Code keeps it (`memory/.consolidate-lock`,
- * reference §5.2): one pass at a time per folder, across windows and processes. Its modified time is when
+ * docs/memory.md#auto-memory): one pass at a time per folder, across windows and processes. Its modified time is when
  * the last pass finished (so Claude Code and Strata read the same "last run"); its content says whether
  * a pass holds it. A holder that has not finished within the stale time (a crash) no longer blocks.
  */

@@ -1,5 +1,5 @@
 /**
- * The consolidation pass's instruction (Claude Code's autoDream, reference §1 and the issue): merge
+ * The consolidation pass's instruction (Claude Code's autoDream, docs/memory.md and the issue): merge
  * duplicates into topic files, make relative dates absolute, delete facts later contradicted, and keep
  * MEMORY.md under its caps. Unlike Claude Code's, its writes are held as one changeset for the user, so
  * it ends with one reason per file.

@@ -9,7 +9,7 @@ import { isTextInstructionFile } from './text-extensions.js';
 /** Who wrote an instruction file, which decides its header and whether it may include outside files. */
 export type InstructionKind = 'user' | 'project' | 'local';
 
-/** One loaded instruction file, in load order (later ones take precedence, SPEC §6). */
+/** One loaded instruction file, in load order (later ones take precedence, docs/memory.md#instructions). */
 export interface InstructionFile {
   /** Absolute real path. */
   path: string;
@@ -18,7 +18,7 @@ export interface InstructionFile {
   content: string;
   /** Characters of the file as stored. */
   chars: number;
-  /** Over `largeFileChars` (40,000): flagged in the vault as costly (SPEC §6). */
+  /** Over `largeFileChars` (40,000): flagged in the vault as costly (docs/memory.md#instructions). */
   large: boolean;
   /** 0 for a file found by location; 1–4 for `@` includes. */
   depth: number;
@@ -174,7 +174,7 @@ export function foldersDownTo(dir: string): string[] {
 }
 
 /**
- * The CLAUDE.md loader of SPEC §6: user `<vault>/CLAUDE.md` and the `.md` files under `<vault>/rules/`,
+ * The CLAUDE.md loader of docs/memory.md#instructions: user `<vault>/CLAUDE.md` and the `.md` files under `<vault>/rules/`,
  * then for each folder from the root down to the project its `CLAUDE.md`, `.claude/CLAUDE.md`, the
  * `.md` files under `.claude/rules/` (subfolders too) and `CLAUDE.local.md`. Each file is followed by
  * its `@` includes (depth-first). Rules with `paths:` frontmatter are returned as `conditionalRules`.

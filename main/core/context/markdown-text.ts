@@ -1,5 +1,5 @@
 /**
- * The text handling of instruction files (SPEC §6): frontmatter and block-level HTML comments are stripped, and
+ * The text handling of instruction files (docs/memory.md#instructions): frontmatter and block-level HTML comments are stripped, and
  * `@path` includes are found in markdown text only — never inside code blocks or code spans.
  */
 

@@ -3,7 +3,7 @@ import type { InstructionFile, InstructionKind } from './claude-md-loader.js';
 /** A file shown in the reminder with its path (a MEMORY.md index or the session notes). */
 export interface ReminderFile {
   path: string;
-  /** Already cut to its load caps by its owner (MEMORY.md: SPEC §4, with the cut warning appended). */
+  /** Already cut to its load caps by its owner (MEMORY.md: docs/memory.md#auto-memory, with the cut warning appended). */
   content: string;
 }
 
@@ -11,7 +11,7 @@ export interface ReminderInput {
   instructions: readonly InstructionFile[];
   autoMemoryIndex?: ReminderFile | null;
   teamMemoryIndex?: ReminderFile | null;
-  /** The session's notes, when a session is resumed (SPEC §7). */
+  /** The session's notes, when a session is resumed (docs/memory.md#injection-order). */
   sessionNotes?: ReminderFile | null;
   /** `YYYY-MM-DD`, or a Date read in the local calendar. */
   today: Date | string;
@@ -32,7 +32,7 @@ function isoDate(today: Date | string): string {
 const section = (path: string, label: string, body: string) => `Contents of ${path} (${label}):\n\n${body}`;
 
 /**
- * The `<system-reminder>` block of the first user message (SPEC §6–7), rebuilt at session start and
+ * The `<system-reminder>` block of the first user message (docs/memory.md#instructions), rebuilt at session start and
  * after every compaction: CLAUDE.md files in load order, the auto MEMORY.md index, the team MEMORY.md
  * index, the session notes when resuming, then today's date. The system prompt holds only behaviour.
  */

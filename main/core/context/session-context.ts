@@ -11,12 +11,12 @@ export interface SessionContextInput {
   paths: ProjectPaths;
   config: Pick<MemoryConfig, 'instructions' | 'autoMemory'>;
   today: Date | string;
-  /** Real paths outside the project this project's user approved (SPEC §6 one-time approval). */
+  /** Real paths outside the project this project's user approved (docs/memory.md#instructions one-time approval). */
   approvedExternalIncludes?: Iterable<string>;
-  /** Per-project switches (DESIGN.md "The agent"): a switched-off layer is not injected. */
+  /** Per-project switches (docs/architecture.md#the-agent): a switched-off layer is not injected. */
   autoMemory?: boolean;
   teamMemory?: boolean;
-  /** The session notes when resuming (SPEC §7); the session-memory engine decides whether they say anything. */
+  /** The session notes when resuming (docs/memory.md#injection-order); the session-memory engine decides whether they say anything. */
   sessionNotes?: ReminderFile | null;
   homeDir?: string;
 }
@@ -42,8 +42,8 @@ async function readIndex(file: string, config: SessionContextInput['config']) {
 }
 
 /**
- * Reads CLAUDE.md files and both MEMORY.md indexes (cut to their caps, SPEC §4) and builds the reminder
- * block (SPEC §6–7). Call at session start and again after every compaction: files are re-read each time.
+ * Reads CLAUDE.md files and both MEMORY.md indexes (cut to their caps, docs/memory.md#auto-memory) and builds the reminder
+ * block (docs/memory.md#instructions). Call at session start and again after every compaction: files are re-read each time.
  */
 export async function buildSessionContext(input: SessionContextInput): Promise<SessionContext> {
   const { paths, config } = input;

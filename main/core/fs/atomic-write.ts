@@ -10,7 +10,7 @@ export interface AtomicWriteOptions {
   /**
    * Runs with the new content written and fsynced, right before the rename; `false` abandons the write
    * (temp removed, target untouched). A sync pull re-checks the target here: the user may have saved it
-   * while the download was being written (sync-reliability §4, Syncthing's re-check before replacing).
+   * while the download was being written (docs/sync-protocol.md#a-client-that-loses-nothing, Syncthing's re-check before replacing).
    */
   beforeRename?: () => Promise<boolean>;
   /**

@@ -11,7 +11,7 @@ type TeamChannel =
   | 'team:read-conflict'
   | 'team:resolve-conflict';
 
-/** Team memory (issue 8): sign-in, sync, and the conflict inbox of a project, over the team service. */
+/** Team memory (docs/memory.md#team-sync): sign-in, sync, and the conflict inbox of a project, over the team service. */
 export function createTeamHandlers(services: Services): Pick<Handlers, TeamChannel> {
   const team = services.team;
   return {

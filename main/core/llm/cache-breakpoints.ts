@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 
 /**
- * Prompt-cache breakpoints (issue 3 item 1): the last system block, the last tool and the newest
+ * Prompt-cache breakpoints (docs/architecture.md#the-agent): the last system block, the last tool and the newest
  * message's last block — three, never more than the API's four. Any cache_control already present
  * (e.g. on history blocks) is removed first, so the count cannot grow with the conversation.
  */

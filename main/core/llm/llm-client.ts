@@ -63,7 +63,7 @@ export interface LlmClientOptions {
   features?: ContextFeatures;
 }
 
-/** The model-call seam every agent loop uses (issue 3 item 1); never throws. */
+/** The model-call seam every agent loop uses (docs/architecture.md#the-agent); never throws. */
 export interface LlmClient {
   readonly model: string;
   stream(request: LlmRequest, options: { signal?: AbortSignal; onEvent?: (e: LlmStreamEvent) => void }): Promise<LlmResult>;

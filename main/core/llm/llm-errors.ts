@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 
 /**
- * A failed model call as a value a user understands (issue 3 item 1): each kind has its own banner
+ * A failed model call as a value a user understands (docs/architecture.md#the-agent): each kind has its own banner
  * and a Retry action; nothing here crashes the session.
  */
 export type LlmError =

@@ -1,7 +1,7 @@
 import type { ApiMessage, ContentBlock, MessageRecord } from '../transcripts/records.js';
 
 /**
- * Token accounting, SPEC §1. Estimates are deliberately conservative (×4/3) because they decide
+ * Token accounting, docs/memory.md#token-accounting. Estimates are deliberately conservative (×4/3) because they decide
  * when to compact; the real figure comes from the newest API response's usage.
  */
 
@@ -64,9 +64,9 @@ export function estimateMessagesTokens(messages: Pick<ApiMessage, 'content'>[]):
 export const estimateTextTokens = (text: string): number => Math.ceil(text.length / 4);
 
 /**
- * Context size (SPEC §1): the newest API usage (input + cache creation + cache read + output) plus an
+ * Context size (docs/memory.md#token-accounting): the newest API usage (input + cache creation + cache read + output) plus an
  * estimate of every message after that response. Records sharing one `message.id` are one response,
- * so the anchor is the earliest of them and everything after it is estimated (reference §3.5).
+ * so the anchor is the earliest of them and everything after it is estimated (docs/memory.md#token-accounting).
  * Without any usage, everything is estimated.
  */
 export function contextTokens(records: MessageRecord[]): number {

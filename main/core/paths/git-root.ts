@@ -29,7 +29,7 @@ async function mainRootOfWorktree(gitDir: string): Promise<string | null> {
 }
 
 /**
- * SPEC §0: the git root of a folder, found by walking up to `.git` without a git binary. A `.git`
+ * docs/memory.md#where-things-live: the git root of a folder, found by walking up to `.git` without a git binary. A `.git`
  * folder marks the root; a `.git` file (`gitdir: …`) of a linked worktree maps to the main
  * repository's root, so every worktree of one repository shares one memory folder. Null outside git.
  */

@@ -14,7 +14,7 @@ export function assertSessionId(sessionId: string): void {
 }
 
 /**
- * Where one opened folder's data lives in the vault (SPEC §0, DESIGN.md "Data on disk"): transcripts
+ * Where one opened folder's data lives in the vault (docs/memory.md#where-things-live, docs/architecture.md#data-on-disk): transcripts
  * and session notes under `projects/<slug(opened folder)>/`, memory under
  * `projects/<slug(git root, or the opened folder)>/memory/`, so worktrees share memory.
  */
@@ -65,17 +65,17 @@ export class ProjectPaths {
     return path.join(this.transcriptsDir, sessionId);
   }
 
-  /** SPEC §2: `projects/<slug>/<sessionId>/session-memory/summary.md`. */
+  /** docs/memory.md#session-notes: `projects/<slug>/<sessionId>/session-memory/summary.md`. */
   sessionNotesFile(sessionId: string): string {
     return path.join(this.sessionDir(sessionId), 'session-memory', 'summary.md');
   }
 
-  /** SPEC §4: `projects/<slug(git root)>/memory/`. */
+  /** docs/memory.md#auto-memory: `projects/<slug(git root)>/memory/`. */
   get memoryDir(): string {
     return path.join(this.vaultRoot, 'projects', this.memorySlug, 'memory');
   }
 
-  /** SPEC §5: `projects/<slug(git root)>/memory/team/`. */
+  /** docs/memory.md#team-memory: `projects/<slug(git root)>/memory/team/`. */
   get teamMemoryDir(): string {
     return path.join(this.memoryDir, 'team');
   }

@@ -1,2 +1,2 @@
-/** SPEC §0 slugs live in `common/` so the renderer can name a project's folder too. */
+/** docs/memory.md#where-things-live slugs live in `common/` so the renderer can name a project's folder too. */
 export { MAX_SLUG_LENGTH, legacySlug, slug, stringHash32 } from '../../../common/paths/slug.js';

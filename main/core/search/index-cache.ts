@@ -7,12 +7,12 @@ import { exportMiniState, importMiniState, type MiniMeta } from './mini-state.js
 import { SEARCH_OPTIONS, SearchIndex, type IndexedDoc } from './search-index.js';
 
 /**
- * The search index persisted under `.strata/cache/` (DESIGN.md: any index is a cache that can be
+ * The search index persisted under `.strata/cache/` (docs/architecture.md: any index is a cache that can be
  * rebuilt from the files). One file: a 4-byte header length, a JSON header (format version, byte
  * order, documents without their text, MiniSearch's tables, the terms), the documents' texts as one
  * UTF-8 run, zero padding to a multiple of 4, then the posting lists as 32-bit integers
  * (mini-state.ts). This loads several times faster than MiniSearch's JSON with the texts inside
- * (issue 4 `vault-ready`). A missing, corrupt or other-version cache is discarded; the caller rebuilds
+ * (docs/memory.md#vault-upkeep `vault-ready`). A missing, corrupt or other-version cache is discarded; the caller rebuilds
  * from the files.
  */
 export const SEARCH_CACHE_VERSION = 2;

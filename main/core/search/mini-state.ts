@@ -7,7 +7,7 @@ type FieldPostings = Map<number, Frequencies>;
 
 /**
  * The fields of a MiniSearch 7 instance that its own `add` and `loadJS` fill in. Building them directly
- * is what makes a 10,000-note vault searchable in time (issue 4 `vault-ready`): `add` walks the radix
+ * is what makes a 10,000-note vault searchable in time (docs/memory.md#vault-upkeep `vault-ready`): `add` walks the radix
  * tree once per token, `loadJSON` goes through an object per posting list. The result is the state
  * `addAll` / `loadJSON` would have made, term order included (test/main/core/search checks it).
  */

@@ -5,7 +5,7 @@ export type Frequencies = Map<number, number>;
  * One term's posting lists (field id → frequencies), left packed in the index's shared Int32Array until
  * something reads them or the index unpacks everything in the background after opening
  * (`SearchIndex.settle`). A 10,000-note vault has about a million postings; turning all of them into
- * Maps before the first search would cost a quarter of a cold open (issue 4 `vault-ready`). The packed layout is the cache's (mini-state.ts): field count, then per
+ * Maps before the first search would cost a quarter of a cold open (docs/memory.md#vault-upkeep `vault-ready`). The packed layout is the cache's (mini-state.ts): field count, then per
  * field its id, posting count and (short id, frequency) pairs.
  *
  * It is a real Map: every read or write unpacks first, so MiniSearch's own code (search, add,

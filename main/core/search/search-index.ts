@@ -55,7 +55,7 @@ export const SEARCH_OPTIONS: Options<IndexedDoc> = {
 };
 
 /**
- * The full-text index over the vault (issue 4 item 1), in memory. Updated one file at a time from
+ * The full-text index over the vault (docs/memory.md#vault-upkeep), in memory. Updated one file at a time from
  * watcher events; persisted by index-cache.ts as a cache that can always be rebuilt from the files.
  */
 export class SearchIndex {

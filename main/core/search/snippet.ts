@@ -12,7 +12,7 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * Compiled patterns by word list: the hits of one search mostly share their terms, and compiling a
- * Unicode pattern per hit was most of a search's time (issue 4 `vault-search`).
+ * Unicode pattern per hit was most of a search's time (docs/memory.md#vault-upkeep `vault-search`).
  */
 const patterns = new Map<string, RegExp>();
 const PATTERN_CACHE = 256;

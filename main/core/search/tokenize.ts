@@ -2,7 +2,7 @@
  * MiniSearch's default tokenizer, `text.split(/[\n\r\p{Z}\p{P}]+/u)`, as a scan over char codes with
  * the separators of the first 64K code points looked up in a table filled as they are met. Same
  * output, empty leading/trailing tokens included (test/main/core/search/tokenize.test.ts); about three
- * times faster, which is a large share of indexing a 10,000-note vault cold (issue 4 `vault-ready`).
+ * times faster, which is a large share of indexing a 10,000-note vault cold (docs/memory.md#vault-upkeep `vault-ready`).
  */
 const SEPARATOR = /^[\n\r\p{Z}\p{P}]$/u;
 

@@ -1,5 +1,5 @@
 /**
- * The searchable part of a JSONL transcript (issue 4 item 1): the user's and the assistant's own text
+ * The searchable part of a JSONL transcript (docs/memory.md#vault-upkeep): the user's and the assistant's own text
  * only — no tool inputs or results, no meta records — one entry per record, with the record's 1-based
  * line in the file so a hit can point at it.
  */

@@ -1,5 +1,5 @@
 /**
- * The secret scanner (issue 6 item 6): used on every agent write into a memory folder and by team
+ * The secret scanner (docs/memory.md#auto-memory): used on every agent write into a memory folder and by team
  * sync before a push. Findings name a rule and a line, never the value.
  */
 import type { Finding } from './secret-rule.js';

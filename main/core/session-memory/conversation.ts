@@ -81,7 +81,7 @@ export function liveMessages(records: readonly TranscriptRecord[]): MessageRecor
 }
 
 /**
- * SPEC §1's context size of what the model currently sees. The responses a session-memory compaction
+ * docs/memory.md#token-accounting's context size of what the model currently sees. The responses a session-memory compaction
  * kept verbatim (its `preservedSegment`) still carry the usage of the whole pre-compaction context, so
  * until the first response after the compaction their usage is not trusted and the kept part is
  * estimated. Without a compaction this is `contextTokens` of the live messages.

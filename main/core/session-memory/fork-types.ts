@@ -1,6 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 
-/** A message the fork appends after the parent's exact prefix (reference §8). */
+/** A message the fork appends after the parent's exact prefix (docs/architecture.md#the-agent). */
 export type MessageParam = Anthropic.MessageParam;
 
 /** A permission decision; a denial's `message` is returned to the model as the tool result. */
@@ -38,12 +38,12 @@ export interface ForkRunner {
   (args: ForkArgs): Promise<ForkResult>;
 }
 
-/** A one-turn, no-tools fork that returns the assistant's text (legacy compaction, SPEC §3). */
+/** A one-turn, no-tools fork that returns the assistant's text (legacy compaction, docs/memory.md#compaction). */
 export interface SummarizerFork {
   (
     args: ForkArgs & {
       maxTurns: 1;
-      /** Shortens the parent's messages before the call (a retry after "prompt is too long", reference §4.6). */
+      /** Shortens the parent's messages before the call (a retry after "prompt is too long", docs/memory.md#compaction). */
       trimMessages?: (messages: MessageParam[]) => MessageParam[];
     },
   ): Promise<ForkResult & { text: string }>;

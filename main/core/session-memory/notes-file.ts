@@ -3,11 +3,11 @@ import path from 'node:path';
 import { assertSessionId } from '../paths/project-paths.js';
 import { slug } from '../paths/slug.js';
 
-/** SPEC §2: the notes folder is private to the user (0700), the file too (0600). */
+/** docs/memory.md#session-notes: the notes folder is private to the user (0700), the file too (0600). */
 export const NOTES_DIR_MODE = 0o700;
 export const NOTES_FILE_MODE = 0o600;
 
-/** The project folder's real path (SPEC §0 slugs real paths); the resolved path when it does not exist. */
+/** The project folder's real path (docs/memory.md#where-things-live slugs real paths); the resolved path when it does not exist. */
 export async function realProjectPath(projectDir: string): Promise<string> {
   const resolved = path.resolve(projectDir);
   return fs.realpath(resolved).catch(() => resolved);
@@ -21,7 +21,7 @@ export function notesPathFor(vaultRoot: string, realProject: string, sessionId: 
 
 /**
  * Creates the notes file from the template on first use; an existing file is never overwritten
- * (exclusive create, reference §3.1). Returns whether this call created it.
+ * (exclusive create, docs/memory.md#session-notes). Returns whether this call created it.
  */
 export async function ensureNotesFile(notesPath: string, template: string): Promise<boolean> {
   const dir = path.dirname(notesPath);

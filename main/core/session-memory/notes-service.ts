@@ -9,7 +9,7 @@ import type { SessionNotesUpdater } from './session-notes-updater.js';
 const hashOf = (text: string): string => `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
 
 /**
- * The side panel's view of a session's notes (`notes:read` / `notes:write`, SPEC §2 **Beyond**). A
+ * The side panel's view of a session's notes (`notes:read` / `notes:write`, docs/memory.md#session-notes **Beyond**). A
  * user's save waits for a running update to finish and is refused when the notes changed since the
  * user loaded them (`baseHash`), so neither side overwrites the other.
  */

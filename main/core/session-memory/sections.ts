@@ -1,5 +1,5 @@
 /**
- * The notes file's structure (SPEC §2): `# ` headers, each followed by its body (the italic
+ * The notes file's structure (docs/memory.md#session-notes): `# ` headers, each followed by its body (the italic
  * description line and the content). Anything before the first header is the preamble.
  */
 export interface NotesSection {

@@ -28,7 +28,7 @@ export interface SessionNotesDeps {
 /** One conversation at the moment of a model response. */
 export interface NotesUpdateContext {
   sessionId: string;
-  /** The opened folder (its real path names the notes folder, SPEC §0). */
+  /** The opened folder (its real path names the notes folder, docs/memory.md#where-things-live). */
   projectDir: string;
   /**
    * The transcript's records; only those after the last compact boundary are considered. Copied when
@@ -47,7 +47,7 @@ export interface NotesUpdateOutcome extends ForkResult {
 }
 
 /**
- * Keeps a session's notes current through a forked agent (SPEC §2). Updates of one session run one
+ * Keeps a session's notes current through a forked agent (docs/memory.md#session-notes). Updates of one session run one
  * at a time; the cursors and the running-update marker live in the session's state file.
  */
 export class SessionNotesUpdater {
@@ -102,7 +102,7 @@ export class SessionNotesUpdater {
     });
   }
 
-  /** Resets the "covered up to" cursor after a compaction (SPEC §3). */
+  /** Resets the "covered up to" cursor after a compaction (docs/memory.md#compaction). */
   async resetLastSummarized(sessionId: string): Promise<void> {
     await this.store.update(sessionId, (s) => ({ ...s, lastSummarizedMessageId: null }));
   }
@@ -110,7 +110,7 @@ export class SessionNotesUpdater {
   /** `ctx.records` is the copy taken when the update was asked for: the decision, the fork and both cursors see only it. */
   private async run(ctx: NotesUpdateContext, started: Pick<SessionMemoryState, 'initialized' | 'updateCursorUuid'>): Promise<NotesUpdateOutcome> {
     const notesPath = await this.notesPath(ctx.projectDir, ctx.sessionId);
-    // The cursor moves and the marker is set when the update starts (SPEC §2).
+    // The cursor moves and the marker is set when the update starts (docs/memory.md#session-notes).
     await this.store.update(ctx.sessionId, (s) => ({
       ...s,
       initialized: started.initialized,
@@ -142,7 +142,7 @@ export class SessionNotesUpdater {
       await this.store.update(ctx.sessionId, (s) => ({
         ...s,
         tokensAtLastUpdate: messages.length > 0 ? contextTokens(messages) : 0,
-        // Only at a pause: a cut between a tool_use and its result would break the API pairing (reference §3.8).
+        // Only at a pause: a cut between a tool_use and its result would break the API pairing (docs/memory.md#session-notes).
         lastSummarizedMessageId: last && !lastAssistantHasToolUse(messages) ? last.uuid : s.lastSummarizedMessageId,
         updateStartedAt: null,
       }));
@@ -177,7 +177,7 @@ function frozen<T extends NotesUpdateContext>(ctx: T): T {
   return { ...ctx, records: Object.freeze([...ctx.records]) };
 }
 
-/** The updater's permission check (SPEC §2): Edit on the notes file and nothing else. */
+/** The updater's permission check (docs/memory.md#session-notes): Edit on the notes file and nothing else. */
 export function onlyEditOn(notesPath: string): CanUseTool {
   const target = path.resolve(notesPath);
   return async (toolName, input) => {

@@ -3,14 +3,14 @@ import { SessionStateStore, type SessionStateSlot } from '../transcripts/session
 import type { TriggerState } from './trigger.js';
 
 /**
- * A session's session-memory state (SPEC §2), kept under the `sessionMemory` key of
+ * A session's session-memory state (docs/memory.md#session-notes), kept under the `sessionMemory` key of
  * `<vault>/.strata/sessions/<sessionId>.json` so a restart resumes it. Other engines keep their own
  * keys in the same file; only this key is rewritten.
  */
 export interface SessionMemoryState extends TriggerState {
-  /** The last message the notes cover; consumed by session-memory compaction (SPEC §3). */
+  /** The last message the notes cover; consumed by session-memory compaction (docs/memory.md#compaction). */
   lastSummarizedMessageId: string | null;
-  /** When the running update started (epoch ms), or null: compaction waits on it (SPEC §3). */
+  /** When the running update started (epoch ms), or null: compaction waits on it (docs/memory.md#compaction). */
   updateStartedAt: number | null;
 }
 

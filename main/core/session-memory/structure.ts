@@ -1,7 +1,7 @@
 import { parseSections, sectionOf, type NotesSection } from './sections.js';
 
 /**
- * Puts back template sections whose header line the user removed by hand (issue 5: "the next update
+ * Puts back template sections whose header line the user removed by hand (docs/memory.md#session-notes: "the next update
  * restores the structure"), each at its template position, after the nearest preceding template
  * section still present, and the description line under a present header that lost it. Present
  * sections, their content and any extra sections stay as they are. Returns the text unchanged when
@@ -34,7 +34,7 @@ export function restoreStructure(notes: string, template: string): string {
     result.splice(at, 0, sectionOf(raw));
     present.add(key);
   }
-  // SPEC §2: description lines are kept too. A present section that lost its template's description
+  // docs/memory.md#session-notes: description lines are kept too. A present section that lost its template's description
   // line (removed by hand, or dropped by an update) gets it back right under its header.
   const descriptions = new Map(wanted.map((w) => [w.headerLine.trimEnd(), descriptionLine(w)] as const));
   for (let i = 0; i < result.length; i++) {

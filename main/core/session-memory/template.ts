@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../ports.js';
 
-/** SPEC §2 / reference §3.2: ten `# ` sections, each with one italic description line. */
+/** docs/memory.md#session-notes / docs/memory.md#session-notes: ten `# ` sections, each with one italic description line. */
 export const DEFAULT_NOTES_TEMPLATE = `# Session Title
 _A short, distinctive title for this session, five to ten words, dense with meaning_
 
@@ -35,7 +35,7 @@ _A terse step-by-step log of what was tried and done_
 `;
 
 /**
- * The default update instructions (reference §3.7 gist, our wording). `{{notesPath}}` and
+ * The default update instructions (docs/memory.md#session-notes gist, our wording). `{{notesPath}}` and
  * `{{currentNotes}}` are filled in once by `substitute`.
  */
 export const DEFAULT_UPDATE_PROMPT = `This message is not part of the conversation with the user. It is a housekeeping instruction: keep the session notes file current. Never mention these notes or this note-taking in the notes themselves.
@@ -93,7 +93,7 @@ export async function loadCustomization(vaultRoot: string, logger?: Logger): Pro
 }
 
 /**
- * Fills `{{key}}` placeholders in one pass (reference §3.3): only known keys, values inserted literally
+ * Fills `{{key}}` placeholders in one pass (docs/memory.md#session-notes): only known keys, values inserted literally
  * (a `$` is not a replacement pattern), and inserted text is never scanned again.
  */
 export function substitute(text: string, values: Record<string, string>): string {
@@ -101,8 +101,8 @@ export function substitute(text: string, values: Record<string, string>): string
 }
 
 /**
- * "Empty" notes (SPEC §2): equal to the active template modulo surrounding whitespace. A file emptied
- * to whitespace holds no notes either (issue 5: "emptied or still the template").
+ * "Empty" notes (docs/memory.md#session-notes): equal to the active template modulo surrounding whitespace. A file emptied
+ * to whitespace holds no notes either (docs/memory.md#session-notes: "emptied or still the template").
  */
 export function isStillTemplate(notes: string, template: string): boolean {
   return notes.trim() === '' || notes.trim() === template.trim();

@@ -3,7 +3,7 @@ import { contextTokens } from '../llm/tokens.js';
 import type { MessageRecord } from '../transcripts/records.js';
 import { lastAssistantHasToolUse, toolUseIds } from './conversation.js';
 
-/** The trigger's part of a session's persisted state (SPEC §2). */
+/** The trigger's part of a session's persisted state (docs/memory.md#session-notes). */
 export interface TriggerState {
   /** Set once the context first reached the init threshold; from then on that gate is passed. */
   initialized: boolean;
@@ -26,7 +26,7 @@ export interface TriggerDecision {
 }
 
 /**
- * Counts tool_use blocks in assistant records strictly after the cursor (reference §3.4): every one
+ * Counts tool_use blocks in assistant records strictly after the cursor (docs/memory.md#session-notes): every one
  * without a cursor, none when the cursor's record is gone (e.g. compacted away).
  */
 export function toolCallsSince(records: readonly MessageRecord[], cursorUuid: string | null): number {
@@ -40,7 +40,7 @@ export function toolCallsSince(records: readonly MessageRecord[], cursorUuid: st
 }
 
 /**
- * SPEC §2, checked after every main-thread model response: never in forks; not before the context
+ * docs/memory.md#session-notes, checked after every main-thread model response: never in forks; not before the context
  * reaches the init threshold; then growth since the last update is always required, and either
  * enough tool calls since the cursor or a natural pause (the last assistant turn made no tool call).
  */

@@ -17,7 +17,7 @@ export interface NotesSize {
   overTotal: boolean;
 }
 
-/** SPEC §2 caps, in estimated tokens (chars/4): per section over its trimmed body, total over the file. */
+/** docs/memory.md#session-notes caps, in estimated tokens (chars/4): per section over its trimmed body, total over the file. */
 export function analyzeNotesSize(notes: string, caps: MemoryConfig['sessionMemory']): NotesSize {
   const sections = parseSections(notes).sections.map((s) => ({ header: s.headerLine, tokens: estimateTextTokens(s.body.trim()) }));
   const total = estimateTextTokens(notes);
@@ -26,7 +26,7 @@ export function analyzeNotesSize(notes: string, caps: MemoryConfig['sessionMemor
 }
 
 /**
- * The condensation request appended to the update prompt when a cap is exceeded (reference §3.7):
+ * The condensation request appended to the update prompt when a cap is exceeded (docs/memory.md#session-notes):
  * a total over the cap asks to condense the whole file; oversized sections are named, largest first.
  * Current State and Errors & Corrections are the ones to keep accurate. '' when nothing is over.
  */

@@ -1,7 +1,7 @@
 import { utf8Bytes } from './team-key.js';
 
 /**
- * SPEC §5 batching: keys sorted, bodies up to `maxBatchBytes` (the JSON body's bytes), an entry larger
+ * docs/memory.md#team-memory batching: keys sorted, bodies up to `maxBatchBytes` (the JSON body's bytes), an entry larger
  * than that alone. The reference's rationale: gateways reject big bodies with an unstructured 413, and
  * the server upserts, so sequential PUTs are safe.
  */

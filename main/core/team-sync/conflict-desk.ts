@@ -6,7 +6,7 @@ import { readLocalFile, writeLocalFile } from './local-tree.js';
 import type { SyncStateStore } from './sync-state.js';
 import type { TeamSyncEngineOptions } from './sync-types.js';
 
-/** The choice of a conflict's resolution (SPEC §5 **Beyond**): `text` is required for `merged`. */
+/** The choice of a conflict's resolution (docs/memory.md#team-memory **Beyond**): `text` is required for `merged`. */
 export interface ConflictResolution {
   keep: 'mine' | 'theirs' | 'both' | 'merged';
   text?: string;
@@ -47,7 +47,7 @@ export class TeamSyncFailure extends Error {
 /**
  * The user's side of conflicts and deletions, shared by the engine's serialised queue. A resolution
  * only moves the base to "theirs" and sets the file: the next push uploads the result, and the key is
- * held back until then (SPEC §5).
+ * held back until then (docs/memory.md#team-memory).
  */
 export class ConflictDesk {
   private queue: Promise<unknown> = Promise.resolve();
@@ -99,7 +99,7 @@ export class ConflictDesk {
     });
   }
 
-  /** Deleted files that can still be restored (tombstones kept `tombstoneDays`, SPEC §5). */
+  /** Deleted files that can still be restored (tombstones kept `tombstoneDays`, docs/memory.md#team-memory). */
   listDeleted(): Promise<DeletedFile[]> {
     return this.exclusive(async () =>
       Object.entries((await this.store.load()).deleted)

@@ -1,5 +1,5 @@
 /**
- * The `STRATA_FAULT=<point>[:<n>]` seam (issue 8, crash tests): the process dies at the n-th time
+ * The `STRATA_FAULT=<point>[:<n>]` seam (docs/memory.md#team-sync, crash tests): the process dies at the n-th time
  * (default first) the engine reaches a named point, as a `kill -9` would. The value is read once by
  * the caller and passed in; production passes nothing and every `hit` is a no-op. In-process tests may
  * pass their own seam whose `hit` acts as the user at that point (`before-pull-rename`: a save between

@@ -1,5 +1,5 @@
 /**
- * Team memory sync (issue 8; SPEC §5 with **Beyond**): the engine, its scheduler, sign-in, repository
+ * Team memory sync (docs/memory.md#team-sync; docs/memory.md#team-memory): the engine, its scheduler, sign-in, repository
  * detection, and the mapping onto the renderer's `TeamStatus`.
  */
 export { TeamSyncEngine } from './team-sync-engine.js';

@@ -12,14 +12,14 @@ export interface LocalFile {
   bytes: number;
 }
 
-/** The file a key names; null for a key that would leave the folder (sync-reliability §5 test 12). */
+/** The file a key names; null for a key that would leave the folder (docs/sync-protocol.md#a-client-that-loses-nothing test 12). */
 export function keyToPath(teamDir: string, key: string): string | null {
   if (!isValidTeamKey(key)) return null;
   const file = path.resolve(teamDir, ...key.split('/'));
   return file.startsWith(path.resolve(teamDir) + path.sep) ? file : null;
 }
 
-/** A file whose name the server refuses (SPEC §5 key rules): it can never sync as named. */
+/** A file whose name the server refuses (docs/memory.md#team-memory key rules): it can never sync as named. */
 export interface InvalidName {
   key: string;
   /** The validator's clause: "it contains a backslash". */
@@ -115,7 +115,7 @@ export async function readLocalFile(teamDir: string, key: string, known?: string
 }
 
 /**
- * Writes a pulled file atomically and stamps the server's `lastModified` as its mtime (issue 8: recall's
+ * Writes a pulled file atomically and stamps the server's `lastModified` as its mtime (docs/memory.md#team-sync: recall's
  * "saved N days ago" stays true). Refuses a path whose folders include a symlink leaving the team folder.
  * Resolves false when `beforeRename` refused (the file is left as it is).
  */

@@ -29,16 +29,16 @@ export interface TeamAuthOptions {
   /** Opens the system browser (Electron `shell.openExternal`; in host mode a new tab). */
   openBrowser: (url: string) => void | Promise<void>;
   fetch?: typeof fetch;
-  /** DESIGN.md "The team server": the public client `strata-desktop`. */
+  /** docs/sync-protocol.md: the public client `strata-desktop`. */
   clientId?: string;
-  /** Issue 8: refresh at least 60 s before expiry. */
+  /** docs/memory.md#team-sync: refresh at least 60 s before expiry. */
   refreshLeadMs?: number;
 }
 
 const base64url = (bytes: Buffer) => bytes.toString('base64url');
 
 /**
- * The engine half of team sign-in (issue 8 item 1): authorization code + PKCE S256 through the system
+ * The engine half of team sign-in (docs/memory.md#team-sync): authorization code + PKCE S256 through the system
  * browser and a loopback redirect (RFC 8252 §7.3), tokens in the credential store, refresh before
  * expiry with rotating refresh tokens, sign-out by revocation (RFC 7009).
  */

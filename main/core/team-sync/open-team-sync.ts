@@ -12,7 +12,7 @@ import type { SecretScan, TeamSyncStatus } from './sync-types.js';
 
 export interface OpenTeamSyncInput {
   vaultRoot: string;
-  /** The opened folder; memory is keyed by its git root (SPEC §0). */
+  /** The opened folder; memory is keyed by its git root (docs/memory.md#where-things-live). */
   projectDir: string;
   serverUrl: string;
   /** The `teamRepo` setting (project), used where the git remote gives no repository. */
@@ -37,7 +37,7 @@ export interface OpenedTeamSync {
 
 /**
  * Builds the sync engine of one project: repository from the git remote or the `teamRepo` setting,
- * folders from the vault layout (DESIGN.md "Data on disk"), the shared secret scanner. The composition
+ * folders from the vault layout (docs/architecture.md#data-on-disk), the shared secret scanner. The composition
  * root, the CLI and the tests call this; `no_repo` comes back as a value saying how to set it.
  */
 export async function openTeamSync(input: OpenTeamSyncInput): Promise<Result<OpenedTeamSync>> {

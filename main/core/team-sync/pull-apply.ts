@@ -27,10 +27,10 @@ export interface PullContext {
 }
 
 /**
- * Applies a server snapshot with the decision table of sync-reliability §1, per key, against the
- * base: server wins only for files unchanged locally (SPEC §5). `snapshot` null = the server has no
+ * Applies a server snapshot with the decision table of docs/sync-protocol.md#a-client-that-loses-nothing, per key, against the
+ * base: server wins only for files unchanged locally (docs/memory.md#team-memory). `snapshot` null = the server has no
  * memory (404). A `rollback` (version went back, or memory vanished) never deletes or overwrites
- * local files: their content is re-uploaded instead (sync-reliability §5 test 7).
+ * local files: their content is re-uploaded instead (docs/sync-protocol.md#a-client-that-loses-nothing test 7).
  */
 export async function applySnapshot(ctx: PullContext, snapshot: Snapshot | null, rollback: boolean): Promise<void> {
   const { state, store, report, teamDir } = ctx;
@@ -215,7 +215,7 @@ async function download(ctx: PullContext, key: string, text: string, expected: s
   return true;
 }
 
-/** Both sides changed (sync-reliability §1 "real conflict"): mine stays in place, theirs waits aside. */
+/** Both sides changed (docs/sync-protocol.md#a-client-that-loses-nothing "real conflict"): mine stays in place, theirs waits aside. */
 async function recordConflict(ctx: PullContext, key: string, theirs: string, base: string | null): Promise<void> {
   await ctx.store.writeConflict(key, theirs);
   const who = await whoChanged(ctx, key);
@@ -223,7 +223,7 @@ async function recordConflict(ctx: PullContext, key: string, theirs: string, bas
   ctx.logger.info('team memory conflict kept both versions', { key });
 }
 
-/** A tombstone: delete only a file unchanged since the base, and keep its text restorable (SPEC §5). */
+/** A tombstone: delete only a file unchanged since the base, and keep its text restorable (docs/memory.md#team-memory). */
 async function applyRemoteDeletion(ctx: PullContext, key: string, base: string | null, mine: string | null): Promise<void> {
   const { state } = ctx;
   if (base === null) return; // Never had it, or a new local file under a deleted name: the push uploads it.

@@ -4,9 +4,9 @@ import type { BlockedKey, SecretFinding, SecretScan } from './sync-types.js';
 
 /** One push attempt's delta, from the local tree, the bases and the server hashes as last seen. */
 export interface PushPlan {
-  /** Key → text to upload, or null to delete (SPEC §5 PUT body). */
+  /** Key → text to upload, or null to delete (docs/memory.md#team-memory PUT body). */
   upload: Record<string, string | null>;
-  /** Both sides already agree: record the base, transfer nothing (sync-reliability §1). */
+  /** Both sides already agree: record the base, transfer nothing (docs/sync-protocol.md#a-client-that-loses-nothing). */
   agreed: Record<string, string | null>;
   blocked: BlockedKey[];
   tooLarge: string[];
@@ -17,9 +17,9 @@ export interface PushPlan {
 }
 
 /**
- * The decision table's push half (sync-reliability §1, §4): only keys changed locally since their base
+ * The decision table's push half (docs/sync-protocol.md#a-client-that-loses-nothing): only keys changed locally since their base
  * and different from the server's hash; never a conflicted key; never over the size limit; never a
- * file with a secret finding (SPEC §5). A key whose server copy also moved since the base is not
+ * file with a secret finding (docs/memory.md#team-memory). A key whose server copy also moved since the base is not
  * uploaded — that would be the reference's "local wins" loss — but sent to the pull to decide.
  * `refused` keys were refused by the server during this run and wait, so the others still go.
  */

@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { isValidRepo } from './team-key.js';
 
-/** Why no repository could be found, with the sentence the user sees (issue 8 item 1). */
+/** Why no repository could be found, with the sentence the user sees (docs/memory.md#team-sync). */
 export interface RepoProblem {
   code: 'no_repo';
   message: string;
@@ -86,7 +86,7 @@ export async function findGitConfig(dir: string): Promise<string | null> {
 }
 
 /**
- * The team repository of a project in DESIGN.md's order ("`teamRepo` where the git remote gives
+ * The team repository of a project in docs/architecture.md's order ("`teamRepo` where the git remote gives
  * none"): the git remote (`origin`, else the first remote) wins; the `teamRepo` setting is used only
  * when the project has no git repository, no remote, or a remote without `owner/name`. Neither → the
  * remote's problem, which says how to set one. Reads files only; no git binary.

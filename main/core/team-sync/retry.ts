@@ -12,7 +12,7 @@ export interface RetryPolicy {
 
 /**
  * Network errors, 429 and 5xx: wait (the server's Retry-After, else 500 ms × 2^(n−1) capped, with
- * jitter; issue 8) and try again, at most `maxRetries` times. Anything else is returned at once.
+ * jitter; docs/memory.md#team-sync) and try again, at most `maxRetries` times. Anything else is returned at once.
  */
 export async function withRetry<T extends { kind: string }>(policy: RetryPolicy, call: () => Promise<T | ApiFailure>): Promise<T | ApiFailure> {
   for (let attempt = 1; ; attempt++) {

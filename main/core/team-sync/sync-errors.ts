@@ -1,7 +1,7 @@
 import type { ApiFailure } from './team-api.js';
 import type { SyncError } from './sync-types.js';
 
-/** Worth another try after a wait: the network, 429 (Retry-After) and 5xx (issue 8: backoff with jitter). */
+/** Worth another try after a wait: the network, 429 (Retry-After) and 5xx (docs/memory.md#team-sync: backoff with jitter). */
 export function isRetriable(result: { kind: string; status?: number }): boolean {
   if (result.kind === 'network') return true;
   return result.kind === 'http' && result.status !== undefined && (result.status === 429 || result.status >= 500);

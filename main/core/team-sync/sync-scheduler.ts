@@ -15,16 +15,16 @@ export const realTimers: Timers = {
 export interface SyncSchedulerOptions {
   /** `engine.sync()` (or a wrapper that also refreshes the UI). */
   sync: () => Promise<SyncReport>;
-  /** SPEC §5: 5 minutes. */
+  /** docs/memory.md#team-memory: 5 minutes. */
   pullIntervalMs: number;
-  /** SPEC §5: 2 s after the last local change. */
+  /** docs/memory.md#team-memory: 2 s after the last local change. */
   pushDebounceMs: number;
   logger: Logger;
   timers?: Timers;
 }
 
 /**
- * When sync runs while the app is open (SPEC §5): at start, every `pullIntervalMs`, on demand, and
+ * When sync runs while the app is open (docs/memory.md#team-memory): at start, every `pullIntervalMs`, on demand, and
  * `pushDebounceMs` after the last local change (the vault watcher calls `notifyLocalChange`). Runs
  * never overlap; a change during a run schedules one more.
  */

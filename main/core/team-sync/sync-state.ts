@@ -8,8 +8,8 @@ import type { FaultSeam } from './fault-seam.js';
 import type { Clock, Logger } from '../ports.js';
 
 /**
- * What this device knows, persisted in `<vault>/.strata/team-sync/<owner>/<name>/` (sync-reliability §1,
- * §4): per key the **base** (hash of the last version both sides agreed on; its text is kept
+ * What this device knows, persisted in `<vault>/.strata/team-sync/<owner>/<name>/`
+ * (docs/sync-protocol.md#a-client-that-loses-nothing): per key the **base** (hash of the last version both sides agreed on; its text is kept
  * content-addressed in `bases/`), the server's hashes as last seen, the ETag, conflicts and deletions.
  * The outbox is derived, not listed: a key is pending whenever its file's hash differs from its base,
  * so it survives restarts, crashes and exhausted retries by construction.
@@ -67,7 +67,7 @@ export const emptyState = (): SyncState => ({
   failed: {},
 });
 
-/** Forgets restorable deletions older than `before` (epoch ms): tombstones live `tombstoneDays` (SPEC §5). */
+/** Forgets restorable deletions older than `before` (epoch ms): tombstones live `tombstoneDays` (docs/memory.md#team-memory). */
 export function expireDeleted(state: SyncState, before: number): void {
   for (const [key, record] of Object.entries(state.deleted)) {
     if (Date.parse(record.deletedAt) < before) delete state.deleted[key];
@@ -138,7 +138,7 @@ export class SyncStateStore {
     return emptyState();
   }
 
-  /** Named fault points around every state write (issue 8: crash tests). */
+  /** Named fault points around every state write (docs/memory.md#team-sync: crash tests). */
   async save(state: SyncState): Promise<void> {
     this.fault.hit('before-state-write');
     await writeJsonAtomic(this.stateFile, state);

@@ -36,7 +36,7 @@ export interface TeamSyncEngineOptions {
 }
 
 /**
- * Per-file state shown as a badge (SPEC §5 **Beyond**); `invalid-name`: the server refuses the file's
+ * Per-file state shown as a badge (docs/memory.md#team-memory **Beyond**); `invalid-name`: the server refuses the file's
  * name; `failed`: this file's pull, write or push failed on its own (the rest synced).
  */
 export type FileSyncState = 'synced' | 'pending' | 'conflict' | 'blocked' | 'too-large' | 'invalid-name' | 'failed';
@@ -95,7 +95,7 @@ export interface SyncReport {
   error: SyncError | null;
 }
 
-/** The sync indicator (issue 8 item 5): maps onto `TeamStatus` of common/domain/team.ts. */
+/** The sync indicator (docs/memory.md#team-sync): maps onto `TeamStatus` of common/domain/team.ts. */
 export interface TeamSyncStatus {
   phase: 'synced' | 'syncing' | 'offline' | 'error';
   progress: { done: number; total: number } | null;

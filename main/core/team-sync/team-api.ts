@@ -9,7 +9,7 @@ import {
 } from '../../../common/team-memory/index.js';
 
 /**
- * The client side of the team-memory protocol (SPEC §5), parsed with the zod schemas shared with the
+ * The client side of the team-memory protocol (docs/memory.md#team-memory), parsed with the zod schemas shared with the
  * server. Every answer is a value: the engine decides what a 412, a 413 or a dropped connection means.
  */
 

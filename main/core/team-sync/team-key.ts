@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { entryChecksum, isValidRepo, utf8Length, validateTeamMemoryKey } from '../../../common/team-memory/index.js';
 
-/** Keys, repository names and hashes exactly as the server checks them (common/team-memory, SPEC §5). */
+/** Keys, repository names and hashes exactly as the server checks them (common/team-memory, docs/memory.md#team-memory). */
 
 const sha256Hex = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
 
@@ -10,10 +10,10 @@ export function hashText(text: string): string {
   return entryChecksum(text, sha256Hex);
 }
 
-/** UTF-8 byte length, the unit of every size limit in SPEC §5. */
+/** UTF-8 byte length, the unit of every size limit in docs/memory.md#team-memory. */
 export const utf8Bytes = utf8Length;
 
-/** A key both sides accept (SPEC §5): the shared validator. */
+/** A key both sides accept (docs/memory.md#team-memory): the shared validator. */
 export function isValidTeamKey(key: string): boolean {
   return validateTeamMemoryKey(key).ok;
 }

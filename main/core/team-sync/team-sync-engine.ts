@@ -20,7 +20,7 @@ import {
 } from './sync-types.js';
 
 /**
- * Offline-first team-memory sync for one project and repository (SPEC §5 with **Beyond**; issue 8
+ * Offline-first team-memory sync for one project and repository (docs/memory.md#team-memory; docs/memory.md#team-sync
  * item 2). Every run loads the state from disk, so a crash or restart loses nothing but the run.
  * Runs are serialised: a sync, a conflict resolution and a restore never interleave.
  */
@@ -72,7 +72,7 @@ export class TeamSyncEngine extends ConflictDesk {
     return this.exclusive(() => this.run(false, true));
   }
 
-  /** Every team file's badge (SPEC §5: synced, pending, conflict, blocked by a secret, too large). */
+  /** Every team file's badge (docs/memory.md#team-memory: synced, pending, conflict, blocked by a secret, too large). */
   fileStates(): Promise<Map<string, FileSyncState>> {
     return this.exclusive(async () => {
       const state = await this.store.load();
@@ -176,9 +176,9 @@ export class TeamSyncEngine extends ConflictDesk {
   }
 
   /**
-   * The push loop (SPEC §5): delta by hash, batches, on 412/428 a hash probe and a fresh delta, at most
+   * The push loop (docs/memory.md#team-memory): delta by hash, batches, on 412/428 a hash probe and a fresh delta, at most
    * `max412Retries` retries. A key that changed on both sides goes through the pull's decision table
-   * instead of overwriting the teammate's edit (the reference's loss, sync-reliability §4.2).
+   * instead of overwriting the teammate's edit (the reference's loss, docs/sync-protocol.md#a-client-that-loses-nothing).
    */
   private async pushStep(state: SyncState, report: SyncReport, confirmDeletions: boolean): Promise<void> {
     let learnedLimit = false;

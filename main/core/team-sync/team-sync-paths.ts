@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 
 /**
- * `<vault>/.strata/team-sync/<owner>/<name>/`: bases, state and conflicts of one repository (SPEC §5
+ * `<vault>/.strata/team-sync/<owner>/<name>/`: bases, state and conflicts of one repository (docs/memory.md#team-memory
  * `.strata/team-sync/<repo>/`). `repo` is a valid `owner/name` (isValidRepo: no `.`/`..` segments).
  */
 export function teamSyncStateDir(vaultRoot: string, repo: string): string {

@@ -26,7 +26,7 @@ export class TeamService {
   }
 
   /**
-   * Issue 8, "pull at start": opens the session of each registered project whose team sync is set up
+   * docs/memory.md#team-sync, "pull at start": opens the session of each registered project whose team sync is set up
    * (a server URL, sync on, a stored sign-in for that server), so it pulls now and every 5 minutes
    * without waiting to be selected. In the background, after the vault's first scan, one project at a
    * time; a server that is down leaves those sessions reporting offline, never fails the start.
@@ -83,7 +83,7 @@ export class TeamService {
     return (await this.session(project)).restoreDeleted(key);
   }
 
-  /** The vault list with each team file's sync badge (SPEC §5 **Beyond**); other files unchanged. */
+  /** The vault list with each team file's sync badge (docs/memory.md#team-memory **Beyond**); other files unchanged. */
   async withBadges(files: VaultFileMeta[]): Promise<VaultFileMeta[]> {
     const root = this.o.vault().root;
     const open: TeamSession[] = [];

@@ -53,7 +53,7 @@ function webUrl(url: string): string | null {
 }
 
 /**
- * One open project's team memory (issue 8): sign-in, the engine, its scheduler (pull at start, every
+ * One open project's team memory (docs/memory.md#team-sync): sign-in, the engine, its scheduler (pull at start, every
  * 5 minutes, push 2 s after the last local change seen by the vault watcher), the per-file badges, and
  * the status pushed to the renderer as `team:did-change-status`.
  */

@@ -6,7 +6,7 @@ import { deleteTool, editTool, writeTool } from './write-tools.js';
 export { DECLINED } from './write-tools.js';
 import { toolError, type Tool, type ToolContext, type ToolOutput } from './tool-types.js';
 
-/** The agent's tools (issue 3 item 3), with Claude Code's names and input shapes. */
+/** The agent's tools (docs/architecture.md#the-agent), with Claude Code's names and input shapes. */
 export { ReadState } from './read-state.js';
 export { realResolve, realScope, resolveInScope, type PathScope, type RootKind } from './path-scope.js';
 export { memoryTool, MEMORY_TOOL_NAME, type MemoryWriteTools } from './memory-tool.js';

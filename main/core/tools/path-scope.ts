@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 
 /**
- * Tool path scoping (SPEC §0, issue 3 item 3). A path is absolute or relative to the project folder;
+ * Tool path scoping (docs/memory.md#where-things-live, docs/architecture.md#the-agent). A path is absolute or relative to the project folder;
  * it is resolved component by component with the real path of every existing ancestor, so a symlink
  * is followed where it really leads and `..` means the real parent, never a lexical fold.
  */

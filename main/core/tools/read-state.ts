@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /**
- * What this session has read (issue 3 item 3): Edit, and Write over an existing file, need a prior
+ * What this session has read (docs/architecture.md#the-agent): Edit, and Write over an existing file, need a prior
  * Read of the current content. A file whose content changed since must be read
  * again, so the model never edits text it has not seen.
  */

@@ -10,7 +10,7 @@ export interface ToolOutput {
   isError?: boolean;
 }
 
-/** The user's answer to a write outside the memory folders (issue 3 item 3). */
+/** The user's answer to a write outside the memory folders (docs/architecture.md#the-agent). */
 export type PermissionAnswer = 'allow_once' | 'allow_always' | 'deny';
 
 /**
@@ -46,7 +46,7 @@ export interface Tool<I = unknown> {
   inputSchema: z.ZodType<I>;
   /** A tool the API defines itself (the memory tool): sent as this instead of name, description and schema. */
   api?: Anthropic.ToolUnion;
-  /** Read-only tools may run concurrently with each other (issue 3 item 2). */
+  /** Read-only tools may run concurrently with each other (docs/architecture.md#the-agent). */
   readOnly: boolean;
   run(input: I, ctx: ToolContext): Promise<ToolOutput>;
 }

@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 
-/** Folders no search descends into (issue 3 item 3). */
+/** Folders no search descends into (docs/architecture.md#the-agent). */
 const SKIPPED = new Set(['.git', 'node_modules']);
 
 /** Every file below `root` (real paths, no symlink following), skipping .git and node_modules. */

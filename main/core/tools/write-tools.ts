@@ -13,7 +13,7 @@ type InScope = Extract<Resolved, { ok: true }>;
 export const DECLINED = 'The user declined this';
 
 /**
- * Where a write lands. A write into a memory folder may not spell its path with `..` at all (issue 6
+ * Where a write lands. A write into a memory folder may not spell its path with `..` at all (docs/memory.md#auto-memory
  * item 5), even one that resolves back inside: the sandbox judges the path as written, not only where
  * it leads.
  */
@@ -25,7 +25,7 @@ async function resolveForWrite(input: string, ctx: ToolContext): Promise<Resolve
   return r;
 }
 
-/** Memory writes pass the write hook; project writes ask the user with a diff (issue 3 item 3). */
+/** Memory writes pass the write hook; project writes ask the user with a diff (docs/architecture.md#the-agent). */
 async function authorizeWrite(tool: string, target: InScope, before: string, after: string, ctx: ToolContext, created: boolean): Promise<MemoryWriteVerdict> {
   if (target.kind === 'readonly') return `${target.path} is read-only for the agent.`;
   // Only the user marks a finding as not a secret; no approval in a chat can hand that to the agent.

@@ -18,7 +18,7 @@ export interface ImportCounts {
   skipped: number;
 }
 
-/** Claude Code's project folder names are slugs (SPEC §0): nothing else is imported. */
+/** Claude Code's project folder names are slugs (docs/memory.md#where-things-live): nothing else is imported. */
 const SLUG = /^[A-Za-z0-9-]+$/;
 /** Claude Code writes a subagent's transcript to `<session>/subagents/[<group>/]agent-<id>.jsonl`, its description next to it. */
 const SIDECHAIN_TRANSCRIPT = /^agent-[A-Za-z0-9._-]+\.jsonl$/;

@@ -2,7 +2,7 @@ import type { OtherRecord, TranscriptRecord } from './records.js';
 import { isMessageRecord } from './records.js';
 
 /**
- * The context reminder (CLAUDE.md files, MEMORY.md indexes, the date: SPEC §6–7) as a transcript
+ * The context reminder (CLAUDE.md files, MEMORY.md indexes, the date: docs/memory.md#instructions) as a transcript
  * record. It is stored as a `system` record because Claude Code leaves system records out of what it
  * sends: a Strata session resumed in Claude Code then carries Claude Code's own reminder only, not
  * both. Strata sends the newest stored reminder at the head of the first user message, where Claude

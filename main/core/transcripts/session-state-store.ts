@@ -14,7 +14,7 @@ export interface SessionStateSlot<T> {
 }
 
 /**
- * Per-session app state in `<vault>/.strata/sessions/<sessionId>.json` (SPEC §2: cursors survive a
+ * Per-session app state in `<vault>/.strata/sessions/<sessionId>.json` (docs/memory.md#session-notes: cursors survive a
  * restart). Engines each own one top-level key; an update rewrites the file atomically and keeps every
  * other key. Updates of one file are serialized within this store, so share one instance per vault.
  */

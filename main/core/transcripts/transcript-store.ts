@@ -23,7 +23,7 @@ const LIST_CONCURRENCY = 16;
 
 /**
  * Transcripts, one JSONL file a session, at `<vault>/projects/<projectSlug>/<sessionId>.jsonl`
- * (DESIGN.md "Data on disk"). `projectSlug` is `ProjectPaths.projectSlug` (slug of the opened folder).
+ * (docs/architecture.md#data-on-disk). `projectSlug` is `ProjectPaths.projectSlug` (slug of the opened folder).
  *
  * Appends are crash-safe without rewriting: one write of whole lines per batch, then fsync. A crash can
  * only tear the last line; reads skip it, and the next append starts on a new line.

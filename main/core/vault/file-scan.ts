@@ -33,7 +33,7 @@ export const sha256 = (data: string | Uint8Array): string => createHash('sha256'
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** NUL bytes or invalid UTF-8: shown as binary, never opened as text (issue 4 "Bad input"). */
+/** NUL bytes or invalid UTF-8: shown as binary, never opened as text (docs/memory.md#vault-upkeep "Bad input"). */
 export function decodeText(buffer: Buffer): string | null {
   if (buffer.subarray(0, 8192).includes(0)) return null;
   try {
@@ -88,7 +88,7 @@ export async function scanFile(root: string, rel: string, maxBytes: number, proj
 /**
  * `scanFile` without the thread pool. Vault files are small local files (at most `maxFileBytes`), and
  * a blocking read of one costs a fraction of the four thread-pool round trips of `fs.promises`
- * (open, stat, read, close): the 10,000-file open of issue 4 `vault-ready` reads them in slices this
+ * (open, stat, read, close): the 10,000-file open of docs/memory.md#vault-upkeep `vault-ready` reads them in slices this
  * way (`forEachSlice`), yielding to the event loop between slices.
  */
 export function scanFileSync(root: string, rel: string, maxBytes: number, projects?: ProjectDirs): ScannedFile | null {
@@ -115,7 +115,7 @@ export function scanFileSync(root: string, rel: string, maxBytes: number, projec
   if (lstat.isSymbolicLink() || place.inProject) {
     try {
       const target = realpathSync(abs);
-      // A link is followed only while it stays inside the vault, or inside its project (issue 4 "Bad input").
+      // A link is followed only while it stays inside the vault, or inside its project (docs/memory.md#vault-upkeep "Bad input").
       if (!isInside(base, target)) return fail(`Symbolic link to outside the ${place.inProject ? 'project' : 'vault'}: not followed`, lstat);
       stats = statSync(target);
     } catch (error) {

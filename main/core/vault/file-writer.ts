@@ -50,7 +50,7 @@ export async function writeVaultFile(vault: VaultContext, rel: string, text: str
   const target = rel.startsWith(`${PROJECTS_PREFIX}/`) ? await fs.realpath(abs).catch(() => abs) : abs;
   vault.own.expectWrite(rel, hash, current ? 'changed' : 'added');
   try {
-    // SPEC §2: session notes are private to the user (file 0600, folder 0700).
+    // docs/memory.md#session-notes: session notes are private to the user (file 0600, folder 0700).
     const mode = location.scope === 'session-notes' ? 0o600 : 0o644;
     await writeFileAtomic(target, text, { mode, dirMode: location.scope === 'session-notes' ? 0o700 : 0o755 });
   } catch (error) {

@@ -40,7 +40,7 @@ const DAY_MS = 86_400_000;
 const HEX64 = /^[a-f0-9]{64}$/;
 
 /**
- * Local snapshots of memory files (issue 4 item 4): blobs named by their sha256 (never `.md`, so no
+ * Local snapshots of memory files (docs/memory.md#vault-upkeep): blobs named by their sha256 (never `.md`, so no
  * tool mistakes a snapshot for a memory) under `.strata/history/blobs/`, one index JSON per file path
  * under `.strata/history/files/`. Kept `days` days and `maxBytes` in all, oldest out first.
  */
@@ -78,7 +78,7 @@ export class HistoryStore {
 
   private save(rel: string, content: string | Uint8Array, reason: string, writer: SnapshotWriter | undefined): Promise<HistoryVersion | null> {
     return this.serial(async () => {
-      // A vanished vault root must not be re-created by a snapshot (issue 4: root-missing state).
+      // A vanished vault root must not be re-created by a snapshot (docs/memory.md#vault-upkeep: root-missing state).
       if (!(await exists(this.root))) throw new AppFailure('not_found', `The vault folder ${this.root} is gone`);
       const files = await this.load();
       const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : Buffer.from(content);

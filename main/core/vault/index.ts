@@ -1,4 +1,4 @@
-/** The vault engine's public face (issue 4): one `Vault` per root, built by the composition root. */
+/** The vault engine's public face (docs/memory.md#vault-upkeep): one `Vault` per root, built by the composition root. */
 export { Vault, type VaultOptions, type VaultState } from './vault.js';
 export { classifyVaultPath, isMemoryScope, memoryDir, type VaultLocation } from './vault-paths.js';
 export { chokidarFactory, type FileWatcher, type WatcherFactory } from './vault-watcher.js';

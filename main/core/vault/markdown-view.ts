@@ -13,7 +13,7 @@ export interface ParsedMarkdown {
   memory: ParsedMemory;
 }
 
-/** Reads a markdown file; `isMemory` asks for a memory's frontmatter (SPEC §4), which others may lack. */
+/** Reads a markdown file; `isMemory` asks for a memory's frontmatter (docs/memory.md#auto-memory), which others may lack. */
 export function parseMarkdown(text: string, isMemory = false): ParsedMarkdown {
   const memory = parseMemoryFile(text);
   const usable = memory.hasFrontmatter && memory.frontmatterError === null;

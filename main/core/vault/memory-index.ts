@@ -5,7 +5,7 @@ import { naturalCompare } from '../../../common/text/natural-sort.js';
 import { estimateTextTokens } from '../llm/tokens.js';
 
 /**
- * MEMORY.md, the index of a memory folder (SPEC §4): one line a memory, `- [Title](file.md) — hook`.
+ * MEMORY.md, the index of a memory folder (docs/memory.md#auto-memory): one line a memory, `- [Title](file.md) — hook`.
  * The model owns these lines; the vault edits them only for the user's own actions (create, rename,
  * delete, Undo, a one-click fix) and otherwise only reports broken pointers and unindexed files.
  */

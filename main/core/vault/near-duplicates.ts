@@ -1,7 +1,7 @@
 import type { HealthReport } from '../../../common/domain/vault.js';
 import { naturalCompare } from '../../../common/text/natural-sort.js';
 
-/** SPEC §4 "one specific line": two memories with the same line, give or take case and punctuation. */
+/** docs/memory.md#auto-memory "one specific line": two memories with the same line, give or take case and punctuation. */
 export const normaliseDescription = (d: string): string =>
   d
     .toLowerCase()

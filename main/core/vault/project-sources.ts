@@ -26,7 +26,7 @@ export interface ProjectSourcesOptions {
 
 /**
  * The opened projects whose own instruction files the vault holds as `@projects/<slug of the folder>/…`
- * (DESIGN.md "Data on disk", SPEC §6), each with a second watcher limited to those files. Every
+ * (docs/architecture.md#data-on-disk, docs/memory.md#instructions), each with a second watcher limited to those files. Every
  * method runs in the vault's event queue.
  */
 export class ProjectSources {

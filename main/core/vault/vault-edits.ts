@@ -25,7 +25,7 @@ export class VaultEdits {
     private readonly indexEdits: MemoryIndexEdits,
   ) {}
 
-  /** Creates a memory file and its MEMORY.md line (a user action, SPEC §4). */
+  /** Creates a memory file and its MEMORY.md line (a user action, docs/memory.md#auto-memory). */
   createMemory(input: {
     projectSlug: string;
     team: boolean;

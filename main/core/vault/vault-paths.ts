@@ -3,7 +3,7 @@ import path from 'node:path';
 import { AppFailure } from '../../../common/result.js';
 import type { VaultScope } from '../../../common/domain/vault.js';
 
-/** Where a vault file belongs (DESIGN.md "Data on disk"). */
+/** Where a vault file belongs (docs/architecture.md#data-on-disk). */
 export interface VaultLocation {
   scope: VaultScope;
   /**
@@ -29,7 +29,7 @@ const SKIPPED_DIRS = new Set([STATE_DIR, 'node_modules', '.git']);
 const RULE_FILE = /^\.claude\/rules\/[^/]+\.md$/;
 
 /**
- * The instruction files of a project folder the agent reads (context/claude-md-loader.ts, SPEC §6):
+ * The instruction files of a project folder the agent reads (context/claude-md-loader.ts, docs/memory.md#instructions):
  * `CLAUDE.md`, `.claude/CLAUDE.md`, `.claude/rules/*.md` and `CLAUDE.local.md`, relative with `/`.
  * Nothing else in a project folder is a vault file.
  */
@@ -73,7 +73,7 @@ export const isInside = (base: string, p: string): boolean => p === base || p.st
 export const toVaultPath = (rel: string): string => rel.split(path.sep).join('/');
 
 /**
- * Classifies a vault-relative path (with `/`) by the DESIGN.md layout; null for anything that is not a
+ * Classifies a vault-relative path (with `/`) by the docs/architecture.md layout; null for anything that is not a
  * vault file (settings, other folders, stray files).
  */
 export function classifyVaultPath(rel: string): VaultLocation | null {
@@ -103,7 +103,7 @@ export const isMemoryScope = (scope: VaultScope): boolean => scope === 'project-
 /** A memory itself (it needs frontmatter: name, description, type), not its folder's MEMORY.md index. */
 export const isMemoryFile = (rel: string, scope: VaultScope): boolean => isMemoryScope(scope) && !rel.endsWith('/MEMORY.md');
 
-/** The files the history engine snapshots before a change (issue 4 item 4): memories and instructions. */
+/** The files the history engine snapshots before a change (docs/memory.md#vault-upkeep): memories and instructions. */
 export const hasHistory = (scope: VaultScope): boolean => isMemoryScope(scope) || scope === 'instructions';
 
 /** The memory folder of a project, relative to the root: `projects/<slug>/memory[/team]`. */
@@ -134,7 +134,7 @@ export function isIgnoredInProject(rel: string): boolean {
 
 /**
  * Resolves a vault path to an absolute one, refusing anything that leaves the root (the contract
- * checks `..` too; main re-checks, DESIGN.md "Validate at the trust boundary"). A project's
+ * checks `..` too; main re-checks, docs/architecture.md). A project's
  * instruction file resolves into its project folder, and only when its real path (through any link,
  * of the file or of `.claude`) stays inside that folder: nothing else there is reachable.
  */

@@ -13,7 +13,7 @@ export interface FileWatcher {
   close(): Promise<void>;
 }
 
-/** Builds a watcher over one root (DESIGN.md: engines take a watcher factory). */
+/** Builds a watcher over one root (docs/architecture.md: engines take a watcher factory). */
 export type WatcherFactory = (root: string, options: ChokidarOptions) => FileWatcher;
 
 export const chokidarFactory: WatcherFactory = (root, options) => watch(root, options);
@@ -92,7 +92,7 @@ export class VaultWatcher {
       ignored,
       ...(depth === undefined ? {} : { depth }),
       ignoreInitial: true,
-      // Never follow a link: a loop or a link out of the vault must not be walked (issue 4).
+      // Never follow a link: a loop or a link out of the vault must not be walked (docs/memory.md#vault-upkeep).
       followSymlinks: false,
       alwaysStat: true,
       usePolling: this.polling,

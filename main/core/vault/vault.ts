@@ -36,7 +36,7 @@ export type { VaultOptions } from './vault-context.js';
 const HEALTH_WARM_MS = 5_000;
 
 /**
- * One vault root (issue 4 item 1): the catalog of its files, their full-text index, the watcher that
+ * One vault root (docs/memory.md#vault-upkeep): the catalog of its files, their full-text index, the watcher that
  * keeps both current and reports changes, the history of memory files, and the user's own actions
  * (edit, create, rename, delete, Undo, restore). Every write is atomic and recognised by its hash.
  */
@@ -159,7 +159,7 @@ export class Vault {
 
   /**
    * The opened projects (ProjectRegistry) whose own instruction files — `CLAUDE.md`, `.claude/CLAUDE.md`,
-   * `.claude/rules/*.md`, `CLAUDE.local.md` (SPEC §6) — the vault lists, indexes, watches and edits as
+   * `.claude/rules/*.md`, `CLAUDE.local.md` (docs/memory.md#instructions) — the vault lists, indexes, watches and edits as
    * `@projects/<slug of the folder>/…`. Call again when a project is opened or forgotten; resolves
    * once the catalog holds the new set.
    */

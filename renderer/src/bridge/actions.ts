@@ -77,10 +77,6 @@ export async function openProject(path: string): Promise<boolean> {
   return true;
 }
 
-export async function forgetProject(path: string): Promise<void> {
-  take(await api.invoke['project:forget']({ path }));
-}
-
 export async function saveSettings(patch: SettingsPatch): Promise<boolean> {
   return take(await api.invoke['settings:set']({ patch })) !== null;
 }

@@ -46,7 +46,7 @@ describe('every reader gives one answer for the same twenty tricky memory files'
         const got = files.find((m) => m.relPath === f.file)!;
         expect({ file: f.file, name: got.name, description: got.description, type: got.type }).toEqual({ file: f.file, ...answer(f) });
       }
-      // The recall manifest (reference §5.10) names each known type and description as read.
+      // The recall manifest (docs/memory.md#recall) names each known type and description as read.
       const manifest = formatManifest(files);
       for (const f of trickyMemories) {
         const line = manifest.split('\n').find((l) => l.includes(` ${f.file} (`))!;

@@ -9,7 +9,7 @@ export { chromiumPath, hasChromium };
 
 let browser: Browser | null = null;
 
-/** One Chromium per e2e file, launched with the flags that keep it off the network (TOOLCHAIN.md). */
+/** One Chromium per e2e file, launched with the flags that keep it off the network (docs/architecture.md#how-it-is-tested). */
 export function useBrowser(): () => Browser {
   beforeAll(async () => {
     browser = await launchChromium();

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { WireBlock, WireRequest } from './validate.js';
 
 /**
- * Prompt-cache simulation (DESIGN.md "Tests"): every block costs `ceil(len(JSON(block))/4)` tokens
+ * Prompt-cache simulation (docs/architecture.md#how-it-is-tested): every block costs `ceil(len(JSON(block))/4)` tokens
  * (cache_control stripped; system and tools count too), in the API's order tools → system →
  * messages. A prefix ending at a cache_control breakpoint is written to the cache; a later request
  * whose prefix up to any block equals a written prefix reads it.

@@ -1,5 +1,5 @@
 /**
- * What a test scripts the fake Messages API to answer (issue 3 item 9). One entry answers one
+ * What a test scripts the fake Messages API to answer (docs/architecture.md#the-agent). One entry answers one
  * POST /v1/messages; `respond` (auto mode) answers when the queue is empty.
  */
 
@@ -58,7 +58,7 @@ export const toolCalls = (
   ...extra,
 });
 
-/** The real API's error bodies for the statuses the client maps (SPEC / issue 3). */
+/** The real API's error bodies for the statuses the client maps (docs/architecture.md#how-it-is-tested). */
 export const apiErrors = {
   invalidKey: (): ScriptedError => ({ kind: 'error', status: 401, type: 'authentication_error', message: 'invalid x-api-key' }),
   rateLimited: (retryAfterSeconds = 30): ScriptedError => ({

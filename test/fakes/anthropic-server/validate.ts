@@ -1,5 +1,5 @@
 /**
- * The fake's request checks, as strict as DESIGN.md "Tests": what the real API rejects with a 400
+ * The fake's request checks, as strict as docs/architecture.md#how-it-is-tested: what the real API rejects with a 400
  * is rejected here, so a client bug shows up in unit tests rather than in front of a user.
  */
 

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { compactSession } from '../../bridge/chat-actions';
 
 /**
- * "Compact now" (SPEC §3): without instructions the session notes replace the older messages (no model
+ * "Compact now" (docs/memory.md#compaction): without instructions the session notes replace the older messages (no model
  * call); with instructions the summarizer follows them.
  */
 export function CompactDialog({ project, sessionId, onClose }: { project: string; sessionId: string; onClose: () => void }) {

@@ -4,7 +4,7 @@ import { useStore } from '../../store';
 
 const formatTokens = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n));
 
-/** Why the session notes could not be used (SPEC §3 fallbacks), in words. */
+/** Why the session notes could not be used (docs/memory.md#compaction fallbacks), in words. */
 const reasons: Record<string, string> = {
   'no-notes': 'there were no session notes yet',
   template: 'the session notes were still empty',
@@ -14,7 +14,7 @@ const reasons: Record<string, string> = {
   instructions: 'you gave instructions for the summary',
 };
 
-/** SPEC §3 Beyond: before/after tokens, which path ran and why, what was kept, and the full transcript. */
+/** docs/memory.md#compaction: before/after tokens, which path ran and why, what was kept, and the full transcript. */
 export function CompactionDivider({ item }: { item: Extract<ChatItem, { kind: 'compaction' }> }) {
   const vaultRoot = useStore((s) => s.info?.vaultRoot ?? null);
   const rel = vaultRoot && item.transcriptPath.startsWith(`${vaultRoot}/`) ? item.transcriptPath.slice(vaultRoot.length + 1) : null;

@@ -2,7 +2,7 @@ import type { ContextMeter as Meter } from '../../../../common/domain/chat';
 
 const k = (n: number) => `${Math.round(n / 1000)}k`;
 
-/** Context used against the auto-compaction threshold; turns to a warning near it (SPEC §3). */
+/** Context used against the auto-compaction threshold; turns to a warning near it (docs/memory.md#compaction). */
 export function ContextMeter({ context }: { context: Meter }) {
   // Nothing sent yet: "0k / 167k" would only be noise on an empty conversation.
   if (context.used === 0) return null;

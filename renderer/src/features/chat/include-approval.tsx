@@ -3,7 +3,7 @@ import type { ChatItem } from '../../../../common/domain/chat';
 import { api } from '../../bridge';
 import { useStore } from '../../store';
 
-/** SPEC §6: a CLAUDE.md that includes a file outside the project is asked about once. */
+/** docs/memory.md#instructions: a CLAUDE.md that includes a file outside the project is asked about once. */
 export function IncludeApproval({ item, project }: { item: Extract<ChatItem, { kind: 'include-approval' }>; project: string }) {
   const [allowed, setAllowed] = useState(false);
   const allow = async () => {

@@ -5,7 +5,7 @@ import { useStore } from '../../store';
 
 /**
  * Team memories deleted here or by a teammate, each with Restore while its tombstone is kept (30 days,
- * SPEC §5): a deletion that reached this machine always has a way back.
+ * docs/memory.md#team-memory): a deletion that reached this machine always has a way back.
  */
 export function DeletedList({ project, lastSyncAt }: { project: string; lastSyncAt: string | null }) {
   const [deleted, setDeleted] = useState<DeletedTeamFile[]>([]);

@@ -5,7 +5,7 @@ import { api } from '../../bridge';
 import { resolveConflict } from '../../bridge/team-actions';
 import { useStore } from '../../store';
 import { ReadOnlyPane } from './read-only-pane';
-import { ResolverMerge } from './resolver-merge';
+import { MergeEditor } from './merge-editor';
 
 const FOCUSABLE = 'button:not([disabled]), [contenteditable="true"], [tabindex]:not([tabindex="-1"])';
 
@@ -127,7 +127,15 @@ export function Resolver({ project, keyName }: { project: string; keyName: strin
                 {view.theirsAt ? ` · ${when(view.theirsAt)}` : ` · received ${when(view.receivedAt)}`}
               </p>
             </div>
-            <ResolverMerge docKey={docKey} mine={start} theirs={view.theirs ?? ''} onResult={setMerged} />
+            <MergeEditor
+              docKey={docKey}
+              mine={start}
+              theirs={view.theirs ?? ''}
+              onResult={setMerged}
+              labels={{ mine: 'Your version (the result, editable)', theirs: 'Their version' }}
+              className="resolver-merge"
+              foldUnchanged
+            />
             <p className="muted small">
               Keep both: theirs stays under this name and yours becomes a separate memory named after you and today&apos;s date, listed in
               MEMORY.md.

@@ -1,5 +1,5 @@
 /**
- * Session notes as sections (SPEC §2): each `# ` heading is followed by one italic instruction line
+ * Session notes as sections (docs/memory.md#session-notes): each `# ` heading is followed by one italic instruction line
  * from the template, then the real notes. The instruction is guidance for the updater, so on screen
  * it is only a placeholder for a section with nothing in it yet — never text above real content.
  */

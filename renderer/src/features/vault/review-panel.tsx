@@ -10,7 +10,7 @@ import { ConsolidationInbox } from '../consolidation/consolidation-inbox';
 const NONE: MemoryProposal[] = [];
 
 /**
- * Review mode's inbox (issue 6): what the background extractor wanted to save for the open project,
+ * Review mode's inbox (docs/memory.md#auto-memory): what the background extractor wanted to save for the open project,
  * waiting to be accepted as is, edited first, or rejected.
  */
 export function ReviewPanel() {

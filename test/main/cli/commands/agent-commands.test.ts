@@ -15,7 +15,7 @@ afterEach(async () => {
   fake = null;
 });
 
-/** The model commands through the real SDK: key and base URL from the environment, as DESIGN.md says. */
+/** The model commands through the real SDK: key and base URL from the environment, as docs/architecture.md says. */
 async function setup() {
   fake = await startFakeAnthropic({ strict: true });
   const dir = await tempDir();

@@ -74,7 +74,7 @@ describe('strata server administration', () => {
     expect(hash).not.toContain('erin password 1');
   });
 
-  it('applies --max-entries, --max-file-bytes and --max-body-bytes, and defaults to SPEC §5 limits and 600 a minute', async () => {
+  it('applies --max-entries, --max-file-bytes and --max-body-bytes, and defaults to docs/memory.md#team-memory limits and 600 a minute', async () => {
     expect(defaultLimits).toMatchObject({ maxEntries: 2000, maxFileBytes: 250_000, maxBodyBytes: 1024 * 1024, rateLimitPerMinute: 600 });
     const db = `sqlite:${await tempDir()}/limits.db`;
     await run(['user', 'add', 'frank', '--db', db]);

@@ -13,7 +13,7 @@ import { startFakeAnthropic, text, toolCalls, type FakeAnthropic, type WireReque
 import { tempDir } from '../../../support/temp-dir.js';
 
 /**
- * Issue 6 "Tests and checks", sandbox: hostile Write/Edit/Delete tool inputs on a real temp filesystem
+ * docs/memory.md#auto-memory "Tests and checks", sandbox: hostile Write/Edit/Delete tool inputs on a real temp filesystem
  * with real symlinks, through the extractor's real forked agent (fake Messages API) and through the main
  * agent's tools — each denied, nothing created or changed anywhere; legitimate writes succeed.
  *
@@ -212,7 +212,7 @@ describe('the memory write sandbox on hostile tool inputs', () => {
     expect(await fs.readFile(path.join(t.project, 'app.ts'), 'utf8')).toBe('pwned');
   });
 
-  it('refuses a main-agent memory write whose path has a `..` segment, even one that comes back in (issue 6 item 5)', async () => {
+  it('refuses a main-agent memory write whose path has a `..` segment, even one that comes back in (docs/memory.md#auto-memory)', async () => {
     const t = await tree();
     const agent = await mainAgent(t);
     const [write] = await agent.run(attack(`${t.memory}/sub/../existing.md`).slice(0, 1));

@@ -18,7 +18,7 @@ afterEach(async () => {
   f = null;
 });
 
-/** Claude Code 2.1.88 as the oracle (TOOLCHAIN.md), when its cache holds it; never installed by this test. */
+/** Claude Code 2.1.88 as the oracle (docs/architecture.md#how-it-is-tested), when its cache holds it; never installed by this test. */
 const CLAUDE_CODE = path.join(os.homedir(), '.cache', 'strata-conformance', '2.1.88', 'node_modules', '@anthropic-ai', 'claude-code', 'cli.js');
 const hasClaudeCode = await fs.access(CLAUDE_CODE).then(() => true, () => false);
 if (!hasClaudeCode) console.warn(`Claude Code is not cached at ${CLAUDE_CODE}; the resume-by-Claude-Code test is skipped`);

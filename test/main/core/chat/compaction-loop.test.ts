@@ -10,7 +10,7 @@ import { PromptCache } from '../../../fakes/anthropic-server/prompt-cache.js';
 import { chatFixture, expectAllAccepted, type ChatFixture } from './chat-fixture.js';
 
 /**
- * Issue 5 through the real chat loop, the real SDK and the strict fake API: the notes fill in by
+ * docs/memory.md#session-notes through the real chat loop, the real SDK and the strict fake API: the notes fill in by
  * themselves, and when the context passes the threshold the conversation is compacted — from the notes
  * with no model call, or by the summarizer with the fallback reason shown — and goes on.
  */
@@ -209,7 +209,7 @@ describe('compaction on the chat loop', () => {
     expect(JSON.stringify(first.messages)).toContain('- step 1: read the parser');
     expect(JSON.stringify(first.messages)).toContain('Answer 5:');
     expect(JSON.stringify(first.messages)).not.toContain('Question 1:');
-    // CLAUDE.md and MEMORY.md were read again and injected after the compaction (SPEC §3 "After either").
+    // CLAUDE.md and MEMORY.md were read again and injected after the compaction (docs/memory.md#compaction "After either").
     expect(JSON.stringify(first.messages)).toContain('Always name the parser module explicitly.');
     expect(JSON.stringify(first.messages)).toContain('the user indents with tabs, width 4');
     expect(l.f.fake.requests.some((r) => isSummarizer(r.body))).toBe(false);
@@ -375,7 +375,7 @@ describe('compaction on the chat loop', () => {
     await l.turn();
     const restored = await fs.readFile(l.s.notesPath, 'utf8');
     expect(parseSections(restored).sections.map((s) => s.headerLine)).toEqual(parseSections(DEFAULT_NOTES_TEMPLATE).sections.map((s) => s.headerLine));
-    // A description line removed by hand comes back under its header too (SPEC §2: headers and description lines are kept).
+    // A description line removed by hand comes back under its header too (docs/memory.md#session-notes: headers and description lines are kept).
     expect(restored).toContain(`# Learnings\n${learnings}`);
     expect(restored).toContain('- step 1: read the parser');
     expectAllAccepted(l.f.fake);

@@ -46,7 +46,7 @@ describe('Undo of a memory the agent forgot', () => {
     expect(await fs.readFile(path.join(memoryDir, 'feedback_tabs.md'), 'utf8')).toBe(tabs);
   });
 
-  // Issue 6 item 9 / SPEC §4 (the store edits MEMORY.md for Undo): the line the agent removed with it
+  // docs/memory.md#auto-memory / docs/memory.md#auto-memory (the store edits MEMORY.md for Undo): the line the agent removed with it
   // comes back, so the memory is listed again.
   it('brings its MEMORY.md line back too', async () => {
     const { memoryDir } = await forget();
@@ -54,7 +54,7 @@ describe('Undo of a memory the agent forgot', () => {
   });
 });
 
-// SPEC §4: the memory folder is created when the agent starts (the system prompt says it exists).
+// docs/memory.md#auto-memory: the memory folder is created when the agent starts (the system prompt says it exists).
 describe('the memory folder of a fresh project', () => {
   it('exists once the agent started, so the first "remember" lands even in a vault reached through a symlink', async () => {
     let memoryDir = '';

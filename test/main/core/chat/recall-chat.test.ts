@@ -67,7 +67,7 @@ describe('relevant-memory recall in the chat', () => {
     expect(count(JSON.stringify(mainRequests(fx).at(-1)!.body.messages), 'We deploy on Thursdays.')).toBe(1);
   });
 
-  // Reference §5.10 step 9: compaction drops the old attachments, and with them their share of the budget.
+  // docs/memory.md#recall step 9: compaction drops the old attachments, and with them their share of the budget.
   it('attaches a memory again after a compaction took the earlier attachment out of the context', async () => {
     const { f: fx, sessionId } = await recallChat(() => text('{"selected_memories": ["project_deploy.md"]}'));
     await fx.turn(sessionId, 'Which day do deployments happen?');
@@ -90,7 +90,7 @@ describe('relevant-memory recall in the chat', () => {
     expect(JSON.stringify(mainRequests(fx).at(-1)!.body.messages)).toContain('We deploy on Thursdays.');
   });
 
-  // SPEC §4 / issue 6 item 7: "never a file already read".
+  // docs/memory.md#auto-memory / docs/memory.md#auto-memory: "never a file already read".
   it('does not attach a memory the agent already read in this session', async () => {
     const { f: fx, memoryDir, sessionId } = await recallChat(() => text('{"selected_memories": ["project_deploy.md"]}'));
     fx.fake.enqueue(toolCalls([{ name: 'Read', input: { file_path: path.join(memoryDir, 'project_deploy.md') } }]), text('Thursdays.'));

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultMemoryConfig } from '../../../../common/config.js';
 import { CompactionGuard } from '../../../../main/core/compact/index.js';
 
-describe('CompactionGuard (SPEC §3)', () => {
+describe('CompactionGuard (docs/memory.md#compaction)', () => {
   it('compacts at 167,000 of a 200,000 window and warns from 147,000', () => {
     const guard = new CompactionGuard(defaultMemoryConfig.compaction);
     expect(guard.status('s', 146_999)).toMatchObject({ threshold: 167_000, warningAt: 147_000, warning: false, shouldAutoCompact: false });

@@ -43,7 +43,7 @@ async function setup() {
     t.user(`q${i} ${textOfTokens(1_000)}`);
     t.assistant(textOfTokens(1_000), i === 19 ? { usage: { input_tokens: 170_000 } } : {});
   }
-  const calls = { summarize: [] as (string | undefined)[], rebuild: 0 };
+  const calls = { summarize: [] as (string | undefined)[] };
   const summarize: SummarizerFork = async ({ promptMessages }) => {
     calls.summarize.push(promptMessages[0]!.content as string);
     return { text: '<summary>earlier work</summary>', usage, cacheHitRatio: 0.9 };
@@ -54,9 +54,6 @@ async function setup() {
     records: t.records,
     trigger: 'auto' as const,
     summarize,
-    rebuildContext: async () => {
-      calls.rebuild++;
-    },
     ...over,
   });
   const writeNotes = async (text: string) => {
@@ -69,7 +66,7 @@ async function setup() {
 const realNotes = DEFAULT_NOTES_TEMPLATE.replace('# Current State\n', '# Current State\nParser half done.\n');
 
 describe('Compactor', () => {
-  it('uses the notes when it can, then resets lastSummarizedMessageId and rebuilds the context', async () => {
+  it('uses the notes when it can, then resets lastSummarizedMessageId', async () => {
     const s = await setup();
     await s.writeNotes(realNotes);
     await s.store.update('s1', (st) => ({ ...st, lastSummarizedMessageId: 'u30', tokensAtLastUpdate: 160_000 }));
@@ -78,7 +75,7 @@ describe('Compactor', () => {
     expect(out.reason).toBeNull();
     expect(out.records[0]).toMatchObject({ subtype: 'compact_boundary' });
     expect(out.records.slice(2).map((r) => r.uuid)).toEqual(s.t.records.slice(30).map((r) => r.uuid));
-    expect(s.calls).toEqual({ summarize: [], rebuild: 1 });
+    expect(s.calls).toEqual({ summarize: [] });
     expect(await s.store.read('s1')).toMatchObject({ lastSummarizedMessageId: null, tokensAtLastUpdate: out.result.tokensAfter });
     expect(s.sleeps).toEqual([]);
     s.log.assertNoErrors();
@@ -94,7 +91,6 @@ describe('Compactor', () => {
     await s.store.update('s1', (st) => ({ ...st, lastSummarizedMessageId: 'nope' }));
     expect(await s.compactor.compact(s.request())).toMatchObject({ path: 'summarizer', reason: 'boundary-not-found' });
     expect(s.calls.summarize).toHaveLength(3);
-    expect(s.calls.rebuild).toBe(3);
   });
 
   it('checks the size for auto compaction only', async () => {

@@ -9,7 +9,7 @@ const config = defaultMemoryConfig.compaction;
 const indexOf = (t: TranscriptBuilder, uuid: string) => t.records.findIndex((r) => r.uuid === uuid);
 const tokensFrom = (records: TranscriptRecord[], start: number) => records.slice(start).reduce((n, r) => n + recordTokens(r), 0);
 
-describe('calculateKeepIndex (SPEC §3)', () => {
+describe('calculateKeepIndex (docs/memory.md#compaction)', () => {
   it('keeps just what follows the cursor when it already meets both floors', () => {
     const t = new TranscriptBuilder();
     t.user(textOfTokens(5_000));

@@ -21,7 +21,7 @@ async function tree() {
 
 const names = (files: { path: string }[], root: string) => files.map((f) => path.relative(root, f.path));
 
-describe('loadInstructions (SPEC §6)', () => {
+describe('loadInstructions (docs/memory.md#instructions)', () => {
   it('loads user, then each folder from the root down: CLAUDE.md, .claude/CLAUDE.md, sorted rules, CLAUDE.local.md', async () => {
     const { root, vault, outer, repo, project } = await tree();
     await write(path.join(vault, 'CLAUDE.md'), 'user');

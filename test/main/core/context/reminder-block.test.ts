@@ -12,7 +12,7 @@ const file = (path: string, kind: InstructionFile['kind'], content: string): Ins
   includedFrom: null,
 });
 
-describe('buildReminderBlock (SPEC §6–7)', () => {
+describe('buildReminderBlock (docs/memory.md#instructions)', () => {
   it('puts CLAUDE.md files, the auto index, the team index, the session notes and the date in that order', () => {
     const text = buildReminderBlock({
       instructions: [file('/v/CLAUDE.md', 'user', 'Be brief.'), file('/p/CLAUDE.md', 'project', 'Use pnpm.'), file('/p/CLAUDE.local.md', 'local', 'My box.')],

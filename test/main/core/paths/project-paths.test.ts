@@ -20,7 +20,7 @@ async function layout() {
   return { vault, repo, worktree, plain };
 }
 
-describe('ProjectPaths (SPEC §0)', () => {
+describe('ProjectPaths (docs/memory.md#where-things-live)', () => {
   it('keys transcripts and session notes by the opened folder', async () => {
     const { vault, repo } = await layout();
     const p = await ProjectPaths.resolve(vault, path.join(repo, 'pkg'));

@@ -17,7 +17,7 @@ function referenceHash(text: string): number {
 
 const longPath = `/home/user/${Array.from({ length: 10 }, (_, i) => `deeply-nested-folder-${String(i).padStart(2, '0')}`).join('/')}`;
 
-describe('slug (SPEC §0, as Claude Code names project folders)', () => {
+describe('slug (docs/memory.md#where-things-live, as Claude Code names project folders)', () => {
   it('hashes as Java String.hashCode does, over UTF-16 code units', () => {
     expect(stringHash32('')).toBe(0);
     expect(stringHash32('a')).toBe(97);

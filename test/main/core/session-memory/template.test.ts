@@ -12,7 +12,7 @@ import {
 import { tempDir } from '../../../support/temp-dir.js';
 
 describe('the default notes template', () => {
-  it('has the ten sections of SPEC §2 in order, each with one italic description line', () => {
+  it('has the ten sections of docs/memory.md#session-notes in order, each with one italic description line', () => {
     const { preamble, sections } = parseSections(DEFAULT_NOTES_TEMPLATE);
     expect(preamble).toBe('');
     expect(sections.map((s) => s.title)).toEqual([

@@ -20,7 +20,7 @@ function conversation(tokens: number, toolCalls: number, lastCallsTool: boolean)
   return { records: t.records as MessageRecord[], builder: t };
 }
 
-describe('decideUpdate (SPEC §2 trigger)', () => {
+describe('decideUpdate (docs/memory.md#session-notes trigger)', () => {
   it('never fires inside a forked agent, even when every threshold is met', () => {
     const { records } = conversation(50_000, 5, false);
     const d = decideUpdate(records, fresh, config, { isFork: true });

@@ -8,7 +8,7 @@ import { tempDir } from '../../../support/temp-dir.js';
 import { canarySecret, freshRepo } from './sync-harness.js';
 import { startSqliteSyncServer, type SyncServer } from './sync-server.js';
 
-/** `strata sync` (DESIGN.md): one pull + push, JSON report, exit 1 on a conflict or a blocked file. */
+/** `strata sync` (docs/architecture.md): one pull + push, JSON report, exit 1 on a conflict or a blocked file. */
 let server: SyncServer;
 
 beforeAll(async () => {

@@ -11,7 +11,7 @@ import { freshRepo } from './sync-harness.js';
 import { startSyncServer, type SyncServer } from './sync-server.js';
 
 /**
- * sync-reliability §5 test 6: `kill -9` at every named point of a multi-batch push and of a pull, via
+ * docs/sync-protocol.md#a-client-that-loses-nothing test 6: `kill -9` at every named point of a multi-batch push and of a pull, via
  * STRATA_FAULT in a child process running `strata sync`; then a clean run must converge with every
  * version present and no torn file. The run pulls three files (three renames), pushes four in three
  * batches (a 200,000-byte body cap, files of ~130 kB), and writes its state five times (after the pull,

@@ -5,7 +5,7 @@ import { freshRepo, makeDevice, type Device } from './sync-harness.js';
 import { startSyncServer, type SyncServer } from './sync-server.js';
 
 /**
- * The entry limit learned from a structured 413 is not kept forever (SPEC §5): it expires after 24 h,
+ * The entry limit learned from a structured 413 is not kept forever (docs/memory.md#team-memory): it expires after 24 h,
  * and a server seen holding more entries than it has had its limit raised. The "raised" server is the
  * same SQLite database restarted with a higher --max-entries, as an operator would do.
  */

@@ -9,10 +9,10 @@ import { canarySecret, freshRepo, makeDevice, SaveLedger, type Device } from './
 import { startSyncServer, type SyncServer } from './sync-server.js';
 
 /**
- * The fault tests of sync-reliability §5 (crashes are in sync-crash.test.ts): two devices, each with its
+ * The fault tests of docs/sync-protocol.md#a-client-that-loses-nothing (crashes are in sync-crash.test.ts): two devices, each with its
  * own temp vault, and the real team server on loopback, on SQLite and on PostgreSQL.
  */
-describeOnBackends('team sync under faults (sync-reliability §5)', (backend) => {
+describeOnBackends('team sync under faults (docs/sync-protocol.md#a-client-that-loses-nothing)', (backend) => {
   let server: SyncServer;
   let a: Device;
   let b: Device;

@@ -149,7 +149,7 @@ async function reachableTexts(devices: Device[], serverEntries: Record<string, s
 }
 
 /**
- * The oracle of sync-reliability §5: every save a user made is recorded, and the last save of each
+ * The oracle of docs/sync-protocol.md#a-client-that-loses-nothing: every save a user made is recorded, and the last save of each
  * device and key must survive somewhere reachable.
  */
 export class SaveLedger {

@@ -15,7 +15,7 @@ export interface RepoBackup {
 /**
  * The real team server (`server/`) on loopback for the sync tests, plus a second database connection
  * for what only an operator can do: back a repository up, restore an older backup, lose it entirely
- * (sync-reliability §5 test 7).
+ * (docs/sync-protocol.md#a-client-that-loses-nothing test 7).
  */
 export interface SyncServer {
   url: string;

@@ -6,7 +6,7 @@ import { freshRepo, makeDevice, type Device } from './sync-harness.js';
 import { startSqliteSyncServer, type SyncServer } from './sync-server.js';
 
 /**
- * sync-reliability §5 test 16, small: two devices make seeded random edits, deletions, syncs, offline
+ * docs/sync-protocol.md#a-client-that-loses-nothing test 16, small: two devices make seeded random edits, deletions, syncs, offline
  * periods, lost answers and resets against the real server; at quiescence (conflicts resolved "keep
  * both") every device's last save is still reachable unless a user who had seen it edited over it or
  * deleted it, and both devices and the server agree.

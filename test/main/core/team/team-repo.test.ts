@@ -8,7 +8,7 @@ import { detectTeamRepo } from '../../../../main/core/team-sync/repo-detect.js';
 import { tempDir } from '../../../support/temp-dir.js';
 import { testLogger } from '../../../support/test-logger.js';
 
-/** DESIGN.md "The team server": "`teamRepo` where the git remote gives none". */
+/** docs/sync-protocol.md: "`teamRepo` where the git remote gives none". */
 async function gitRepo(...remotes: [string, string][]): Promise<string> {
   const dir = await tempDir('strata-team-repo-');
   execFileSync('git', ['init', '-q', dir]);

@@ -9,7 +9,7 @@ import { testLogger } from '../../../support/test-logger.js';
 import { gitProject, PASSWORD, signIn, startApp, stopApp, teamDir, type App } from './team-app.js';
 
 /**
- * Issue 8, "pull at start … every 5 minutes while the app is open": the app opens the team session of
+ * docs/memory.md#team-sync, "pull at start … every 5 minutes while the app is open": the app opens the team session of
  * every registered project whose team sync is set up when its services start, without the renderer
  * selecting it, and a team server that is down or hangs neither delays nor fails the start.
  */
@@ -96,7 +96,7 @@ describe('team sync at start', () => {
     const api = `${server.url}/api/team_memory?repo=${encodeURIComponent('acme/notes')}`;
     const current = await fetch(api, { headers: { authorization: `Bearer ${token}` } });
     await current.arrayBuffer();
-    // SPEC §5: an existing repository takes a PUT only with its ETag; a new one without If-Match.
+    // docs/memory.md#team-memory: an existing repository takes a PUT only with its ETag; a new one without If-Match.
     const etag = current.headers.get('etag');
     const put = await fetch(api, {
       method: 'PUT',

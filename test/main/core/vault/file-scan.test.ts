@@ -14,7 +14,7 @@ async function root(): Promise<string> {
 }
 
 describe('Vault path classifier', () => {
-  it('classifies the DESIGN.md layout by scope, project and session', () => {
+  it('classifies the docs/architecture.md layout by scope, project and session', () => {
     expect(classifyVaultPath('CLAUDE.md')).toEqual({ scope: 'instructions', projectSlug: null });
     expect(classifyVaultPath('projects/-a-b/s1.jsonl')).toEqual({ scope: 'transcript', projectSlug: '-a-b', sessionId: 's1' });
     expect(classifyVaultPath('projects/-a-b/s1/session-memory/summary.md')).toEqual({ scope: 'session-notes', projectSlug: '-a-b', sessionId: 's1' });
