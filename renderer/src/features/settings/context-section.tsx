@@ -39,7 +39,10 @@ export function ContextSection({ settings }: { settings: Settings }) {
           hint="Same folder, same memory cards, Undo and history."
         />
       </div>
-      <div role="radiogroup" aria-label="Which Claude Code memory format to write">
+      <div role="radiogroup" className="choice-group" aria-labelledby="memory-shape-label">
+        <p id="memory-shape-label" className="small">
+          <strong>Memory file format</strong>
+        </p>
         <Choice
           type="radio"
           name="memory-shape"
