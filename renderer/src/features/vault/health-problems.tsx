@@ -21,6 +21,9 @@ const headings: Record<HealthFixKind, string> = {
  */
 export function HealthProblems({ problems, onFixed }: { problems: readonly HealthProblem[]; onFixed: () => void }) {
   const [busy, setBusy] = useState(false);
+  // Looked up once for all rows: the name lookup maps every vault file, and Health may list thousands.
+  const name = useFileName();
+  const label = useProjectLabel();
   const fix = async (kind: HealthFixKind, paths?: string[]) => {
     setBusy(true);
     const result = await api.invoke['vault:health-fix'](paths ? { kind, paths } : { kind });
@@ -51,7 +54,7 @@ export function HealthProblems({ problems, onFixed }: { problems: readonly Healt
               )}
             </div>
             <ul className="plain-list">
-              <FirstRows items={rows} render={(p) => <ProblemRow key={p.path} problem={p} busy={busy} onFix={() => void fix(kind, [p.path])} />} />
+              <FirstRows items={rows} render={(p) => <ProblemRow key={p.path} problem={p} busy={busy} name={name} label={label} onFix={() => void fix(kind, [p.path])} />} />
             </ul>
           </section>
         );
@@ -60,9 +63,15 @@ export function HealthProblems({ problems, onFixed }: { problems: readonly Healt
   );
 }
 
-function ProblemRow({ problem, busy, onFix }: { problem: HealthProblem; busy: boolean; onFix: () => void }) {
-  const name = useFileName();
-  const label = useProjectLabel();
+interface RowProps {
+  problem: HealthProblem;
+  busy: boolean;
+  name: (path: string) => string;
+  label: (projectSlug: string) => string;
+  onFix: () => void;
+}
+
+function ProblemRow({ problem, busy, name, label, onFix }: RowProps) {
   // A broken pointer's path names a file that does not exist: say whose index it is instead.
   const subject =
     problem.kind === 'broken-pointer' ? (
