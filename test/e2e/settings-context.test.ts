@@ -19,12 +19,14 @@ describe.skipIf(!hasChromium)('Settings › Memory and long conversations in Chr
     await group.waitFor();
     await group.getByRole('radio', { name: /API’s memory tool/ }).check();
     await group.getByRole('checkbox', { name: /Let the API summarize/ }).check();
-    await expect.poll(() => app!.services.vault().settings.get()).toMatchObject({ memoryWrites: 'memory-tool', serverCompaction: true, contextEditing: true });
+    await group.getByRole('radio', { name: /newest Claude Code format/ }).check();
+    await expect.poll(() => app!.services.vault().settings.get()).toMatchObject({ memoryWrites: 'memory-tool', memoryShape: 'metadata', serverCompaction: true, contextEditing: true });
     await expectAccessible(page);
     await page.reload();
     await page.getByRole('button', { name: /^Settings/ }).click();
     expect(await page.getByRole('radio', { name: /API’s memory tool/ }).isChecked()).toBe(true);
     expect(await page.getByRole('checkbox', { name: /Let the API summarize/ }).isChecked()).toBe(true);
+    expect(await page.getByRole('radio', { name: /newest Claude Code format/ }).isChecked()).toBe(true);
     expect(errors).toEqual([]);
   });
 });

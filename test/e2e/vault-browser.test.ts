@@ -124,7 +124,8 @@ describe.skipIf(!hasChromium)('the vault browser in Chromium', () => {
     await page.getByRole('combobox', { name: 'Commands' }).fill('health');
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Vault health' }).waitFor();
-    await page.getByRole('button', { name: 'Fix in the index' }).first().click();
+    await page.getByRole('region', { name: 'Index lines that point at nothing' }).waitFor();
+    await page.getByRole('button', { name: 'Open the index' }).first().click();
     await page.getByText('(missing)').waitFor();
     await page.getByRole('button', { name: 'Remove line' }).click();
     await page.locator('li', { hasText: 'deploy-friday.md' }).getByRole('button', { name: 'Add to index' }).click();

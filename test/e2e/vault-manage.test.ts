@@ -195,7 +195,7 @@ describe.skipIf(!hasChromium)('managing memories in the vault browser', () => {
     await page.getByText('Nothing deleted is waiting here.').waitFor();
   });
 
-  it('fixes health findings in one click: a stale memory marked still true, a duplicate deleted and brought back', async () => {
+  it('fixes health findings in one click: a stale memory marked still true, unindexed memories added all at once, a broken index line removed, a duplicate deleted and brought back', async () => {
     const { page, dir } = await open('vault-health-fix');
     await page.getByRole('button', { name: 'Health', exact: true }).click();
     await page.getByRole('heading', { name: 'Not updated in 90 days' }).waitFor();
@@ -204,6 +204,22 @@ describe.skipIf(!hasChromium)('managing memories in the vault browser', () => {
     await expect.poll(() => page.getByRole('heading', { name: 'Not updated in 90 days' }).count()).toBe(0);
     expect(await fs.readFile(path.join(dir, 'old-runbook.md'), 'utf8')).toBe(before);
     expect(Date.now() - (await fs.stat(path.join(dir, 'old-runbook.md'))).mtimeMs).toBeLessThan(60_000);
+
+    // Written outside Strata: two memories the index does not list, and an index line pointing at nothing.
+    await fs.writeFile(path.join(dir, 'ssh-keys.md'), memory('SSH keys', 'Where the deploy keys live', 'reference', 'In the team vault.'));
+    await fs.writeFile(path.join(dir, 'lint-rules.md'), memory('Lint rules', 'The lint rules we keep', 'feedback', 'No default exports.'));
+    await fs.appendFile(path.join(dir, 'MEMORY.md'), '- [Gone](gone.md) — removed long ago\n');
+    const missing = page.getByRole('region', { name: 'Memories missing from their index' });
+    await missing.getByRole('button', { name: 'Fix all 2' }).click();
+    const listed = async () => {
+      const index = await fs.readFile(path.join(dir, 'MEMORY.md'), 'utf8');
+      return [index.includes('(ssh-keys.md)'), index.includes('(lint-rules.md)')];
+    };
+    await expect.poll(listed).toEqual([true, true]);
+    await expect.poll(() => missing.count()).toBe(0);
+    await page.getByRole('region', { name: 'Index lines that point at nothing' }).getByRole('button', { name: /^Remove the line/ }).click();
+    await expect.poll(() => fs.readFile(path.join(dir, 'MEMORY.md'), 'utf8')).not.toContain('(gone.md)');
+    await expect.poll(() => page.getByRole('region', { name: 'Index lines that point at nothing' }).count()).toBe(0);
 
     await page.getByRole('heading', { name: 'Near-duplicates' }).waitFor();
     await page.getByRole('button', { name: 'Delete vpn-b.md' }).click();

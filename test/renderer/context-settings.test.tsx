@@ -29,6 +29,20 @@ describe('Settings › Memory and long conversations', () => {
     expect(patches).toEqual([{ memoryWrites: 'memory-tool' }, { contextEditing: false }, { serverCompaction: true }]);
   });
 
+  it('saves the Claude Code memory format at once, 2.1.88 chosen until the user picks the newest', async () => {
+    const fake = await mount((patch) => ({ ...defaultSettings(), ...patch }));
+    const user = userEvent.setup();
+    const older = screen.getByRole('radio', { name: /Claude Code 2\.1\.88 format/ }) as HTMLInputElement;
+    const newest = screen.getByRole('radio', { name: /newest Claude Code format/ }) as HTMLInputElement;
+    expect([older.checked, newest.checked]).toEqual([true, false]);
+    await user.click(newest);
+    expect([older.checked, newest.checked]).toEqual([false, true]);
+    // The two radio groups are independent: the memory-writing choice is untouched.
+    expect((screen.getByRole('radio', { name: /the way Claude Code does/ }) as HTMLInputElement).checked).toBe(true);
+    const patches = fake.calls.filter((c) => c.channel === 'settings:set').map((c) => (c.request as { patch: object }).patch);
+    expect(patches).toEqual([{ memoryShape: 'metadata' }]);
+  });
+
   it('puts the old choice back when the save fails', async () => {
     await mount(() => err('io_error', 'disk full'));
     const user = userEvent.setup();

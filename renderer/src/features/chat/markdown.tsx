@@ -1,4 +1,4 @@
-import { memo, useState, type ReactNode } from 'react';
+import { memo, useMemo, useState, type ReactNode } from 'react';
 import ReactMarkdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import rehypeHighlight from 'rehype-highlight';
@@ -30,14 +30,18 @@ function CodeBlock({ children }: { children?: ReactNode }) {
   );
 }
 
-const components: Components = {
-  pre: ({ children }) => <CodeBlock>{children}</CodeBlock>,
-  // Links open outside the app (main denies navigation and hands http(s) to the system browser).
-  a: ({ href, children }) => (
+// Links open outside the app (main denies navigation and hands http(s) to the system browser).
+function OutsideLink({ href, children }: { href: string | undefined; children?: ReactNode }) {
+  return (
     <a href={href} target="_blank" rel="noreferrer noopener">
       {children}
     </a>
-  ),
+  );
+}
+
+const components: Components = {
+  pre: ({ children }) => <CodeBlock>{children}</CodeBlock>,
+  a: ({ href, children }) => <OutsideLink href={href}>{children}</OutsideLink>,
   table: ({ children }) => (
     <div className="table-wrap">
       <table>{children}</table>
@@ -45,11 +49,19 @@ const components: Components = {
   ),
 };
 
-/** GFM markdown (tables, task lists, strikethrough) with highlighted, copyable code blocks. No raw HTML. */
-export const Markdown = memo(function Markdown({ text }: { text: string }) {
+/**
+ * GFM markdown (tables, task lists, strikethrough) with highlighted, copyable code blocks. No raw HTML.
+ * `link` may draw a link itself (the vault's `[[memory]]` links); when it returns undefined the link
+ * opens outside the app as usual.
+ */
+export const Markdown = memo(function Markdown({ text, link }: { text: string; link?: (href: string | undefined, children: ReactNode) => ReactNode | undefined }) {
+  const drawn = useMemo<Components>(
+    () => (link ? { ...components, a: ({ href, children }) => link(href, children) ?? <OutsideLink href={href}>{children}</OutsideLink> } : components),
+    [link],
+  );
   return (
     <div className="markdown">
-      <ReactMarkdown remarkPlugins={[remarkGfm]} rehypePlugins={[[rehypeHighlight, { detect: false }]]} components={components}>
+      <ReactMarkdown remarkPlugins={[remarkGfm]} rehypePlugins={[[rehypeHighlight, { detect: false }]]} components={drawn}>
         {text}
       </ReactMarkdown>
     </div>

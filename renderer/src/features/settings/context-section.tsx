@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { saveSettings } from '../../bridge/actions';
 import type { Settings } from '../../../../common/domain/settings';
 
-type Choices = Pick<Settings, 'memoryWrites' | 'contextEditing' | 'serverCompaction'>;
+type Choices = Pick<Settings, 'memoryWrites' | 'memoryShape' | 'contextEditing' | 'serverCompaction'>;
 
 /**
  * How the agent writes memory and how a long conversation is kept within the model's context. Each
@@ -24,6 +24,7 @@ export function ContextSection({ settings }: { settings: Settings }) {
       <div role="radiogroup" aria-label="How the agent writes memory">
         <Choice
           type="radio"
+          name="memory-writes"
           checked={choices.memoryWrites === 'claude-code'}
           onChange={() => change({ memoryWrites: 'claude-code' })}
           label="Write memory files the way Claude Code does"
@@ -31,10 +32,32 @@ export function ContextSection({ settings }: { settings: Settings }) {
         />
         <Choice
           type="radio"
+          name="memory-writes"
           checked={choices.memoryWrites === 'memory-tool'}
           onChange={() => change({ memoryWrites: 'memory-tool' })}
           label="Use the API’s memory tool"
           hint="Same folder, same memory cards, Undo and history."
+        />
+      </div>
+      <div role="radiogroup" className="choice-group" aria-labelledby="memory-shape-label">
+        <p id="memory-shape-label" className="small">
+          <strong>Memory file format</strong>
+        </p>
+        <Choice
+          type="radio"
+          name="memory-shape"
+          checked={choices.memoryShape === '2.1.88'}
+          onChange={() => change({ memoryShape: '2.1.88' })}
+          label="Write memory in the Claude Code 2.1.88 format"
+          hint="Recommended: both the 2.1.88 and the newest Claude Code read it."
+        />
+        <Choice
+          type="radio"
+          name="memory-shape"
+          checked={choices.memoryShape === 'metadata'}
+          onChange={() => change({ memoryShape: 'metadata' })}
+          label="Write memory in the newest Claude Code format"
+          hint="A metadata: block, kebab-case names and [[links]] between memories; Claude Code 2.1.88 reads these memories without their type."
         />
       </div>
       <Choice
@@ -55,10 +78,10 @@ export function ContextSection({ settings }: { settings: Settings }) {
   );
 }
 
-function Choice(props: { type: 'radio' | 'checkbox'; checked: boolean; onChange: (checked: boolean) => void; label: string; hint: string }) {
+function Choice(props: { type: 'radio' | 'checkbox'; name?: string; checked: boolean; onChange: (checked: boolean) => void; label: string; hint: string }) {
   return (
     <label className="switch-row">
-      <input type={props.type} name={props.type === 'radio' ? 'memory-writes' : undefined} checked={props.checked} onChange={(e) => props.onChange(e.target.checked)} />
+      <input type={props.type} name={props.name} checked={props.checked} onChange={(e) => props.onChange(e.target.checked)} />
       <span>
         <strong>{props.label}</strong>
         <span className="muted small"> — {props.hint}</span>
@@ -67,4 +90,4 @@ function Choice(props: { type: 'radio' | 'checkbox'; checked: boolean; onChange:
   );
 }
 
-const pick = (s: Settings): Choices => ({ memoryWrites: s.memoryWrites, contextEditing: s.contextEditing, serverCompaction: s.serverCompaction });
+const pick = (s: Settings): Choices => ({ memoryWrites: s.memoryWrites, memoryShape: s.memoryShape, contextEditing: s.contextEditing, serverCompaction: s.serverCompaction });

@@ -11,9 +11,11 @@ import { readableNotes } from './notes-sections';
 import { notesPlaceholders } from './notes-placeholders';
 import { humanTitle } from './tree-rows';
 import { useSessionTitles } from './file-name';
+import { LinkedMemoryPreview, OriginConversation } from './memory-links';
 
-/** Session notes preview as notes (written sections only), anything else as its markdown. */
+/** Session notes preview as notes (written sections only), a memory with its links, anything else as its markdown. */
 function Preview({ file, text }: { file: VaultFile; text: string }) {
+  if (isMemory(file)) return <LinkedMemoryPreview file={file} text={text} />;
   if (file.meta.scope !== 'session-notes') return <Markdown text={stripFrontmatter(text)} />;
   const notes = readableNotes(text);
   return (
@@ -109,6 +111,7 @@ export function FilePane() {
             {dirty && <span className="dirty" aria-label="unsaved changes"> •</span>}
           </h1>
           {meta.description && <p className="muted small">{meta.description}</p>}
+          {memory && <OriginConversation file={file} />}
         </div>
         <div className="row">
           <SaveStatus />

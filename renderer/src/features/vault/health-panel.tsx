@@ -5,26 +5,10 @@ import { deleteFile, openFile } from '../../bridge/vault-actions';
 import { useStore } from '../../store';
 import { useProjectLabel } from './project-label';
 import { useFileName } from './file-name';
+import { FirstRows } from './first-rows';
+import { HealthProblems } from './health-problems';
 
 const fileName = (path: string) => path.split('/').pop() ?? path;
-
-/** A long list of findings shows its first rows and a way to the rest, so thousands stay cheap to draw. */
-function FirstRows<T>({ items, render, first = 50 }: { items: readonly T[]; render: (item: T) => React.ReactNode; first?: number }) {
-  const [all, setAll] = useState(false);
-  const shown = all ? items : items.slice(0, first);
-  return (
-    <>
-      {shown.map(render)}
-      {items.length > shown.length && (
-        <li>
-          <button type="button" className="link" onClick={() => setAll(true)}>
-            Show all {items.length.toLocaleString()}
-          </button>
-        </li>
-      )}
-    </>
-  );
-}
 
 function FileLink({ path }: { path: string }) {
   const name = useFileName();
@@ -35,13 +19,13 @@ function FileLink({ path }: { path: string }) {
   );
 }
 
-/** What costs tokens, what is stale, duplicated or broken — each with the action that fixes it. */
 /**
  * The last report, shown at once when the panel opens again while a fresh check runs (a check over
  * 10,000 notes takes a moment; the panel should not be blank meanwhile).
  */
 let lastReport: HealthReport | null = null;
 
+/** What costs tokens, what is wrong (each with its one-click fix), what is duplicated or costly. */
 export function HealthPanel() {
   const label = useProjectLabel();
   const [report, setReport] = useState<HealthReport | null>(lastReport);
@@ -66,11 +50,6 @@ export function HealthPanel() {
     };
   }, [checks, filesVersion]);
   const recheck = () => setChecks((n) => n + 1);
-  const markReviewed = async (path: string) => {
-    const result = await api.invoke['vault:mark-reviewed']({ path });
-    if (!result.ok) return useStore.getState().showError(result.error);
-    recheck();
-  };
   // A delete reloads the file list, which re-runs the check above.
   const remove = (path: string) => deleteFile(path, { stay: true });
   if (problem) return <p className="error-text" role="alert">{problem}</p>;
@@ -80,8 +59,7 @@ export function HealthPanel() {
     s.setIndexTarget({ projectSlug, team: false });
     s.setPanel('index');
   };
-  const allGood =
-    report.stale.length + report.duplicates.length + report.largeInstructions.length + report.brokenPointers.length + report.missingFromIndex.length === 0;
+  const allGood = report.problems.length + report.duplicates.length + report.largeInstructions.length === 0;
   return (
     <section className="health-panel" aria-labelledby="health-heading">
       <h1 id="health-heading">Vault health</h1>
@@ -103,53 +81,7 @@ export function HealthPanel() {
           </button>
         </p>
       ))}
-      {report.brokenPointers.length + report.missingFromIndex.length > 0 && (
-        <>
-          <h2>Index problems</h2>
-          <ul className="plain-list">
-            {report.brokenPointers.map((b) => (
-              <li key={`${b.projectSlug}/${b.target}`}>
-                {label(b.projectSlug)}: a line points at <code>{b.target}</code>, which does not exist.{' '}
-                <button type="button" className="link" onClick={() => openIndex(b.projectSlug)}>
-                  Fix in the index
-                </button>
-              </li>
-            ))}
-            <FirstRows
-              items={report.missingFromIndex}
-              render={(m) => (
-                <li key={m.path}>
-                  <FileLink path={m.path} /> is not in its index.{' '}
-                  <button type="button" className="link" onClick={() => openIndex(m.projectSlug)}>
-                    Add it
-                  </button>
-                </li>
-              )}
-            />
-          </ul>
-        </>
-      )}
-      {report.stale.length > 0 && (
-        <>
-          <h2>Not updated in 90 days</h2>
-          <ul className="plain-list">
-            <FirstRows
-              items={report.stale}
-              render={(s) => (
-                <li key={s.path}>
-                  <FileLink path={s.path} /> — {s.days} days. Check it is still true, or delete it.{' '}
-                  <button type="button" className="link" onClick={() => void markReviewed(s.path)}>
-                    Still true
-                  </button>{' '}
-                  <button type="button" className="link danger" onClick={() => void remove(s.path)} aria-label={`Delete ${fileName(s.path)}`}>
-                    Delete
-                  </button>
-                </li>
-              )}
-            />
-          </ul>
-        </>
-      )}
+      <HealthProblems problems={report.problems} onFixed={recheck} />
       {report.duplicates.length > 0 && (
         <>
           <h2>Near-duplicates</h2>
