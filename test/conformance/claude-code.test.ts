@@ -310,7 +310,10 @@ describe.skipIf(reason !== '')(`Strata and Claude Code ${'skip' in oracle ? '' :
     await claude(w, ask('claude'));
     await strata(w, ask('strata'));
     expect(await fs.readFile(path.join(memory, 'project_launch_claude.md'), 'utf8')).toBe(memo('claude'));
-    expect(await fs.readFile(path.join(memory, 'project_launch_strata.md'), 'utf8')).toBe(memo('strata'));
+    // Strata also records the conversation that wrote it, as the newest Claude Code does (docs/claude-code-parity.md).
+    const written = await fs.readFile(path.join(memory, 'project_launch_strata.md'), 'utf8');
+    expect(written).toMatch(/^originSessionId: [0-9a-f-]{36}$/m);
+    expect(written.replace(/^originSessionId: .*\n/m, '')).toBe(memo('strata'));
     // An index written by either is what the other injects at its next start.
     await write(path.join(memory, 'MEMORY.md'), '- [Launch day](project_launch_strata.md) — the launch is on Friday\n');
     const got = await bothStartContexts(w);

@@ -44,7 +44,8 @@ describe.skipIf(!hasChromium)('vault history in Chromium', () => {
     await page.getByRole('heading', { name: 'History of Prefers tabs' }).waitFor();
     const versions = page.getByRole('list', { name: 'Earlier versions' }).getByRole('button');
     await expect.poll(() => versions.allTextContents()).toEqual([
-      expect.stringMatching(/^Today, .*Before your edit$/),
+      // Who wrote that text, and what replaced it.
+      expect.stringMatching(/^Today, .*An edit outside Strata · before your edit$/),
       expect.stringMatching(/^Today, .*Before a change made outside Strata$/),
     ]);
     expect((await page.locator('.history-panel').textContent()) ?? '').not.toMatch(/={3,}|saved [0-9a-f]{8}|bytes/);

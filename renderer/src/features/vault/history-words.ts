@@ -21,12 +21,17 @@ export function authorWords(author: ChangeAuthor): string {
 }
 
 /**
- * What a kept version is, in words. Each version is the text as it was before a change; with an
- * author, the line says who made that change; without one (older versions), the recorded reason does.
+ * What a kept version is, in words: who wrote that text (its author, when recorded — versions saved
+ * before authors were kept have none) and what replaced it ("An edit outside Strata · before your edit").
  */
 export function versionWords(version: HistoryVersion): string {
-  if (version.author) return `Before a change by ${lowerFirst(authorWords(version.author))}`;
-  switch (version.reason) {
+  const before = beforeWords(version.reason);
+  return version.author ? `${authorWords(version.author)} · ${lowerFirst(before)}` : before;
+}
+
+/** The change that replaced a kept version, from the reason it was snapshotted under. */
+function beforeWords(reason: string): string {
+  switch (reason) {
     case 'autosave':
     case 'edit':
       return 'Before your edit';
@@ -47,7 +52,7 @@ export function versionWords(version: HistoryVersion): string {
   }
 }
 
-const lowerFirst = (s: string) => (/^(You|The|An|A|Memory) /.test(s) || s === 'You' ? s[0]!.toLowerCase() + s.slice(1) : s);
+const lowerFirst = (s: string) => s[0]!.toLowerCase() + s.slice(1);
 
 /** "Today, 14:05", "Yesterday, 09:12", else the date and time, in the user's locale. */
 export function whenWords(iso: string, now = new Date()): string {

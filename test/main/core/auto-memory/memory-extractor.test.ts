@@ -109,12 +109,12 @@ describe('MemoryExtractor', () => {
     const c = conversation();
     const release = f.hold();
     const first = t.extractor.onTurnEnd({ sessionId: 's1', messages: c.turn('one') });
-    await new Promise((r) => setImmediate(r));
-    await new Promise((r) => setImmediate(r));
+    // The next turns end while the first run is under way (on a loaded machine its start can take a while).
+    await until(() => f.calls.length === 1);
     const second = t.extractor.onTurnEnd({ sessionId: 's1', messages: c.turn('two') });
     const third = t.extractor.onTurnEnd({ sessionId: 's1', messages: c.turn('three') });
     const fourth = t.extractor.onTurnEnd({ sessionId: 's1', messages: c.turn('four') });
-    await until(() => f.calls.length === 1);
+    await new Promise((r) => setImmediate(r));
     expect(f.calls).toHaveLength(1);
     release();
     expect(await first).toMatchObject({ kind: 'ran', covered: 2 });
@@ -185,6 +185,8 @@ describe('createExtractorCanUseTool', () => {
   });
 });
 
+/** Waits (up to 5 s, by time rather than by turns of the event loop: a loaded machine is slow) for `check`. */
 async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 1000 && !check(); i++) await new Promise((r) => setImmediate(r));
+  const end = Date.now() + 5_000;
+  while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 2));
 }
