@@ -26,13 +26,18 @@ describe.skipIf(!hasChromium)('memory links in the vault browser', () => {
   });
 
   it('follows a [[link]], marks a missing one, lists backlinks and opens the conversation that wrote the memory', async () => {
-    app = await startApp(await tempDir());
+    // The project is opened once to register it; the files are written while the app is stopped, so the
+    // next start's scan finds them (a watcher event under a loaded CI machine can come late).
+    const appData = await tempDir();
+    app = await startApp(appData);
     const vault = app.services.vault();
     await vault.ready;
     const project = path.join(await tempDir('strata-e2e-links-'), 'site');
     await fs.mkdir(project, { recursive: true });
     const opened = await vault.projects.open(project);
     const { memoryDir } = await vault.sessions.paths(opened.path);
+    await app.close();
+    app = null;
     const files: Record<string, string> = {
       'deploy-steps.md': memory('Deploy steps', 'How we deploy', 'Connect through [[staging-vpn]] first, then follow [[release-notes]].', `originSessionId: ${SESSION}\n`),
       'staging-vpn.md': memory('Staging VPN', 'Staging needs the VPN', 'Only reachable over the VPN.'),
@@ -44,6 +49,8 @@ describe.skipIf(!hasChromium)('memory links in the vault browser', () => {
     transcript.user('Plan the Friday deploy');
     transcript.assistant('Here is the plan.');
     await fs.writeFile(path.join(path.dirname(memoryDir), `${SESSION}.jsonl`), transcript.records.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    app = await startApp(appData);
+    await app.services.vault().ready;
 
     const { page, errors } = await openPage(browser(), app.host.url, 'vault-memory-links');
     await page.getByRole('button', { name: /^Vault/ }).click();

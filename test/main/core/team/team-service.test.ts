@@ -76,7 +76,8 @@ afterAll(async () => {
     });
     const badge = async (app: App, file: string) =>
       (await app.call('vault:list-files', {})).find((f) => f.path === rel(app, file))?.syncState;
-    await expect.poll(() => badge(ana, path.join(dirA, 'deploys.md')), { timeout: 10_000 }).toBe('synced');
+    // The badge waits on the vault watcher, which a full parallel run on 2 cores can slow by many seconds.
+    await expect.poll(() => badge(ana, path.join(dirA, 'deploys.md')), { timeout: 30_000 }).toBe('synced');
     expect(ana.statuses.some((s) => s.phase === 'syncing')).toBe(true);
 
     // Ben syncs and sees it, badged as synced.
@@ -84,7 +85,7 @@ afterAll(async () => {
     const synced = await ben.call('team:sync-now', { project: projectB });
     expect(synced).toMatchObject({ phase: 'synced', pending: 0, conflicts: [], error: null });
     expect(await fs.readFile(path.join(dirB, 'deploys.md'), 'utf8')).toContain('Deploys only Tuesday to Thursday.');
-    await expect.poll(() => badge(ben, path.join(dirB, 'deploys.md')), { timeout: 10_000 }).toBe('synced');
+    await expect.poll(() => badge(ben, path.join(dirB, 'deploys.md')), { timeout: 30_000 }).toBe('synced');
 
     // Sign-out revokes and forgets: nothing left in the credential store, sync disabled.
     const out = await ana.call('team:sign-out', { project: projectA });
@@ -95,7 +96,7 @@ afterAll(async () => {
     });
     expect(revoked.status).toBe(401);
     expect((await ana.fail('team:sync-now', { project: projectA })).code).toBe('permission_denied');
-  }, 60_000);
+  }, 120_000);
 
   it('lists a teammate’s deletion as restorable, and Restore brings the memory back to both', async () => {
     const ana = await startApp('ana');
@@ -160,7 +161,7 @@ afterAll(async () => {
     expect(await fs.readFile(path.join(dirB, key), 'utf8')).toBe('# Naming\n\nUse snake_case in SQL.\n');
     const fileB = rel(ben, path.join(dirB, key));
     // The vault's list learns of team files from its watcher, which a loaded machine may delay.
-    await expect.poll(async () => (await ben.call('vault:list-files', {})).find((f) => f.path === fileB)?.syncState, { timeout: 10_000 }).toBe('conflict');
+    await expect.poll(async () => (await ben.call('vault:list-files', {})).find((f) => f.path === fileB)?.syncState, { timeout: 30_000 }).toBe('conflict');
 
     const view = await ben.call('team:read-conflict', { project: projectB, key });
     expect(view).toEqual({
