@@ -2,8 +2,9 @@ import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
 /**
- * Three projects: `node` (common, main, server, CLI — real temp folders, real servers on loopback),
- * `renderer` (jsdom), `e2e` (Chromium driving `strata host`). `npm test` runs all three.
+ * Four projects: `node` (common, main, server, CLI — real temp folders, real servers on loopback),
+ * `renderer` (jsdom), `e2e` (Chromium driving `strata host`) — `npm test` runs these three — and
+ * `screenshots` (`npm run screenshots`: the docs/ images, rewritten on purpose).
  */
 export default defineConfig({
   test: {
@@ -40,6 +41,18 @@ export default defineConfig({
           globalSetup: ['test/e2e/build-global-setup.ts'],
           fileParallelism: false,
           testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        // The docs/ screenshot generators (`npm run screenshots`): they rewrite files, so `npm test` leaves them out.
+        test: {
+          name: 'screenshots',
+          environment: 'node',
+          include: ['test/e2e/**/*.shots.ts'],
+          globalSetup: ['test/e2e/build-global-setup.ts'],
+          fileParallelism: false,
+          testTimeout: 120_000,
           hookTimeout: 60_000,
         },
       },

@@ -19,7 +19,7 @@ node scripts/build.mjs || failed_steps+=(build)
 export STRATA_BUILT=1
 
 step "tests"
-scripts/with-services.sh npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json "$@"
+scripts/with-services.sh npx vitest run --project node --project renderer --project e2e --reporter=default --reporter=json --outputFile.json=test-results/vitest.json "$@"
 vitest_status=$?
 [ $vitest_status -ne 0 ] && fail=1
 

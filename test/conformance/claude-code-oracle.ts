@@ -28,6 +28,25 @@ export async function claudeCode(version = ORACLE_VERSION): Promise<Oracle> {
   const dir = path.join(cacheRoot(), version);
   const cli = path.join(dir, 'node_modules', '@anthropic-ai', 'claude-code', 'cli.js');
   if (await fs.stat(cli).then(() => true, () => false)) return { cli, version };
+  // Several test files may ask at once on a fresh machine: one installs, the others wait for it.
+  await fs.mkdir(cacheRoot(), { recursive: true });
+  const lock = `${dir}.installing`;
+  for (const end = Date.now() + 300_000; ; ) {
+    if (await fs.mkdir(lock).then(() => true, () => false)) break;
+    const age = await fs.stat(lock).then((st) => Date.now() - st.mtimeMs, () => 0);
+    if (age > 600_000) await fs.rm(lock, { recursive: true, force: true });
+    if (Date.now() > end) return { skip: `another process has been installing Claude Code ${version} for 5 minutes (${lock})` };
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  try {
+    if (await fs.stat(cli).then(() => true, () => false)) return { cli, version };
+    return await install(dir, cli, version);
+  } finally {
+    await fs.rm(lock, { recursive: true, force: true });
+  }
+}
+
+async function install(dir: string, cli: string, version: string): Promise<Oracle> {
   await fs.mkdir(dir, { recursive: true });
   await fs.writeFile(path.join(dir, 'package.json'), '{"name":"strata-conformance-oracle","private":true}\n');
   // --ignore-scripts: the oracle's own install steps are not needed to run cli.js under Node.

@@ -1,6 +1,4 @@
-import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { slug } from '../../../../common/paths/slug.js';
@@ -9,6 +7,7 @@ import { isItemRecord } from '../../../../main/core/chat/records-to-items.js';
 import { conversationChain } from '../../../../main/core/transcripts/conversation-chain.js';
 import { parseJsonl } from '../../../../main/core/transcripts/jsonl.js';
 import { apiErrors, text, toolCalls } from '../../../fakes/anthropic-server/index.js';
+import { claudeCode, runClaude } from '../../../conformance/claude-code-oracle.js';
 import { tempDir } from '../../../support/temp-dir.js';
 import { chatFixture, expectAllAccepted, type ChatFixture } from './chat-fixture.js';
 
@@ -18,10 +17,9 @@ afterEach(async () => {
   f = null;
 });
 
-/** Claude Code 2.1.88 as the oracle (docs/architecture.md#how-it-is-tested), when its cache holds it; never installed by this test. */
-const CLAUDE_CODE = path.join(os.homedir(), '.cache', 'strata-conformance', '2.1.88', 'node_modules', '@anthropic-ai', 'claude-code', 'cli.js');
-const hasClaudeCode = await fs.access(CLAUDE_CODE).then(() => true, () => false);
-if (!hasClaudeCode) console.warn(`Claude Code is not cached at ${CLAUDE_CODE}; the resume-by-Claude-Code test is skipped`);
+/** Claude Code 2.1.88 as the oracle (installed into the conformance cache, or skipped with the registry's reason). */
+const oracle = await claudeCode();
+if ('skip' in oracle) console.warn(`the resume-by-Claude-Code test is skipped: ${oracle.skip}`);
 
 /** A Strata conversation with every kind of extra record: a memory card, "Stopped", a failed turn, a compaction notice. */
 async function strataConversation(fixture: ChatFixture): Promise<string> {
@@ -85,7 +83,7 @@ describe('Strata and Claude Code read each other’s conversations', () => {
     expect(JSON.stringify(view.items)).not.toContain('file-history-snapshot');
   });
 
-  it.skipIf(!hasClaudeCode)('is resumed by the real Claude Code, which sends the history without Strata’s records', async () => {
+  it.skipIf('skip' in oracle)('is resumed by the real Claude Code, which sends the history without Strata’s records', async () => {
     f = await chatFixture();
     const sessionId = await strataConversation(f);
     const project = await fs.realpath(f.project);
@@ -98,35 +96,14 @@ describe('Strata and Claude Code read each other’s conversations', () => {
 
     const before = f.fake.requests.length;
     f.fake.enqueue(text('You first asked me to remember your name.'));
-    const out = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(
-        process.execPath,
-        [CLAUDE_CODE, '-p', 'What did I ask first?', '--resume', sessionId, '--output-format', 'json'],
-        {
-          cwd: project,
-          timeout: 90_000,
-          env: {
-            PATH: process.env.PATH ?? '',
-            HOME: home,
-            CLAUDE_CONFIG_DIR: config,
-            ANTHROPIC_API_KEY: 'sk-ant-test',
-            ANTHROPIC_BASE_URL: f!.fake.url,
-            DISABLE_TELEMETRY: '1',
-            DISABLE_AUTOUPDATER: '1',
-            DISABLE_ERROR_REPORTING: '1',
-            CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-          },
-        },
-        (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-      );
-    });
+    const out = await runClaude(oracle as { cli: string }, { cwd: project, home, configDir: config, apiUrl: f.fake.url, prompt: 'What did I ask first?', resume: sessionId });
     const main = f.fake.requests.slice(before).find((r) => JSON.stringify(r.body.messages).includes('What did I ask first?'));
-    expect(main, `Claude Code sent no request with the prompt (exit ${out.code}): ${out.stderr.slice(0, 500)}`).toBeDefined();
+    expect(main, `Claude Code sent no request with the prompt: ${out.stderr.slice(0, 500)}`).toBeDefined();
     const sent = JSON.stringify(main!.body.messages);
     expect(sent).toContain('Remember that my name is Ada');
     expect(sent).toContain('I will remember that, Ada.');
     expect(sent).toContain('Lisbon.');
     expect(sent).not.toMatch(/No answer —|strata-item|turn-end/);
-    expect(JSON.parse(out.stdout).result).toBe('You first asked me to remember your name.');
+    expect(out.result.result).toBe('You first asked me to remember your name.');
   }, 120_000);
 });

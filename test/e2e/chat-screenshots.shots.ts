@@ -10,11 +10,9 @@ import { memoryDirOf, prepareChat, TEST_API_KEY } from './support/chat-app.js';
 
 /**
  * The screenshots in docs/screenshots/: one conversation with every card kind, light and dark, at 1280
- * and 1024 pixels wide. Run on purpose (`STRATA_SCREENSHOTS=1 npx vitest run --project e2e
- * test/e2e/chat-screenshots.test.ts`), never as part of the suite: it rewrites files in docs/.
+ * and 1024 pixels wide. Run on purpose (`npm run screenshots`), never as part of the suite: it rewrites
+ * files in docs/ (the vitest project `screenshots`, which `npm test` leaves out).
  */
-const wanted = process.env.STRATA_SCREENSHOTS === '1';
-if (!wanted) console.warn('chat-screenshots: set STRATA_SCREENSHOTS=1 to rewrite docs/screenshots/; skipping');
 
 const lastUserText = (r: WireRequest): string => {
   const last = r.messages?.at(-1);
@@ -22,7 +20,7 @@ const lastUserText = (r: WireRequest): string => {
   return typeof last.content === 'string' ? last.content : last.content.map((b) => (b.type === 'text' ? String(b.text) : b.type)).join('\n');
 };
 
-describe.skipIf(!hasChromium || !wanted)('chat screenshots for docs/', () => {
+describe.skipIf(!hasChromium)('chat screenshots for docs/', () => {
   const browser = useBrowser();
   let app: TestApp | null = null;
   let fake: FakeAnthropic | null = null;
