@@ -4,14 +4,12 @@ import path from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import type { Page } from 'playwright-core';
 import { createServices } from '../main/core/services.js';
-import { createDispatcher } from '../main/core/ipc/dispatcher.js';
-import { createHandlers } from '../main/core/ipc/handlers.js';
-import { startHost } from '../main/host/host-server.js';
 import { silentLogger } from '../main/core/ports.js';
 import { startFakeAnthropic, text, type FakeAnthropic } from '../test/fakes/anthropic-server/index.js';
 import { hasChromium, launchChromium } from '../test/e2e/support/chromium.js';
 import { prepareChat, TEST_API_KEY } from '../test/e2e/support/chat-app.js';
 import { line, median, percentile, type Bench } from './harness.js';
+import { hostFor } from './vault-ui-support.js';
 
 const rendererDir = path.resolve('dist/renderer');
 const WARMUP = 2;
@@ -101,12 +99,7 @@ const bench: Bench = {
       logger: silentLogger,
       env: { ANTHROPIC_API_KEY: TEST_API_KEY },
     });
-    const host = await startHost({
-      rendererDir,
-      dispatch: createDispatcher(createHandlers(services, 'host'), silentLogger),
-      events: services.events,
-      logger: silentLogger,
-    });
+    const host = await hostFor(services);
     const browser = await launchChromium();
     try {
       await prepareChat(services, { project: path.join(root, 'site'), baseUrl: fake.url });

@@ -20,6 +20,16 @@ export function missing(): string | null {
   return null;
 }
 
+/** `strata host` in this process over the services, quiet (the benches' pages talk to it). */
+export function hostFor(services: Awaited<ReturnType<typeof createServices>>) {
+  return startHost({
+    rendererDir,
+    dispatch: createDispatcher(createHandlers(services, 'host'), silentLogger),
+    events: services.events,
+    logger: silentLogger,
+  });
+}
+
 /**
  * `strata host` over the 10,000-note vault, and Chromium at 1280×800 on it, on the chat screen with
  * the vault's file list already loaded once (the app loads it at start). Everything is measured in
@@ -30,12 +40,7 @@ export async function withVaultPage<T>(fn: (page: Page) => Promise<T>): Promise<
   const appData = await fs.mkdtemp(path.join(os.tmpdir(), 'strata-bench-ui-'));
   const services = await createServices({ appDataDir: appData, vaultRoot: root, shell: 'host', logger: silentLogger, env: {} });
   await services.vault().ready;
-  const host = await startHost({
-    rendererDir,
-    dispatch: createDispatcher(createHandlers(services, 'host'), silentLogger),
-    events: services.events,
-    logger: silentLogger,
-  });
+  const host = await hostFor(services);
   const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });

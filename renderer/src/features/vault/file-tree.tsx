@@ -45,23 +45,18 @@ function Row({ row, selectedPath }: { row: TreeRow; selectedPath: string | null 
   const toggle = () => useStore.getState().toggleTreeGroup(row.key);
   switch (row.kind) {
     case 'scope':
+    case 'project': {
+      // A scope is a level-2 heading, a project under it a level-3 one; both fold from their button.
+      const Heading = row.kind === 'scope' ? 'h2' : 'h3';
       return (
-        <h2 className="tree-heading">
+        <Heading className={row.kind === 'scope' ? 'tree-heading' : 'tree-project'}>
           <button type="button" className="tree-toggle" aria-expanded={!row.collapsed} onClick={toggle}>
             <span aria-hidden="true" className="chevron">{row.collapsed ? '▸' : '▾'}</span> <span className="tree-label">{row.label}</span>
             <span className="tree-count"> {row.count}</span>
           </button>
-        </h2>
+        </Heading>
       );
-    case 'project':
-      return (
-        <h3 className="tree-project">
-          <button type="button" className="tree-toggle" aria-expanded={!row.collapsed} onClick={toggle}>
-            <span aria-hidden="true" className="chevron">{row.collapsed ? '▸' : '▾'}</span> <span className="tree-label">{row.label}</span>
-            <span className="tree-count"> {row.count}</span>
-          </button>
-        </h3>
-      );
+    }
     case 'empty':
       return <p className="muted small tree-empty">Nothing yet.</p>;
     case 'file':
