@@ -67,12 +67,12 @@ async function uiRun(page: Page, fake: FakeAnthropic, n: number): Promise<number
  * Baseline: the same request body Strata sent (system prompt, tools, context reminder, prompt), streamed
  * with the raw SDK against the same fake: ms from the call to the first text delta.
  */
-async function sdkRun(fake: FakeAnthropic, body: Record<string, unknown>): Promise<number> {
+async function sdkRun(fake: FakeAnthropic, body: Record<string, unknown>, betas: string | null): Promise<number> {
   const client = new Anthropic({ apiKey: TEST_API_KEY, baseURL: fake.url, maxRetries: 0 });
   fake.enqueue(script());
   const started = performance.now();
   let first: number | null = null;
-  const stream = client.messages.stream(body as unknown as Anthropic.MessageStreamParams);
+  const stream = client.messages.stream(body as unknown as Anthropic.MessageStreamParams, betas ? { headers: { 'anthropic-beta': betas } } : {});
   stream.on('text', () => {
     first ??= performance.now();
   });
@@ -117,11 +117,14 @@ const bench: Bench = {
       if (rejected.length > 0 || fake.requests.length !== WARMUP + RUNS) {
         throw new Error(`expected ${WARMUP + RUNS} accepted requests, got ${fake.requests.length} (${rejected.length} rejected)`);
       }
-      const { stream: _stream, ...body } = fake.requests.at(-1)!.body as unknown as Record<string, unknown>;
+      const sent = fake.requests.at(-1)!;
+      const { stream: _stream, ...body } = sent.body as unknown as Record<string, unknown>;
+      // Strata's beta features (context editing) ride on this header: the baseline sends it too.
+      const betas = sent.headers['anthropic-beta'];
 
       const sdk: number[] = [];
       for (let i = 0; i < WARMUP + RUNS; i++) {
-        const ms = await sdkRun(fake, body);
+        const ms = await sdkRun(fake, body, typeof betas === 'string' ? betas : null);
         if (i >= WARMUP) sdk.push(ms - FIRST_BYTE_DELAY_MS);
       }
       return [
