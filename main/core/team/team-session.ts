@@ -342,6 +342,9 @@ export class TeamSession {
           const who = await this.checkAccount();
           if (who === 'user' && !this.closed) report = await engine.sync();
         }
+        // The files the pull wrote or removed are in the vault's list at once, not when the watcher reports them.
+        const written = [...report.pulled, ...report.merged];
+        if (written.length > 0) await this.o.vault().files.notice(written.map((key) => `${this.teamDirRel}/${key}`)).catch(() => undefined);
         await this.refreshStates();
         this.emit();
         return report;

@@ -204,6 +204,24 @@ export class Vault {
   }
 
   /** Subscribes to batches of file changes (`vault:did-change-files`); returns the unsubscribe. */
+  /**
+   * Another engine of the app (the team pull) wrote or removed these files: index them now, as the
+   * watcher would, instead of waiting for its event — which a busy machine delays and which a file
+   * renamed into a folder created the same moment can miss. The watcher's own event later finds
+   * nothing new. Paths are vault-relative.
+   */
+  async notice(rels: readonly string[]): Promise<void> {
+    if (this.state !== 'ready') return;
+    await Promise.all(
+      rels.map((rel) =>
+        this.enqueue(async () => {
+          const exists = await fs.stat(this.resolve(rel)).then(() => true, () => false);
+          await this.changes.onRawEvent({ type: exists ? 'add' : 'unlink', path: rel });
+        }),
+      ),
+    );
+  }
+
   onChanges(listener: (changes: VaultChange[]) => void): () => void {
     return this.changes.subscribe(listener);
   }
