@@ -20,7 +20,7 @@ import { INDEX_FILE_NAME } from '../auto-memory/memory-paths.js';
 import { sandboxMemoryPaths } from '../auto-memory/memory-path-tools.js';
 import type { ReviewInbox } from '../auto-memory/review-inbox.js';
 import type { MemoryProposal } from '../../../common/domain/chat.js';
-import { stampOriginSession, type MemoryShape } from '../../../common/memory-file/index.js';
+import { stampMemoryWrite, type MemoryShape } from '../../../common/memory-file/index.js';
 import { noteChangeAuthor } from '../vault/change-authors.js';
 import type { TranscriptRecord } from '../transcripts/records.js';
 import type { MemoryChanges, MemoryItem } from './memory-changes.js';
@@ -177,9 +177,11 @@ export class ConversationAgent {
       const check = await guard.check({ path: file, ...(content === null ? {} : { content }) });
       if (!check.ok) return `Refused: ${check.reason}.`;
       noteChangeAuthor(check.realPath, { kind: by, sessionId });
-      // A new memory records the conversation that wrote it (the newest Claude Code's originSessionId).
+      // A memory records the conversation that wrote it (the newest Claude Code's originSessionId); in the
+      // metadata shape every write is dated too, as that version does (docs/claude-code-parity.md#the-memory-file-shapes).
       const isNew = content !== null && !(await stat(file).then(() => true, () => false));
-      const text = isNew && path.basename(file) !== INDEX_FILE_NAME ? stampOriginSession(content, sessionId) : content;
+      const shape = env.settings().memoryShape;
+      const text = content !== null && file.endsWith('.md') && path.basename(file) !== INDEX_FILE_NAME ? stampMemoryWrite(content, { sessionId, shape, modified: new Date().toISOString(), isNew }) : content;
       await input.changes.capture(file, text, by);
       return text !== content && text !== null ? { write: text } : null;
     };
