@@ -14,9 +14,10 @@ import type { WireRequest } from '../fakes/anthropic-server/validate.js';
  * Conformance with the real Claude Code (docs/claude-code-parity.md): the same fixture is given to
  * Claude Code 2.1.88 and to Strata (`strata ask`, the app's own session engine), both talking to one
  * loopback fake, with the vault at Claude Code's config folder; what each sends and writes is compared.
- * Skipped, with the reason, when the npm registry cannot provide the oracle.
+ * Skipped, with the reason, when the npm registry cannot provide the oracle. STRATA_CONFORMANCE_VERSION
+ * runs the same cases against another version (docs/claude-code-parity.md#claude-code-21332).
  */
-const oracle = await claudeCode();
+const oracle = await claudeCode(process.env.STRATA_CONFORMANCE_VERSION);
 const reason = 'skip' in oracle ? oracle.skip : '';
 
 let fake: FakeAnthropic;
