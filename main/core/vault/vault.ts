@@ -1,4 +1,5 @@
 import { promises as fs } from 'node:fs';
+import type { MemoryShape } from '../../../common/memory-file/index.js';
 import type { MemoryConfig } from '../../../common/config.js';
 import { AppFailure } from '../../../common/result.js';
 import type {
@@ -229,6 +230,11 @@ export class Vault {
   onState(listener: (state: VaultState) => void): () => void {
     this.stateListeners.add(listener);
     return () => this.stateListeners.delete(listener);
+  }
+
+  /** The memory file shape chosen in Settings, for writers outside the vault (imports). */
+  memoryShape(): MemoryShape {
+    return this.options.memoryShape?.() ?? '2.1.88';
   }
 
   list(): VaultFileMeta[] {
