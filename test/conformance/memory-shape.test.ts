@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMemoryFile, type MemoryShape } from '../../common/memory-file/index.js';
 import { slug } from '../../common/paths/slug.js';
-import { startFakeAnthropic, type FakeAnthropic } from '../fakes/anthropic-server/index.js';
+import { startFakeAnthropic, type FakeAnthropic, type WireRequest } from '../fakes/anthropic-server/index.js';
 import { openVault } from '../main/core/vault/vault-helpers.js';
 import { claudeCode, NEWEST_ORACLE_VERSION, ORACLE_VERSION, runClaude, type Oracle } from './claude-code-oracle.js';
 import { captured, strataAsk, world, write, type World } from './fixture-world.js';
@@ -100,18 +100,24 @@ for (const { oracle, shape } of versions) {
       expect(launch).toMatchObject({ name: 'launch-day', description: 'when the launch is', type: 'project', flags: [] });
       expect(launch.originSessionId).toBe(shape === 'metadata' ? c1.result.session_id : null);
       const { vault } = await openVault(w.vault);
-      const listed = vault.list().filter((m) => m.path.startsWith(rel('')));
-      expect(listed.find((m) => m.path === rel('launch.md'))).toMatchObject({ type: 'project', description: 'when the launch is', error: null });
-      expect(listed.find((m) => m.path === rel('owner.md'))).toMatchObject({ type: 'user', description: 'who signs the release off', error: null });
-      // `[[release-owner]]` names the other memory by its slug, whichever shape its name was written in.
-      expect((await vault.memoryLinks(rel('launch.md'))).links).toEqual([{ name: 'release-owner', path: rel('owner.md'), title: expect.any(String) }]);
-      expect((await vault.memoryLinks(rel('owner.md'))).backlinks.map((b) => b.path)).toEqual([rel('launch.md')]);
+      try {
+        const listed = vault.list().filter((m) => m.path.startsWith(rel('')));
+        expect(listed.find((m) => m.path === rel('launch.md'))).toMatchObject({ type: 'project', description: 'when the launch is', error: null });
+        expect(listed.find((m) => m.path === rel('owner.md'))).toMatchObject({ type: 'user', description: 'who signs the release off', error: null });
+        // `[[release-owner]]` names the other memory by its slug, whichever shape its name was written in.
+        expect((await vault.memoryLinks(rel('launch.md'))).links).toEqual([{ name: 'release-owner', path: rel('owner.md'), title: expect.any(String) }]);
+        expect((await vault.memoryLinks(rel('owner.md'))).backlinks.map((b) => b.path)).toEqual([rel('launch.md')]);
+      } finally {
+        // Closed before the fixture folder is removed (it writes its search cache there on close).
+        await vault.close();
+      }
     });
 
     it('Claude Code reads what Strata wrote: its index at the start, and its memories as already stamped', { timeout: 120_000 }, async () => {
       const w = await shapedWorld();
       const { vault } = await openVault(w.vault, { memoryShape: () => shape });
       await vault.createMemory({ projectSlug: slug(w.project), team: false, fileName: 'deploy.md', name: 'Deploy window', description: 'when deploys may run', type: 'project', body: 'Before noon.' });
+      await vault.close();
       const s = await strataAsk(fake, w, writePrompt(path.join(memoryDir(w), 'launch.md'), fixtures.newShape));
       const byStrata = await fs.readFile(path.join(memoryDir(w), 'launch.md'), 'utf8');
       // The index New memory wrote is what Claude Code injects, as Strata does.
@@ -120,6 +126,10 @@ for (const { oracle, shape } of versions) {
       const index = (list: Section[]) => list.find((x) => x.path === path.join(memoryDir(w), 'MEMORY.md'));
       expect(index(startContext(c.requests[0]!))?.content).toContain('[Deploy window](deploy.md)');
       expect(index(startContext(t.requests[0]!))).toEqual(index(startContext(c.requests[0]!)));
+      // Both frame recalled memories alike in their system prompts (2.1.332: background, true when written).
+      const framing = (r: WireRequest) => /Recalled memories[^\n]*?when written\./.exec(JSON.stringify(r.system ?? ''))?.[0] ?? null;
+      expect(framing(t.requests[0]!)).toBe(framing(c.requests[0]!));
+      if (shape === 'metadata') expect(framing(c.requests[0]!)).not.toBeNull();
       // Claude Code rewriting Strata's memory keeps the conversation Strata recorded: it read Strata's frontmatter.
       const body = parseMemoryFile(byStrata).body;
       const rewrite = byStrata.replace(body, '\nThe launch moved to Monday.\n');
