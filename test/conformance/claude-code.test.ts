@@ -1,13 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { slug } from '../../common/paths/slug.js';
 import { importClaudeCode } from '../../main/core/transcripts/claude-code-import.js';
-import { startFakeAnthropic, type FakeAnthropic } from '../fakes/anthropic-server/index.js';
-import { claudeCode, runClaude, type ClaudeRun } from './claude-code-oracle.js';
-import { captured as capturedBy, strataAsk, world, write, type World } from './fixture-world.js';
-import { attachedToResults, blocksOf, oracleResponder, startContext, type Section } from './model-input.js';
+import { claudeCode } from './claude-code-oracle.js';
+import { conformanceRig, world, write, type World } from './fixture-world.js';
+import { attachedToResults, blocksOf, startContext, type Section } from './model-input.js';
 import type { WireRequest } from '../fakes/anthropic-server/validate.js';
 
 /**
@@ -20,23 +19,7 @@ import type { WireRequest } from '../fakes/anthropic-server/validate.js';
 const oracle = await claudeCode(process.env.STRATA_CONFORMANCE_VERSION);
 const reason = 'skip' in oracle ? oracle.skip : '';
 
-let fake: FakeAnthropic;
-beforeAll(async () => {
-  fake = await startFakeAnthropic({ respond: oracleResponder });
-});
-afterAll(async () => {
-  await fake?.close();
-});
-
-/** Requests the fake received while `work` ran. */
-const captured = <T>(work: () => Promise<T>) => capturedBy(fake, work);
-
-const claude = (w: World, prompt: string, o: { cwd?: string; resume?: string } = {}): Promise<ClaudeRun> => {
-  if ('skip' in oracle) throw new Error(oracle.skip);
-  return runClaude(oracle, { cwd: o.cwd ?? w.project, home: w.home, configDir: w.vault, apiUrl: fake.url, prompt, resume: o.resume });
-};
-
-const strata = (w: World, prompt: string, o: { cwd?: string; session?: string } = {}) => strataAsk(fake, w, prompt, o);
+const { claude, strata, captured } = conformanceRig(oracle);
 
 /** Both programs' start context for one fixture, each run from a fresh session. */
 async function bothStartContexts(w: World, prompt = 'Hello'): Promise<{ claude: Section[]; strata: Section[] }> {

@@ -1,13 +1,13 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseMemoryFile, type MemoryShape } from '../../common/memory-file/index.js';
 import { slug } from '../../common/paths/slug.js';
-import { startFakeAnthropic, type FakeAnthropic, type WireRequest } from '../fakes/anthropic-server/index.js';
+import type { WireRequest } from '../fakes/anthropic-server/index.js';
 import { openVault } from '../main/core/vault/vault-helpers.js';
-import { claudeCode, NEWEST_ORACLE_VERSION, ORACLE_VERSION, runClaude, type Oracle } from './claude-code-oracle.js';
-import { captured, strataAsk, world, write, type World } from './fixture-world.js';
-import { oracleResponder, startContext, type Section } from './model-input.js';
+import { claudeCode, NEWEST_ORACLE_VERSION, ORACLE_VERSION, type Oracle } from './claude-code-oracle.js';
+import { conformanceRig, world, write, type World } from './fixture-world.js';
+import { startContext, type Section } from './model-input.js';
 
 /**
  * The memory file shapes against both real Claude Codes (docs/claude-code-parity.md#the-memory-file-shapes):
@@ -20,14 +20,6 @@ const versions: { oracle: Oracle; shape: MemoryShape }[] = [
   { oracle: await claudeCode(ORACLE_VERSION), shape: '2.1.88' },
   { oracle: await claudeCode(NEWEST_ORACLE_VERSION), shape: 'metadata' },
 ];
-
-let fake: FakeAnthropic;
-beforeAll(async () => {
-  fake = await startFakeAnthropic({ respond: oracleResponder });
-});
-afterAll(async () => {
-  await fake?.close();
-});
 
 const memoryDir = (w: World) => path.join(w.vault, 'projects', slug(w.project), 'memory');
 const writePrompt = (file: string, content: string) => `Remember this. [[write ${file}]]${content}[[end]]`;
@@ -53,10 +45,7 @@ function normalized(text: string, sessionId: string, from: number): string {
 for (const { oracle, shape } of versions) {
   const reason = 'skip' in oracle ? oracle.skip : '';
   const version = 'skip' in oracle ? '' : oracle.version;
-  const claude = (w: World, prompt: string) => {
-    if ('skip' in oracle) throw new Error(oracle.skip);
-    return runClaude(oracle, { cwd: w.project, home: w.home, configDir: w.vault, apiUrl: fake.url, prompt });
-  };
+  const { claude, strata, captured } = conformanceRig(oracle);
   /** A fixture whose vault has the shape of this version chosen in Settings. */
   const shapedWorld = async () => {
     const w = await world();
@@ -75,7 +64,7 @@ for (const { oracle, shape } of versions) {
       const prompt = (who: string) => names.map((f) => (f === 'stamped' ? rewritePrompt : writePrompt)(file(f, who), fixtures[f])).join('\n');
       const from = Date.now();
       const c = await claude(w, prompt('claude'));
-      const s = await strataAsk(fake, w, prompt('strata'));
+      const s = await strata(w, prompt('strata'));
       for (const fixture of names) {
         const content = fixtures[fixture];
         const byClaude = normalized(await fs.readFile(file(fixture, 'claude'), 'utf8'), c.result.session_id, from);
@@ -118,11 +107,11 @@ for (const { oracle, shape } of versions) {
       const { vault } = await openVault(w.vault, { memoryShape: () => shape });
       await vault.createMemory({ projectSlug: slug(w.project), team: false, fileName: 'deploy.md', name: 'Deploy window', description: 'when deploys may run', type: 'project', body: 'Before noon.' });
       await vault.close();
-      const s = await strataAsk(fake, w, writePrompt(path.join(memoryDir(w), 'launch.md'), fixtures.newShape));
+      const s = await strata(w, writePrompt(path.join(memoryDir(w), 'launch.md'), fixtures.newShape));
       const byStrata = await fs.readFile(path.join(memoryDir(w), 'launch.md'), 'utf8');
       // The index New memory wrote is what Claude Code injects, as Strata does.
-      const c = await captured(fake, () => claude(w, 'Hello'));
-      const t = await captured(fake, () => strataAsk(fake, w, 'Hello'));
+      const c = await captured(() => claude(w, 'Hello'));
+      const t = await captured(() => strata(w, 'Hello'));
       const index = (list: Section[]) => list.find((x) => x.path === path.join(memoryDir(w), 'MEMORY.md'));
       expect(index(startContext(c.requests[0]!))?.content).toContain('[Deploy window](deploy.md)');
       expect(index(startContext(t.requests[0]!))).toEqual(index(startContext(c.requests[0]!)));

@@ -1,9 +1,9 @@
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeAnthropic, type FakeAnthropic, type WireRequest } from '../fakes/anthropic-server/index.js';
-import { claudeCode, NEWEST_ORACLE_VERSION, runClaude } from './claude-code-oracle.js';
-import { captured, strataAsk, world, write, type World } from './fixture-world.js';
-import { blocksOf, oracleResponder, startContext, textOf } from './model-input.js';
+import { describe, expect, it } from 'vitest';
+import type { WireRequest } from '../fakes/anthropic-server/index.js';
+import { claudeCode, NEWEST_ORACLE_VERSION } from './claude-code-oracle.js';
+import { conformanceRig, world, write } from './fixture-world.js';
+import { blocksOf, startContext, textOf } from './model-input.js';
 
 /**
  * An instruction file changed between turns of a resumed session (docs/claude-code-parity.md#rebuilding-the-reminder-why-2188s-way):
@@ -14,18 +14,7 @@ import { blocksOf, oracleResponder, startContext, textOf } from './model-input.j
 const oracle = await claudeCode(NEWEST_ORACLE_VERSION);
 const reason = 'skip' in oracle ? oracle.skip : '';
 
-let fake: FakeAnthropic;
-beforeAll(async () => {
-  fake = await startFakeAnthropic({ respond: oracleResponder });
-});
-afterAll(async () => {
-  await fake?.close();
-});
-
-const claude = (w: World, prompt: string, resume?: string) => {
-  if ('skip' in oracle) throw new Error(oracle.skip);
-  return runClaude(oracle, { cwd: w.project, home: w.home, configDir: w.vault, apiUrl: fake.url, prompt, resume });
-};
+const { claude, strata, captured } = conformanceRig(oracle);
 
 /** The text of the newest user turn (where 2.1.332 puts the files that changed). */
 const newestTurn = (r: WireRequest) => textOf(blocksOf(r.messages?.filter((m) => m.role === 'user').at(-1)));
@@ -37,8 +26,8 @@ describe.skipIf(reason !== '')(`a changed CLAUDE.md on resume: Claude Code ${NEW
     await write(rule, 'Rule version one.');
     const first = await claude(w, 'First question.');
     await write(rule, 'Rule version two.');
-    const byClaude = (await captured(fake, () => claude(w, 'Again in Claude Code.', first.result.session_id))).requests[0]!;
-    const byStrata = (await captured(fake, () => strataAsk(fake, w, 'Again in Strata.', { session: first.result.session_id }))).requests[0]!;
+    const byClaude = (await captured(() => claude(w, 'Again in Claude Code.', { resume: first.result.session_id }))).requests[0]!;
+    const byStrata = (await captured(() => strata(w, 'Again in Strata.', { session: first.result.session_id }))).requests[0]!;
 
     expect(startContext(byClaude).map((s) => s.content)).toEqual(['Rule version one.']);
     const delta = newestTurn(byClaude);
