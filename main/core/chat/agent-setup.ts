@@ -173,15 +173,18 @@ export class ConversationAgent {
     const guard = memoryWriteGuard({ memoryDirs, scan: (text) => allowances.scan(text, { fingerprints: true }) });
     const sessionDir = paths.sessionDir(sessionId);
     const limits = env.config().agent;
+    // A memory records the conversation that wrote it (the newest Claude Code's originSessionId); in the
+    // metadata shape every write is dated too, as that version does (docs/claude-code-parity.md#the-memory-file-shapes).
+    const stamped = async (file: string, content: string | null): Promise<string | null> => {
+      if (content === null || !file.endsWith('.md') || path.basename(file) === INDEX_FILE_NAME) return content;
+      const isNew = !(await stat(file).then(() => true, () => false));
+      return stampMemoryWrite(content, { sessionId, shape: env.settings().memoryShape, modified: new Date().toISOString(), isNew });
+    };
     const memoryHook = (by: 'agent' | 'extractor') => async (file: string, content: string | null) => {
       const check = await guard.check({ path: file, ...(content === null ? {} : { content }) });
       if (!check.ok) return `Refused: ${check.reason}.`;
       noteChangeAuthor(check.realPath, { kind: by, sessionId });
-      // A memory records the conversation that wrote it (the newest Claude Code's originSessionId); in the
-      // metadata shape every write is dated too, as that version does (docs/claude-code-parity.md#the-memory-file-shapes).
-      const isNew = content !== null && !(await stat(file).then(() => true, () => false));
-      const shape = env.settings().memoryShape;
-      const text = content !== null && file.endsWith('.md') && path.basename(file) !== INDEX_FILE_NAME ? stampMemoryWrite(content, { sessionId, shape, modified: new Date().toISOString(), isNew }) : content;
+      const text = await stamped(file, content);
       await input.changes.capture(file, text, by);
       return text !== content && text !== null ? { write: text } : null;
     };
@@ -202,7 +205,7 @@ export class ConversationAgent {
           // The index line is written when the user accepts the memory it points to.
           if (path.basename(file) !== INDEX_FILE_NAME) {
             const folder = memoryDirs.filter((d) => file.startsWith(d + path.sep)).sort((a, b) => b.length - a.length)[0] ?? paths.memoryDir;
-            review.onProposal(await review.inbox.propose(folder, { absPath: file, after: content, sessionId }));
+            review.onProposal(await review.inbox.propose(folder, { absPath: file, after: await stamped(file, content), sessionId }));
           }
           return { held: 'Saved for the user to review: it lands in memory once they accept it.' };
         }
