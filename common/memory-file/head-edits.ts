@@ -14,14 +14,19 @@ import { stampOriginSession } from './provenance.js';
 /** YAML text as one-line scalars (no folding: Claude Code's fallback reads `key: value` lines). */
 const render = (doc: Document): string => doc.toString({ lineWidth: 0, minContentWidth: 0 }).replace(/\n*$/, '\n');
 
-/** The file with `edit` applied to its frontmatter mapping; unchanged when it has none YAML can edit. */
-function editFrontmatter(text: string, edit: (doc: Document, metadata: () => YAMLMap) => void): string {
+/**
+ * The file with `edit` applied to its frontmatter mapping; unchanged when it has none YAML can edit.
+ * `metadata()` gives the `metadata` mapping (made when missing), or null when `metadata` holds something
+ * else, which is never written over.
+ */
+function editFrontmatter(text: string, edit: (doc: Document, metadata: () => YAMLMap | null) => void): string {
   const block = splitFrontmatter(text);
   const doc = parseDocument(block ? block.yaml : '', { logLevel: 'silent' });
   if (doc.errors.length > 0 || (doc.contents !== null && !isMap(doc.contents))) return text;
-  const metadata = (): YAMLMap => {
+  const metadata = (): YAMLMap | null => {
     const found = doc.get('metadata');
     if (isMap(found)) return found;
+    if (found !== undefined && found !== null) return null;
     const made = doc.createNode({}) as YAMLMap;
     doc.set('metadata', made);
     return made;
@@ -48,12 +53,13 @@ export function readMemoryHead(text: string): { name: string; description: strin
   return { name: str(parsed.data.name), description: str(parsed.data.description), type: str(parsed.data.type ?? nested) };
 }
 
-/** `type` moved under `metadata` (after `node_type`, as the newest Claude Code orders it). */
-function typeIntoMetadata(doc: Document, metadata: () => YAMLMap, type: unknown): void {
+/** `type` moved under `metadata` (after `node_type`, as the newest Claude Code orders it); false when `metadata` is not a mapping. */
+function typeIntoMetadata(doc: Document, map: YAMLMap | null, type: unknown): map is YAMLMap {
+  if (!map) return false;
   doc.delete('type');
-  const map = metadata();
   if (!map.has('node_type')) map.items.unshift(doc.createPair('node_type', 'memory'));
   if (type !== undefined && type !== null) map.set('type', type);
+  return true;
 }
 
 /**
@@ -65,16 +71,17 @@ export function withMemoryHead(text: string, head: { name: string; description: 
   return editFrontmatter(text, (doc, metadata) => {
     doc.set('name', head.name);
     doc.set('description', head.description);
-    if (shape === 'metadata') {
-      typeIntoMetadata(doc, metadata, head.type);
-      metadata().set('modified', modified);
+    const wanted = shape === 'metadata' ? metadata() : null;
+    if (typeIntoMetadata(doc, wanted, head.type)) {
+      wanted.set('modified', modified);
       return;
     }
+    // The 2.1.88 shape, or a `metadata` that is not a mapping (kept as written): the type at the top.
     doc.set('type', head.type);
-    const map = doc.get('metadata');
-    if (isMap(map)) {
-      map.delete('type');
-      if (map.items.length === 0) doc.delete('metadata');
+    const nested = doc.get('metadata');
+    if (isMap(nested)) {
+      nested.delete('type');
+      if (nested.items.length === 0) doc.delete('metadata');
     }
   });
 }
@@ -90,16 +97,18 @@ export function stampMemoryWrite(text: string, o: { sessionId: string; shape: Me
   if (o.shape !== 'metadata') return o.isNew ? stampOriginSession(text, o.sessionId) : text;
   const parsed = parseMemoryFile(text);
   if (!parsed.hasFrontmatter || parsed.frontmatterError) return text;
+  // A `metadata` that is not a mapping is left as written, and so is the whole file.
+  if (parsed.data.metadata !== undefined && parsed.data.metadata !== null && (typeof parsed.data.metadata !== 'object' || Array.isArray(parsed.data.metadata))) return text;
   return editFrontmatter(text, (doc, metadata) => {
     if (parsed.originSessionId) {
-      const where = doc.has('originSessionId') ? doc : metadata();
-      where.set('modified', o.modified);
+      (doc.has('originSessionId') ? doc : metadata()!).set('modified', o.modified);
       return;
     }
     const name = doc.get('name');
     if (typeof name === 'string') doc.set('name', kebabName(name));
-    typeIntoMetadata(doc, metadata, doc.has('type') ? doc.get('type') : undefined);
-    metadata().set('originSessionId', o.sessionId);
-    metadata().set('modified', o.modified);
+    const map = metadata()!;
+    typeIntoMetadata(doc, map, doc.has('type') ? doc.get('type') : undefined);
+    map.set('originSessionId', o.sessionId);
+    map.set('modified', o.modified);
   });
 }

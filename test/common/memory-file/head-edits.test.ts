@@ -28,8 +28,10 @@ describe('a memory the agent writes, in the metadata shape (as the newest Claude
     expect(stamp(topLevel, 'metadata', false)).toBe(topLevel.replace('222222222222\n---', `222222222222\nmodified: ${NOW}\n---`));
   });
 
-  it('leaves text without readable frontmatter alone', () => {
+  it('leaves text without readable frontmatter alone, and a metadata that is not a mapping', () => {
     expect(stamp('No frontmatter here.\n')).toBe('No frontmatter here.\n');
+    const scalar = '---\nname: n\ndescription: d\ntype: user\nmetadata: kept as written\n---\nBody\n';
+    expect(stamp(scalar)).toBe(scalar);
     expect(stamp('---\nname: [unclosed\n---\nBody\n')).toBe('---\nname: [unclosed\n---\nBody\n');
   });
 
@@ -59,6 +61,11 @@ describe('the memory form writes the shape chosen in Settings', () => {
     expect(yamlOf(text)).toEqual({ name: 'prefers-tabs', description: 'Tabs', type: 'user', metadata: { node_type: 'memory', originSessionId: SESSION, modified: '2020-01-01T00:00:00.000Z' } });
     expect(parseMemoryFile(text)).toMatchObject({ type: 'user', shape: '2.1.88' });
     expect(yamlOf(withMemoryHead(oldShape, { name: 'n', description: 'd', type: 'project' }, '2.1.88', NOW))).toEqual({ name: 'n', description: 'd', type: 'project', extra: 'kept' });
+  });
+
+  it('keeps a metadata that is not a mapping, the type going to the top level instead', () => {
+    const text = withMemoryHead('---\nname: n\ndescription: d\nmetadata: [a, b]\n---\nBody\n', { name: 'n', description: 'd', type: 'user' }, 'metadata', NOW);
+    expect(yamlOf(text)).toEqual({ name: 'n', description: 'd', metadata: ['a', 'b'], type: 'user' });
   });
 
   it('gives a file without frontmatter one, body kept', () => {
