@@ -16,7 +16,7 @@ import { AuthStore } from './storage/auth-store.js';
 import { MemoryStore } from './storage/memory-store.js';
 import { openDatabase } from './storage/open-db.js';
 import type { SqlDb } from './storage/sql-db.js';
-import { sha256Hex } from './server-crypto.js';
+import { productionPasswordCost, sha256Hex, type PasswordCost } from './server-crypto.js';
 import { defaultLifetimes, defaultLimits, type AuthLifetimes, type ServerLimits } from './server-options.js';
 
 /** How to start a team server; everything but `db` has a default. */
@@ -38,6 +38,8 @@ export interface TeamServerOptions {
   /** How often ended tokens and codes are removed after the run at start (default hourly). */
   cleanupIntervalMs?: number;
   clock?: Clock;
+  /** scrypt's cost for a sign-in with no such account; production's unless a test makes it cheap. */
+  passwordCost?: PasswordCost;
   logger: Logger;
 }
 
@@ -171,6 +173,7 @@ function buildApp(db: SqlDb, options: TeamServerOptions, publicUrl: () => string
       logger,
       lifetimes,
       throttle: new SignInThrottle(db, clock),
+      passwordCost: options.passwordCost ?? productionPasswordCost,
       get publicUrl() {
         return publicUrl();
       },

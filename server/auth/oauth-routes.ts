@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import OAuth2Server from '@node-oauth/oauth2-server';
 import type { Clock, Logger } from '../../main/core/ports.js';
 import type { AuthStore } from '../storage/auth-store.js';
-import { hashSecret, verifyPassword } from '../server-crypto.js';
+import { hashSecret, verifyPassword, type PasswordCost } from '../server-crypto.js';
 import { desktopClientId, usernamePattern, type AuthLifetimes } from '../server-options.js';
 import { createOAuthModel, type OAuthUser } from './oauth-model.js';
 import { isLoopbackRedirect } from './redirect-uri.js';
@@ -17,6 +17,8 @@ export interface OAuthDeps {
   logger: Logger;
   lifetimes: AuthLifetimes;
   throttle: SignInThrottle;
+  /** The cost a sign-in with no such account pays, to match one with an account. */
+  passwordCost: PasswordCost;
   /** The issuer, e.g. `https://strata.example.com` (no trailing slash). */
   publicUrl: string;
 }
@@ -146,7 +148,7 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthDeps): void
       });
     }
     const user = possible ? await deps.auth.findUser(username) : null;
-    if (!(await verifyPassword(password, user?.passwordHash ?? null)) || !user) {
+    if (!(await verifyPassword(password, user?.passwordHash ?? null, deps.passwordCost)) || !user) {
       deps.logger.warn('sign-in refused', { reqId: request.id });
       return sendSignInPage(reply, 401, { params, username, error: 'Wrong username or password.' });
     }
