@@ -96,7 +96,7 @@ export async function runQueryLoop(o: QueryLoopOptions): Promise<QueryResult> {
           role: 'assistant',
           id: response.id,
           model: response.model,
-          content: blocks,
+          content: o.recordedToolInput ? await withRecordedInputs(blocks, o.recordedToolInput) : blocks,
           usage: response.usage,
           stop_reason: response.stopReason,
           ...(response.appliedEdits ? { context_management: { cleared_input_tokens: response.appliedEdits.clearedInputTokens, cleared_tool_uses: response.appliedEdits.clearedToolUses } } : {}),
@@ -123,6 +123,16 @@ export async function runQueryLoop(o: QueryLoopOptions): Promise<QueryResult> {
     if (o.signal?.aborted) return done('aborted', { kind: 'aborted', message: 'Stopped.' });
   }
   return done('max_turns');
+}
+
+/** The response's blocks with each tool call's input as it is to be recorded. */
+async function withRecordedInputs(blocks: Anthropic.ContentBlockParam[], recorded: NonNullable<QueryLoopOptions['recordedToolInput']>): Promise<Anthropic.ContentBlockParam[]> {
+  const out: Anthropic.ContentBlockParam[] = [];
+  for (const block of blocks) {
+    const input = block.type === 'tool_use' ? await recorded(block) : null;
+    out.push(input === null || block.type !== 'tool_use' ? block : { ...block, input });
+  }
+  return out;
 }
 
 /** The result with the texts `attachToResult` gives for it appended, each after a blank line. */
