@@ -200,3 +200,9 @@ export function checkCurlUser(match: RuleMatch): boolean {
   const password = trimPunctuation(match.secret);
   return !password.startsWith('//') && !isExamplePassword(password) && !/^[$%{<*]|[>}\]]$/.test(password);
 }
+
+/** A curl header value: not a shell variable, command or template, and not a word. */
+export function checkCurlHeader(match: RuleMatch): boolean {
+  const value = match.secret;
+  return !/^[$%{<*]|[>}\]]$/.test(value) && characterClasses(value) >= 2 && !/^[a-z]+$/i.test(value);
+}
