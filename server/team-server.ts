@@ -9,6 +9,7 @@ import { ApiError, sendApiError } from './api/api-error.js';
 import { RateLimiter } from './api/rate-limiter.js';
 import { registerAccountRoutes } from './api/account-routes.js';
 import { registerTeamMemoryRoutes } from './api/team-memory-routes.js';
+import { registerCsrf } from './auth/csrf.js';
 import { registerOAuthRoutes } from './auth/oauth-routes.js';
 import { SignInThrottle } from './auth/sign-in-throttle.js';
 import { TokenCleanup } from './auth/token-cleanup.js';
@@ -167,6 +168,7 @@ function buildApp(db: SqlDb, options: TeamServerOptions, publicUrl: () => string
   registerTeamMemoryRoutes(app, { auth, memory, clock, limits, limiter });
   registerAccountRoutes(app, { auth, clock, limiter });
   app.register(async (scope) => {
+    await registerCsrf(scope);
     registerOAuthRoutes(scope, {
       auth,
       clock,
