@@ -1,4 +1,4 @@
-import { checkCliPassword, checkCurlHeader, checkCurlUser, checkDatabaseUrl, checkKeyedPassword, checkKeyedToken, checkOtherUrl, checkVendorKey } from './generic-checks.js';
+import { checkCliPassword, checkCurlHeader, checkCurlUser, checkProseCredential, checkDatabaseUrl, checkKeyedPassword, checkKeyedToken, checkOtherUrl, checkVendorKey } from './generic-checks.js';
 import { checkBasicAuthValue, checkDockerAuth, checkJwt, checkKubernetesSecretData } from './structured-checks.js';
 import type { RuleMatch, SecretRule } from './secret-rule.js';
 
@@ -275,6 +275,17 @@ const rows: Row[] = [
     keywords: ['-u ', '--user'],
     entropy: 2.3,
     check: checkCurlUser,
+    generic: true,
+  },
+  {
+    id: 'prose-credential',
+    family: 'generic',
+    description: 'credential named in a sentence, its value after a colon (or after `user /`)',
+    // The name, a few words of prose without an assignment, a colon, then the value (or `user / value`).
+    regex: /\b(?:token|secret|password|passphrase|credentials|api[ _-]?key)\b[^\n:="'`]{0,60}?:[ \t]{1,4}(?:[\w.@-]{1,40}[ \t]{1,2}\/[ \t]{1,2})?(?<secret>[^\s"'`<>]{10,200})/gi,
+    keywords: ['token', 'secret', 'password', 'passphrase', 'credentials', 'api key', 'api_key', 'api-key', 'apikey'],
+    entropy: 3.3,
+    check: checkProseCredential,
     generic: true,
   },
   {
