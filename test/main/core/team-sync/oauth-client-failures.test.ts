@@ -5,7 +5,7 @@ import { TeamAuth } from '../../../../main/core/team-sync/oauth-client.js';
 import { tempDir } from '../../../support/temp-dir.js';
 import { testLogger } from '../../../support/test-logger.js';
 import { cheapPasswordCost } from '../../../server/helpers/server-fixture.js';
-import { browser } from './oauth-browser.js';
+import { signInAsBrowser } from '../team/team-browser.js';
 
 // How the sign-in client behaves when the token endpoint says no or cannot answer, and what it sends to
 // revoke (RFC 6749 §5.2, RFC 7009 §2.1), against the real server.
@@ -39,7 +39,7 @@ async function signedIn() {
     if (tokenEndpointDown && url.endsWith('/oauth/token')) return Promise.reject(new TypeError('fetch failed'));
     return fetch(input, init);
   };
-  const auth = new TeamAuth({ serverUrl: server.url, credentials, clock: { now: () => now }, logger: log.logger, openBrowser: browser('dana', 'correct horse battery', {}), fetch: network });
+  const auth = new TeamAuth({ serverUrl: server.url, credentials, clock: { now: () => now }, logger: log.logger, openBrowser: async (url) => void (await signInAsBrowser(url, 'dana', 'correct horse battery')), fetch: network });
   expect(await auth.signIn({ timeoutMs: 15_000 })).toEqual({ ok: true, value: undefined });
   const account = `team-server:${new URL(server.url).origin}`;
   const stored = () => credentials.get(account).then((raw) => (raw ? (JSON.parse(raw) as { accessToken: string; refreshToken: string }) : null));
