@@ -25,6 +25,7 @@ import { noteChangeAuthor } from '../vault/change-authors.js';
 import type { TranscriptRecord } from '../transcripts/records.js';
 import type { MemoryChanges, MemoryItem } from './memory-changes.js';
 import { buildSystemPrompt } from './system-prompt.js';
+import { redactRefusedMemoryWrite } from './redact-refused-write.js';
 
 /** What a conversation needs from the app around it. */
 export interface AgentEnvironment {
@@ -129,6 +130,8 @@ export class ConversationAgent {
   readonly guard: MemoryWriteGuard;
   readonly llm: LlmClient;
   readonly small: LlmClient;
+  /** The input to record for a main-agent tool call, or null to keep the model's (see redact-refused-write.ts). */
+  recordedToolInput: (call: Anthropic.ToolUseBlockParam) => Promise<unknown> = () => Promise.resolve(null);
 
   private constructor(
     readonly paths: ProjectPaths,
@@ -217,7 +220,10 @@ export class ConversationAgent {
       beforeMemoryWrite: (file, content) => (inSession(file) ? Promise.resolve(null) : forkHook(file, content)),
     };
     const features = contextFeaturesOf(env.settings(), env.config(), memoryDirs.length > 0);
-    return new ConversationAgent(paths, sessionId, switches, mainContext, forkContext, createClients(env, features), memoryDirs, guard, features, env.settings().memoryShape);
+    const agent = new ConversationAgent(paths, sessionId, switches, mainContext, forkContext, createClients(env, features), memoryDirs, guard, features, env.settings().memoryShape);
+    // The same scan as the guard's, so exactly the values it refuses are kept out of the transcript.
+    agent.recordedToolInput = (call) => redactRefusedMemoryWrite(call, { scope: mainContext.scope, scan: (text) => allowances.scan(text, { spans: true }) });
+    return agent;
   }
 
   /** Exactly what the main agent's next request sends: the forks' cache-safe prefix. */

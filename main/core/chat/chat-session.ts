@@ -292,6 +292,7 @@ export class ChatSession {
       },
       onEvent: (event) => this.onAgentEvent(event),
       attachToResult: (call, result) => this.instructionsOnRead(agent).forToolResult(call, result),
+      recordedToolInput: agent.recordedToolInput,
       hooks: {
         afterModelResponse: (ctx) => this.afterModelResponse(agent, ctx),
         afterTurn: (ctx) => this.afterTurn(agent, ctx),
