@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import { copyKeys, copyTitle, indexWithCopy, renameMemory, versionLabel } from './keep-both.js';
+import { Sequencer } from '../../../common/async/sequencer.js';
 import { parseMemoryFile } from '../../../common/memory-file/index.js';
 import { readLocalFile, writeLocalFile } from './local-tree.js';
 import type { SyncStateStore } from './sync-state.js';
@@ -50,7 +51,7 @@ export class TeamSyncFailure extends Error {
  * held back until then (docs/memory.md#team-memory).
  */
 export class ConflictDesk {
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = new Sequencer();
 
   constructor(
     private readonly opts: Pick<TeamSyncEngineOptions, 'teamDir' | 'clock'>,
@@ -133,9 +134,7 @@ export class ConflictDesk {
   }
 
   protected exclusive<T>(task: () => Promise<T>): Promise<T> {
-    const next = this.queue.then(task, task);
-    this.queue = next.catch(() => undefined);
-    return next;
+    return this.queue.run(task);
   }
 
   /**
