@@ -213,8 +213,7 @@ export class ChatRunner {
   private async updateProject(project: string, change: (current: ProjectSettings) => Partial<ProjectSettings>): Promise<void> {
     const settings = this.deps.settings.get();
     const current = projectSwitches(settings, project);
-    const next = await this.deps.settings.update({ projects: { ...settings.projects, [project]: { ...current, ...change(current) } } });
-    this.deps.events.emit('settings:did-change', next);
+    await this.deps.settings.update({ projects: { ...settings.projects, [project]: { ...current, ...change(current) } } });
   }
 
   /**

@@ -14,14 +14,14 @@ export type { TeamServiceOptions } from './team-session.js';
  */
 export class TeamService {
   private readonly sessions = new Map<string, Promise<TeamSession>>();
-  private readonly offEvents: () => void;
+  private readonly offEvents: (() => void)[];
   private closed = false;
 
   constructor(private readonly o: TeamServiceOptions) {
-    this.offEvents = o.events.subscribe((channel) => {
-      if (channel === 'settings:did-change') void this.reconcile();
-      if (channel === 'vault:did-change-root') void this.reconcile().then(() => (o.openAtStart ? this.openConfigured() : undefined));
-    });
+    this.offEvents = [
+      o.onDidChangeSettings(() => void this.reconcile()),
+      o.onDidSwitchVault(() => void this.reconcile().then(() => (o.openAtStart ? this.openConfigured() : undefined))),
+    ];
     if (o.openAtStart) void this.openConfigured();
   }
 
@@ -105,7 +105,7 @@ export class TeamService {
   /** Closes every session (shutdown); the service answers no more calls. */
   async close(): Promise<void> {
     this.closed = true;
-    this.offEvents();
+    for (const off of this.offEvents) off();
     await Promise.all([...this.sessions.values()].map(async (s) => (await s.catch(() => null))?.close()));
     this.sessions.clear();
   }

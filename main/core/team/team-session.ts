@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { ConflictChoice, ConflictView, DeletedTeamFile, TeamStatus } from '../../../common/domain/team.js';
 import type { VaultChange } from '../../../common/domain/vault.js';
+import type { Event } from '../../../common/async/event.js';
 import { AppFailure, err } from '../../../common/result.js';
 import type { EventHub } from '../events.js';
 import { ProjectPaths } from '../paths/index.js';
@@ -18,6 +19,10 @@ export interface TeamServiceOptions {
   /** The current vault (rebuilt on a vault switch). */
   vault: () => VaultServices;
   events: EventHub;
+  /** The current vault's settings changed (sessions whose server or switch changed rebuild). */
+  onDidChangeSettings: Event<unknown>;
+  /** The vault moved: every session belongs to the old one. */
+  onDidSwitchVault: Event<unknown>;
   credentials: CredentialStore;
   clock: Clock;
   logger: Logger;
