@@ -14,7 +14,7 @@ import { VaultRootPointer } from './vault/vault-root.js';
 import { MemoryCredentialStore } from './auth/credential-store.js';
 import { Vault } from './vault/index.js';
 import { TranscriptStore } from './transcripts/index.js';
-import { SessionCatalog } from './chat/session-catalog.js';
+import { SessionCatalog, type SessionsChange } from './chat/session-catalog.js';
 import { ChatRunner } from './chat/chat-runner.js';
 import { TeamService } from './team/team-service.js';
 
@@ -59,6 +59,8 @@ export interface Services {
   readonly onDidChangeSettings: Event<Settings>;
   /** A project was opened or forgotten in the current vault, or a vault switch brought the other vault's list. */
   readonly onDidChangeProjects: Event<Project[]>;
+  /** A project's conversations changed in the current vault (a turn, a rename, a delete or its undo). */
+  readonly onDidChangeSessions: Event<SessionsChange>;
   /** The vault moved (`switchVault`); the vault-bound engines are rebuilt. */
   readonly onDidSwitchVault: Event<VaultRootInfo>;
   readonly credentials: CredentialStore;
@@ -164,13 +166,19 @@ export async function createServices(input: ServicesConfig): Promise<Services> {
   const settingsChanged = new Emitter<Settings>();
   const projectsChanged = new Emitter<Project[]>();
   const vaultSwitched = new Emitter<VaultRootInfo>();
+  const sessionsChanged = new Emitter<SessionsChange>();
   // The one place these contract events are emitted (docs/architecture.md#events).
   settingsChanged.event((settings) => events.emit('settings:did-change', settings));
   projectsChanged.event((list) => events.emit('project:did-change-list', list));
   vaultSwitched.event((info) => events.emit('vault:did-change-root', info));
+  sessionsChanged.event((change) => events.emit('chat:did-change-sessions', change));
   /** Relays the current vault's own events as the services' (their listeners outlive a vault switch). */
   const relay = (vault: VaultServices) => {
-    const offs = [vault.settings.onDidChange((s) => settingsChanged.fire(s)), vault.projects.onDidChangeList((l) => projectsChanged.fire(l))];
+    const offs = [
+      vault.settings.onDidChange((s) => settingsChanged.fire(s)),
+      vault.projects.onDidChangeList((l) => projectsChanged.fire(l)),
+      vault.sessions.onDidChangeSessions((c) => sessionsChanged.fire(c)),
+    ];
     return () => offs.forEach((off) => off());
   };
   const vaultOptions = { clock: config.clock, logger: config.logger, watch: config.watch, events, credentials: config.credentials, env: config.env, shell: config.shell };
@@ -193,6 +201,7 @@ export async function createServices(input: ServicesConfig): Promise<Services> {
     events,
     onDidChangeSettings: settingsChanged.event,
     onDidChangeProjects: projectsChanged.event,
+    onDidChangeSessions: sessionsChanged.event,
     onDidSwitchVault: vaultSwitched.event,
     credentials: config.credentials,
     version: packageVersion,

@@ -608,8 +608,7 @@ export class ChatSession {
   }
 
   private async announceSessions(): Promise<void> {
-    const sessions = await this.deps.catalog.list(this.deps.project).catch(() => null);
-    if (sessions) this.deps.events.emit('chat:did-change-sessions', { project: this.deps.project, sessions });
+    await this.deps.catalog.announce(this.deps.project).catch(() => undefined);
   }
 }
 

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Settings } from '../../../../common/domain/settings.js';
+import { text } from '../../../fakes/anthropic-server/index.js';
 import { tempDir } from '../../../support/temp-dir.js';
 import { chatFixture, type ChatFixture } from '../chat/chat-fixture.js';
 
@@ -57,5 +58,24 @@ describe('engine events reach the renderers once, from the engine that changed',
     expect(seen('settings:did-change')).toEqual([]);
     await f.call('settings:set', { patch: { theme: 'dark' } });
     expect(seen('settings:did-change').map((e) => (e.payload as Settings).theme)).toEqual(['dark']);
+  });
+});
+
+describe('the conversation list', () => {
+  it('is announced once after a rename, a delete and its undo, with the list each call returned', async () => {
+    f = await chatFixture();
+    const sessionId = await f.newSession();
+    f.fake.enqueue(text('Hello.'));
+    const duringTurn = since(f);
+    await f.turn(sessionId, 'Hi');
+    // A new conversation's turn announces the list twice (its first message, its end), in the background.
+    await expect.poll(() => duringTurn('chat:did-change-sessions').length).toBe(2);
+    const seen = since(f);
+    const renamed = await f.call('chat:rename-session', { project: f.project, sessionId, title: 'Greetings' });
+    const { undoToken } = await f.call('chat:delete-session', { project: f.project, sessionId });
+    const restored = await f.call('chat:undo-delete', { project: f.project, undoToken });
+    const lists = seen('chat:did-change-sessions').map((e) => (e.payload as { sessions: { title: string }[] }).sessions.map((s) => s.title));
+    expect(lists).toEqual([renamed.map((s) => s.title), [], restored.map((s) => s.title)]);
+    expect(lists[0]).toEqual(['Greetings']);
   });
 });
