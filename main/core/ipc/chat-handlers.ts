@@ -1,4 +1,3 @@
-import { AppFailure } from '../../../common/result.js';
 import type { Services } from '../services.js';
 import type { Handlers } from './dispatcher.js';
 
@@ -35,11 +34,10 @@ export function createSessionHandlers(services: Services): Pick<Handlers, Sessio
     'notes:read': ({ project, sessionId }) => services.vault().chat.engines.notesView.read(project, sessionId),
     'notes:write': async ({ project, sessionId, text, baseHash }) => {
       const saved = await services.vault().chat.engines.notesView.write(project, sessionId, text, baseHash);
-      if (!saved.ok) throw new AppFailure(saved.error.code, 'The notes changed while you were editing. Your text was not saved; copy it and edit again.');
-      services.events.emit('notes:did-change', saved.value);
+      services.events.emit('notes:did-change', saved);
       // A Session Title edited by hand names the conversation in the list at once.
       await sessions().announce(project);
-      return saved.value;
+      return saved;
     },
   };
 }

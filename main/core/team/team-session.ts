@@ -7,7 +7,6 @@ import type { EventHub } from '../events.js';
 import { ProjectPaths } from '../paths/index.js';
 import type { Clock, CredentialStore, Logger } from '../ports.js';
 import type { VaultServices } from '../services.js';
-import { TeamSyncFailure } from '../team-sync/conflict-desk.js';
 import { TeamAuth } from '../team-sync/oauth-client.js';
 import { openTeamSync, type OpenedTeamSync } from '../team-sync/open-team-sync.js';
 import { SyncScheduler } from '../team-sync/sync-scheduler.js';
@@ -236,21 +235,13 @@ export class TeamSession {
 
   async readConflict(key: string): Promise<ConflictView> {
     const engine = this.requireEngine();
-    try {
-      return toConflictView({ vaultRoot: this.config.vaultRoot, teamDir: this.teamDir, account: this.account }, await engine.readConflict(key));
-    } catch (error) {
-      throw asAppFailure(error);
-    }
+    return toConflictView({ vaultRoot: this.config.vaultRoot, teamDir: this.teamDir, account: this.account }, await engine.readConflict(key));
   }
 
   /** Records the user's choice, then pushes it right away (the scheduler's run, not a second one). */
   async resolveConflict(key: string, keep: ConflictChoice, text: string | undefined): Promise<TeamStatus> {
     const engine = this.requireEngine();
-    try {
-      await engine.resolveConflict(key, { keep, text, ...(this.account ? { author: this.account } : {}) });
-    } catch (error) {
-      throw asAppFailure(error);
-    }
+    await engine.resolveConflict(key, { keep, text, ...(this.account ? { author: this.account } : {}) });
     await this.refreshStates();
     if (this.scheduler) void this.scheduler.runNow().catch(() => undefined);
     const status = this.status();
@@ -266,11 +257,7 @@ export class TeamSession {
   /** Puts a deleted team memory back; the next push shares it again. */
   async restoreDeleted(key: string): Promise<DeletedTeamFile[]> {
     const engine = this.requireEngine();
-    try {
-      await engine.restoreDeleted(key);
-    } catch (error) {
-      throw asAppFailure(error);
-    }
+    await engine.restoreDeleted(key);
     await this.refreshStates();
     if (this.scheduler) void this.scheduler.runNow().catch(() => undefined);
     return this.listDeleted();
@@ -442,9 +429,4 @@ async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolea
   const result = await Promise.race([settled, gaveUp]);
   clearTimeout(timer);
   return result;
-}
-
-function asAppFailure(error: unknown): Error {
-  if (error instanceof TeamSyncFailure) return new AppFailure(error.code, error.message);
-  return error as Error;
 }
