@@ -117,6 +117,7 @@ async function openVault(
   });
   const offChanges = files.onChanges((changes) => options.events.emit('vault:did-change-files', changes));
   const offState = files.onState((state) => options.events.emit('vault:did-change-state', { root, state }));
+  const offNotes = chat.engines.notesView.onDidChange((notes) => options.events.emit('notes:did-change', notes));
   // The opened projects' own CLAUDE.md files are vault files too (docs/architecture.md#data-on-disk); re-scanned
   // whenever a project is opened or forgotten.
   void files.setProjects(projects.list());
@@ -140,6 +141,7 @@ async function openVault(
       await chat.close();
       offChanges();
       offState();
+      offNotes();
       offProjects();
       await ready;
       await files.close();

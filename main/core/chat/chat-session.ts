@@ -422,8 +422,7 @@ export class ChatSession {
   }
 
   async emitNotes(updating: boolean): Promise<void> {
-    const notes = await this.deps.engines.notesView.read(this.deps.project, this.sessionId);
-    this.deps.events.emit('notes:did-change', { ...notes, updating });
+    await this.deps.engines.notesView.announce(this.deps.project, this.sessionId, updating);
     // The notes' Session Title names the conversation in the list.
     if (!updating) void this.announceSessions();
   }

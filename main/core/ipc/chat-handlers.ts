@@ -34,7 +34,6 @@ export function createSessionHandlers(services: Services): Pick<Handlers, Sessio
     'notes:read': ({ project, sessionId }) => services.vault().chat.engines.notesView.read(project, sessionId),
     'notes:write': async ({ project, sessionId, text, baseHash }) => {
       const saved = await services.vault().chat.engines.notesView.write(project, sessionId, text, baseHash);
-      services.events.emit('notes:did-change', saved);
       // A Session Title edited by hand names the conversation in the list at once.
       await sessions().announce(project);
       return saved;

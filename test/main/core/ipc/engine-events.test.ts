@@ -79,3 +79,14 @@ describe('the conversation list', () => {
     expect(lists[0]).toEqual(['Greetings']);
   });
 });
+
+describe('session notes', () => {
+  it('are announced once when the user saves them, from the notes engine', async () => {
+    f = await chatFixture();
+    const sessionId = await f.newSession();
+    const loaded = await f.call('notes:read', { project: f.project, sessionId });
+    const seen = since(f);
+    const saved = await f.call('notes:write', { project: f.project, sessionId, text: '# Current State\nPlanning.\n', baseHash: loaded.hash });
+    expect(seen('notes:did-change').map((e) => e.payload)).toEqual([saved]);
+  });
+});
