@@ -111,13 +111,18 @@ async function openVault(
     settings,
     transcripts,
     catalog: sessions,
-    events: options.events,
     clock,
     logger,
   });
   const offChanges = files.onChanges((changes) => options.events.emit('vault:did-change-files', changes));
   const offState = files.onState((state) => options.events.emit('vault:did-change-state', { root, state }));
   const offNotes = chat.engines.notesView.onDidChange((notes) => options.events.emit('notes:did-change', notes));
+  const offChat = [
+    chat.onDidUpdate((update) => options.events.emit('chat:did-update', update)),
+    chat.onDidStream((delta) => options.events.emit('chat:did-stream', delta)),
+    chat.onDidRequestPermission((request) => options.events.emit('chat:did-request-permission', request)),
+    chat.onDidChangeProposals((change) => options.events.emit('memory:did-change-proposals', change)),
+  ];
   // The opened projects' own CLAUDE.md files are vault files too (docs/architecture.md#data-on-disk); re-scanned
   // whenever a project is opened or forgotten.
   void files.setProjects(projects.list());
@@ -142,6 +147,7 @@ async function openVault(
       offChanges();
       offState();
       offNotes();
+      for (const off of offChat) off();
       offProjects();
       await ready;
       await files.close();
