@@ -195,7 +195,6 @@ export async function createServices(input: ServicesConfig): Promise<Services> {
   // The app pulls every team-enabled project at start (docs/memory.md#team-sync); a one-shot CLI command does not.
   const team = new TeamService({
     vault: () => current,
-    events,
     onDidChangeSettings: settingsChanged.event,
     onDidSwitchVault: vaultSwitched.event,
     credentials: config.credentials,
@@ -203,6 +202,7 @@ export async function createServices(input: ServicesConfig): Promise<Services> {
     logger: config.logger,
     openAtStart: config.shell !== 'cli',
   });
+  team.onDidChangeStatus((status) => events.emit('team:did-change-status', status));
 
   return {
     config,

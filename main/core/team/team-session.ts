@@ -1,9 +1,8 @@
 import path from 'node:path';
 import type { ConflictChoice, ConflictView, DeletedTeamFile, TeamStatus } from '../../../common/domain/team.js';
 import type { VaultChange } from '../../../common/domain/vault.js';
-import type { Event } from '../../../common/async/event.js';
+import type { Emitter, Event } from '../../../common/async/event.js';
 import { AppFailure, err } from '../../../common/result.js';
-import type { EventHub } from '../events.js';
 import { ProjectPaths } from '../paths/index.js';
 import type { Clock, CredentialStore, Logger } from '../ports.js';
 import type { VaultServices } from '../services.js';
@@ -17,7 +16,6 @@ import { detectTeamRepo } from '../team-sync/repo-detect.js';
 export interface TeamServiceOptions {
   /** The current vault (rebuilt on a vault switch). */
   vault: () => VaultServices;
-  events: EventHub;
   /** The current vault's settings changed (sessions whose server or switch changed rebuild). */
   onDidChangeSettings: Event<unknown>;
   /** The vault moved: every session belongs to the old one. */
@@ -32,6 +30,9 @@ export interface TeamServiceOptions {
   /** Open the sessions of the projects whose team sync is set up at start (the app; not the CLI). */
   openAtStart?: boolean;
 }
+
+/** A session's options: the service's, and the service's status event it fires. */
+export type TeamSessionOptions = TeamServiceOptions & { statusChanged: Emitter<TeamStatus> };
 
 /** What a session was built from; a change of any field (settings, vault) rebuilds it. */
 export interface SessionConfig {
@@ -85,12 +86,12 @@ export class TeamSession {
     private readonly repo: string | null,
     private readonly repoProblem: string | null,
     private readonly opened: OpenedTeamSync | null,
-    private readonly o: TeamServiceOptions,
+    private readonly o: TeamSessionOptions,
   ) {
     this.teamDirRel = toSlash(path.relative(config.vaultRoot, teamDir));
   }
 
-  static async open(project: string, config: SessionConfig, o: TeamServiceOptions): Promise<TeamSession> {
+  static async open(project: string, config: SessionConfig, o: TeamSessionOptions): Promise<TeamSession> {
     const paths = await ProjectPaths.resolve(config.vaultRoot, project);
     const detected = await detectTeamRepo(paths.gitRoot ?? paths.projectDir, config.teamRepo);
     let session: TeamSession | null = null;
@@ -153,7 +154,7 @@ export class TeamSession {
   }
 
   emit(): void {
-    if (!this.closed) this.o.events.emit('team:did-change-status', this.status());
+    if (!this.closed) this.o.statusChanged.fire(this.status());
   }
 
   /**
