@@ -7,7 +7,7 @@ import type { CliIo } from './cli-io.js';
 import { existingFolder, resolveVault } from './options.js';
 
 /** Warnings and errors as single stderr lines; the engines log neither file contents nor secrets. */
-export function stderrLoggerOf(io: CliIo): Logger {
+function stderrLoggerOf(io: CliIo): Logger {
   const write = (level: string) => (message: string, fields?: Record<string, unknown>) =>
     io.stderr(`${level}: ${message}${fields ? ` ${JSON.stringify(fields)}` : ''}`);
   return { info: () => undefined, warn: write('warning'), error: write('error') };
