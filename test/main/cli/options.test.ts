@@ -13,6 +13,23 @@ function captured(env: NodeJS.ProcessEnv = {}): { io: CliIo; out: string[]; err:
   return { io: { stdout: (l) => out.push(l), stderr: (l) => err.push(l), env, stopped: new Promise(() => undefined) }, out, err };
 }
 
+/** Each usage line of `strata <cmd> --help` with the words that select it (`memory import`, `server token revoke`). */
+const usageLines = await Promise.all(
+  commandEntries.map(async (entry) => ({ name: entry.name, usage: (await entry.load()).usage })),
+).then((commands) =>
+  commands.flatMap(({ name, usage }) =>
+    usage.split('\n').map((line) => {
+      const words = line.trim().replace(/^strata \S+ ?/, '').split(' ');
+      const selector: string[] = [];
+      for (const w of words) {
+        if (!/^[a-z][a-z-]*$/.test(w)) break;
+        selector.push(w);
+      }
+      return { name, selector, flags: [...new Set(line.match(/--[a-z][a-z-]*/g) ?? [])] };
+    }),
+  ),
+);
+
 describe('the CLI option parser', () => {
   let dir: string;
   beforeAll(async () => {
@@ -68,4 +85,15 @@ describe('the CLI option parser', () => {
     expect(err[0]).toMatch(new RegExp(`^strata ${name}: `));
     expect(out).toEqual([]);
   });
+
+  it.each(usageLines.flatMap((u) => u.flags.map((flag) => [u.name, [...u.selector, flag].join(' '), u.selector, flag] as const)))(
+    'strata %s --help is true: "%s" is a flag the command knows',
+    async (name, _shown, selector, flag) => {
+      const { io, err } = captured({ STRATA_APP_DATA: path.join(dir, 'app-data') });
+      // The unknown flag after it stops the command at parsing, before it touches anything.
+      expect(await runCli([name, ...selector, flag, '--zz-unknown'], io)).toBe(2);
+      expect(err).toHaveLength(1);
+      expect(err[0]).not.toContain(`Unknown option '${flag}'`);
+    },
+  );
 });
