@@ -1,4 +1,5 @@
 import { promises as fs } from 'node:fs';
+import { Emitter } from '../../../common/async/event.js';
 import { Sequencer } from '../../../common/async/sequencer.js';
 import type { MemoryConfig } from '../../../common/config.js';
 import { AppFailure } from '../../../common/result.js';
@@ -47,7 +48,7 @@ export class Vault {
   private readonly own = new OwnWrites();
   private watcher: VaultWatcher | null = null;
   private currentState: VaultState = 'closed';
-  private readonly stateListeners = new Set<(state: VaultState) => void>();
+  private readonly stateChanged = new Emitter<VaultState>();
   /** Watcher events and project rescans, processed one at a time in arrival order. */
   private readonly events = new Sequencer();
   /** The vault's own writes (edit, create, rename, delete, Undo, restore), one at a time. */
@@ -226,13 +227,11 @@ export class Vault {
   }
 
   onChanges(listener: (changes: VaultChange[]) => void): () => void {
-    return this.changes.subscribe(listener);
+    return this.changes.onDidChange(listener);
   }
 
-  onState(listener: (state: VaultState) => void): () => void {
-    this.stateListeners.add(listener);
-    return () => this.stateListeners.delete(listener);
-  }
+  /** The vault's state moved (opening, ready, root-missing, closed). */
+  readonly onState = this.stateChanged.event;
 
   list(): VaultFileMeta[] {
     return [...this.index.docs.values()]
@@ -337,7 +336,7 @@ export class Vault {
   private setState(state: VaultState): void {
     if (this.currentState === state) return;
     this.currentState = state;
-    for (const listener of this.stateListeners) listener(state);
+    this.stateChanged.fire(state);
   }
 
   private cfg(): MemoryConfig['vault'] {

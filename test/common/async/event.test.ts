@@ -38,4 +38,23 @@ describe('Emitter', () => {
     emitter.fire(2);
     expect(seen).toEqual(['first1', 'late2']);
   });
+
+  it('reports a throwing listener to onListenerError and still calls the others; without it the error reaches fire', () => {
+    const reported: unknown[] = [];
+    const guarded = new Emitter<number>({ onListenerError: (error) => reported.push(error) });
+    const seen: number[] = [];
+    guarded.event(() => {
+      throw new Error('listener broke');
+    });
+    guarded.event((n) => seen.push(n));
+    guarded.fire(7);
+    expect(seen).toEqual([7]);
+    expect(reported).toEqual([new Error('listener broke')]);
+
+    const plain = new Emitter<number>();
+    plain.event(() => {
+      throw new Error('listener broke');
+    });
+    expect(() => plain.fire(1)).toThrow('listener broke');
+  });
 });
