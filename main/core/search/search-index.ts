@@ -1,7 +1,5 @@
 import MiniSearch, { type Options, type SearchResult } from 'minisearch';
 import type { SearchHit, VaultFileMeta, VaultScope } from '../../../common/domain/vault.js';
-import { buildMiniSearch } from './mini-build.js';
-import { packedTerms } from './mini-state.js';
 import { planQuery, rescore, searchesPrefix } from './prefix-query.js';
 import { bestLine, type TermMatch } from './snippet.js';
 import { TermDictionary } from './term-dictionary.js';
@@ -73,9 +71,11 @@ export class SearchIndex {
     for (const d of docs ?? []) this.docs.set(d.path, d);
   }
 
-  /** An index over fresh documents (cold build), made in one pass (mini-state.ts). */
+  /** An index over fresh documents (cold build). */
   static fromDocs(docs: IndexedDoc[]): SearchIndex {
-    return new SearchIndex(buildMiniSearch(docs, SEARCH_OPTIONS), docs);
+    const mini = new MiniSearch<IndexedDoc>(SEARCH_OPTIONS);
+    mini.addAll(docs);
+    return new SearchIndex(mini, docs);
   }
 
   get size(): number {
@@ -88,21 +88,14 @@ export class SearchIndex {
   }
 
   /**
-   * Counts the vault's words (term-dictionary.ts) and unpacks every term's posting lists, in slices of
-   * a few milliseconds between event-loop turns, so that searching never pays for it once the vault
-   * has been open a moment (a first search right after opening unpacks just the terms it reads, and
-   * expands prefixes in full). Stops early when `cancelled()` says so.
+   * Counts the vault's words (term-dictionary.ts) in slices of a few milliseconds between event-loop
+   * turns; until then a search expands prefixes in full. Stops early when `cancelled()` says so.
    */
   async settle(cancelled: () => boolean = () => false): Promise<void> {
     const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
     // Not in the caller's turn: whoever just opened the index gets to search it first.
     await nextTurn();
     await this.words.fill(this.docs, cancelled, nextTurn, SETTLE_SLICE_MS);
-    const lists = packedTerms(this.index);
-    for (let i = 0; i < lists.length && !cancelled(); await nextTurn()) {
-      const until = performance.now() + SETTLE_SLICE_MS;
-      while (i < lists.length && performance.now() < until) lists[i++]!.unpack();
-    }
   }
 
   upsert(doc: IndexedDoc): void {
