@@ -4,25 +4,12 @@ import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../support/temp-dir.js';
 import { loadSearchCache, saveSearchCache, searchCacheFile, SEARCH_CACHE_VERSION } from '../../../../main/core/search/index-cache.js';
+import { indexedDoc } from './indexed-doc.js';
 import { SEARCH_OPTIONS, SearchIndex, type IndexedDoc } from '../../../../main/core/search/search-index.js';
 import { silentLogger } from '../../../../main/core/ports.js';
 import { testLogger } from '../../../support/test-logger.js';
 
-function doc(path: string, title: string, text: string): IndexedDoc {
-  return {
-    meta: { path, scope: 'project-memory', projectSlug: 'p', title, description: null, type: null, size: text.length, mtime: new Date(0).toISOString(), error: null, binary: false, tooLarge: false },
-    hash: null,
-    ino: 1,
-    path,
-    scope: 'project-memory',
-    projectSlug: 'p',
-    type: null,
-    title,
-    text,
-    mtimeMs: 0,
-    size: text.length,
-  };
-}
+const doc = indexedDoc;
 
 const docs: IndexedDoc[] = [
   doc('projects/p/memory/a.md', 'Database', '---\nname: Database\n---\nWe use PostgreSQL 15, not MySQL.\n**Why:** replication — and speed.'),

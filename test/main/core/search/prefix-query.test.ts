@@ -1,25 +1,12 @@
 import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
 import { planQuery, rescore } from '../../../../main/core/search/prefix-query.js';
+import { indexedDoc } from './indexed-doc.js';
 import { SEARCH_OPTIONS, type IndexedDoc } from '../../../../main/core/search/search-index.js';
 import { bestLine } from '../../../../main/core/search/snippet.js';
 import { TermDictionary } from '../../../../main/core/search/term-dictionary.js';
 
-function doc(path: string, text: string): IndexedDoc {
-  return {
-    meta: { path, scope: 'project-memory', projectSlug: 'p', title: '', description: null, type: null, size: text.length, mtime: new Date(0).toISOString(), error: null, binary: false, tooLarge: false },
-    hash: null,
-    ino: 1,
-    path,
-    scope: 'project-memory',
-    projectSlug: 'p',
-    type: null,
-    title: '',
-    text,
-    mtimeMs: 0,
-    size: text.length,
-  };
-}
+const doc = (path: string, text: string): IndexedDoc => indexedDoc(path, '', text);
 
 /** 30 files with "fen", 20 with "fenka", one with "fenlorum" (the rare, long completion), some with "kalo". */
 const docs = [
