@@ -38,10 +38,10 @@ export async function saveSearchCache(root: string, index: SearchIndex): Promise
 /** The cached index, or null when there is none usable (the reason is logged, never thrown). */
 export async function loadSearchCache(root: string, logger: Logger): Promise<SearchIndex | null> {
   const file = searchCacheFile(root);
-  let raw: string;
+  let raw: Buffer;
   try {
     // One sequential read of a local file: faster than the thread pool's chunks, and open() awaits it.
-    raw = readFileSync(file, 'utf8');
+    raw = readFileSync(file);
   } catch {
     return null;
   }
@@ -54,12 +54,13 @@ export async function loadSearchCache(root: string, logger: Logger): Promise<Sea
   }
 }
 
-function parseCache(raw: string): SearchIndex {
-  const split = raw.indexOf('\n');
+/** Each line decoded only when parsed, so the whole file never sits in memory as one more string. */
+function parseCache(raw: Buffer): SearchIndex {
+  const split = raw.indexOf(0x0a);
   if (split < 0) throw new Error('no index after the header');
-  const header = JSON.parse(raw.slice(0, split)) as Header;
+  const header = JSON.parse(raw.toString('utf8', 0, split)) as Header;
   if (header?.version !== SEARCH_CACHE_VERSION || !Array.isArray(header.docs)) throw new Error('other version');
-  const mini = MiniSearch.loadJSON<IndexedDoc>(raw.slice(split + 1), SEARCH_OPTIONS);
+  const mini = MiniSearch.loadJSON<IndexedDoc>(raw.toString('utf8', split + 1), SEARCH_OPTIONS);
   if (mini.documentCount !== header.docs.length) throw new Error('documents and index disagree');
   for (const d of header.docs) {
     if (typeof d?.path !== 'string' || typeof d.text !== 'string' || !mini.has(d.path)) throw new Error('bad document');
