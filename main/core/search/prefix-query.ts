@@ -25,14 +25,18 @@ export interface PlannedQuery {
   sources: Map<string, number[]> | null;
 }
 
-/** The completions of `typed` searched under the budget: the best weighted first, then the most common. */
+/**
+ * The completions of `typed` searched under the budget: the word as typed, then those held by the most
+ * files (what the typist most likely means, and the most files found for the budget; Lucene's top-terms
+ * rewrite of a prefix query picks the same way), shorter ones first among equals.
+ */
 function chosenCompletions(typed: string, dictionary: TermDictionary, budget: number): string[] | null {
   const completions = dictionary.completions(typed);
   const files = new Map(completions.map((w) => [w, dictionary.files(w)]));
   let total = 0;
   for (const n of files.values()) total += n;
   if (total <= budget) return null;
-  completions.sort((a, b) => completionWeight(typed, b) - completionWeight(typed, a) || files.get(b)! - files.get(a)! || (a < b ? -1 : 1));
+  completions.sort((a, b) => Number(b === typed) - Number(a === typed) || files.get(b)! - files.get(a)! || a.length - b.length || (a < b ? -1 : 1));
   const chosen: string[] = [];
   let used = 0;
   for (const word of completions) {

@@ -61,6 +61,13 @@ describe('prefix completions under a budget', () => {
     expect(full.some((r) => r.id === 'c.md')).toBe(true);
   });
 
+  it('prefers the completions held by the most files to shorter, rarer ones', async () => {
+    const list = [...docs, doc('x.md', 'fenx'), ...Array.from({ length: 5 }, (_, i) => doc(`k${i}.md`, 'fenkalorum'))];
+    const dictionary = await filled(list);
+    const { query } = planQuery('fen', ['fen'], 'AND', dictionary, 55);
+    expect(query).toMatchObject({ queries: [{ queries: ['fen', 'fenka', 'fenkalorum'] }] });
+  });
+
   it('keeps at least the best completion when even that one passes the budget', async () => {
     const dictionary = await filled(docs);
     const { query } = planQuery('fen', ['fen'], 'OR', dictionary, 1);
