@@ -7,15 +7,15 @@ export const searchesPrefix = (term: string): boolean => term.length >= 3;
 /**
  * How many (file, word) pairs the completions of one prefix may bring into a search. MiniSearch pays
  * for every such pair, and a three-letter prefix of a 10,000-note vault can bring 60,000 of them
- * (75 ms and up before a row is drawn; docs/memory.md#vault-upkeep `vault-ui-search`). Past the budget the prefix is
- * searched by its best completions only, as search engines cap prefix expansions (Lucene's and
- * Elasticsearch's `max_expansions`); the next letter typed narrows the completions and lifts the cap.
+ * (75 ms and up before a row is drawn; docs/memory.md#vault-upkeep `vault-ui-search`). Past the
+ * budget the prefix is searched by its best completions only, as search engines cap prefix expansions
+ * (Elasticsearch's `max_expansions`, Lucene's top-terms rewrite); each letter typed narrows them.
  */
 export const PREFIX_BUDGET = 10_000;
 
 /** MiniSearch's weight for a prefix completion: its default `weights.prefix` and its distance rule. */
 const PREFIX_WEIGHT = 0.375;
-export const completionWeight = (typed: string, word: string): number =>
+const completionWeight = (typed: string, word: string): number =>
   word === typed ? 1 : (PREFIX_WEIGHT * word.length) / (word.length + 0.3 * (word.length - typed.length));
 
 /** A query for MiniSearch, and for a capped one the typed term(s) each searched word stands for. */
