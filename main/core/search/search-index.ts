@@ -1,8 +1,8 @@
 import MiniSearch, { type Options, type SearchResult } from 'minisearch';
 import type { SearchHit, VaultFileMeta, VaultScope } from '../../../common/domain/vault.js';
-import { buildMiniSearch } from './mini-build.js';
-import { packedTerms } from './mini-state.js';
-import { bestLine } from './snippet.js';
+import { planQuery, rescore, searchesPrefix } from './prefix-query.js';
+import { bestLine, type TermMatch } from './snippet.js';
+import { TermDictionary } from './term-dictionary.js';
 import { tokenize } from './tokenize.js';
 
 /**
@@ -37,6 +37,9 @@ export interface SearchQuery {
   limit?: number;
 }
 
+/** A word matches a typed term as the index matches it: whole, or by prefix where prefix search is on. */
+const matchesTerm: TermMatch = (word, term) => word === term || (searchesPrefix(term) && word.startsWith(term));
+
 /** How long `settle` holds the event loop at a time. */
 const SETTLE_SLICE_MS = 8;
 
@@ -48,8 +51,7 @@ export const SEARCH_OPTIONS: Options<IndexedDoc> = {
   storeFields: [],
   searchOptions: {
     boost: { title: 3 },
-    // Prefix search on every term of three letters or more makes the search usable as one types.
-    prefix: (term: string) => term.length >= 3,
+    prefix: searchesPrefix,
     combineWith: 'AND',
   },
 };
@@ -61,15 +63,19 @@ export const SEARCH_OPTIONS: Options<IndexedDoc> = {
 export class SearchIndex {
   readonly docs = new Map<string, IndexedDoc>();
   private index: MiniSearch<IndexedDoc>;
+  /** The vault's words and how many files hold each, for capping prefix completions (prefix-query.ts). */
+  private readonly words = new TermDictionary();
 
   constructor(mini?: MiniSearch<IndexedDoc>, docs?: Iterable<IndexedDoc>) {
     this.index = mini ?? new MiniSearch<IndexedDoc>(SEARCH_OPTIONS);
     for (const d of docs ?? []) this.docs.set(d.path, d);
   }
 
-  /** An index over fresh documents (cold build), made in one pass (mini-state.ts). */
+  /** An index over fresh documents (cold build). */
   static fromDocs(docs: IndexedDoc[]): SearchIndex {
-    return new SearchIndex(buildMiniSearch(docs, SEARCH_OPTIONS), docs);
+    const mini = new MiniSearch<IndexedDoc>(SEARCH_OPTIONS);
+    mini.addAll(docs);
+    return new SearchIndex(mini, docs);
   }
 
   get size(): number {
@@ -82,30 +88,32 @@ export class SearchIndex {
   }
 
   /**
-   * Unpacks every term's posting lists in slices of a few milliseconds between event-loop turns, so
-   * that searching never pays for it once the vault has been open a moment (a first search right
-   * after opening unpacks just the terms it reads). Stops early when `cancelled()` says so.
+   * Counts the vault's words (term-dictionary.ts) in slices of a few milliseconds between event-loop
+   * turns; until then a search expands prefixes in full. Stops early when `cancelled()` says so.
    */
   async settle(cancelled: () => boolean = () => false): Promise<void> {
     const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
     // Not in the caller's turn: whoever just opened the index gets to search it first.
     await nextTurn();
-    const lists = packedTerms(this.index);
-    for (let i = 0; i < lists.length && !cancelled(); await nextTurn()) {
-      const until = performance.now() + SETTLE_SLICE_MS;
-      while (i < lists.length && performance.now() < until) lists[i++]!.unpack();
-    }
+    await this.words.fill(this.docs, cancelled, nextTurn, SETTLE_SLICE_MS);
   }
 
   upsert(doc: IndexedDoc): void {
-    if (this.docs.has(doc.path)) this.index.discard(doc.path);
+    const old = this.docs.get(doc.path);
+    if (old) {
+      this.index.discard(doc.path);
+      this.words.remove(old);
+    }
     this.docs.set(doc.path, doc);
     this.index.add(doc);
+    this.words.add(doc);
   }
 
   remove(path: string): void {
-    if (!this.docs.has(path)) return;
+    const old = this.docs.get(path);
+    if (!old) return;
     this.index.discard(path);
+    this.words.remove(old);
     this.docs.delete(path);
   }
 
@@ -131,15 +139,23 @@ export class SearchIndex {
       return true;
     };
     const filtered = options.scope || options.type || projects ? { filter } : {};
-    let results = this.index.search(query, filtered);
+    const terms = tokenize(query)
+      .map((t) => t.toLowerCase())
+      .filter(Boolean);
+    const run = (combineWith: 'AND' | 'OR') => {
+      const { query: planned, sources } = planQuery(query, terms, combineWith, this.words);
+      const results = this.index.search(planned, { ...filtered, combineWith });
+      return sources ? rescore(results, sources) : results;
+    };
+    let results = run('AND');
     // Nothing has every word: show what has some of them rather than nothing.
-    if (results.length === 0) results = this.index.search(query, { ...filtered, combineWith: 'OR' });
-    return { hits: results.slice(offset, offset + limit).map((r) => this.hit(r)), total: results.length };
+    if (results.length === 0) results = run('OR');
+    return { hits: results.slice(offset, offset + limit).map((r) => this.hit(r, terms)), total: results.length };
   }
 
-  private hit(result: SearchResult): SearchHit {
+  private hit(result: SearchResult, terms: string[]): SearchHit {
     const doc = this.docs.get(result.id as string)!;
-    const best = bestLine(doc.text, result.terms, result.queryTerms);
+    const best = bestLine(doc.text, terms, matchesTerm);
     const line = doc.lineMap ? (doc.lineMap[best.index] ?? 1) : best.index + 1;
     return {
       path: doc.path,

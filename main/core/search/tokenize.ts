@@ -18,8 +18,8 @@ function isSeparatorUnit(code: number): boolean {
 const isHigh = (code: number) => code >= 0xd800 && code <= 0xdbff;
 const isLow = (code: number) => code >= 0xdc00 && code <= 0xdfff;
 
-export function tokenize(text: string): string[] {
-  const out: string[] = [];
+/** Calls `emit(start, end)` for each token of `text` as the split makes them, empty edge tokens included. */
+function scan(text: string, emit: (start: number, end: number) => void): void {
   const n = text.length;
   let start = 0;
   let inSeparator = false;
@@ -35,7 +35,7 @@ export function tokenize(text: string): string[] {
       separator = isSeparatorUnit(code);
     }
     if (separator) {
-      if (!inSeparator) out.push(text.slice(start, i));
+      if (!inSeparator) emit(start, i);
       inSeparator = true;
     } else if (inSeparator) {
       inSeparator = false;
@@ -43,6 +43,21 @@ export function tokenize(text: string): string[] {
     }
     i += width;
   }
-  out.push(inSeparator ? '' : text.slice(start));
+  if (inSeparator) emit(n, n);
+  else emit(start, n);
+}
+
+export function tokenize(text: string): string[] {
+  const out: string[] = [];
+  scan(text, (start, end) => out.push(text.slice(start, end)));
+  return out;
+}
+
+/** Where the words of `text` are, as [start, end) offsets (the tokens of `tokenize`, empty ones left out). */
+export function wordSpans(text: string): [number, number][] {
+  const out: [number, number][] = [];
+  scan(text, (start, end) => {
+    if (end > start) out.push([start, end]);
+  });
   return out;
 }

@@ -1,6 +1,13 @@
 import { saveSearchCache } from '../search/index-cache.js';
 import type { VaultContext } from './vault-context.js';
 
+/**
+ * How long after the last change the cache is saved. Saving serializes the whole index in one turn
+ * (MiniSearch's `toJSON`: about half a second of the main process at 10,000 notes), and a stale cache
+ * costs little (the files changed since are read again on open), so once a minute at most.
+ */
+const SAVE_DELAY_MS = 60_000;
+
 /** Saves the search cache under `.strata/cache/` a while after the last change, and once at close. */
 export class SearchCacheSaver {
   private timer: NodeJS.Timeout | null = null;
@@ -19,7 +26,7 @@ export class SearchCacheSaver {
     this.timer = setTimeout(() => {
       this.timer = null;
       void this.save();
-    }, this.vault.options.cacheSaveDelayMs ?? 5_000);
+    }, this.vault.options.cacheSaveDelayMs ?? SAVE_DELAY_MS);
     this.timer.unref();
   }
 

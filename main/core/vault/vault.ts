@@ -184,7 +184,7 @@ export class Vault {
     return this.watching;
   }
 
-  /** Resolves once the search index has unpacked its posting lists (search-index.ts `settle`). */
+  /** Resolves once the search index has counted the vault's words for prefix search (search-index.ts `settle`). */
   whenSettled(): Promise<void> {
     return this.settled;
   }

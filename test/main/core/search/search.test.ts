@@ -44,6 +44,16 @@ describe('Vault search', () => {
     expect(vault.search('which')[0]).toMatchObject({ path: `${P}/memory/db.md`, snippet: 'description: which database we use', line: 3 });
   });
 
+  it('shows, for a prefix as typed, the line with the word it completes and highlights the whole word', async () => {
+    const { vault } = await openVault(await vaultWithContent());
+    const db = vault.search('postg replic').find((h) => h.path === `${P}/memory/db.md`)!;
+    expect(db).toMatchObject({ line: 7, snippet: 'We use PostgreSQL 15.' });
+    expect(db.ranges.map(([a, b]) => db.snippet.slice(a, b))).toEqual(['PostgreSQL']);
+    const why = vault.search('replic')[0]!;
+    expect(why).toMatchObject({ path: `${P}/memory/db.md`, line: 9, snippet: '**Why:** replication.' });
+    expect(why.ranges.map(([a, b]) => why.snippet.slice(a, b))).toEqual(['replication']);
+  });
+
   it('indexes only user and assistant text of transcripts, pointing at the JSONL line', async () => {
     const { vault } = await openVault(await vaultWithContent());
     const [hit] = vault.search('migration');
