@@ -19,6 +19,7 @@ import { ConversationAgent, projectSwitches, resolveApiKey, sideQueryOf, type Ag
 import { MemoryChanges, type MemoryItem } from './memory-changes.js';
 import type { ReviewInbox } from '../auto-memory/review-inbox.js';
 import { indexCapNotice } from '../auto-memory/index-cap-notice.js';
+import { MemoryUsageStore } from '../auto-memory/memory-usage.js';
 import type { MemoryEngines } from './memory-engines.js';
 import { itemRecord, recordsToItems, toolStatus } from './records-to-items.js';
 import { recordsUpTo } from './branches.js';
@@ -517,6 +518,8 @@ export class ChatSession {
     if (!result || result.memories.length === 0) return null;
     const note = this.recall.attach(result.memories);
     await this.appendMeta(agent, result.memories.map(renderRecalled).join('\n\n'), { [RECALL_FIELD]: note });
+    // Each memory counts this use (docs/memory.md#provenance-and-use), in the background like extraction.
+    this.track(MemoryUsageStore.forVault(this.deps.env.vaultRoot, this.deps.clock).record(note.paths, this.sessionId));
     return {
       kind: 'recall',
       id: `recall-${randomUUID()}`,
