@@ -15,7 +15,8 @@ import { SEARCH_OPTIONS, SearchIndex, type IndexedDoc } from './search-index.js'
  * (docs/memory.md#vault-upkeep `vault-ready`). A missing, corrupt or other-version cache is discarded; the caller rebuilds
  * from the files.
  */
-export const SEARCH_CACHE_VERSION = 2;
+// 3: a memory's meta carries its provenance and dates (`memory`), which version-2 documents lack.
+export const SEARCH_CACHE_VERSION = 3;
 
 export const searchCacheFile = (root: string): string => path.join(root, '.strata', 'cache', `search-index.v${SEARCH_CACHE_VERSION}.bin`);
 
