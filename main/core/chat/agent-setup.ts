@@ -40,6 +40,9 @@ export interface AgentEnvironment {
   environmentFirst?: boolean;
 }
 
+/** What the agent is told when it writes memory while the user paused it (docs/memory.md#pause-and-incognito). */
+export const MEMORY_PAUSED = 'Refused: the user paused memory for this project, so nothing is saved. Do not retry; if it matters, tell the user what you would have remembered.';
+
 export function projectSwitches(settings: Settings, project: string): ProjectSettings {
   return settings.projects[project] ?? projectSettingsSchema.parse({});
 }
@@ -174,6 +177,8 @@ export class ConversationAgent {
     const sessionDir = paths.sessionDir(sessionId);
     const limits = env.config().agent;
     const memoryHook = (by: 'agent' | 'extractor') => async (file: string, content: string | null) => {
+      // Asked at each write, so pausing applies to a conversation already running.
+      if (projectSwitches(env.settings(), project).memoryPaused) return MEMORY_PAUSED;
       const check = await guard.check({ path: file, ...(content === null ? {} : { content }) });
       if (!check.ok) return `Refused: ${check.reason}.`;
       noteChangeAuthor(check.realPath, { kind: by, sessionId });
@@ -195,6 +200,7 @@ export class ConversationAgent {
     const review = switches.reviewMode ? input.review : undefined;
     const forkHook: BeforeMemoryWrite = review
       ? async (file, content) => {
+          if (projectSwitches(env.settings(), project).memoryPaused) return MEMORY_PAUSED;
           const check = await guard.check({ path: file, ...(content === null ? {} : { content }) });
           if (!check.ok) return `Refused: ${check.reason}.`;
           // The index line is written when the user accepts the memory it points to.

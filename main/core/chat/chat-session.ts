@@ -399,6 +399,7 @@ export class ChatSession {
 
   private afterTurn(agent: ConversationAgent, ctx: HookContext): void {
     if (!this.policy.memory || !agent.switches.autoMemory || !agent.switches.extraction) return;
+    if (projectSwitches(this.deps.env.settings(), this.deps.project).memoryPaused) return;
     this.extractor ??= new MemoryExtractor({
       memoryDir: agent.paths.memoryDir,
       projectDir: agent.paths.projectDir,
