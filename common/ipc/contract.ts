@@ -75,6 +75,8 @@ export const invokeChannels = {
   'credentials:clear-api-key': invoke<CredentialStatus>()(none),
   'chat:list-sessions': invoke<SessionSummary[]>()(z.object({ project: absolutePath }).strict()),
   'chat:new-session': invoke<ChatSessionView>()(z.object({ project: absolutePath }).strict()),
+  /** A conversation that reads and writes no memory, its transcript outside the vault until the app quits. */
+  'chat:new-incognito-session': invoke<ChatSessionView>()(z.object({ project: absolutePath }).strict()),
   'chat:open-session': invoke<ChatSessionView>()(z.object({ project: absolutePath, sessionId }).strict()),
   'chat:send': invoke<{ accepted: true }>()(
     z

@@ -163,10 +163,13 @@ export class ConversationAgent {
     permissionGate?: PermissionGate;
     /** Review mode: where the extractor's changes wait, and who hears of each. */
     review?: { inbox: ReviewInbox; onProposal: (proposal: MemoryProposal) => void };
+    /** False for an incognito conversation: as if auto memory were off (no folder, no index, no recall). */
+    memory?: boolean;
   }): Promise<ConversationAgent> {
     const { env, project, sessionId } = input;
     const paths = await ProjectPaths.resolve(env.vaultRoot, project);
-    const switches = projectSwitches(env.settings(), project);
+    const saved = projectSwitches(env.settings(), project);
+    const switches = input.memory === false ? { ...saved, autoMemory: false, extraction: false, teamSync: false } : saved;
     const memoryDirs = switches.autoMemory ? [paths.memoryDir, ...(switches.teamSync ? [paths.teamMemoryDir] : [])] : [];
     // docs/memory.md#auto-memory: the folder exists when the agent starts (its system prompt says so), and its real path
     // is the tools' memory root from the first turn on.

@@ -86,8 +86,11 @@ export class ChatRunner {
   session(project: string, sessionId: string, policy?: SessionPolicy): ChatSession {
     let session = this.sessions.get(sessionId);
     if (!session) {
+      // An incognito conversation runs with no memory engines and no memory at all, whoever asks.
+      const incognito = this.deps.transcripts.incognito.has(sessionId);
+      const chosen = incognito ? { writes: policy?.writes ?? 'ask', memory: false, incognito: true } : policy;
       session = new ChatSession({
-        ...(policy ? { policy } : {}),
+        ...(chosen ? { policy: chosen } : {}),
         env: this.deps.env,
         project,
         sessionId,

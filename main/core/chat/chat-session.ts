@@ -55,6 +55,8 @@ export interface ChatSessionDeps {
 export interface SessionPolicy {
   writes: 'ask' | 'allow' | 'deny';
   memory: boolean;
+  /** Incognito (docs/memory.md#pause-and-incognito): not even the memory indexes are read, no memory folder is reachable. */
+  incognito?: boolean;
 }
 
 /** How the last turn ended, for callers that wait for it. */
@@ -323,6 +325,7 @@ export class ChatSession {
       sessionId: this.sessionId,
       readState: this.readState,
       changes: this.changes,
+      ...(this.policy.incognito ? { memory: false } : {}),
       permissionGate: { requestPermission: (request) => this.permissions.ask(request) },
       review: {
         inbox: this.deps.review.inbox,

@@ -5,6 +5,7 @@ import type { Handlers } from './dispatcher.js';
 type SessionChannel =
   | 'chat:list-sessions'
   | 'chat:new-session'
+  | 'chat:new-incognito-session'
   | 'chat:open-session'
   | 'chat:rename-session'
   | 'chat:delete-session'
@@ -22,6 +23,7 @@ export function createSessionHandlers(services: Services): Pick<Handlers, Sessio
   return {
     'chat:list-sessions': ({ project }) => sessions().list(project),
     'chat:new-session': ({ project }) => sessions().create(project),
+    'chat:new-incognito-session': ({ project }) => sessions().create(project, { incognito: true }),
     'chat:open-session': async ({ project, sessionId }) => {
       const view = await sessions().open(project, sessionId);
       // A conversation running in this process is opened as it is now, not as idle.

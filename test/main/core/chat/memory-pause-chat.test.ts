@@ -49,7 +49,7 @@ describe('pause memory for a project (docs/memory.md#pause-and-incognito)', () =
 
     expect(await snapshot(memoryDir)).toEqual(before);
     expect(f.fake.requests.filter((r) => isExtractor(r.body))).toHaveLength(0);
-    expect(JSON.stringify(f.fake.requests.at(-1)!.body.messages.at(-1))).toContain('the user paused memory for this project');
+    expect(JSON.stringify(f.fake.requests.at(-1)!.body.messages!.at(-1))).toContain('the user paused memory for this project');
     // What is saved is still read: the index reached the model.
     expect(f.fake.requests.some((r) => JSON.stringify(r.body.messages).includes('- [Role](user_role.md) — designer'))).toBe(true);
     expectAllAccepted(f.fake);
