@@ -16,6 +16,12 @@ export async function setMemoryPaused(project: string, paused: boolean): Promise
   await saveSettings({ projects: { ...settings.projects, [project]: { ...current, memoryPaused: paused } } });
 }
 
+/** Flips the project's pause (the command palette's entry). */
+export async function toggleMemoryPaused(project: string): Promise<void> {
+  const settings = useStore.getState().settings;
+  await setMemoryPaused(project, !(settings?.projects[project]?.memoryPaused ?? false));
+}
+
 /**
  * The chat header's quick control: "Memory on" or "Memory paused", pressed while paused. The same
  * switch is in Settings › This project.
