@@ -41,7 +41,7 @@ describe.skipIf(!hasChromium)('the memory table', () => {
     app = null;
   });
 
-  it('lists, sorts and filters memories; moves two to team memory and back with Undo; deletes one with Undo', async () => {
+  it('lists, sorts and filters memories with their use, dates and origin; moves two to team memory and back, deletes one and retires one, each with Undo', async () => {
     const project = path.join(await tempDir('strata-e2e-table-'), 'studio');
     await fs.mkdir(project);
     app = await startApp(await tempDir());
@@ -127,6 +127,17 @@ describe.skipIf(!hasChromium)('the memory table', () => {
     expect(await exists(path.join(dir, 'feedback_tone.md'))).toBe(false);
     await page.getByRole('button', { name: 'Undo' }).click();
     await expect.poll(() => fs.readFile(path.join(dir, 'feedback_tone.md'), 'utf8').catch(() => null)).toBe(seeded['feedback_tone.md']);
+
+    // Retire: kept, but dated yesterday, so it shows expired; Undo puts the text back.
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    await table.getByRole('button', { name: 'Tone' }).waitFor();
+    await page.getByLabel('Select Tone').check();
+    await page.getByRole('button', { name: 'Retire', exact: true }).click();
+    await page.getByText('Retired 1 memory: no longer recalled as true.').waitFor();
+    expect(await fs.readFile(path.join(dir, 'feedback_tone.md'), 'utf8')).toBe(seeded['feedback_tone.md']!.replace('type: feedback\n', `type: feedback\nvalidUntil: ${yesterday}\n`));
+    await expect.poll(() => row('Tone').locator('td').nth(7).textContent()).toBe(`${yesterday} expired`);
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => fs.readFile(path.join(dir, 'feedback_tone.md'), 'utf8')).toBe(seeded['feedback_tone.md']);
     expect(errors).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@ import { freshnessOf, todayOf } from '../../../../common/memory-file/freshness';
 import { ConversationLink, useConversationTitle } from '../vault/conversation-link';
 import { daysAgo, useMemoryUsage } from '../vault/memory-use';
 import { useProjectLabel } from '../vault/project-label';
-import { deleteMemories, moveMemories } from './memory-table-actions';
+import { deleteMemories, moveMemories, retireMemories } from './memory-table-actions';
 import './memory-table.css';
 
 type Column = 'name' | 'type' | 'description' | 'scope' | 'project' | 'lastUsed' | 'timesUsed' | 'validUntil' | 'modified' | 'tokens' | 'origin';
@@ -165,6 +165,15 @@ export function MemoryTable() {
         </button>
         <button type="button" className="button secondary" disabled={busy || !picked.some((r) => r.scope === 'team')} onClick={() => run(() => moveMemories(picked.filter((r) => r.scope === 'team').map((r) => r.meta.path), false))}>
           Move to project memory
+        </button>
+        <button
+          type="button"
+          className="button secondary"
+          disabled={busy || picked.length === 0}
+          title="Keep them, but dated: the agent is told they are no longer true"
+          onClick={() => run(() => retireMemories(picked.map((r) => r.meta.path)))}
+        >
+          Retire
         </button>
         <button type="button" className="button ghost danger" disabled={busy || picked.length === 0} onClick={() => run(() => deleteMemories(picked.map((r) => r.meta.path)))}>
           Delete
