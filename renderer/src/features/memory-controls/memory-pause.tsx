@@ -1,11 +1,15 @@
+import { useMemo } from 'react';
 import { projectSettingsSchema, type ProjectSettings } from '../../../../common/domain/settings';
 import { saveSettings } from '../../bridge/actions';
 import { useStore } from '../../store';
 import './memory-controls.css';
 
-/** The project's switches as saved (defaults when it has none yet). */
+/** The project's switches as saved (defaults when it has none yet); null before settings load. */
 function useProjectSwitches(project: string): ProjectSettings | null {
-  return useStore((s) => (s.settings ? (s.settings.projects[project] ?? projectSettingsSchema.parse({})) : null));
+  // Select the stored objects themselves: a selector that builds a new object each call re-renders forever.
+  const loaded = useStore((s) => s.settings !== null);
+  const saved = useStore((s) => s.settings?.projects[project]);
+  return useMemo(() => (loaded ? (saved ?? projectSettingsSchema.parse({})) : null), [loaded, saved]);
 }
 
 /** Pauses or resumes memory for one project (docs/memory.md#pause-and-incognito), keeping its other switches. */
