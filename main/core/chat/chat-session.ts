@@ -5,7 +5,7 @@ import type { ChatError, ChatItem, MemoryProposal, PermissionDecision, RunPhase 
 import { AppFailure } from '../../../common/result.js';
 import { runQueryLoop, type AgentEvent, type HookContext, type QueryStatus, type SummedUsage } from '../agent/index.js';
 import { RecordBuilder } from '../agent/record-builder.js';
-import { MemoryExtractor, FileCursorStore, renderRecalled } from '../auto-memory/index.js';
+import { MemoryExtractor, FileCursorStore, MemoryUsageStore, renderRecalled } from '../auto-memory/index.js';
 import { buildSessionContext, InstructionsOnRead } from '../context/index.js';
 import type { EventHub } from '../events.js';
 import type { Clock, Logger } from '../ports.js';
@@ -19,7 +19,6 @@ import { ConversationAgent, projectSwitches, resolveApiKey, sideQueryOf, type Ag
 import { MemoryChanges, type MemoryItem } from './memory-changes.js';
 import type { ReviewInbox } from '../auto-memory/review-inbox.js';
 import { indexCapNotice } from '../auto-memory/index-cap-notice.js';
-import { MemoryUsageStore } from '../auto-memory/memory-usage.js';
 import type { MemoryEngines } from './memory-engines.js';
 import { itemRecord, recordsToItems, toolStatus } from './records-to-items.js';
 import { recordsUpTo } from './branches.js';

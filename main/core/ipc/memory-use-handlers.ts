@@ -1,4 +1,4 @@
-import { MemoryUsageStore } from '../auto-memory/memory-usage.js';
+import { MemoryUsageStore } from '../auto-memory/index.js';
 import type { Services } from '../services.js';
 import type { Handlers } from './dispatcher.js';
 
