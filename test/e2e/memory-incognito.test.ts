@@ -1,36 +1,15 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeAnthropic, text, type FakeAnthropic } from '../fakes/anthropic-server/index.js';
+import { snapshotDir } from '../support/snapshot-dir.js';
 import { tempDir } from '../support/temp-dir.js';
 import { startApp, type TestApp } from './support/app.js';
 import { expectAccessible, hasChromium, openPage, useBrowser } from './support/browser.js';
 import { memoryDirOf, prepareChat, TEST_API_KEY } from './support/chat-app.js';
+import { themedScreenshots } from './support/screenshots.js';
 
 if (!hasChromium) console.warn('e2e: Chromium is not installed (scripts/install-system-deps.sh installs it); skipping');
-
-async function screenshots(page: Page, name: string): Promise<void> {
-  for (const theme of ['light', 'dark'] as const) {
-    await page.evaluate((t) => {
-      document.documentElement.dataset.theme = t;
-    }, theme);
-    for (const [w, h] of [[1280, 800], [1024, 700]] as const) {
-      await page.setViewportSize({ width: w, height: h });
-      await page.screenshot({ path: path.join('docs', 'screenshots', `${name}-${w}x${h}-${theme}.png`) });
-    }
-  }
-  await page.evaluate(() => delete document.documentElement.dataset.theme);
-}
-
-/** Every file under `dir` with its bytes. */
-async function snapshot(dir: string): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const entry of await fs.readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) out[path.relative(dir, path.join(entry.parentPath, entry.name))] = await fs.readFile(path.join(entry.parentPath, entry.name), 'base64');
-  }
-  return out;
-}
 
 describe.skipIf(!hasChromium)('incognito and paused memory in Chromium via strata host', () => {
   const browser = useBrowser();
@@ -57,7 +36,7 @@ describe.skipIf(!hasChromium)('incognito and paused memory in Chromium via strat
     await page.getByRole('heading', { name: 'New conversation', level: 1 }).waitFor();
     const root = app.services.vault().root;
     await app.services.vault().files.idle();
-    const before = await snapshot(root);
+    const before = await snapshotDir(root);
 
     await page.getByRole('button', { name: 'New incognito conversation' }).click();
     await page.locator('.session-header').getByText('Incognito — nothing is remembered').waitFor();
@@ -67,11 +46,11 @@ describe.skipIf(!hasChromium)('incognito and paused memory in Chromium via strat
     await page.getByRole('button', { name: 'Send', exact: true }).waitFor();
     await page.getByRole('list', { name: 'Incognito conversations' }).getByRole('button', { name: /Which day do we deploy/ }).waitFor();
     await expectAccessible(page);
-    await screenshots(page, 'chat-incognito');
+    await themedScreenshots(page, 'chat-incognito');
 
     expect(JSON.stringify(fake.requests.map((r) => r.body))).not.toContain('Deploy day');
     await app.services.vault().files.idle();
-    const after = await snapshot(root);
+    const after = await snapshotDir(root);
     for (const p of Object.keys(after)) if (p.startsWith('.strata/cache/')) delete after[p];
     for (const p of Object.keys(before)) if (p.startsWith('.strata/cache/')) delete before[p];
     expect(after).toEqual(before);
@@ -82,7 +61,7 @@ describe.skipIf(!hasChromium)('incognito and paused memory in Chromium via strat
     await page.getByRole('button', { name: 'Pause memory' }).click();
     await page.getByRole('button', { name: 'Memory paused', pressed: true }).waitFor();
     await expect.poll(() => app!.services.vault().settings.get().projects[project]?.memoryPaused).toBe(true);
-    await screenshots(page, 'chat-memory-paused');
+    await themedScreenshots(page, 'chat-memory-paused');
     await page.getByRole('link', { name: 'Settings' }).or(page.getByRole('button', { name: 'Settings' })).first().click();
     await expect.poll(() => page.getByLabel(/Pause memory/).isChecked()).toBe(true);
     // A controlled switch: it turns off when the saved settings come back.

@@ -1,11 +1,11 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryUsageStore } from '../../main/core/auto-memory/memory-usage.js';
 import { tempDir } from '../support/temp-dir.js';
 import { startApp, type TestApp } from './support/app.js';
 import { expectAccessible, hasChromium, openPage, useBrowser } from './support/browser.js';
+import { themedScreenshots } from './support/screenshots.js';
 
 const memory = (name: string, description: string, type: string, body: string) => `---\nname: ${name}\ndescription: ${description}\ntype: ${type}\n---\n\n${body}\n`;
 const SESSION = '5d2c9a8e-3f41-4b6e-9c0d-7a1b2c3d4e5f';
@@ -15,19 +15,6 @@ const seeded: Record<string, string> = {
   'project_deadline.md': memory('Deadline', 'The launch is on 2026-12-11', 'project', 'Launch on 2026-12-11.').replace('type: project\n', 'type: project\nvalidUntil: 2020-01-31\n'),
   'reference_board.md': memory('Board', 'The planning board lives in Linear', 'reference', 'https://linear.example.com/board\n\nImported from ChatGPT on 2026-11-02.'),
 };
-
-async function screenshots(page: Page, name: string): Promise<void> {
-  for (const theme of ['light', 'dark'] as const) {
-    await page.evaluate((t) => {
-      document.documentElement.dataset.theme = t;
-    }, theme);
-    for (const [w, h] of [[1280, 800], [1024, 700]] as const) {
-      await page.setViewportSize({ width: w, height: h });
-      await page.screenshot({ path: path.join('docs', 'screenshots', `${name}-${w}x${h}-${theme}.png`) });
-    }
-  }
-  await page.evaluate(() => delete document.documentElement.dataset.theme);
-}
 
 const exists = (file: string) => fs.access(file).then(() => true, () => false);
 
@@ -83,7 +70,7 @@ describe.skipIf(!hasChromium)('the memory table', () => {
     expect(await names()).toEqual(['Role', 'Tone', 'Board', 'Deadline']);
     await page.locator('.table-scroll').evaluate((e) => e.scrollTo(0, 0));
     await expectAccessible(page);
-    await screenshots(page, 'memory-table');
+    await themedScreenshots(page, 'memory-table');
 
     // The memory's details: how often and where it was used, where it came from.
     await row('Role').getByRole('button', { name: 'Role', exact: true }).click();
@@ -91,7 +78,7 @@ describe.skipIf(!hasChromium)('the memory table', () => {
     await pane.getByText('Used 2 times, last today — in').waitFor();
     await pane.getByText('Written in conversation').waitFor();
     await expectAccessible(page);
-    await screenshots(page, 'memory-used-by');
+    await themedScreenshots(page, 'memory-used-by');
     await pane.getByText('Used 2 times').getByRole('button', { name: '“I design the checkout, remember that”' }).click();
     await page.getByText('I design the checkout, remember that').first().waitFor();
     await page.keyboard.press('Control+k');

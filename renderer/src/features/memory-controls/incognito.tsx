@@ -1,26 +1,15 @@
 import type { ChatSessionView } from '../../../../common/domain/chat';
-import type { Result } from '../../../../common/result';
 import { api } from '../../bridge';
-import { openSession } from '../../bridge/chat-actions';
+import { openSession, showNewSession } from '../../bridge/chat-actions';
 import { useStore, useStoreShallow } from '../../store';
 import { MemoryPauseToggle } from './memory-pause';
 import './memory-controls.css';
 
-function take<T>(result: Result<T>): T | null {
-  if (result.ok) return result.value;
-  useStore.getState().showError(result.error);
-  return null;
-}
-
 /** Starts a conversation that reads and writes no memory (docs/memory.md#pause-and-incognito) and opens it. */
 export async function newIncognitoSession(project: string): Promise<string | null> {
-  const view = take(await api.invoke['chat:new-incognito-session']({ project }));
-  if (!view) return null;
-  const s = useStore.getState();
-  s.putSessionView(view);
-  s.setActiveSession(view.sessionId);
-  s.setScreen('chat');
-  return view.sessionId;
+  const result = await api.invoke['chat:new-incognito-session']({ project });
+  if (!result.ok) useStore.getState().showError(result.error);
+  return showNewSession(result.ok ? result.value : null);
 }
 
 /** Its first question, else "Incognito conversation". */

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { text, toolCalls, type WireRequest } from '../../../fakes/anthropic-server/index.js';
+import { snapshotDir } from '../../../support/snapshot-dir.js';
 import { chatFixture, expectAllAccepted, lastUserText, type ChatFixture } from './chat-fixture.js';
 
 let f: ChatFixture | null = null;
@@ -13,17 +14,6 @@ afterEach(async () => {
 
 const isSelector = (r: WireRequest) => JSON.stringify(r.system ?? '').includes('You pick memory files');
 const isExtractor = (r: WireRequest) => lastUserText(r).includes('You are the memory extractor');
-
-/** Every file under `dir` with its bytes. */
-async function snapshot(dir: string): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const entry of await fs.readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const abs = path.join(entry.parentPath, entry.name);
-    out[path.relative(dir, abs)] = await fs.readFile(abs, 'base64');
-  }
-  return out;
-}
 
 const incognitoFolders = async () => (await fs.readdir(os.tmpdir())).filter((n) => n.startsWith('strata-incognito-'));
 
@@ -45,7 +35,7 @@ describe('an incognito conversation (docs/memory.md#pause-and-incognito)', () =>
     await fs.writeFile(path.join(memoryDir, 'MEMORY.md'), '- [Deploy day](project_deploy.md) — Thursdays\n');
     await fs.writeFile(path.join(memoryDir, 'project_deploy.md'), '---\nname: Deploy day\ndescription: Deployments happen on Thursdays\ntype: project\n---\nWe deploy on Thursdays.\n');
     const root = f.services.vault().root;
-    const before = await snapshot(root);
+    const before = await snapshotDir(root);
     const foldersBefore = await incognitoFolders();
 
     const view = await f.call('chat:new-incognito-session', { project: f.project });
@@ -53,7 +43,7 @@ describe('an incognito conversation (docs/memory.md#pause-and-incognito)', () =>
     await f.turn(view.sessionId, 'Which day do deployments happen? Also remember I use tabs.');
     await f.services.vault().chat.find(view.sessionId)!.idle();
 
-    expect(await snapshot(root)).toEqual(before);
+    expect(await snapshotDir(root)).toEqual(before);
     const sent = JSON.stringify(f.fake.requests.map((r) => r.body));
     expect(sent).not.toContain('Deploy day');
     // Not even where memory lives: the first request (before the scripted Write) names no memory folder.
@@ -75,7 +65,7 @@ describe('an incognito conversation (docs/memory.md#pause-and-incognito)', () =>
     expect((await incognitoFolders()).filter((n) => !foldersBefore.includes(n))).toEqual([]);
     await expect(f.call('chat:open-session', { project: f.project, sessionId: view.sessionId })).rejects.toThrow(/no longer exists/);
     // Quitting saves the vault's search cache (.strata/cache), as it does after any session: it holds nothing of this conversation.
-    const after = await snapshot(root);
+    const after = await snapshotDir(root);
     const cache = Object.keys(after).filter((p) => p.startsWith('.strata/cache/'));
     for (const p of cache) expect(Buffer.from(after[p]!, 'base64').toString('latin1')).not.toContain('remember I use tabs');
     for (const p of cache) delete after[p];
@@ -87,9 +77,9 @@ describe('an incognito conversation (docs/memory.md#pause-and-incognito)', () =>
     const root = f.services.vault().root;
     const view = await f.call('chat:new-incognito-session', { project: f.project });
     await f.turn(view.sessionId, 'A question for this chat only');
-    const before = await snapshot(root);
+    const before = await snapshotDir(root);
     const { undoToken } = await f.call('chat:delete-session', { project: f.project, sessionId: view.sessionId });
     await expect(f.call('chat:undo-delete', { project: f.project, undoToken })).rejects.toThrow(/gone for good/);
-    expect(await snapshot(root)).toEqual(before);
+    expect(await snapshotDir(root)).toEqual(before);
   });
 });

@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { text, toolCalls, type WireRequest } from '../../../fakes/anthropic-server/index.js';
+import { snapshotDir } from '../../../support/snapshot-dir.js';
 import { chatFixture, expectAllAccepted, lastUserText, type ChatFixture } from './chat-fixture.js';
 
 let f: ChatFixture | null = null;
@@ -12,17 +13,6 @@ afterEach(async () => {
 
 const isExtractor = (r: WireRequest) => lastUserText(r).includes('You are the memory extractor');
 const tabs = '---\nname: Prefers tabs\ndescription: Indent with tabs\ntype: feedback\n---\nUse tabs.\n';
-
-/** Every file under `dir` with its bytes, so a test can say "nothing changed". */
-async function snapshot(dir: string): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const entry of await fs.readdir(dir, { recursive: true, withFileTypes: true }).catch(() => [])) {
-    if (!entry.isFile()) continue;
-    const abs = path.join(entry.parentPath, entry.name);
-    out[path.relative(dir, abs)] = await fs.readFile(abs, 'base64');
-  }
-  return out;
-}
 
 describe('pause memory for a project (docs/memory.md#pause-and-incognito)', () => {
   it('refuses the agent’s memory writes with a reason, runs no extraction, and leaves the memory folder as it was', async () => {
@@ -41,13 +31,13 @@ describe('pause memory for a project (docs/memory.md#pause-and-incognito)', () =
     await fs.writeFile(path.join(memoryDir, 'MEMORY.md'), '- [Role](user_role.md) — designer\n');
     await fs.writeFile(path.join(memoryDir, 'user_role.md'), '---\nname: Role\ndescription: designer\ntype: user\n---\nDesigner.\n');
     await f.switches({ extraction: true, memoryPaused: true });
-    const before = await snapshot(memoryDir);
+    const before = await snapshotDir(memoryDir);
 
     const sessionId = await f.newSession();
     await f.turn(sessionId, 'Remember that I always indent with tabs.');
     await f.services.vault().chat.find(sessionId)!.idle();
 
-    expect(await snapshot(memoryDir)).toEqual(before);
+    expect(await snapshotDir(memoryDir)).toEqual(before);
     expect(f.fake.requests.filter((r) => isExtractor(r.body))).toHaveLength(0);
     expect(JSON.stringify(f.fake.requests.at(-1)!.body.messages!.at(-1))).toContain('the user paused memory for this project');
     // What is saved is still read: the index reached the model.
