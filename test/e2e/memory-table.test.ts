@@ -50,6 +50,8 @@ describe.skipIf(!hasChromium)('the memory table', () => {
 
     const { page, errors } = await openPage(browser(), app.host.url, 'memory-table');
     await page.getByRole('region', { name: 'Projects' }).getByRole('button', { name: 'studio', exact: true }).click();
+    // The project opens its conversation and focuses its composer: wait, so the palette opened next keeps the keyboard.
+    await page.getByRole('heading', { name: 'I design the checkout, remember that', level: 1 }).waitFor();
     await page.keyboard.press('Control+k');
     await page.getByRole('combobox', { name: 'Commands' }).fill('memory table');
     await page.keyboard.press('Enter');
