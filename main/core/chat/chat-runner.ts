@@ -78,7 +78,7 @@ export class ChatRunner {
   private readonly offNotes: () => void;
 
   constructor(private readonly deps: ChatRunnerDeps) {
-    this.engines = new MemoryEngines({ vaultRoot: deps.env.vaultRoot, config: deps.env.config, clock: deps.clock, logger: deps.logger });
+    this.engines = new MemoryEngines({ vaultRoot: deps.env.vaultRoot, config: deps.env.config, clock: deps.clock, logger: deps.logger, incognito: deps.transcripts.incognito });
     this.inbox = new ReviewInbox(deps.env.vaultRoot, deps.clock);
     this.offNotes = this.engines.onNotesUpdating(({ sessionId, updating }) => void this.sessions.get(sessionId)?.emitNotes(updating));
   }

@@ -49,6 +49,7 @@ export function createSessionHandlers(services: Services): Pick<Handlers, Sessio
     },
     'notes:read': ({ project, sessionId }) => services.vault().chat.engines.notesView.read(project, sessionId),
     'notes:write': async ({ project, sessionId, text, baseHash }) => {
+      if (services.vault().transcripts.incognito.has(sessionId)) throw new AppFailure('invalid_request', 'An incognito conversation keeps no notes.');
       const saved = await services.vault().chat.engines.notesView.write(project, sessionId, text, baseHash);
       if (!saved.ok) throw new AppFailure(saved.error.code, 'The notes changed while you were editing. Your text was not saved; copy it and edit again.');
       services.events.emit('notes:did-change', saved.value);

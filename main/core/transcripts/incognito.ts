@@ -20,7 +20,7 @@ export class IncognitoSessions {
     this.ids.add(sessionId);
   }
 
-  /** `<temp>/strata-incognito-XXXX/<projectSlug>`, the folder made (0700) on first use. */
+  /** `<temp>/strata-incognito-XXXX/<projectSlug>` (or `.state` for session state), the root made (0700) on first use. */
   dirFor(projectSlug: string): string {
     this.root ??= mkdtempSync(path.join(os.tmpdir(), 'strata-incognito-'));
     return path.join(this.root, projectSlug);

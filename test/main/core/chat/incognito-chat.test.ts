@@ -24,6 +24,7 @@ describe('an incognito conversation (docs/memory.md#pause-and-incognito)', () =>
       fake: {
         respond: (r) => {
           if (isSelector(r)) return text('{"selected_memories": ["project_deploy.md"]}');
+          if (lastUserText(r).includes('Your task is to write a detailed summary')) return text('<summary>The user asked about deploy days.</summary>');
           if (lastUserText(r).includes('tool_result')) return text('Noted for this chat only.');
           return toolCalls([{ name: 'Write', input: { file_path: path.join(memoryDir, 'feedback_tabs.md'), content: '---\nname: Tabs\ndescription: tabs\ntype: feedback\n---\nTabs.\n' } }]);
         },
@@ -42,6 +43,12 @@ describe('an incognito conversation (docs/memory.md#pause-and-incognito)', () =>
     expect(view.incognito).toBe(true);
     await f.turn(view.sessionId, 'Which day do deployments happen? Also remember I use tabs.');
     await f.services.vault().chat.find(view.sessionId)!.idle();
+    // Compacting it keeps its state beside its transcript; its notes cannot be written.
+    const idle = f.next('chat:did-update', (u) => u.sessionId === view.sessionId && u.phase === 'idle');
+    await f.call('chat:compact', { project: f.project, sessionId: view.sessionId });
+    await idle;
+    expect(f.events.some((e) => e.channel === 'chat:did-update' && JSON.stringify(e.payload).includes('"kind":"compaction"'))).toBe(true);
+    await expect(f.call('notes:write', { project: f.project, sessionId: view.sessionId, text: '# Notes\n', baseHash: null })).rejects.toThrow(/keeps no notes/);
 
     expect(await snapshotDir(root)).toEqual(before);
     const sent = JSON.stringify(f.fake.requests.map((r) => r.body));
