@@ -53,8 +53,8 @@ export async function saveSearchCache(root: string, index: SearchIndex): Promise
   const pad = Buffer.alloc(padding(4 + json.length + textLength));
   const postings = Buffer.from(state.postings.buffer, state.postings.byteOffset, state.postings.byteLength);
   await writeFileAtomic(searchCacheFile(root), Buffer.concat([lead, json, ...texts, pad, postings]), { mode: 0o600, dirMode: 0o700 });
-  // The version-1 cache (MiniSearch JSON) is never read again.
-  await fs.rm(path.join(root, '.strata', 'cache', 'search-index.v1.json'), { force: true }).catch(() => undefined);
+  // Older caches (version 1's MiniSearch JSON, version 2) are never read again.
+  for (const old of ['search-index.v1.json', 'search-index.v2.bin']) await fs.rm(path.join(root, '.strata', 'cache', old), { force: true }).catch(() => undefined);
 }
 
 /** The cached index, or null when there is none usable (the reason is logged, never thrown). */
