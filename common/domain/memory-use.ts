@@ -7,3 +7,10 @@ export interface MemoryUse {
   /** The latest uses, newest first, by conversation (at most 20). */
   recent: { sessionId: string; at: string }[];
 }
+
+/** Every counted memory's use, and since when Strata has counted (null: nothing counted yet). */
+export interface MemoryUsage {
+  since: string | null;
+  /** By the memory's path relative to the vault root. */
+  files: Record<string, MemoryUse>;
+}

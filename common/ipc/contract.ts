@@ -30,7 +30,7 @@ import type { ConflictView, DeletedTeamFile, TeamStatus } from '../domain/team.j
 import type { SecretAllowanceView } from '../domain/secrets.js';
 import type { ImportPreview, ImportResult } from '../domain/portability.js';
 import type { ConsolidationChangeset } from '../domain/consolidation.js';
-import type { MemoryUse } from '../domain/memory-use.js';
+import type { MemoryUsage } from '../domain/memory-use.js';
 
 const none = z.object({}).strict();
 const sessionId = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/);
@@ -260,7 +260,7 @@ export const invokeChannels = {
     z.object({ project: absolutePath.optional(), format: z.enum(['zip', 'markdown']) }).strict(),
   ),
   /** How recall used each memory, by vault-relative path (docs/memory.md#provenance-and-use). */
-  'memory:usage': invoke<Record<string, MemoryUse>>()(none),
+  'memory:usage': invoke<MemoryUsage>()(none),
   /** The project's consolidation changeset waiting in the Inbox (null: none). */
   'memory:consolidation-get': invoke<ConsolidationChangeset | null>()(z.object({ project: absolutePath }).strict()),
   /** "Tidy memory now": one pass without the time and session gates. */

@@ -1,6 +1,6 @@
 import { promises as fs, realpathSync } from 'node:fs';
 import path from 'node:path';
-import type { MemoryUse } from '../../../common/domain/memory-use.js';
+import type { MemoryUsage, MemoryUse } from '../../../common/domain/memory-use.js';
 import { writeJsonAtomic } from '../fs/atomic-write.js';
 import type { Clock } from '../ports.js';
 import { STATE_DIR } from '../vault/vault-paths.js';
@@ -12,6 +12,8 @@ const FILE_NAME = 'memory-usage.json';
 
 interface UsageDocument {
   version: 1;
+  /** When counting began (the first count, or the count after a damaged file was set aside). */
+  since: string | null;
   /** By the memory's path relative to the vault root, with `/`. */
   files: Record<string, MemoryUse>;
 }
@@ -52,10 +54,11 @@ export class MemoryUsageStore {
     return path.join(this.vaultRoot, STATE_DIR, FILE_NAME);
   }
 
-  /** Every counted memory's use, by vault-relative path. */
-  async all(): Promise<Record<string, MemoryUse>> {
+  /** Every counted memory's use, by vault-relative path, and since when. */
+  async all(): Promise<MemoryUsage> {
     await this.chain.catch(() => undefined);
-    return (await this.load()).files;
+    const { since, files } = await this.load();
+    return { since, files };
   }
 
   /** Counts one use of each memory (absolute paths; those outside the vault are ignored) by `sessionId`. */
@@ -65,6 +68,7 @@ export class MemoryUsageStore {
       if (rels.length === 0) return;
       const doc = await this.load();
       const at = new Date(this.clock.now()).toISOString();
+      doc.since ??= at;
       for (const rel of new Set(rels)) {
         const old = Object.hasOwn(doc.files, rel) ? doc.files[rel]! : { count: 0, lastUsed: at, recent: [] };
         doc.files[rel] = { count: old.count + 1, lastUsed: at, recent: [{ sessionId, at }, ...old.recent].slice(0, RECENT_USES_KEPT) };
@@ -84,7 +88,7 @@ export class MemoryUsageStore {
     try {
       text = await fs.readFile(this.file, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, files: {} };
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, since: null, files: {} };
       throw error;
     }
     let parsed: unknown;
@@ -96,11 +100,12 @@ export class MemoryUsageStore {
     const files = (parsed as UsageDocument | null)?.files;
     if (typeof files !== 'object' || files === null || Array.isArray(files)) {
       await fs.rename(this.file, `${this.file}.damaged`).catch(() => undefined);
-      return { version: 1, files: {} };
+      return { version: 1, since: null, files: {} };
     }
     const out: Record<string, MemoryUse> = Object.create(null) as Record<string, MemoryUse>;
     for (const [rel, use] of Object.entries(files)) if (isUse(use)) out[rel] = use;
-    return { version: 1, files: out };
+    const since = (parsed as { since?: unknown }).since;
+    return { version: 1, since: typeof since === 'string' ? since : null, files: out };
   }
 
   private relative(abs: string): string | null {

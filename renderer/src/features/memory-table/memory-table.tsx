@@ -65,7 +65,7 @@ export function MemoryTable() {
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [busy, setBusy] = useState(false);
 
-  const usage = useMemoryUsage();
+  const usage = useMemoryUsage().files;
   const titleOf = useConversationTitle();
   const today = todayOf(Date.now());
   const all = useMemo<Row[]>(

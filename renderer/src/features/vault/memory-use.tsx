@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { MemoryUse } from '../../../../common/domain/memory-use';
+import type { MemoryUsage, MemoryUse } from '../../../../common/domain/memory-use';
 import type { VaultFileMeta } from '../../../../common/domain/vault';
 import { freshnessOf, todayOf } from '../../../../common/memory-file/freshness';
 import { api } from '../../bridge';
@@ -7,14 +7,15 @@ import { useStore } from '../../store';
 import { ConversationLink, useConversationTitle } from './conversation-link';
 
 const DAY_MS = 86_400_000;
+const NONE: MemoryUsage = { since: null, files: {} };
 
 /**
  * How recall used every memory (docs/memory.md#provenance-and-use), asked again when the vault's file
  * list changes; empty until main answers, or if it cannot.
  */
-export function useMemoryUsage(): Readonly<Record<string, MemoryUse>> {
+export function useMemoryUsage(): MemoryUsage {
   const files = useStore((s) => s.files);
-  const [usage, setUsage] = useState<Record<string, MemoryUse>>({});
+  const [usage, setUsage] = useState<MemoryUsage>(NONE);
   useEffect(() => {
     let current = true;
     void api.invoke['memory:usage']({}).then((r) => {
@@ -59,7 +60,7 @@ function DatesLine({ meta }: { meta: VaultFileMeta }) {
  * first, each once, opening it in Chat), plus its dates.
  */
 export function MemoryUseSummary({ meta }: { meta: VaultFileMeta }) {
-  const use = useMemoryUsage()[meta.path];
+  const use = useMemoryUsage().files[meta.path];
   const titleOf = useConversationTitle();
   const slug = meta.projectSlug;
   const sessions = [...new Set(use?.recent.map((r) => r.sessionId) ?? [])];
@@ -82,5 +83,47 @@ export function MemoryUseSummary({ meta }: { meta: VaultFileMeta }) {
       </p>
       <DatesLine meta={meta} />
     </div>
+  );
+}
+
+/** How long Strata must have counted before a memory recall never attached is worth a look. */
+export const NEVER_USED_DAYS = 30;
+
+/**
+ * Memories recall has never attached though they existed through at least `NEVER_USED_DAYS` of
+ * counting (docs/memory.md#provenance-and-use): candidates to retire, or to describe better.
+ */
+export function neverUsed(files: readonly VaultFileMeta[], usage: MemoryUsage, now: number): VaultFileMeta[] {
+  if (!usage.since) return [];
+  const since = Date.parse(usage.since);
+  if (now - since < NEVER_USED_DAYS * DAY_MS) return [];
+  return files.filter(
+    (f) => (f.scope === 'project-memory' || f.scope === 'team-memory') && !f.path.endsWith('/MEMORY.md') && !usage.files[f.path] && Date.parse(f.mtime) <= since,
+  );
+}
+
+/** Health's "never used" list, each opening the memory. */
+export function NeverUsedMemories({ open, name }: { open: (path: string) => void; name: (path: string) => string }) {
+  const files = useStore((s) => s.files);
+  const usage = useMemoryUsage();
+  const unused = neverUsed(files, usage, Date.now());
+  if (unused.length === 0) return null;
+  return (
+    <section aria-labelledby="never-used-heading">
+      <h2 id="never-used-heading">Never used in an answer</h2>
+      <p className="muted small">
+        Recall has not attached these since {usage.since!.slice(0, 10)}. If one is still true, a more specific description helps recall find
+        it; if not, retire or delete it (the memory table does both at once).
+      </p>
+      <ul className="plain-list">
+        {unused.map((f) => (
+          <li key={f.path}>
+            <button type="button" className="link" title={f.path} onClick={() => open(f.path)}>
+              {name(f.path)}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }

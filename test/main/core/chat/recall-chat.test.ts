@@ -112,7 +112,8 @@ describe('how often recall used each memory (docs/memory.md#provenance-and-use)'
     await fx.turn(second, 'Can we deploy on a Thursday?');
 
     const rel = deployPath(fx, memoryDir);
-    const usage = await fx.call('memory:usage', {});
+    const { since, files: usage } = await fx.call('memory:usage', {});
+    expect(since).toBe(usage[rel]!.recent[1]!.at);
     expect(Object.keys(usage)).toEqual([rel]);
     expect(usage[rel]).toMatchObject({ count: 2, recent: [{ sessionId: second }, { sessionId: first }] });
     expect(usage[rel]!.lastUsed).toBe(usage[rel]!.recent[0]!.at);
@@ -126,7 +127,7 @@ describe('how often recall used each memory (docs/memory.md#provenance-and-use)'
     await fs.writeFile(file, '{"files": [not json');
     await fx.turn(sessionId, 'Which day do deployments happen?');
 
-    expect((await fx.call('memory:usage', {}))[deployPath(fx, memoryDir)]).toMatchObject({ count: 1 });
+    expect((await fx.call('memory:usage', {})).files[deployPath(fx, memoryDir)]).toMatchObject({ count: 1 });
     expect(await fs.readFile(`${file}.damaged`, 'utf8')).toBe('{"files": [not json');
   });
 });
