@@ -119,6 +119,8 @@ export interface SessionNotes {
 }
 
 export interface ChatSessionView {
+  /** Reads and writes no memory; its transcript is gone when the app quits (docs/memory.md#pause-and-incognito). */
+  incognito?: true;
   projectPath: string;
   sessionId: string;
   title: string;

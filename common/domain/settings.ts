@@ -5,6 +5,11 @@ import { memoryShapes } from '../memory-file/memory-types.js';
 /** Per-project switches (docs/memory.md#auto-memory/§5): each memory engine can be turned off for one project. */
 export const projectSettingsSchema = z.object({
   autoMemory: z.boolean().default(true),
+  /**
+   * Pause memory (docs/memory.md#pause-and-incognito): nothing new is saved — the agent's memory writes
+   * are refused, no background extraction or tidy-up runs; what is saved is still read.
+   */
+  memoryPaused: z.boolean().default(false),
   extraction: z.boolean().default(true),
   teamSync: z.boolean().default(true),
   reviewMode: z.boolean().default(false),

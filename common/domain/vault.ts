@@ -27,8 +27,20 @@ export interface VaultFileMeta {
   error: string | null;
   binary: boolean;
   tooLarge: boolean;
+  /** A memory's provenance and dates (docs/memory.md#provenance-and-use, #freshness), when it has them. */
+  memory?: MemoryMetaExtras;
   /** Team memory sync state, when the file is team memory. */
   syncState?: 'synced' | 'pending' | 'conflict' | 'blocked' | 'too-large' | 'invalid-name' | 'failed';
+}
+
+export interface MemoryMetaExtras {
+  /** The conversation that wrote it (`originSessionId`). */
+  originSessionId?: string;
+  /** "ChatGPT", "Claude", a notes folder…: the source its "Imported from … on …" line names. */
+  importedFrom?: string;
+  /** `YYYY-MM-DD`. */
+  validUntil?: string;
+  reviewOn?: string;
 }
 
 export interface Frontmatter {
@@ -107,7 +119,7 @@ export interface HistoryVersion {
 }
 
 /** What Health can fix in one click, one file at a time or all of a kind at once (`vault:health-fix`). */
-export const healthFixKinds = ['frontmatter', 'broken-pointer', 'missing-from-index', 'stale'] as const;
+export const healthFixKinds = ['frontmatter', 'broken-pointer', 'missing-from-index', 'expired', 'review-due', 'stale'] as const;
 export type HealthFixKind = (typeof healthFixKinds)[number];
 
 /** One thing that is really wrong, with its fix. */
@@ -122,7 +134,7 @@ export interface HealthProblem {
   team: boolean;
   /** What is wrong, in words for the user (no internal paths). */
   message: string;
-  /** The fix's button label: "Remove the line", "Add it to the index", "Repair the frontmatter", "Still true". */
+  /** The fix's button label: "Remove the line", "Add it to the index", "Repair the frontmatter", "Still true", "Renew for 90 days". */
   fix: string;
 }
 

@@ -30,6 +30,7 @@ import type { ConflictView, DeletedTeamFile, TeamStatus } from '../domain/team.j
 import type { SecretAllowanceView } from '../domain/secrets.js';
 import type { ImportPreview, ImportResult } from '../domain/portability.js';
 import type { ConsolidationChangeset } from '../domain/consolidation.js';
+import type { MemoryUsage } from '../domain/memory-use.js';
 
 const none = z.object({}).strict();
 const sessionId = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/);
@@ -74,6 +75,8 @@ export const invokeChannels = {
   'credentials:clear-api-key': invoke<CredentialStatus>()(none),
   'chat:list-sessions': invoke<SessionSummary[]>()(z.object({ project: absolutePath }).strict()),
   'chat:new-session': invoke<ChatSessionView>()(z.object({ project: absolutePath }).strict()),
+  /** A conversation that reads and writes no memory, its transcript outside the vault until the app quits. */
+  'chat:new-incognito-session': invoke<ChatSessionView>()(z.object({ project: absolutePath }).strict()),
   'chat:open-session': invoke<ChatSessionView>()(z.object({ project: absolutePath, sessionId }).strict()),
   'chat:send': invoke<{ accepted: true }>()(
     z
@@ -256,6 +259,8 @@ export const invokeChannels = {
   'memory:export': invoke<{ fileName: string; base64?: string; text?: string }>()(
     z.object({ project: absolutePath.optional(), format: z.enum(['zip', 'markdown']) }).strict(),
   ),
+  /** How recall used each memory, by vault-relative path (docs/memory.md#provenance-and-use). */
+  'memory:usage': invoke<MemoryUsage>()(none),
   /** The project's consolidation changeset waiting in the Inbox (null: none). */
   'memory:consolidation-get': invoke<ConsolidationChangeset | null>()(z.object({ project: absolutePath }).strict()),
   /** "Tidy memory now": one pass without the time and session gates. */

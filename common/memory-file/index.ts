@@ -6,3 +6,4 @@ export * from './memory-index.js';
 export * from './repair.js';
 export * from './provenance.js';
 export * from './head-edits.js';
+export * from './freshness.js';

@@ -144,6 +144,8 @@ async function openVault(
     chat,
     async close() {
       await chat.close();
+      // Incognito transcripts last until the app quits (docs/memory.md#pause-and-incognito).
+      transcripts.incognito.discardAll();
       offChanges();
       offState();
       offNotes();

@@ -1,31 +1,20 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
+import { MemoryUsageStore } from '../../main/core/auto-memory/memory-usage.js';
 import { tempDir } from '../support/temp-dir.js';
 import { startApp, type TestApp } from './support/app.js';
 import { expectAccessible, hasChromium, openPage, useBrowser } from './support/browser.js';
+import { themedScreenshots } from './support/screenshots.js';
 
 const memory = (name: string, description: string, type: string, body: string) => `---\nname: ${name}\ndescription: ${description}\ntype: ${type}\n---\n\n${body}\n`;
+const SESSION = '5d2c9a8e-3f41-4b6e-9c0d-7a1b2c3d4e5f';
 const seeded: Record<string, string> = {
-  'user_role.md': memory('Role', 'The user is a product designer', 'user', 'Product designer at Figma.'),
+  'user_role.md': memory('Role', 'The user is a product designer', 'user', 'Product designer at Figma.').replace('type: user\n', `type: user\noriginSessionId: ${SESSION}\n`),
   'feedback_tone.md': memory('Tone', 'Plain words, no emojis', 'feedback', 'Write plainly. '.repeat(40)),
-  'project_deadline.md': memory('Deadline', 'The launch is on 2026-12-11', 'project', 'Launch on 2026-12-11.'),
-  'reference_board.md': memory('Board', 'The planning board lives in Linear', 'reference', 'https://linear.example.com/board'),
+  'project_deadline.md': memory('Deadline', 'The launch is on 2026-12-11', 'project', 'Launch on 2026-12-11.').replace('type: project\n', 'type: project\nvalidUntil: 2020-01-31\n'),
+  'reference_board.md': memory('Board', 'The planning board lives in Linear', 'reference', 'https://linear.example.com/board\n\nImported from ChatGPT on 2026-11-02.'),
 };
-
-async function screenshots(page: Page, name: string): Promise<void> {
-  for (const theme of ['light', 'dark'] as const) {
-    await page.evaluate((t) => {
-      document.documentElement.dataset.theme = t;
-    }, theme);
-    for (const [w, h] of [[1280, 800], [1024, 700]] as const) {
-      await page.setViewportSize({ width: w, height: h });
-      await page.screenshot({ path: path.join('docs', `${name}-${w}x${h}-${theme}.png`) });
-    }
-  }
-  await page.evaluate(() => delete document.documentElement.dataset.theme);
-}
 
 const exists = (file: string) => fs.access(file).then(() => true, () => false);
 
@@ -39,7 +28,7 @@ describe.skipIf(!hasChromium)('the memory table', () => {
     app = null;
   });
 
-  it('lists, sorts and filters memories; moves two to team memory and back with Undo; deletes one with Undo', async () => {
+  it('lists, sorts and filters memories with their use, dates and origin; moves two to team memory and back, deletes one and retires one, each with Undo', async () => {
     const project = path.join(await tempDir('strata-e2e-table-'), 'studio');
     await fs.mkdir(project);
     app = await startApp(await tempDir());
@@ -50,9 +39,19 @@ describe.skipIf(!hasChromium)('the memory table', () => {
     await fs.mkdir(dir, { recursive: true });
     for (const [name, text] of Object.entries(seeded)) await fs.writeFile(path.join(dir, name), text);
     await fs.writeFile(path.join(dir, 'MEMORY.md'), Object.keys(seeded).map((f) => `- [${f}](${f}) — seeded`).join('\n') + '\n');
+    // The conversation that wrote Role, and recall's count of uses, as the chat leaves them.
+    const transcripts = (await vault.sessions.paths(project)).transcriptsDir;
+    await fs.mkdir(transcripts, { recursive: true });
+    const question = { type: 'user', uuid: 'u1', parentUuid: null, sessionId: SESSION, timestamp: '2026-12-01T09:00:00.000Z', cwd: project, message: { role: 'user', content: 'I design the checkout, remember that' } };
+    await fs.writeFile(path.join(transcripts, `${SESSION}.jsonl`), `${JSON.stringify(question)}\n`);
+    const usage = MemoryUsageStore.forVault(vault.root, { now: () => Date.now() });
+    await usage.record([path.join(dir, 'user_role.md'), path.join(dir, 'feedback_tone.md')], SESSION);
+    await usage.record([path.join(dir, 'user_role.md')], SESSION);
 
     const { page, errors } = await openPage(browser(), app.host.url, 'memory-table');
     await page.getByRole('region', { name: 'Projects' }).getByRole('button', { name: 'studio', exact: true }).click();
+    // The project opens its conversation and focuses its composer: wait, so the palette opened next keeps the keyboard.
+    await page.getByRole('heading', { name: 'I design the checkout, remember that', level: 1 }).waitFor();
     await page.keyboard.press('Control+k');
     await page.getByRole('combobox', { name: 'Commands' }).fill('memory table');
     await page.keyboard.press('Enter');
@@ -63,8 +62,31 @@ describe.skipIf(!hasChromium)('the memory table', () => {
     await table.getByRole('button', { name: 'Tokens' }).click();
     await table.getByRole('button', { name: 'Tokens' }).click();
     expect((await names())[0]).toBe('Tone');
+    const row = (name: string) => table.locator('tbody tr', { has: page.getByRole('button', { name, exact: true }) });
+    await expect.poll(() => row('Role').locator('td').allTextContents()).toEqual(['', 'Role', 'user', 'The user is a product designer', 'project', 'today', '2', '', expect.any(String), expect.any(String), '“I design the checkout, remember that”']);
+    expect(await row('Deadline').locator('td').nth(7).textContent()).toBe('2020-01-31 expired');
+    expect(await row('Board').locator('td').last().textContent()).toBe('Imported from ChatGPT');
+    expect(await row('Board').locator('td').nth(5).textContent()).toBe('never');
+    await table.getByRole('button', { name: 'Times used' }).click();
+    await table.getByRole('button', { name: 'Times used' }).click();
+    expect(await names()).toEqual(['Role', 'Tone', 'Board', 'Deadline']);
+    await page.locator('.table-scroll').evaluate((e) => e.scrollTo(0, 0));
     await expectAccessible(page);
-    await screenshots(page, 'memory-table');
+    await themedScreenshots(page, 'memory-table');
+
+    // The memory's details: how often and where it was used, where it came from.
+    await row('Role').getByRole('button', { name: 'Role', exact: true }).click();
+    const pane = page.getByRole('region', { name: 'Role' });
+    await pane.getByText('Used 2 times, last today — in').waitFor();
+    await pane.getByText('Written in conversation').waitFor();
+    await expectAccessible(page);
+    await themedScreenshots(page, 'memory-used-by');
+    await pane.getByText('Used 2 times').getByRole('button', { name: '“I design the checkout, remember that”' }).click();
+    await page.getByText('I design the checkout, remember that').first().waitFor();
+    await page.keyboard.press('Control+k');
+    await page.getByRole('combobox', { name: 'Commands' }).fill('memory table');
+    await page.keyboard.press('Enter');
+    await table.getByRole('button', { name: 'Deadline' }).waitFor();
 
     await page.getByLabel('Type', { exact: true }).selectOption('user');
     expect(await names()).toEqual(['Role']);
@@ -94,6 +116,17 @@ describe.skipIf(!hasChromium)('the memory table', () => {
     expect(await exists(path.join(dir, 'feedback_tone.md'))).toBe(false);
     await page.getByRole('button', { name: 'Undo' }).click();
     await expect.poll(() => fs.readFile(path.join(dir, 'feedback_tone.md'), 'utf8').catch(() => null)).toBe(seeded['feedback_tone.md']);
+
+    // Retire: kept, but dated yesterday, so it shows expired; Undo puts the text back.
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    await table.getByRole('button', { name: 'Tone' }).waitFor();
+    await page.getByLabel('Select Tone').check();
+    await page.getByRole('button', { name: 'Retire', exact: true }).click();
+    await page.getByText('Retired 1 memory: no longer recalled as true.').waitFor();
+    expect(await fs.readFile(path.join(dir, 'feedback_tone.md'), 'utf8')).toBe(seeded['feedback_tone.md']!.replace('type: feedback\n', `type: feedback\nvalidUntil: ${yesterday}\n`));
+    await expect.poll(() => row('Tone').locator('td').nth(7).textContent()).toBe(`${yesterday} expired`);
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => fs.readFile(path.join(dir, 'feedback_tone.md'), 'utf8')).toBe(seeded['feedback_tone.md']);
     expect(errors).toEqual([]);
   });
 });

@@ -24,3 +24,4 @@ export { MemoryRecall, type RecallRequest, type RecallResult } from './memory-re
 export { MemoryRanker } from './recall-rank.js';
 export { attachMemories, renderRecalled, ageLine, type RecalledMemory } from './recall-attach.js';
 export { selectOnline, parseSelection, type SideQuery } from './recall-select.js';
+export { MemoryUsageStore } from './memory-usage.js';

@@ -1,3 +1,4 @@
+import { freshnessOf, memoryDates, todayOf } from '../../../common/memory-file/index.js';
 import type { MemoryFile } from './memory-files.js';
 
 /** One memory file as attached to a user turn (docs/memory.md#auto-memory relevant memories). */
@@ -6,7 +7,10 @@ export interface RecalledMemory {
   absPath: string;
   title: string;
   ageDays: number;
-  /** `Memory: <path> — saved N days ago — verify before relying on it`; fixed at creation so the bytes stay cache-stable. */
+  /**
+   * `Memory: <path> — saved N days ago — verify before relying on it`, plus what its dates say when it is
+   * past them (docs/memory.md#freshness); fixed at creation so the bytes stay cache-stable.
+   */
   header: string;
   /** The file's text within the line and byte caps, with a note when cut. */
   content: string;
@@ -27,6 +31,18 @@ export function ageLine(mtimeMs: number, now: number): string {
   const days = Math.max(0, Math.floor((now - mtimeMs) / DAY_MS));
   const when = days === 0 ? 'today' : days === 1 ? '1 day ago' : `${days} days ago`;
   return `saved ${when} — verify before relying on it`;
+}
+
+/**
+ * docs/memory.md#freshness: a memory past its valid-until day is still attached (the user may ask about
+ * the past) but says it is no longer true; one due for review says so.
+ */
+export function freshnessNote(file: Pick<MemoryFile, 'data'>, now: number): string {
+  const dates = memoryDates(file.data);
+  const state = freshnessOf(dates, todayOf(now));
+  if (state === 'expired') return ` — valid until ${dates.validUntil}, so no longer true unless the user says it still is`;
+  if (state === 'review-due') return ` — due for review since ${dates.reviewOn}: confirm it with the user before relying on it`;
+  return '';
 }
 
 /** Cuts to `maxLines`, then to `maxBytes` UTF-8 bytes including the note that says where the rest is. */
@@ -57,7 +73,7 @@ export function attachMemories(
   for (const file of chosen) {
     if (out.length >= options.max) break;
     if (options.seen.has(file.absPath) || options.seen.has(file.relPath) || out.some((o) => o.absPath === file.absPath)) continue;
-    const header = `Memory: ${file.absPath} — ${ageLine(file.mtimeMs, options.now)}`;
+    const header = `Memory: ${file.absPath} — ${ageLine(file.mtimeMs, options.now)}${freshnessNote(file, options.now)}`;
     const content = capContent(file.text, file.absPath, options.limits);
     const bytes = utf8(header) + 2 + utf8(content);
     if (used + bytes > options.limits.sessionBytes) continue;

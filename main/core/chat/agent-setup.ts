@@ -41,6 +41,9 @@ export interface AgentEnvironment {
   environmentFirst?: boolean;
 }
 
+/** What the agent is told when it writes memory while the user paused it (docs/memory.md#pause-and-incognito). */
+export const MEMORY_PAUSED = 'Refused: the user paused memory for this project, so nothing is saved. Do not retry; if it matters, tell the user what you would have remembered.';
+
 export function projectSwitches(settings: Settings, project: string): ProjectSettings {
   return settings.projects[project] ?? projectSettingsSchema.parse({});
 }
@@ -163,10 +166,13 @@ export class ConversationAgent {
     permissionGate?: PermissionGate;
     /** Review mode: where the extractor's changes wait, and who hears of each. */
     review?: { inbox: ReviewInbox; onProposal: (proposal: MemoryProposal) => void };
+    /** False for an incognito conversation: as if auto memory were off (no folder, no index, no recall). */
+    memory?: boolean;
   }): Promise<ConversationAgent> {
     const { env, project, sessionId } = input;
     const paths = await ProjectPaths.resolve(env.vaultRoot, project);
-    const switches = projectSwitches(env.settings(), project);
+    const saved = projectSwitches(env.settings(), project);
+    const switches = input.memory === false ? { ...saved, autoMemory: false, extraction: false, teamSync: false } : saved;
     const memoryDirs = switches.autoMemory ? [paths.memoryDir, ...(switches.teamSync ? [paths.teamMemoryDir] : [])] : [];
     // docs/memory.md#auto-memory: the folder exists when the agent starts (its system prompt says so), and its real path
     // is the tools' memory root from the first turn on.
@@ -184,6 +190,8 @@ export class ConversationAgent {
       return stampMemoryWrite(content, { sessionId, shape: env.settings().memoryShape, modified: new Date().toISOString(), isNew });
     };
     const memoryHook = (by: 'agent' | 'extractor') => async (file: string, content: string | null) => {
+      // Asked at each write, so pausing applies to a conversation already running.
+      if (projectSwitches(env.settings(), project).memoryPaused) return MEMORY_PAUSED;
       const check = await guard.check({ path: file, ...(content === null ? {} : { content }) });
       if (!check.ok) return `Refused: ${check.reason}.`;
       noteChangeAuthor(check.realPath, { kind: by, sessionId });
@@ -203,6 +211,7 @@ export class ConversationAgent {
     const review = switches.reviewMode ? input.review : undefined;
     const forkHook: BeforeMemoryWrite = review
       ? async (file, content) => {
+          if (projectSwitches(env.settings(), project).memoryPaused) return MEMORY_PAUSED;
           const check = await guard.check({ path: file, ...(content === null ? {} : { content }) });
           if (!check.ok) return `Refused: ${check.reason}.`;
           // The index line is written when the user accepts the memory it points to.

@@ -86,7 +86,7 @@ export class ChatRunner {
   readonly onDidChangeProposals = this.events.proposals.event;
 
   constructor(private readonly deps: ChatRunnerDeps) {
-    this.engines = new MemoryEngines({ vaultRoot: deps.env.vaultRoot, config: deps.env.config, clock: deps.clock, logger: deps.logger });
+    this.engines = new MemoryEngines({ vaultRoot: deps.env.vaultRoot, config: deps.env.config, clock: deps.clock, logger: deps.logger, incognito: deps.transcripts.incognito });
     this.inbox = new ReviewInbox(deps.env.vaultRoot, deps.clock);
     this.offNotes = this.engines.onNotesUpdating(({ sessionId, updating }) => void this.sessions.get(sessionId)?.emitNotes(updating));
   }
@@ -94,8 +94,11 @@ export class ChatRunner {
   session(project: string, sessionId: string, policy?: SessionPolicy): ChatSession {
     let session = this.sessions.get(sessionId);
     if (!session) {
+      // An incognito conversation runs with no memory engines and no memory at all, whoever asks.
+      const incognito = this.deps.transcripts.incognito.has(sessionId);
+      const chosen = incognito ? { writes: policy?.writes ?? 'ask', memory: false, incognito: true } : policy;
       session = new ChatSession({
-        ...(policy ? { policy } : {}),
+        ...(chosen ? { policy: chosen } : {}),
         env: this.deps.env,
         project,
         sessionId,

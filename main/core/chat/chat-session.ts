@@ -5,7 +5,7 @@ import type { ChatError, ChatItem, MemoryProposal, PermissionDecision, RunPhase 
 import { AppFailure } from '../../../common/result.js';
 import { runQueryLoop, type AgentEvent, type HookContext, type QueryStatus, type SummedUsage } from '../agent/index.js';
 import { RecordBuilder } from '../agent/record-builder.js';
-import { MemoryExtractor, FileCursorStore, renderRecalled } from '../auto-memory/index.js';
+import { MemoryExtractor, FileCursorStore, MemoryUsageStore, renderRecalled } from '../auto-memory/index.js';
 import { buildSessionContext, InstructionsOnRead } from '../context/index.js';
 import type { Clock, Logger } from '../ports.js';
 import { isStillTemplate, liveContextTokens, liveMessages, loadCustomization } from '../session-memory/index.js';
@@ -54,6 +54,8 @@ export interface ChatSessionDeps {
 export interface SessionPolicy {
   writes: 'ask' | 'allow' | 'deny';
   memory: boolean;
+  /** Incognito (docs/memory.md#pause-and-incognito): not even the memory indexes are read, no memory folder is reachable. */
+  incognito?: boolean;
 }
 
 /** How the last turn ended, for callers that wait for it. */
@@ -323,6 +325,7 @@ export class ChatSession {
       sessionId: this.sessionId,
       readState: this.readState,
       changes: this.changes,
+      ...(this.policy.incognito ? { memory: false } : {}),
       permissionGate: { requestPermission: (request) => this.permissions.ask(request) },
       review: {
         inbox: this.deps.review.inbox,
@@ -399,6 +402,7 @@ export class ChatSession {
 
   private afterTurn(agent: ConversationAgent, ctx: HookContext): void {
     if (!this.policy.memory || !agent.switches.autoMemory || !agent.switches.extraction) return;
+    if (projectSwitches(this.deps.env.settings(), this.deps.project).memoryPaused) return;
     this.extractor ??= new MemoryExtractor({
       memoryDir: agent.paths.memoryDir,
       projectDir: agent.paths.projectDir,
@@ -517,6 +521,8 @@ export class ChatSession {
     if (!result || result.memories.length === 0) return null;
     const note = this.recall.attach(result.memories);
     await this.appendMeta(agent, result.memories.map(renderRecalled).join('\n\n'), { [RECALL_FIELD]: note });
+    // Each memory counts this use (docs/memory.md#provenance-and-use), in the background like extraction.
+    this.track(MemoryUsageStore.forVault(this.deps.env.vaultRoot, this.deps.clock).record(note.paths, this.sessionId));
     return {
       kind: 'recall',
       id: `recall-${randomUUID()}`,

@@ -4,6 +4,7 @@ import { MemoryRecall } from '../auto-memory/memory-recall.js';
 import { Compactor } from '../compact/index.js';
 import type { Clock, Logger } from '../ports.js';
 import { SessionMemoryStateStore, SessionNotesService, SessionNotesUpdater } from '../session-memory/index.js';
+import type { IncognitoSessions } from '../transcripts/incognito.js';
 import { SessionStateStore } from '../transcripts/session-state-store.js';
 
 /**
@@ -21,8 +22,8 @@ export class MemoryEngines {
   readonly onNotesUpdating = this.notesUpdating.event;
   private readonly recalls = new Map<string, { config: string; recall: MemoryRecall }>();
 
-  constructor(private readonly deps: { vaultRoot: string; config: () => MemoryConfig; clock: Clock; logger: Logger }) {
-    this.sessionState = new SessionStateStore(deps.vaultRoot);
+  constructor(private readonly deps: { vaultRoot: string; config: () => MemoryConfig; clock: Clock; logger: Logger; incognito?: IncognitoSessions }) {
+    this.sessionState = new SessionStateStore(deps.vaultRoot, deps.incognito);
     const stateStore = new SessionMemoryStateStore(this.sessionState);
     // Getters: a change of the memory numbers in settings applies at once, as the context meter's does.
     this.notes = new SessionNotesUpdater({

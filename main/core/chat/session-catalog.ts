@@ -44,6 +44,8 @@ export interface SessionsChange {
  * The conversations of a project as the chat shows them: list, open (from the transcript), rename,
  * delete with undo. Running turns is the ChatRunner's job; the notes are the session-memory engine's.
  */
+const INCOGNITO_UNDO = 'incognito:';
+
 export class SessionCatalog {
   private readonly didChangeSessions = new Emitter<SessionsChange>();
   /** A project's list after a conversation was renamed, deleted, restored or moved on by a turn (the only source of `chat:did-change-sessions`). */
@@ -78,11 +80,14 @@ export class SessionCatalog {
     return (await readNotesTitle(paths.sessionNotesFile(s.sessionId))) ?? s.title ?? NEW_SESSION_TITLE;
   }
 
-  /** A fresh session: nothing is written until its first message. */
-  create(project: string): ChatSessionView {
+  /** A fresh session: nothing is written until its first message; an incognito one never into the vault. */
+  create(project: string, options: { incognito?: boolean } = {}): ChatSessionView {
+    const sessionId = randomUUID();
+    if (options.incognito) this.transcripts.incognito.add(sessionId);
     return {
+      ...(options.incognito ? { incognito: true } : {}),
       projectPath: project,
-      sessionId: randomUUID(),
+      sessionId,
       title: NEW_SESSION_TITLE,
       items: [],
       phase: 'idle',
@@ -107,6 +112,7 @@ export class SessionCatalog {
     const records = conversationChain(file).records;
     const summary = await this.transcripts.summarize(paths.projectSlug, sessionId);
     return {
+      ...(this.transcripts.incognito.has(sessionId) ? { incognito: true } : {}),
       projectPath: project,
       sessionId,
       title: await this.title(paths, summary),
@@ -133,6 +139,11 @@ export class SessionCatalog {
   /** Moves the transcript, the session folder (notes) and its state file to the trash. */
   async delete(project: string, sessionId: string): Promise<{ undoToken: string }> {
     const paths = await this.paths(project);
+    // An incognito conversation is never put in the vault's trash: deleting it ends it for good.
+    if (this.transcripts.incognito.has(sessionId)) {
+      await this.transcripts.incognito.discard(paths.projectSlug, sessionId);
+      return { undoToken: `${INCOGNITO_UNDO}${sessionId}` };
+    }
     if (!(await this.transcripts.exists(paths.projectSlug, sessionId))) {
       throw new AppFailure('not_found', 'That conversation no longer exists.');
     }
@@ -144,6 +155,7 @@ export class SessionCatalog {
   }
 
   async undoDelete(project: string, undoToken: string): Promise<SessionSummary[]> {
+    if (undoToken.startsWith(INCOGNITO_UNDO)) throw new AppFailure('not_found', 'An incognito conversation is gone for good once deleted.');
     await this.transcripts.restore(undoToken);
     return this.announce(project);
   }

@@ -47,7 +47,8 @@ export class ConsolidationService {
       projectDir: paths.projectDir,
       transcriptsDirs: [paths.transcriptsDir],
       config: env.config,
-      switches: () => ({ consolidation: switches().consolidation && switches().autoMemory, autoApply: switches().consolidationAutoApply }),
+      // Paused memory runs no background pass; "Tidy memory now" is the user's own request and still runs.
+      switches: () => ({ consolidation: switches().consolidation && switches().autoMemory && !switches().memoryPaused, autoApply: switches().consolidationAutoApply }),
       clock: this.o.clock,
       fork: createConsolidationFork({ llm: createClients(env).llm, projectDir: paths.projectDir, memoryDirs: [memoryDir] }),
       store: this.store,

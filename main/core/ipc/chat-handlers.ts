@@ -1,9 +1,11 @@
+import { AppFailure } from '../../../common/result.js';
 import type { Services } from '../services.js';
 import type { Handlers } from './dispatcher.js';
 
 type SessionChannel =
   | 'chat:list-sessions'
   | 'chat:new-session'
+  | 'chat:new-incognito-session'
   | 'chat:open-session'
   | 'chat:rename-session'
   | 'chat:delete-session'
@@ -19,6 +21,7 @@ export function createSessionHandlers(services: Services): Pick<Handlers, Sessio
   return {
     'chat:list-sessions': ({ project }) => sessions().list(project),
     'chat:new-session': ({ project }) => sessions().create(project),
+    'chat:new-incognito-session': ({ project }) => sessions().create(project, { incognito: true }),
     'chat:open-session': async ({ project, sessionId }) => {
       const view = await sessions().open(project, sessionId);
       // A conversation running in this process is opened as it is now, not as idle.
@@ -33,6 +36,7 @@ export function createSessionHandlers(services: Services): Pick<Handlers, Sessio
     'chat:undo-delete': ({ project, undoToken }) => sessions().undoDelete(project, undoToken),
     'notes:read': ({ project, sessionId }) => services.vault().chat.engines.notesView.read(project, sessionId),
     'notes:write': async ({ project, sessionId, text, baseHash }) => {
+      if (services.vault().transcripts.incognito.has(sessionId)) throw new AppFailure('invalid_request', 'An incognito conversation keeps no notes.');
       const saved = await services.vault().chat.engines.notesView.write(project, sessionId, text, baseHash);
       // A Session Title edited by hand names the conversation in the list at once.
       await sessions().announce(project);

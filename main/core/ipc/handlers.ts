@@ -7,6 +7,7 @@ import { createTeamHandlers } from './team-handlers.js';
 import { createSecretsHandlers } from './secrets-handlers.js';
 import { createPortabilityHandlers } from './portability-handlers.js';
 import { createConsolidationHandlers } from './consolidation-handlers.js';
+import { createMemoryUseHandlers } from './memory-use-handlers.js';
 
 /** The handler of every invoke channel, bound to the composition root; the type makes a gap a compile error. */
 export function createHandlers(services: Services, shell: 'electron' | 'host'): Handlers {
@@ -19,5 +20,6 @@ export function createHandlers(services: Services, shell: 'electron' | 'host'): 
     ...createSecretsHandlers(services),
     ...createPortabilityHandlers(services),
     ...createConsolidationHandlers(services),
+    ...createMemoryUseHandlers(services),
   };
 }

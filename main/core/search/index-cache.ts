@@ -14,12 +14,13 @@ import { SEARCH_OPTIONS, SearchIndex, type IndexedDoc } from './search-index.js'
  * cache is discarded and the caller rebuilds from the files; loading it is several times faster than
  * reading and indexing the files again (docs/memory.md#vault-upkeep `vault-ready`).
  */
-export const SEARCH_CACHE_VERSION = 3;
+// 4: MiniSearch's own JSON, and a memory's meta carries its provenance and dates (`memory`).
+export const SEARCH_CACHE_VERSION = 4;
 
 export const searchCacheFile = (root: string): string => path.join(root, '.strata', 'cache', `search-index.v${SEARCH_CACHE_VERSION}.json`);
 
 /** Caches of earlier formats, never read again. */
-const OLD_CACHES = ['search-index.v1.json', 'search-index.v2.bin'];
+const OLD_CACHES = ['search-index.v1.json', 'search-index.v2.bin', 'search-index.v3.bin', 'search-index.v3.json'];
 
 interface Header {
   version: number;

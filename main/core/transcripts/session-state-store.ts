@@ -3,6 +3,7 @@ import { promises as fs } from 'node:fs';
 import { readJsonFile, writeJsonAtomic } from '../fs/atomic-write.js';
 import { assertSessionId } from '../paths/project-paths.js';
 import { KeyedSequencer } from '../../../common/async/sequencer.js';
+import type { IncognitoSessions } from './incognito.js';
 
 /**
  * One engine's part of a session's state file: its key and how to read it back. `parse` receives
@@ -22,12 +23,14 @@ export class SessionStateStore {
   private readonly queue = new KeyedSequencer();
   readonly dir: string;
 
-  constructor(vaultRoot: string) {
+  /** `incognito`: those sessions keep their state beside their transcript, outside the vault. */
+  constructor(vaultRoot: string, private readonly incognito?: IncognitoSessions) {
     this.dir = path.join(vaultRoot, '.strata', 'sessions');
   }
 
   fileFor(sessionId: string): string {
     assertSessionId(sessionId);
+    if (this.incognito?.has(sessionId)) return path.join(this.incognito.dirFor('.state'), `${sessionId}.json`);
     return path.join(this.dir, `${sessionId}.json`);
   }
 

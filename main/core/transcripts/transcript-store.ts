@@ -9,6 +9,7 @@ import { KeyedSequencer } from '../../../common/async/sequencer.js';
 import type { TranscriptRecord } from './records.js';
 import { summarizeTranscript, type CustomTitleRecord, type SessionSummary } from './session-summary.js';
 import { VaultTrash, type TrashEntry } from './trash.js';
+import { IncognitoSessions } from './incognito.js';
 
 export interface TranscriptStoreOptions {
   vaultRoot: string;
@@ -33,6 +34,8 @@ export class TranscriptStore {
   readonly trash: VaultTrash;
   private readonly logger: Logger;
   private readonly queue = new KeyedSequencer();
+  /** Conversations whose transcript stays out of the vault (incognito.ts). */
+  readonly incognito = new IncognitoSessions();
 
   constructor(options: TranscriptStoreOptions) {
     this.vaultRoot = path.resolve(options.vaultRoot);
@@ -47,7 +50,8 @@ export class TranscriptStore {
 
   fileFor(projectSlug: string, sessionId: string): string {
     this.checkSessionId(sessionId);
-    return path.join(this.projectDir(projectSlug), `${sessionId}.jsonl`);
+    const dir = this.projectDir(projectSlug);
+    return path.join(this.incognito.has(sessionId) ? this.incognito.dirFor(projectSlug) : dir, `${sessionId}.jsonl`);
   }
 
   /** Appends records as one batch (one write + fsync); creates the file and its folder on first use. */

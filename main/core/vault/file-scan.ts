@@ -16,6 +16,7 @@ import {
 } from './vault-paths.js';
 import { memoryTypeOf } from '../../../common/memory-file/index.js';
 import { parseMarkdown, type ParsedMarkdown } from './markdown-view.js';
+import { memoryExtras } from './memory-extras.js';
 import { firstQuestion, firstQuestionIn, notesSessionTitle } from './display-names.js';
 
 /** One scanned file: its metadata and, when it could be loaded as text, the text and its hash. */
@@ -149,6 +150,8 @@ export function scanFileSync(root: string, rel: string, maxBytes: number, projec
       meta.description = parsed.frontmatter.description.trim() || null;
       meta.type = memoryTypeOf(parsed.frontmatter.type.trim());
     }
+    const extras = isMemoryFile(rel, location.scope) ? memoryExtras(parsed.memory) : undefined;
+    if (extras) meta.memory = extras;
   }
   if (location.scope === 'session-notes' || location.scope === 'transcript') {
     // A conversation is named as the user knows it: the notes' own title, else its first question.

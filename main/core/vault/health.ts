@@ -3,7 +3,7 @@ import { healthFixKinds, type HealthFixKind, type HealthProblem, type HealthRepo
 import { naturalCompare } from '../../../common/text/natural-sort.js';
 import { estimateTextTokens } from '../llm/tokens.js';
 import { isMemoryScope, memoryDir } from './vault-paths.js';
-import { splitFrontmatter } from '../../../common/memory-file/index.js';
+import { freshnessOf, splitFrontmatter, todayOf } from '../../../common/memory-file/index.js';
 import { nearDuplicates, shingleHashes, type DuplicateCandidate } from './near-duplicates.js';
 
 export { nearDuplicates, normaliseDescription, shingles } from './near-duplicates.js';
@@ -92,8 +92,23 @@ export function computeHealth(input: HealthInput): HealthReport {
     if (meta.error) {
       problems.push({ kind: 'frontmatter', path: meta.path, projectSlug: meta.projectSlug, team, message: meta.error, fix: 'Repair the frontmatter' });
     }
+    const dates = { validUntil: meta.memory?.validUntil ?? null, reviewOn: meta.memory?.reviewOn ?? null };
+    const freshness = freshnessOf(dates, todayOf(now));
+    if (freshness === 'expired') {
+      problems.push({
+        kind: 'expired', path: meta.path, projectSlug: meta.projectSlug, team,
+        message: `Valid until ${dates.validUntil}: recall now tells the agent it is no longer true. Renew it, or delete it.`,
+        fix: `Renew for ${config.autoMemory.staleDays} days`,
+      });
+    } else if (freshness === 'review-due') {
+      problems.push({
+        kind: 'review-due', path: meta.path, projectSlug: meta.projectSlug, team,
+        message: `Due for review since ${dates.reviewOn}: check it is still true, or delete it.`, fix: 'Still true',
+      });
+    }
     const days = Math.floor((now - Date.parse(meta.mtime)) / DAY_MS);
-    if (days >= config.autoMemory.staleDays) {
+    // A memory with its own dates is judged by them (docs/memory.md#freshness), not by its age.
+    if (days >= config.autoMemory.staleDays && !dates.validUntil && !dates.reviewOn) {
       stale.push({ path: meta.path, days });
       problems.push({
         kind: 'stale', path: meta.path, projectSlug: meta.projectSlug, team,

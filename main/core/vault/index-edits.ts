@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { AppFailure } from '../../../common/result.js';
 import type { HealthFixKind, HealthFixResult, HealthProblem, HealthReport, MemoryIndexView, MemoryLinks } from '../../../common/domain/vault.js';
-import { repairMemoryText } from '../../../common/memory-file/index.js';
+import { repairMemoryText, todayOf, withMemoryDate } from '../../../common/memory-file/index.js';
 import { sha256 } from './file-scan.js';
 import { writeVaultFile } from './file-writer.js';
 import { computeHealth, HealthCache } from './health.js';
@@ -91,6 +91,22 @@ export class MemoryIndexEdits {
     }
     if (kind === 'stale') {
       for (const p of problems) await this.attempt(result, p.path, () => markReviewed(p.path));
+      return result;
+    }
+    if (kind === 'expired' || kind === 'review-due') {
+      // Renewed from today for the stale period (docs/memory.md#freshness); the file's other lines stay as written.
+      const days = this.vault.options.config().autoMemory.staleDays;
+      const day = todayOf(this.vault.options.clock.now() + days * 86_400_000);
+      for (const p of problems) {
+        await this.attempt(result, p.path, () =>
+          this.mutate(async () => {
+            const text = await fs.readFile(this.vault.resolve(p.path), 'utf8');
+            const renewed = withMemoryDate(text, kind === 'expired' ? 'validUntil' : 'reviewOn', day);
+            if (renewed === null) throw new Error('Its frontmatter cannot be read');
+            await writeVaultFile(this.vault, p.path, renewed, { baseHash: sha256(text), reason: 'health-fix' });
+          }),
+        );
+      }
       return result;
     }
     if (kind === 'frontmatter') {

@@ -1,4 +1,4 @@
-import type { PermissionDecision } from '../../../common/domain/chat';
+import type { ChatSessionView, PermissionDecision } from '../../../common/domain/chat';
 import type { Result } from '../../../common/result';
 import { useStore } from '../store';
 import { api } from './index';
@@ -46,7 +46,11 @@ export async function refreshOpenSession(): Promise<void> {
 }
 
 export async function newSession(project: string): Promise<string | null> {
-  const view = take(await api.invoke['chat:new-session']({ project }));
+  return showNewSession(take(await api.invoke['chat:new-session']({ project })));
+}
+
+/** A conversation main just made, opened in Chat; its id, or null when main refused. */
+export function showNewSession(view: ChatSessionView | null): string | null {
   if (!view) return null;
   const s = useStore.getState();
   s.putSessionView(view);

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useStoreShallow } from '../../store';
 import { deleteSession, newSession, openSession, renameSession } from '../../bridge/chat-actions';
+import { IncognitoSessions } from '../memory-controls/incognito';
 import { modLabel } from '../../ui/use-shortcuts';
 import type { SessionSummary } from '../../../../common/domain/chat';
 import { ConversationHits } from './conversation-hits';
@@ -47,6 +48,7 @@ export function SessionList({ project }: { project: string }) {
       <button type="button" className="button secondary full" ref={newButton} onClick={() => void newSession(project)}>
         New conversation <kbd>{modLabel}N</kbd>
       </button>
+      <IncognitoSessions project={project} />
       {sessions.length > 0 && (
         <>
           <label className="sr-only" htmlFor="session-search">

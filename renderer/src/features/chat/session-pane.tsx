@@ -9,6 +9,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useMediaQuery } from '../../ui/use-media-query';
 import { CompactDialog } from './compact-dialog';
 import { RawTranscriptDialog } from './raw-transcript-dialog';
+import { MemoryStatus } from '../memory-controls/incognito';
 
 /** Below this width the session notes are a drawer over the conversation (styles.css has the same width). */
 const NARROW = '(max-width: 1100px)';
@@ -52,6 +53,7 @@ export function SessionPane({ project, projectName, sessionId }: { project: stri
           </div>
           <div className="session-tools">
             <ContextMeter context={view.context} />
+            <MemoryStatus project={project} incognito={view.incognito === true} />
             {view.items.length > 0 && (
               <button type="button" className="button ghost" disabled={busy} onClick={() => setCompacting(true)}>
                 Compact…

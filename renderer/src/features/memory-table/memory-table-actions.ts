@@ -1,3 +1,4 @@
+import { todayOf, withMemoryDate } from '../../../../common/memory-file/freshness';
 import type { Result } from '../../../../common/result';
 import { api } from '../../bridge';
 import { loadFiles } from '../../bridge/vault-actions';
@@ -57,5 +58,39 @@ export async function moveMemories(paths: readonly string[], toTeam: boolean): P
     text: `Moved ${plural(tokens.length)} to ${toTeam ? 'team memory' : 'project memory'}.`,
     actionLabel: 'Undo',
     action: () => void undoAll(tokens, copies),
+  });
+}
+
+/**
+ * Retires memories without deleting them (docs/memory.md#freshness): each gets `validUntil` set to
+ * yesterday, so recall tells the agent it is no longer true and Health lists it to renew or delete.
+ * Each write goes through the vault (history, and refused if the file changed meanwhile); one Undo
+ * puts every earlier text back.
+ */
+export async function retireMemories(paths: readonly string[]): Promise<void> {
+  const yesterday = todayOf(Date.now() - 86_400_000);
+  const done: { path: string; text: string; hash: string }[] = [];
+  for (const path of paths) {
+    const file = take(await api.invoke['vault:read-file']({ path }));
+    if (!file) break;
+    const retired = withMemoryDate(file.text, 'validUntil', yesterday);
+    if (retired === null) {
+      useStore.getState().showError({ code: 'invalid_request', message: `${file.meta.title} has no readable frontmatter to date; repair it in Health first.` });
+      continue;
+    }
+    const written = take(await api.invoke['vault:write-file']({ path, text: retired, baseHash: file.hash }));
+    if (!written) break;
+    done.push({ path, text: file.text, hash: written.hash });
+  }
+  await loadFiles();
+  useStore.getState().showToast({
+    text: `Retired ${plural(done.length)}: no longer recalled as true.`,
+    actionLabel: 'Undo',
+    action: () =>
+      void (async () => {
+        for (const d of done) take(await api.invoke['vault:write-file']({ path: d.path, text: d.text, baseHash: d.hash }));
+        useStore.getState().showToast(null);
+        await loadFiles();
+      })(),
   });
 }

@@ -2,19 +2,26 @@ import { useMemo, useState } from 'react';
 import type { VaultFileMeta } from '../../../../common/domain/vault';
 import { openFile } from '../../bridge/vault-actions';
 import { useStore, useStoreShallow } from '../../store';
+import { freshnessOf, todayOf } from '../../../../common/memory-file/freshness';
+import { ConversationLink, useConversationTitle } from '../vault/conversation-link';
+import { daysAgo, useMemoryUsage } from '../vault/memory-use';
 import { useProjectLabel } from '../vault/project-label';
-import { deleteMemories, moveMemories } from './memory-table-actions';
+import { deleteMemories, moveMemories, retireMemories } from './memory-table-actions';
 import './memory-table.css';
 
-type Column = 'name' | 'type' | 'description' | 'scope' | 'project' | 'modified' | 'tokens';
+type Column = 'name' | 'type' | 'description' | 'scope' | 'project' | 'lastUsed' | 'timesUsed' | 'validUntil' | 'modified' | 'tokens' | 'origin';
 const COLUMNS: { id: Column; label: string }[] = [
   { id: 'name', label: 'Name' },
   { id: 'type', label: 'Type' },
   { id: 'description', label: 'Description' },
   { id: 'scope', label: 'Scope' },
   { id: 'project', label: 'Project' },
+  { id: 'lastUsed', label: 'Last used' },
+  { id: 'timesUsed', label: 'Times used' },
+  { id: 'validUntil', label: 'Valid until' },
   { id: 'modified', label: 'Last changed' },
   { id: 'tokens', label: 'Tokens' },
+  { id: 'origin', label: 'Origin' },
 ];
 
 interface Row {
@@ -26,7 +33,19 @@ interface Row {
   project: string;
   modified: string;
   tokens: number;
+  /** ISO time, '' when never used (sorts first ascending: the never-used ones are what to look at). */
+  lastUsed: string;
+  timesUsed: number;
+  validUntil: string;
+  expired: boolean;
+  origin: Origin;
 }
+
+/** Where a memory came from (docs/memory.md#provenance-and-use): a conversation, an import, or unknown. */
+type Origin = { kind: 'conversation'; sessionId: string; title: string | null } | { kind: 'import'; from: string } | { kind: 'unknown' };
+
+const originText = (o: Origin): string =>
+  o.kind === 'conversation' ? (o.title ?? 'A deleted conversation') : o.kind === 'import' ? `Imported from ${o.from}` : '';
 
 /** About four characters a token, as the health panel counts. */
 const tokensOf = (size: number) => Math.ceil(size / 4);
@@ -46,21 +65,38 @@ export function MemoryTable() {
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [busy, setBusy] = useState(false);
 
+  const usage = useMemoryUsage().files;
+  const titleOf = useConversationTitle();
+  const today = todayOf(Date.now());
   const all = useMemo<Row[]>(
     () =>
       files
         .filter((f) => (f.scope === 'project-memory' || f.scope === 'team-memory') && !f.path.endsWith('/MEMORY.md'))
-        .map((meta) => ({
-          meta,
-          name: meta.title,
-          type: meta.type ?? '—',
-          description: meta.description ?? '',
-          scope: meta.scope === 'team-memory' ? 'team' : 'project',
-          project: meta.projectSlug ?? '',
-          modified: meta.mtime,
-          tokens: tokensOf(meta.size),
-        })),
-    [files],
+        .map((meta) => {
+          const use = usage[meta.path];
+          const extras = meta.memory ?? {};
+          const origin: Origin = extras.originSessionId
+            ? { kind: 'conversation', sessionId: extras.originSessionId, title: titleOf(meta.projectSlug, extras.originSessionId) }
+            : extras.importedFrom
+              ? { kind: 'import', from: extras.importedFrom }
+              : { kind: 'unknown' };
+          return {
+            meta,
+            name: meta.title,
+            type: meta.type ?? '—',
+            description: meta.description ?? '',
+            scope: meta.scope === 'team-memory' ? 'team' : 'project',
+            project: meta.projectSlug ?? '',
+            modified: meta.mtime,
+            tokens: tokensOf(meta.size),
+            lastUsed: use?.lastUsed ?? '',
+            timesUsed: use?.count ?? 0,
+            validUntil: extras.validUntil ?? '',
+            expired: freshnessOf({ validUntil: extras.validUntil ?? null, reviewOn: null }, today) === 'expired',
+            origin,
+          };
+        }),
+    [files, usage, titleOf, today],
   );
   const slugs = useMemo(() => [...new Set(all.map((r) => r.project))].sort(), [all]);
   const rows = useMemo(() => {
@@ -68,14 +104,18 @@ export function MemoryTable() {
     const shown = all.filter(
       (r) => (!projectFilter || r.project === projectFilter) && (!type || r.type === type) && (!q || `${r.name} ${r.description}`.toLowerCase().includes(q)),
     );
-    const key = (r: Row): string | number => (sort.by === 'tokens' ? r.tokens : sort.by === 'project' ? label(r.project) : r[sort.by]);
+    const key = (r: Row): string | number =>
+      sort.by === 'project' ? label(r.project) : sort.by === 'origin' ? originText(r.origin) : r[sort.by];
     shown.sort((a, b) => {
       const [x, y] = [key(a), key(b)];
       const c = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
-      return sort.desc ? -c : c;
+      // Ties in name order, whatever the earlier sort was: the same rows always come out the same way.
+      return (sort.desc ? -c : c) || a.name.localeCompare(b.name);
     });
     return shown;
   }, [all, projectFilter, type, query, sort, label]);
+  // One project shown: its name in every row says nothing.
+  const columns = projectFilter ? COLUMNS.filter((c) => c.id !== 'project') : COLUMNS;
   const picked = rows.filter((r) => chosen.has(r.meta.path));
   const run = (fn: () => Promise<void>) => {
     setBusy(true);
@@ -126,6 +166,15 @@ export function MemoryTable() {
         <button type="button" className="button secondary" disabled={busy || !picked.some((r) => r.scope === 'team')} onClick={() => run(() => moveMemories(picked.filter((r) => r.scope === 'team').map((r) => r.meta.path), false))}>
           Move to project memory
         </button>
+        <button
+          type="button"
+          className="button secondary"
+          disabled={busy || picked.length === 0}
+          title="Keep them, but dated: the agent is told they are no longer true"
+          onClick={() => run(() => retireMemories(picked.map((r) => r.meta.path)))}
+        >
+          Retire
+        </button>
         <button type="button" className="button ghost danger" disabled={busy || picked.length === 0} onClick={() => run(() => deleteMemories(picked.map((r) => r.meta.path)))}>
           Delete
         </button>
@@ -142,7 +191,7 @@ export function MemoryTable() {
                   onChange={(e) => setChosen(e.target.checked ? new Set(rows.map((r) => r.meta.path)) : new Set())}
                 />
               </th>
-              {COLUMNS.map((c) => (
+              {columns.map((c) => (
                 <th key={c.id} scope="col" aria-sort={sort.by === c.id ? (sort.desc ? 'descending' : 'ascending') : 'none'}>
                   <button type="button" className="link" onClick={() => setSort((s) => ({ by: c.id, desc: s.by === c.id ? !s.desc : false }))}>
                     {c.label}
@@ -165,11 +214,20 @@ export function MemoryTable() {
                 <td>{r.type}</td>
                 <td className="description">{r.description}</td>
                 <td>{r.scope}</td>
-                <td>{label(r.project)}</td>
+                {!projectFilter && <td>{label(r.project)}</td>}
+                <td className="date">{r.lastUsed ? <time dateTime={r.lastUsed} title={new Date(r.lastUsed).toLocaleString()}>{daysAgo(r.lastUsed)}</time> : <span className="muted">never</span>}</td>
+                <td className="number">{r.timesUsed}</td>
+                <td className="date">
+                  {r.validUntil && <time dateTime={r.validUntil}>{r.validUntil}</time>}
+                  {r.expired && <> <span className="badge warn">expired</span></>}
+                </td>
                 <td>
                   <time dateTime={r.modified}>{new Date(r.modified).toLocaleDateString()}</time>
                 </td>
                 <td className="number">{r.tokens}</td>
+                <td className="origin">
+                  <OriginCell origin={r.origin} projectSlug={r.project} />
+                </td>
               </tr>
             ))}
           </tbody>
@@ -178,6 +236,12 @@ export function MemoryTable() {
       {all.length === 0 && <p className="muted">No memories yet.</p>}
     </section>
   );
+}
+
+function OriginCell({ origin, projectSlug }: { origin: Origin; projectSlug: string }) {
+  if (origin.kind === 'conversation' && origin.title !== null) return <ConversationLink projectSlug={projectSlug} sessionId={origin.sessionId} title={origin.title} />;
+  if (origin.kind === 'unknown') return <span className="muted">—</span>;
+  return <span>{originText(origin)}</span>;
 }
 
 /** Opens the table from the command palette. */

@@ -5,11 +5,12 @@ import { saveSettings } from '../../bridge/actions';
 import { loadTeamStatus, signIn, signOut, syncNow } from '../../bridge/team-actions';
 
 const switches: {
-  key: 'autoMemory' | 'extraction' | 'teamSync' | 'reviewMode' | 'alwaysAllowWrites' | 'consolidation' | 'consolidationAutoApply';
+  key: 'autoMemory' | 'memoryPaused' | 'extraction' | 'teamSync' | 'reviewMode' | 'alwaysAllowWrites' | 'consolidation' | 'consolidationAutoApply';
   label: string;
   hint: string;
 }[] = [
   { key: 'autoMemory', label: 'Auto memory', hint: 'The agent keeps memories for this project and sees their index.' },
+  { key: 'memoryPaused', label: 'Pause memory', hint: 'Nothing new is saved: no memories from the agent or in the background, no tidy-ups. Saved memories are still used.' },
   { key: 'extraction', label: 'Background extraction', hint: 'After each answer, a background pass saves what is worth remembering.' },
   { key: 'reviewMode', label: 'Review before saving', hint: 'Background proposals wait in an inbox until you accept them.' },
   { key: 'consolidation', label: 'Tidy memory in the background', hint: 'At most daily, after 5 conversations: merges, date fixes and removals wait in the Inbox.' },

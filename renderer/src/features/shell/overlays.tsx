@@ -10,6 +10,8 @@ import { useSessionTitles } from '../vault/file-name';
 import { modLabel } from '../../ui/use-shortcuts';
 import { openPortability } from '../portability/portability-panel';
 import { openMemoryTable } from '../memory-table/memory-table';
+import { newIncognitoSession } from '../memory-controls/incognito';
+import { toggleMemoryPaused } from '../memory-controls/memory-pause';
 
 function goVault(panel: 'search' | 'health' | 'file' | 'new' | 'deleted' | 'review') {
   const s = useStore.getState();
@@ -90,6 +92,10 @@ export function Overlays() {
       },
     ];
     if (activeProject) list.splice(1, 0, { id: 'new-session', label: 'New conversation', shortcut: `${modLabel}N`, run: () => void newSession(activeProject) });
+    if (activeProject) {
+      list.splice(2, 0, { id: 'new-incognito', label: 'New incognito conversation (no memory)', run: () => void newIncognitoSession(activeProject) });
+      list.push({ id: 'pause-memory', label: 'Pause or resume memory for this project', run: () => void toggleMemoryPaused(activeProject) });
+    }
     return list;
   }, [activeProject, theme]);
 

@@ -12,6 +12,7 @@ import { notesPlaceholders } from './notes-placeholders';
 import { humanTitle } from './tree-rows';
 import { useSessionTitles } from './file-name';
 import { LinkedMemoryPreview, OriginConversation } from './memory-links';
+import { MemoryUseSummary } from './memory-use';
 
 /** Session notes preview as notes (written sections only), a memory with its links, anything else as its markdown. */
 function Preview({ file, text }: { file: VaultFile; text: string }) {
@@ -113,6 +114,7 @@ export function FilePane() {
           </h1>
           {meta.description && <p className="muted small">{meta.description}</p>}
           {memory && <OriginConversation file={file} />}
+          {memory && <MemoryUseSummary meta={meta} />}
         </div>
         <div className="row">
           <SaveStatus />

@@ -7,6 +7,7 @@ import { useProjectLabel } from './project-label';
 import { useFileName } from './file-name';
 import { FirstRows } from './first-rows';
 import { HealthProblems } from './health-problems';
+import { NeverUsedMemories } from './memory-use';
 
 const fileName = (path: string) => path.split('/').pop() ?? path;
 
@@ -28,6 +29,7 @@ let lastReport: HealthReport | null = null;
 /** What costs tokens, what is wrong (each with its one-click fix), what is duplicated or costly. */
 export function HealthPanel() {
   const label = useProjectLabel();
+  const name = useFileName();
   const [report, setReport] = useState<HealthReport | null>(lastReport);
   const [checking, setChecking] = useState(true);
   const [problem, setProblem] = useState<string | null>(null);
@@ -82,6 +84,7 @@ export function HealthPanel() {
         </p>
       ))}
       <HealthProblems problems={report.problems} onFixed={recheck} />
+      <NeverUsedMemories open={(path) => void openFile(path)} name={name} />
       {report.duplicates.length > 0 && (
         <>
           <h2>Near-duplicates</h2>

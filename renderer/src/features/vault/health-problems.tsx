@@ -12,6 +12,8 @@ const headings: Record<HealthFixKind, string> = {
   frontmatter: 'Memories with a damaged header',
   'broken-pointer': 'Index lines that point at nothing',
   'missing-from-index': 'Memories missing from their index',
+  expired: 'Past their valid-until day',
+  'review-due': 'Due for review',
   stale: 'Not updated in 90 days',
 };
 
@@ -87,7 +89,7 @@ function ProblemRow({ problem, busy, name, label, onFix }: RowProps) {
       <button type="button" className="link" disabled={busy} onClick={onFix} aria-label={`${problem.fix}: ${name(problem.path)}`}>
         {problem.fix}
       </button>
-      {problem.kind === 'stale' && (
+      {(problem.kind === 'stale' || problem.kind === 'expired' || problem.kind === 'review-due') && (
         <>
           {' '}
           <button

@@ -1,12 +1,11 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import type { MemoryLinks, VaultFile } from '../../../../common/domain/vault';
 import { api } from '../../bridge';
-import { openConversationFile } from '../../bridge/open-conversation';
 import { openFile } from '../../bridge/vault-actions';
 import { useStore } from '../../store';
 import { Markdown } from '../chat/markdown';
 import { stripFrontmatter } from './frontmatter-form';
-import { useSessionTitles } from './file-name';
+import { ConversationLink, useConversationTitle } from './conversation-link';
 import { wikiLinkName, withWikiLinks } from './wiki-links';
 
 /**
@@ -88,31 +87,17 @@ function Backlinks({ links }: { links: MemoryLinks | null }) {
   );
 }
 
-/**
- * "Written in conversation “…”", opening it in Chat. The conversation's transcript sits next to the
- * project's memory folder (`projects/<slug>/<session id>.jsonl`); its title comes from the vault's file
- * list, else from the loaded conversation lists. When neither knows it, the conversation is gone.
- */
+/** "Written in conversation “…”", opening it in Chat; when the vault no longer holds it, says so. */
 export function OriginConversation({ file }: { file: VaultFile }) {
-  const files = useStore((s) => s.files);
-  const titles = useSessionTitles();
+  const titleOf = useConversationTitle();
   const sessionId = file.frontmatter?.originSessionId;
   const slug = file.meta.projectSlug;
   if (!sessionId) return null;
-  const transcript = slug ? `projects/${slug}/${sessionId}.jsonl` : null;
-  const title = files.find((f) => f.path === transcript)?.title ?? titles.get(sessionId) ?? null;
-  if (!transcript || title === null) return <p className="muted small">Written in a conversation that is no longer here.</p>;
-  const open = async () => {
-    if (!(await openConversationFile(transcript))) {
-      useStore.getState().showError({ code: 'not_found', message: `“${title}” belongs to a folder that is not open. Open its folder to read it.` });
-    }
-  };
+  const title = titleOf(slug, sessionId);
+  if (!slug || title === null) return <p className="muted small">Written in a conversation that is no longer here.</p>;
   return (
     <p className="small">
-      Written in conversation{' '}
-      <button type="button" className="link" onClick={() => void open()}>
-        “{title}”
-      </button>
+      Written in conversation <ConversationLink projectSlug={slug} sessionId={sessionId} title={title} />
     </p>
   );
 }

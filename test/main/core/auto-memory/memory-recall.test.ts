@@ -40,6 +40,19 @@ describe('offline ranking', () => {
 });
 
 describe('MemoryRecall', () => {
+  it('says in the header when a memory is past its valid-until day or due for review (docs/memory.md#freshness)', async () => {
+    const dir = await tempDir('strata-recall-fresh-');
+    const memory = (name: string, extra: string) => `---\nname: ${name}\ndescription: office floor seating plan ${name}\ntype: project\n${extra}---\nThe office floor plan.\n`;
+    await fs.writeFile(path.join(dir, 'expired.md'), memory('expired', 'validUntil: 2026-12-01\n'));
+    await fs.writeFile(path.join(dir, 'due.md'), memory('due', 'metadata:\n  reviewOn: 2026-12-02\n'));
+    await fs.writeFile(path.join(dir, 'fine.md'), memory('fine', 'validUntil: 2026-12-02\nreviewOn: 2027-01-01\n'));
+    const result = await recallFor(dir).recall({ query: 'office floor seating plan', seen: new Set(), sessionBytesUsed: 0 });
+    const header = (rel: string) => result.memories.find((m) => m.relPath === rel)!.header.replace(/^.*verify before relying on it/, '');
+    expect(header('expired.md')).toBe(' — valid until 2026-12-01, so no longer true unless the user says it still is');
+    expect(header('due.md')).toBe(' — due for review since 2026-12-02: confirm it with the user before relying on it');
+    expect(header('fine.md')).toBe('');
+  });
+
   it('attaches at most 5 files with the age line, within the per-file caps', async () => {
     const dir = await fixtureFolder();
     const big = ['---', 'name: Huge', 'description: checkout checkout checkout latency notes', 'type: project', '---', ...Array.from({ length: 400 }, (_, i) => `checkout line ${i} ${'é'.repeat(30)}`)].join('\n');

@@ -101,3 +101,33 @@ describe('relevant-memory recall in the chat', () => {
     expect(uniqueChips(fx, sessionId)).toEqual([]);
   });
 });
+
+describe('how often recall used each memory (docs/memory.md#provenance-and-use)', () => {
+  const deployPath = (fx: ChatFixture, memoryDir: string) => path.relative(fx.services.vault().root, path.join(memoryDir, 'project_deploy.md')).split(path.sep).join('/');
+
+  it('counts each attachment by conversation, newest first, and leaves the memory file untouched', async () => {
+    const { f: fx, memoryDir, sessionId: first } = await recallChat(() => text('{"selected_memories": ["project_deploy.md"]}'));
+    await fx.turn(first, 'Which day do deployments happen?');
+    const second = await fx.newSession();
+    await fx.turn(second, 'Can we deploy on a Thursday?');
+
+    const rel = deployPath(fx, memoryDir);
+    const { since, files: usage } = await fx.call('memory:usage', {});
+    expect(since).toBe(usage[rel]!.recent[1]!.at);
+    expect(Object.keys(usage)).toEqual([rel]);
+    expect(usage[rel]).toMatchObject({ count: 2, recent: [{ sessionId: second }, { sessionId: first }] });
+    expect(usage[rel]!.lastUsed).toBe(usage[rel]!.recent[0]!.at);
+    expect(await fs.readFile(path.join(memoryDir, 'project_deploy.md'), 'utf8')).toBe(deploy);
+  });
+
+  it('sets a damaged count file aside instead of overwriting it, and counts again from there', async () => {
+    const { f: fx, memoryDir, sessionId } = await recallChat(() => text('{"selected_memories": ["project_deploy.md"]}'));
+    const file = path.join(fx.services.vault().root, '.strata', 'memory-usage.json');
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    await fs.writeFile(file, '{"files": [not json');
+    await fx.turn(sessionId, 'Which day do deployments happen?');
+
+    expect((await fx.call('memory:usage', {})).files[deployPath(fx, memoryDir)]).toMatchObject({ count: 1 });
+    expect(await fs.readFile(`${file}.damaged`, 'utf8')).toBe('{"files": [not json');
+  });
+});

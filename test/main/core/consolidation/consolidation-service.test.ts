@@ -20,23 +20,32 @@ afterEach(async () => {
   fake = null;
 });
 
+/** A vault with one opened project holding two contradicting memories and five conversations: the gates pass. */
+async function projectWithContradiction(switches: Record<string, boolean> = {}) {
+  const log = testLogger();
+  const appData = await tempDir('strata-consolidate-app-');
+  const project = await tempDir('strata-consolidate-proj-');
+  const started = await createServices({ appDataDir: appData, shell: 'host', logger: log.logger, env: { ANTHROPIC_API_KEY: 'sk-test' } });
+  services = started;
+  const vault = started.vault();
+  await vault.ready;
+  const api = await startFakeAnthropic({ strict: true });
+  fake = api;
+  await vault.settings.update({ baseUrl: api.url, model: 'claude-test' });
+  const opened = (await vault.projects.open(project)).path;
+  await vault.settings.update({ projects: { [opened]: { ...vault.settings.get().projects[opened]!, ...switches } } });
+  const paths = await ProjectPaths.resolve(vault.root, opened);
+  await fs.mkdir(paths.memoryDir, { recursive: true });
+  await fs.writeFile(path.join(paths.memoryDir, 'user_city.md'), memoryText('City', 'where the user lives', 'Lives in Lisbon.', 'user'));
+  await fs.writeFile(path.join(paths.memoryDir, 'user_city_new.md'), memoryText('New city', 'the move', 'Moved to Porto.', 'user'));
+  await fs.mkdir(paths.transcriptsDir, { recursive: true });
+  for (let i = 0; i < 5; i++) await fs.writeFile(path.join(paths.transcriptsDir, `s${i}.jsonl`), '{}\n');
+  return { log, opened, paths, fake: api, services: started };
+}
+
 describe('the background consolidation check', () => {
   it('after a conversation changes and the gates pass, proposes a changeset (and tells the renderer); the next change starts no second pass', async () => {
-    const log = testLogger();
-    const appData = await tempDir('strata-consolidate-app-');
-    const project = await tempDir('strata-consolidate-proj-');
-    services = await createServices({ appDataDir: appData, shell: 'host', logger: log.logger, env: { ANTHROPIC_API_KEY: 'sk-test' } });
-    const vault = services.vault();
-    await vault.ready;
-    fake = await startFakeAnthropic({ strict: true });
-    await vault.settings.update({ baseUrl: fake.url, model: 'claude-test' });
-    const opened = (await vault.projects.open(project)).path;
-    const paths = await ProjectPaths.resolve(vault.root, opened);
-    await fs.mkdir(paths.memoryDir, { recursive: true });
-    await fs.writeFile(path.join(paths.memoryDir, 'user_city.md'), memoryText('City', 'where the user lives', 'Lives in Lisbon.', 'user'));
-    await fs.writeFile(path.join(paths.memoryDir, 'user_city_new.md'), memoryText('New city', 'the move', 'Moved to Porto.', 'user'));
-    await fs.mkdir(paths.transcriptsDir, { recursive: true });
-    for (let i = 0; i < 5; i++) await fs.writeFile(path.join(paths.transcriptsDir, `s${i}.jsonl`), '{}\n');
+    const { log, opened, paths, fake, services: app } = await projectWithContradiction();
     const real = await fs.realpath(paths.memoryDir);
     fake.enqueue(
       toolCalls([{ name: 'Read', input: { file_path: path.join(real, 'user_city.md') } }]),
@@ -44,22 +53,34 @@ describe('the background consolidation check', () => {
       text('- user_city.md: contradicted by user_city_new.md'),
     );
 
-    const dispatch = createDispatcher(createHandlers(services, 'host'), log.logger);
+    const dispatch = createDispatcher(createHandlers(app, 'host'), log.logger);
     const told = new Promise<ConsolidationChangeset | null>((resolve) => {
-      services!.events.subscribe((channel, payload) => {
+      app.events.subscribe((channel, payload) => {
         if (channel === 'memory:did-change-consolidation') resolve((payload as { changeset: ConsolidationChangeset | null }).changeset);
       });
     });
-    await services.vault().sessions.announce(opened);
+    await app.vault().sessions.announce(opened);
     const changeset = await told;
     expect(changeset!.items.map((i) => [i.path.split('/').pop(), i.action, i.reason])).toEqual([['user_city.md', 'deleted', 'contradicted by user_city_new.md']]);
     expect(await fs.readFile(path.join(real, 'user_city.md'), 'utf8')).toContain('Lisbon');
     const got = await dispatch('memory:consolidation-get', { project: opened });
     expect(got).toMatchObject({ ok: true, value: { id: changeset!.id } });
 
-    await services.vault().sessions.announce(opened);
+    await app.vault().sessions.announce(opened);
     await new Promise((r) => setTimeout(r, 200));
     expect(fake.requests).toHaveLength(3);
+    log.assertNoErrors();
+  });
+
+  it('runs no pass while memory is paused, however many conversations changed; "Tidy memory now" still does (docs/memory.md#pause-and-incognito)', async () => {
+    const { log, opened, fake, services: s } = await projectWithContradiction({ memoryPaused: true });
+    fake.enqueue(text('- nothing to change'));
+    s.events.emit('chat:did-change-sessions', { project: opened, sessions: [] });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(fake.requests).toHaveLength(0);
+    const dispatch = createDispatcher(createHandlers(s, 'host'), log.logger);
+    await dispatch('memory:consolidation-run', { project: opened });
+    expect(fake.requests).toHaveLength(1);
     log.assertNoErrors();
   });
 });
