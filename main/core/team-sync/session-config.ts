@@ -1,0 +1,29 @@
+import type { EventHub } from '../events.js';
+import type { Clock, CredentialStore, Logger } from '../ports.js';
+import type { VaultServices } from '../services.js';
+
+export interface TeamServiceOptions {
+  /** The current vault (rebuilt on a vault switch). */
+  vault: () => VaultServices;
+  events: EventHub;
+  credentials: CredentialStore;
+  clock: Clock;
+  logger: Logger;
+  /** Test seam for the OAuth wait; the app uses 5 minutes. */
+  signInTimeoutMs?: number;
+  /** How long closing waits for the last push of pending changes; 5 s. */
+  finalPushMs?: number;
+  /** Open the sessions of the projects whose team sync is set up at start (the app; not the CLI). */
+  openAtStart?: boolean;
+}
+
+/** What a session was built from; a change of any field (settings, vault) rebuilds it. */
+export interface SessionConfig {
+  vaultRoot: string;
+  serverUrl: string | null;
+  teamRepo: string | null;
+  enabled: boolean;
+}
+
+export const sameConfig = (a: SessionConfig, b: SessionConfig) =>
+  a.vaultRoot === b.vaultRoot && a.serverUrl === b.serverUrl && a.teamRepo === b.teamRepo && a.enabled === b.enabled;
