@@ -7,7 +7,6 @@ import { runQueryLoop, type AgentEvent, type HookContext, type QueryStatus, type
 import { RecordBuilder } from '../agent/record-builder.js';
 import { MemoryExtractor, FileCursorStore, renderRecalled } from '../auto-memory/index.js';
 import { buildSessionContext, InstructionsOnRead } from '../context/index.js';
-import type { EventHub } from '../events.js';
 import type { Clock, Logger } from '../ports.js';
 import { isStillTemplate, liveContextTokens, liveMessages, loadCustomization } from '../session-memory/index.js';
 import { ReadState } from '../tools/index.js';
@@ -15,6 +14,7 @@ import { conversationChain } from '../transcripts/conversation-chain.js';
 import { contextReminderRecord, reminderTextOf } from '../transcripts/context-reminder.js';
 import { isMessageRecord, type TranscriptRecord } from '../transcripts/records.js';
 import type { TranscriptStore } from '../transcripts/transcript-store.js';
+import type { ChatEvents } from './chat-events.js';
 import { ConversationAgent, projectSwitches, resolveApiKey, sideQueryOf, type AgentEnvironment } from './agent-setup.js';
 import { MemoryChanges, type MemoryItem } from './memory-changes.js';
 import type { ReviewInbox } from '../auto-memory/review-inbox.js';
@@ -37,7 +37,7 @@ export interface ChatSessionDeps {
   transcripts: TranscriptStore;
   catalog: SessionCatalog;
   engines: MemoryEngines;
-  events: EventHub;
+  events: ChatEvents;
   clock: Clock;
   logger: Logger;
   /** Remembers "always allow writes" for the project (settings). */
@@ -105,7 +105,7 @@ export class ChatSession {
       writes: () => this.policy.writes,
       alwaysAllowed: () => projectSwitches(deps.env.settings(), deps.project).alwaysAllowWrites,
       rememberAlways: () => deps.allowWritesAlways(deps.project),
-      announce: (request) => deps.events.emit('chat:did-request-permission', request),
+      announce: (request) => deps.events.permissionRequest.fire(request),
       waiting: (waiting) => (waiting ? this.setPhase('waiting-permission') : this.run && this.setPhase('running-tools')),
     });
   }
@@ -292,6 +292,7 @@ export class ChatSession {
       },
       onEvent: (event) => this.onAgentEvent(event),
       attachToResult: (call, result) => this.instructionsOnRead(agent).forToolResult(call, result),
+      recordedToolInput: agent.recordedToolInput,
       hooks: {
         afterModelResponse: (ctx) => this.afterModelResponse(agent, ctx),
         afterTurn: (ctx) => this.afterTurn(agent, ctx),
@@ -341,7 +342,7 @@ export class ChatSession {
         if (this.phase !== 'streaming') this.setPhase('streaming');
         break;
       case 'text':
-        if (this.streamingId) this.deps.events.emit('chat:did-stream', { sessionId: this.sessionId, itemId: this.streamingId, text: event.text });
+        if (this.streamingId) this.deps.events.stream.fire({ sessionId: this.sessionId, itemId: this.streamingId, text: event.text });
         break;
       case 'tool_start':
         if (this.phase !== 'running-tools') this.setPhase('running-tools');
@@ -422,8 +423,7 @@ export class ChatSession {
   }
 
   async emitNotes(updating: boolean): Promise<void> {
-    const notes = await this.deps.engines.notesView.read(this.deps.project, this.sessionId);
-    this.deps.events.emit('notes:did-change', { ...notes, updating });
+    await this.deps.engines.notesView.announce(this.deps.project, this.sessionId, updating);
     // The notes' Session Title names the conversation in the list.
     if (!updating) void this.announceSessions();
   }
@@ -586,7 +586,7 @@ export class ChatSession {
   }
 
   private emitUpserts(upserts: ChatItem[], reset = false): void {
-    this.deps.events.emit('chat:did-update', {
+    this.deps.events.update.fire({
       sessionId: this.sessionId,
       upserts,
       ...(reset ? { reset } : {}),
@@ -608,8 +608,7 @@ export class ChatSession {
   }
 
   private async announceSessions(): Promise<void> {
-    const sessions = await this.deps.catalog.list(this.deps.project).catch(() => null);
-    if (sessions) this.deps.events.emit('chat:did-change-sessions', { project: this.deps.project, sessions });
+    await this.deps.catalog.announce(this.deps.project).catch(() => undefined);
   }
 }
 

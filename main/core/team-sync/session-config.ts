@@ -1,11 +1,15 @@
-import type { EventHub } from '../events.js';
+import type { Emitter, Event } from '../../../common/async/event.js';
+import type { TeamStatus } from '../../../common/domain/team.js';
 import type { Clock, CredentialStore, Logger } from '../ports.js';
 import type { VaultServices } from '../services.js';
 
 export interface TeamServiceOptions {
   /** The current vault (rebuilt on a vault switch). */
   vault: () => VaultServices;
-  events: EventHub;
+  /** The current vault's settings changed (sessions whose server or switch changed rebuild). */
+  onDidChangeSettings: Event<unknown>;
+  /** The vault moved: every session belongs to the old one. */
+  onDidSwitchVault: Event<unknown>;
   credentials: CredentialStore;
   clock: Clock;
   logger: Logger;
@@ -16,6 +20,9 @@ export interface TeamServiceOptions {
   /** Open the sessions of the projects whose team sync is set up at start (the app; not the CLI). */
   openAtStart?: boolean;
 }
+
+/** A session's options: the service's, and the service's status event it fires. */
+export type TeamSessionOptions = TeamServiceOptions & { statusChanged: Emitter<TeamStatus> };
 
 /** What a session was built from; a change of any field (settings, vault) rebuilds it. */
 export interface SessionConfig {

@@ -3,11 +3,10 @@ import type { ConflictChoice, ConflictView, DeletedTeamFile, TeamStatus } from '
 import type { VaultChange } from '../../../common/domain/vault.js';
 import { AppFailure } from '../../../common/result.js';
 import { ProjectPaths } from '../paths/index.js';
-import { TeamSyncFailure } from './conflict-desk.js';
 import { FileBadges } from './file-badges.js';
 import { openTeamSync, type OpenedTeamSync } from './open-team-sync.js';
 import { detectTeamRepo } from './repo-detect.js';
-import type { SessionConfig, TeamServiceOptions } from './session-config.js';
+import type { SessionConfig, TeamSessionOptions } from './session-config.js';
 import { SessionSignIn } from './session-sign-in.js';
 import { settlesWithin } from './settles-within.js';
 import { SyncScheduler } from './sync-scheduler.js';
@@ -37,13 +36,13 @@ export class TeamSession {
     private readonly repo: string | null,
     private readonly repoProblem: string | null,
     private readonly opened: OpenedTeamSync | null,
-    private readonly o: TeamServiceOptions,
+    private readonly o: TeamSessionOptions,
   ) {
     this.teamDirRel = toSlash(path.relative(config.vaultRoot, teamDir));
     this.badges = new FileBadges(this.teamDirRel, opened?.engine ?? null, o.logger);
   }
 
-  static async open(project: string, config: SessionConfig, o: TeamServiceOptions): Promise<TeamSession> {
+  static async open(project: string, config: SessionConfig, o: TeamSessionOptions): Promise<TeamSession> {
     const paths = await ProjectPaths.resolve(config.vaultRoot, project);
     const detected = await detectTeamRepo(paths.gitRoot ?? paths.projectDir, config.teamRepo);
     let repo = detected.ok ? detected.repo : null;
@@ -108,7 +107,7 @@ export class TeamSession {
   }
 
   emit(): void {
-    if (!this.closed) this.o.events.emit('team:did-change-status', this.status());
+    if (!this.closed) this.o.statusChanged.fire(this.status());
   }
 
   /**
@@ -139,23 +138,15 @@ export class TeamSession {
 
   async readConflict(key: string): Promise<ConflictView> {
     const engine = this.requireEngine();
-    try {
-      const account = this.signIn?.account ?? null;
-      return toConflictView({ vaultRoot: this.config.vaultRoot, teamDir: this.teamDir, account }, await engine.readConflict(key));
-    } catch (error) {
-      throw asAppFailure(error);
-    }
+    const account = this.signIn?.account ?? null;
+    return toConflictView({ vaultRoot: this.config.vaultRoot, teamDir: this.teamDir, account }, await engine.readConflict(key));
   }
 
   /** Records the user's choice, then pushes it right away (the scheduler's run, not a second one). */
   async resolveConflict(key: string, keep: ConflictChoice, text: string | undefined): Promise<TeamStatus> {
     const engine = this.requireEngine();
     const account = this.signIn?.account ?? null;
-    try {
-      await engine.resolveConflict(key, { keep, text, ...(account ? { author: account } : {}) });
-    } catch (error) {
-      throw asAppFailure(error);
-    }
+    await engine.resolveConflict(key, { keep, text, ...(account ? { author: account } : {}) });
     await this.badges.refresh();
     if (this.scheduler) void this.scheduler.runNow().catch(() => undefined);
     const status = this.status();
@@ -171,11 +162,7 @@ export class TeamSession {
   /** Puts a deleted team memory back; the next push shares it again. */
   async restoreDeleted(key: string): Promise<DeletedTeamFile[]> {
     const engine = this.requireEngine();
-    try {
-      await engine.restoreDeleted(key);
-    } catch (error) {
-      throw asAppFailure(error);
-    }
+    await engine.restoreDeleted(key);
     await this.badges.refresh();
     if (this.scheduler) void this.scheduler.runNow().catch(() => undefined);
     return this.listDeleted();
@@ -282,9 +269,4 @@ export class TeamSession {
     if (!this.signIn?.signedIn || !this.scheduler) throw new AppFailure('permission_denied', 'Sign in to the team server first.');
     return this.scheduler;
   }
-}
-
-function asAppFailure(error: unknown): Error {
-  if (error instanceof TeamSyncFailure) return new AppFailure(error.code, error.message);
-  return error as Error;
 }
