@@ -16,7 +16,7 @@ import { Vault } from './vault/index.js';
 import { TranscriptStore } from './transcripts/index.js';
 import { SessionCatalog, type SessionsChange } from './chat/session-catalog.js';
 import { ChatRunner } from './chat/chat-runner.js';
-import { TeamService } from './team/team-service.js';
+import { TeamService } from './team-sync/index.js';
 
 /** Everything the composition root needs from its caller (Electron entry, host, CLI, tests). */
 export interface ServicesConfig {

@@ -50,6 +50,25 @@ function body(repo: string, snapshot: RepoSnapshot, withEntries: boolean) {
   return { repo, version: snapshot.version, lastModified: new Date(snapshot.lastModified).toISOString(), checksum: snapshot.checksum, content };
 }
 
+/**
+ * A repository that grew past the byte cap before the cap existed (or was lowered) is not sent whole:
+ * its answer could be too large to build (a JSON string past V8's length limit was a 500). The cap
+ * is what this server promises to serve; the hashes view and deletions still work, so it can be
+ * brought back under (docs/sync-protocol.md#limits).
+ */
+async function refuseOverCap(deps: TeamMemoryDeps, repo: string): Promise<void> {
+  const bytes = await deps.memory.contentBytes(repo);
+  const max = deps.limits.maxRepoBytes;
+  if (bytes <= max) return;
+  throw new ApiError(
+    413,
+    'team_memory_repo_too_large',
+    `${repo} holds ${bytes} bytes of memory, more than this server serves whole (${max}); ` +
+      'the administrator can raise --max-repo-bytes, or entries can be deleted (PUT null with the ETag of ?view=hashes)',
+    { max_repo_bytes: max, repo_bytes: bytes },
+  );
+}
+
 async function handleGet(deps: TeamMemoryDeps, { repo }: Admitted, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   const view = (request.query as Record<string, unknown>).view;
   if (view !== undefined && view !== 'hashes') throw new ApiError(400, 'invalid_request', 'view must be hashes or absent');
@@ -66,6 +85,7 @@ async function handleGet(deps: TeamMemoryDeps, { repo }: Admitted, request: Fast
   if (inm !== null && weakMatch(inm, head.checksum)) {
     return reply.code(304).header('etag', formatEtag(head.checksum)).send();
   }
+  if (view !== 'hashes') await refuseOverCap(deps, repo);
   const snapshot = await deps.memory.snapshot(repo, view !== 'hashes', deps.clock.now(), deps.limits.tombstoneMs);
   if (!snapshot) throw new ApiError(404, 'not_found', `${repo} has no team memory yet`);
   return reply.header('etag', formatEtag(snapshot.checksum)).send(body(repo, snapshot, view !== 'hashes'));

@@ -87,6 +87,15 @@ export class MemoryStore {
     };
   }
 
+  /** UTF-8 bytes of the repository's live entries, counted as a PUT counts them against the byte cap. */
+  async contentBytes(repo: string): Promise<number> {
+    const rows = await this.db.query<{ bytes: number | string | null }>(
+      'SELECT SUM(length(content)) AS bytes FROM team_entries WHERE repo = ? AND deleted_at IS NULL',
+      [repo],
+    );
+    return Number(rows[0]?.bytes ?? 0);
+  }
+
   /** The whole repository; tombstones older than `tombstoneMs` are left out. */
   async snapshot(repo: string, withContent: boolean, now: number, tombstoneMs: number): Promise<RepoSnapshot | null> {
     const rows = await this.db.query<{

@@ -1,7 +1,9 @@
 /**
- * Team memory sync (docs/memory.md#team-sync; docs/memory.md#team-memory): the engine, its scheduler, sign-in, repository
- * detection, and the mapping onto the renderer's `TeamStatus`.
+ * Team memory sync (docs/memory.md#team-sync; docs/memory.md#team-memory): the service holding one session per open
+ * project (sign-in, badges, scheduler), the engine of one repository, repository detection, and the
+ * mapping onto the renderer's `TeamStatus`.
  */
+export { TeamService, type TeamServiceOptions } from './team-service.js';
 export { TeamSyncEngine } from './team-sync-engine.js';
 export { openTeamSync, type OpenTeamSyncInput, type OpenedTeamSync } from './open-team-sync.js';
 export { SyncScheduler, realTimers, type SyncSchedulerOptions, type Timers } from './sync-scheduler.js';

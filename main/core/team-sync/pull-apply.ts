@@ -195,13 +195,18 @@ async function forEachLimit<T>(items: T[], limit: number, task: (item: T) => Pro
  * only window left; no rename can compare-and-swap.
  */
 async function download(ctx: PullContext, key: string, text: string, expected: string | null, mtime: Date | null): Promise<boolean> {
-  const hash = await ctx.store.putBase(text);
-  const unchanged = async () => {
+  const hash = hashText(text);
+  const unchanged = async (temp: string) => {
     ctx.fault.hit('before-pull-rename');
     // Expected absent: one lstat says whether a file appeared (anything else in the way fails the
     // rename, and so this file alone); otherwise the content must still match.
-    if (expected === null) return !(await fs.lstat(keyToPath(ctx.teamDir, key)!).then((stat) => stat.isFile(), () => false));
-    return ((await readLocalFile(ctx.teamDir, key))?.hash ?? null) === expected;
+    const still =
+      expected === null
+        ? !(await fs.lstat(keyToPath(ctx.teamDir, key)!).then((stat) => stat.isFile(), () => false))
+        : ((await readLocalFile(ctx.teamDir, key))?.hash ?? null) === expected;
+    // The base text is the download itself, kept before the state can name it (saved after the pull).
+    if (still) await ctx.store.keepBaseFile(temp, hash);
+    return still;
   };
   if (!(await writeLocalFile(ctx.teamDir, key, text, mtime, ctx.checkedFolders, unchanged, expected === null))) {
     ctx.logger.info('team memory file changed during the pull; kept it and the server copy', { key });

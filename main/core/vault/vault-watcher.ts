@@ -7,10 +7,12 @@ import { isIgnoredRelative, toVaultPath } from './vault-paths.js';
 /** The part of a chokidar `FSWatcher` the vault uses, so a test can hand in a watcher that fails. */
 export interface FileWatcher {
   on(event: 'add' | 'change' | 'unlink', listener: (file: string, stats?: Stats) => void): unknown;
-  on(event: 'unlinkDir', listener: (dir: string) => void): unknown;
+  on(event: 'unlinkDir' | 'addDir', listener: (dir: string) => void): unknown;
   on(event: 'ready', listener: () => void): unknown;
   on(event: 'error', listener: (error: unknown) => void): unknown;
   close(): Promise<void>;
+  /** The files and folders it tracks, by folder (chokidar's); without it a new folder's catch-up reports every file. */
+  getWatched?(): Record<string, string[]>;
 }
 
 /** Builds a watcher over one root (docs/architecture.md: engines take a watcher factory). */
@@ -57,6 +59,8 @@ export class VaultWatcher {
   private rootTimer: NodeJS.Timeout | null = null;
   private closed = false;
   private readonly factory: WatcherFactory;
+  /** New folders waiting for their catch-up listing, with its timers. */
+  private readonly catchUps = new Map<string, NodeJS.Timeout[]>();
 
   constructor(private readonly options: VaultWatcherOptions) {
     this.factory = options.factory ?? chokidarFactory;
@@ -80,6 +84,8 @@ export class VaultWatcher {
   async close(): Promise<void> {
     this.closed = true;
     if (this.rootTimer) clearInterval(this.rootTimer);
+    for (const timers of this.catchUps.values()) timers.forEach(clearTimeout);
+    this.catchUps.clear();
     await this.watcher?.close();
     this.watcher = null;
   }
@@ -115,6 +121,7 @@ export class VaultWatcher {
     watcher.on('add', forward('add'));
     watcher.on('change', forward('change'));
     watcher.on('unlink', forward('unlink'));
+    watcher.on('addDir', (dir) => this.catchUpLater(watcher, dir, forward('add'), ignored));
     watcher.on('unlinkDir', (dir) => {
       if (path.resolve(dir) === root) void this.checkRoot();
     });
@@ -122,6 +129,46 @@ export class VaultWatcher {
       watcher.on('ready', () => resolve());
       watcher.on('error', (error) => void this.onError(error, resolve));
     });
+  }
+
+  /**
+   * chokidar lists a new folder and only then watches it: a file renamed into the folder in between (a
+   * team pull's temp + rename into a teammate's folders, made the same moment) gets no event until
+   * something else happens in that folder (test/main/core/vault/watcher-new-folder.test.ts). So a new
+   * folder is listed again once it is surely watched, and each file chokidar does not track is
+   * reported as added (an add of a file the vault already holds unchanged is a no-op).
+   */
+  private catchUpLater(watcher: FileWatcher, dir: string, add: (file: string, stats?: Stats) => void, ignored: (file: string) => boolean): void {
+    if (this.closed || this.catchUps.has(dir)) return;
+    const timers = [this.options.writeFinishMs + 100, 2_000].map((delay, i, all) => {
+      const timer = setTimeout(() => {
+        if (i === all.length - 1) this.catchUps.delete(dir);
+        if (this.watcher === watcher && !this.closed) void this.catchUp(watcher, dir, add, ignored);
+      }, delay);
+      timer.unref();
+      return timer;
+    });
+    this.catchUps.set(dir, timers);
+  }
+
+  private async catchUp(watcher: FileWatcher, dir: string, add: (file: string, stats?: Stats) => void, ignored: (file: string) => boolean): Promise<void> {
+    const { root, depth } = this.options;
+    const tracked = watcher.getWatched?.() ?? {};
+    const walk = async (folder: string): Promise<void> => {
+      const entries = await fs.readdir(folder, { withFileTypes: true }).catch(() => []);
+      for (const entry of entries) {
+        const full = path.join(folder, entry.name);
+        if (this.closed || ignored(full)) continue;
+        // chokidar's depth: how many folder levels below the root it watches.
+        const level = path.relative(root, full).split(path.sep).length - 1;
+        if (entry.isDirectory() && (depth === undefined || level < depth)) await walk(full);
+        else if (entry.isFile() && !tracked[folder]?.includes(entry.name) && (depth === undefined || level <= depth)) {
+          const stats = await fs.lstat(full).catch(() => undefined);
+          if (stats?.isFile() && !this.closed) add(full, stats);
+        }
+      }
+    };
+    await walk(dir);
   }
 
   private async onError(error: unknown, resolveReady: () => void): Promise<void> {

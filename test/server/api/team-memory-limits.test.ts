@@ -76,6 +76,33 @@ describeOnBackends('team memory API limits', (backend) => {
     expect(Object.keys((await m.snapshot()).entries).sort()).toEqual(['b.md', 'c.md']);
   });
 
+  it('answers a repository that grew past the byte cap before it existed with a structured 413, never a 500, and serves it again once deletions bring it under', async () => {
+    const m = await member();
+    // The same database under a server with no practical cap: the repository grows to 4,000 bytes.
+    const before = await startFixture(backend.url(), { maxRepoBytes: 1_000_000, maxFileBytes: 1000, rateLimitPerMinute: 0 });
+    try {
+      const grown = await client((await before.member([m.repo])).token).put(before.api(m.repo), {
+        entries: { 'a.md': 'a'.repeat(1000), 'b.md': 'b'.repeat(1000), 'c.md': 'c'.repeat(1000), 'd.md': 'd'.repeat(1000) },
+      });
+      expect(grown.status).toBe(200);
+    } finally {
+      await before.close();
+    }
+    const full = await m.c.get(f.api(m.repo));
+    expect(full.status).toBe(413);
+    const refused = await json(full);
+    expect(refused.error.details).toMatchObject({ error_code: 'team_memory_repo_too_large', max_repo_bytes: 2500, repo_bytes: 4000 });
+    expect(refused.error.message).toMatch(/--max-repo-bytes/);
+    // A client already in step still gets its 304; the hashes view still answers, and its ETag lets deletions through.
+    const hashes = await m.c.get(f.api(m.repo, '&view=hashes'));
+    expect(hashes.status).toBe(200);
+    const etag = hashes.headers.get('etag')!;
+    expect((await m.c.get(f.api(m.repo), { 'if-none-match': etag })).status).toBe(304);
+    expect(Object.keys((await json(hashes)).content.entryChecksums).sort()).toEqual(['a.md', 'b.md', 'c.md', 'd.md']);
+    expect((await m.c.put(f.api(m.repo), { entries: { 'a.md': null, 'b.md': null } }, { 'if-match': etag })).status).toBe(200);
+    expect(Object.keys((await m.snapshot()).entries).sort()).toEqual(['c.md', 'd.md']);
+  });
+
   it('keeps only the newest tombstones, so deletions cannot grow every answer without bound', async () => {
     const m = await member();
     const keys = ['t1.md', 't2.md', 't3.md', 't4.md', 't5.md'];

@@ -5,7 +5,7 @@ import { TeamAuth } from '../../../../main/core/team-sync/oauth-client.js';
 import { tempDir } from '../../../support/temp-dir.js';
 import { testLogger } from '../../../support/test-logger.js';
 import { cheapPasswordCost } from '../../../server/helpers/server-fixture.js';
-import { signInAsBrowser } from '../team/team-browser.js';
+import { signInAsBrowser } from './team-browser.js';
 
 // How the sign-in client behaves when the token endpoint says no or cannot answer, and what it sends to
 // revoke (RFC 6749 §5.2, RFC 7009 §2.1), against the real server.

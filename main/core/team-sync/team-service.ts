@@ -2,10 +2,11 @@ import { Emitter } from '../../../common/async/event.js';
 import type { ConflictChoice, ConflictView, DeletedTeamFile, TeamStatus } from '../../../common/domain/team.js';
 import type { VaultFileMeta } from '../../../common/domain/vault.js';
 import { AppFailure } from '../../../common/result.js';
-import { TeamAuth } from '../team-sync/oauth-client.js';
-import { sameConfig, TeamSession, type SessionConfig, type TeamServiceOptions } from './team-session.js';
+import { TeamAuth } from './oauth-client.js';
+import { sameConfig, type SessionConfig, type TeamServiceOptions } from './session-config.js';
+import { TeamSession } from './team-session.js';
 
-export type { TeamServiceOptions } from './team-session.js';
+export type { TeamServiceOptions } from './session-config.js';
 
 /**
  * The team memory of the projects of the current vault. With `openAtStart` (the app, not one-shot CLI
@@ -59,7 +60,7 @@ export class TeamService {
   }
 
   async signIn(project: string): Promise<TeamStatus> {
-    return (await this.session(project)).signIn();
+    return (await this.session(project)).startSignIn();
   }
 
   async signOut(project: string): Promise<TeamStatus> {

@@ -6,7 +6,7 @@ import { tempDir } from '../../../support/temp-dir.js';
 import { testLogger } from '../../../support/test-logger.js';
 import { apps, gitProject, PASSWORD, rel, REPO, signIn, startApp, teamDir, type App } from './team-app.js';
 import { describeOnBackends } from '../../../server/helpers/backends.js';
-import { canarySecret } from '../team-sync/sync-harness.js';
+import { canarySecret } from './sync-harness.js';
 
 /** Team memory through the app's IPC handlers: two apps, two vaults, the real server (SQLite and PostgreSQL). */
 describeOnBackends('team memory in the app (IPC handlers, real server, two vaults)', (backend) => {
