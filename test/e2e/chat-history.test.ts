@@ -10,6 +10,8 @@ import { startApp, type TestApp } from './support/app.js';
 import { hasChromium, openPage, useBrowser } from './support/browser.js';
 import { memoryDirOf, prepareChat, TEST_API_KEY } from './support/chat-app.js';
 
+const WORKLOG_LINE = '_A terse step-by-step log of what was tried and done_\n';
+
 if (!hasChromium) console.warn('e2e: Chromium is not installed (scripts/install-system-deps.sh installs it); skipping');
 
 const lastUserText = (r: WireRequest): string => {
@@ -35,7 +37,7 @@ describe.skipIf(!hasChromium)('conversation history in Chromium via strata host'
   });
 
   /** The main agent's answers come from `main`, in order; the background extractor gets `extractor`. */
-  async function open(name: string, extractor?: (r: WireRequest) => ScriptedResponse | null) {
+  async function open(name: string, extractor?: (r: WireRequest) => ScriptedResponse | null, forks?: (r: WireRequest) => ScriptedResponse | null) {
     const main: ScriptedResponse[] = [];
     fake = await startFakeAnthropic({
       strict: true,
@@ -44,6 +46,8 @@ describe.skipIf(!hasChromium)('conversation history in Chromium via strata host'
         if (last.includes('You are the memory extractor') || (extractor && last.includes('tool_result') && JSON.stringify(r.messages).includes('You are the memory extractor'))) {
           return extractor?.(r) ?? text('Nothing to do.');
         }
+        const fork = forks?.(r);
+        if (fork) return fork;
         return main.shift() ?? text('(nothing scripted)');
       },
     });
@@ -87,10 +91,31 @@ describe.skipIf(!hasChromium)('conversation history in Chromium via strata host'
     return [...seen.entries()].sort((a, b) => a[0] - b[0]).map(([, t]) => t);
   }
 
-  it('shows the answer of a Retry pressed 9 s after a 529, under its question, after notes, a denied write and a stop', async () => {
-    const { page, errors, project, script } = await open('history-slow-retry');
+  it('shows the answer of a Retry pressed 9 s after a 529 in view under its question, while the notes update and the Retry compacts, after a denied write and a stop', async () => {
+    let notesUpdates = 0;
+    const { page, errors, project, script } = await open('history-slow-retry', undefined, (r) => {
+      const last = lastUserText(r);
+      const notesFile = /The notes file is (.+?)\. It has already been read/.exec(last)?.[1];
+      if (notesFile) {
+        notesUpdates += 1;
+        // A slow notes update: the one after the denied write still runs while the user waits after the 529.
+        return toolCalls([{ name: 'Edit', input: { file_path: notesFile, old_string: WORKLOG_LINE, new_string: `${WORKLOG_LINE}- step ${notesUpdates}\n` } }], { firstByteDelayMs: 8_000 });
+      }
+      if (last.includes('tool_result') && JSON.stringify(r.messages).includes('The notes file is ')) return text('Updated.');
+      return null;
+    });
+    const vault = app!.services.vault();
+    // Low thresholds: the notes update after every answer, and the question sent into the 529 takes the
+    // context past the compaction threshold, so the Retry compacts (from the notes) before it asks again.
+    await vault.settings.update({
+      memory: {
+        compaction: { contextWindow: 11_000, maxOutputTokens: 1_000, autoCompactBuffer: 1_000, keepMinTokens: 200, keepMinTextMessages: 1, keepMaxTokens: 3_000 },
+        sessionMemory: { minTokensToInit: 300, minTokensBetweenUpdates: 100, toolCallsBetweenUpdates: 1 },
+      },
+    });
+    const filler = 'Tell me about the launch plan and the checklist. '.repeat(200);
     script(text('First answer.'));
-    await send(page, 'First question');
+    await send(page, `The plan: ${filler}`);
     await answers(page).getByText('First answer.').waitFor();
     await settled(page);
     script(toolCalls([{ name: 'Write', input: { file_path: path.join(project, 'x.md'), content: 'x' } }]), text('Left it alone.'));
@@ -99,30 +124,47 @@ describe.skipIf(!hasChromium)('conversation history in Chromium via strata host'
     await answers(page).getByText('Left it alone.').waitFor();
     await settled(page);
     script(text('word '.repeat(400), { chunkChars: 5, chunkDelayMs: 20 }));
-    await send(page, 'A long story');
+    await send(page, `The checklist: ${filler}`);
     await answers(page).getByText(/word word/).waitFor();
     await page.getByRole('button', { name: 'Stop' }).click();
     await settled(page);
     await log(page).getByRole('note', { name: 'Stopped' }).waitFor();
 
     script(apiErrors.overloaded());
-    await send(page, 'When is the launch?');
+    await send(page, `When is the launch? ${filler}`);
     const alert = page.getByRole('alert').filter({ hasText: 'The model is overloaded right now.' });
     await alert.waitFor();
     // Said once: the banner's advice, not the same words again under it.
     expect((await alert.innerText()).match(/overloaded/g)).toHaveLength(1);
+    // While waiting, the user scrolls back a little to read what was said.
+    await log(page).hover();
+    await page.mouse.wheel(0, -400);
     await page.waitForTimeout(9_000);
     // The API answers 529, then (on Retry) waits before it streams.
     script(text('The launch is on Friday.', { firstByteDelayMs: 1_500 }));
     await alert.getByRole('button', { name: 'Retry' }).click();
-    await answers(page).getByText('The launch is on Friday.').waitFor();
+    const answer = answers(page).getByText('The launch is on Friday.');
+    await answer.waitFor();
     await expect.poll(() => alert.count()).toBe(0);
     await settled(page);
-    // Under its question: the last rows are the question, the line left by the 529, the answer.
-    const all = await rows(page);
-    expect(all.slice(-3)).toEqual(['When is the launch?', 'No answer — the model was overloaded.', 'The launch is on Friday.']);
+    expect(notesUpdates).toBeGreaterThanOrEqual(2);
+    // Where the user looks: the answer is inside the conversation's visible area, not below it.
+    const [box, frame] = [await answer.boundingBox(), await log(page).boundingBox()];
+    expect(box!.y).toBeGreaterThanOrEqual(frame!.y);
+    expect(box!.y + box!.height).toBeLessThanOrEqual(frame!.y + frame!.height);
+    // Under its question: the question, the line left by the 529, the compaction the Retry ran, the answer.
+    const live = await rows(page);
+    const tail = live.slice(-5);
+    expect(tail[0]).toMatch(/^When is the launch\?/);
+    expect(tail.slice(1, 3)).toEqual(['No answer — the model was overloaded.', 'Compacted the conversation to make room.']);
+    expect(tail[3]).toMatch(/^Compacted .* using the session notes \(no model call\)/);
+    expect(tail[4]).toBe('The launch is on Friday.');
+    // Reopened, it shows the same.
+    await page.reload();
+    await answers(page).getByText('The launch is on Friday.').waitFor();
+    expect(await rows(page)).toEqual(live);
     expect(errors).toEqual([]);
-  }, 90_000);
+  }, 120_000);
 
   it('renders the same cards live, after a reload and after the host restarts; the Inbox accept updates the chat card', async () => {
     let memoryDir = '';

@@ -42,8 +42,23 @@ function answerUnder(file: readonly TranscriptRecord[], from: string): string {
   return parts.join('\n\n');
 }
 
+/**
+ * A compaction that keeps the newest records word for word appends them again, under the same uuids:
+ * one record, not a second answer to its question.
+ */
+function firstCopies(file: readonly TranscriptRecord[]): TranscriptRecord[] {
+  const seen = new Set<string>();
+  return file.filter((r) => {
+    if (!isMessageRecord(r)) return true;
+    if (seen.has(r.uuid)) return false;
+    seen.add(r.uuid);
+    return true;
+  });
+}
+
 /** Adds to each question its earlier versions: other questions with the same parent, other answers to it. */
-export function withEarlierVersions(items: ChatItem[], file: readonly TranscriptRecord[]): ChatItem[] {
+export function withEarlierVersions(items: ChatItem[], transcript: readonly TranscriptRecord[]): ChatItem[] {
+  const file = firstCopies(transcript);
   const byUuid = new Map(file.filter(isMessageRecord).map((r) => [r.uuid, r] as const));
   const prompts = file.filter(isPromptRecord);
   return items.map((item) => {
