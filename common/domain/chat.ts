@@ -13,8 +13,11 @@ export type ChatItem =
       id: string;
       text: string;
       timestamp: string;
-      /** Earlier versions of this turn, kept in the transcript: an edited question, a regenerated answer. */
-      earlier?: { question: string; answer: string }[];
+      /**
+       * Earlier versions of this turn, kept in the transcript: an edited question, a regenerated answer.
+       * `leafUuid` is the newest record of that version's branch ("Continue from this version").
+       */
+      earlier?: { question: string; answer: string; leafUuid: string }[];
     }
   | { kind: 'assistant'; id: string; text: string; thinking?: string; timestamp: string; streaming?: boolean }
   | {

@@ -87,6 +87,8 @@ export const invokeChannels = {
       .strict(),
   ),
   'chat:regenerate': invoke<{ accepted: true }>()(z.object({ project: absolutePath, sessionId }).strict()),
+  /** "Continue from this version": the branch ending at `leafUuid` (an earlier version) becomes the conversation. */
+  'chat:continue-branch': invoke<{ accepted: true }>()(z.object({ project: absolutePath, sessionId, leafUuid: z.string().min(1).max(128) }).strict()),
   'chat:stop': invoke<{ stopped: boolean }>()(z.object({ sessionId }).strict()),
   /** "Compact now" (docs/memory.md#compaction): instructions skip the notes and steer the summarizer. */
   'chat:compact': invoke<{ accepted: true }>()(

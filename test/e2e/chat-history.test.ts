@@ -282,7 +282,7 @@ describe.skipIf(!hasChromium)('conversation history in Chromium via strata host'
     expect(errors).toEqual([]);
   }, 60_000);
 
-  it('edits and resends a question as a branch: the new answer shows, the old version stays reachable, also after a reload', async () => {
+  it('edits and resends a question as a branch: the old version stays reachable, and continuing from it makes it the conversation, also after a reload', async () => {
     const { page, errors, script } = await open('history-edit');
     script(text('Paris.'));
     await send(page, 'Capital of France?');
@@ -313,6 +313,22 @@ describe.skipIf(!hasChromium)('conversation history in Chromium via strata host'
     await page.reload();
     await answers(page).getByText('Berlin, the capital of Germany.').waitFor();
     await check(page);
+
+    // The earlier version taken up again: it is the conversation, the one left is its earlier version.
+    const edited = log(page).locator('.message-block.user').filter({ hasText: 'Capital of Germany?' });
+    await edited.getByRole('button', { name: 'Continue from this version' }).click();
+    const typo = log(page).locator('.message-block.user').filter({ has: page.locator('.bubble', { hasText: 'Capital of Germny?' }) });
+    await typo.waitFor();
+    expect(await answers(page).getByText('Berlin, the capital of Germany.').count()).toBe(0);
+    await page.reload();
+    await typo.getByText('1 earlier version').click();
+    await typo.getByText('Berlin, the capital of Germany.').waitFor();
+    script(text('Berlin has about 3.7 million people.'));
+    await send(page, 'How many people live there?');
+    await answers(page).getByText('Berlin has about 3.7 million people.').waitFor();
+    const sent = JSON.stringify(fake!.requests.at(-1)!.body.messages);
+    expect(sent).toContain('Capital of Germny?');
+    expect(sent).not.toContain('Capital of Germany?');
     expect(errors).toEqual([]);
   }, 60_000);
 

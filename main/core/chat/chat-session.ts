@@ -17,7 +17,7 @@ import { MemoryChanges, type MemoryItem } from './memory-changes.js';
 import type { ReviewInbox } from '../auto-memory/review-inbox.js';
 import type { MemoryEngines } from './memory-engines.js';
 import { itemRecord, recordsToItems, toolStatus } from './records-to-items.js';
-import { recordsUpTo } from './branches.js';
+import { branchCopy, recordsUpTo } from './branches.js';
 import { toChatError, WHY_NO_ANSWER } from './chat-errors.js';
 import { hasToolResults, isPromptRecord, recentToolNames } from './turn-records.js';
 import { PermissionBroker } from './permission-broker.js';
@@ -159,6 +159,26 @@ export class ChatSession {
     for (let i = history.length - 1; i >= 0 && at === -1; i--) if (isPromptRecord(history[i]!)) at = i;
     if (at === -1) throw new AppFailure('invalid_request', 'There is no answer to regenerate yet.');
     return this.branch(history.slice(0, at + 1), (signal) => this.turnWith(undefined, signal));
+  }
+
+  /**
+   * "Continue from this version": an earlier branch (an edited question, a regenerated answer) becomes
+   * the conversation again, in the transcript, so the next message, a reload and Claude Code all go on
+   * from it. Every window is told to show the conversation anew (a reset).
+   */
+  async continueFrom(leafUuid: string): Promise<void> {
+    if (this.run) throw new AppFailure('conflict', 'Strata is still answering. Stop it or wait for the answer.');
+    const paths = await this.deps.catalog.paths(this.deps.project);
+    const file = (await this.deps.transcripts.read(paths.projectSlug, this.sessionId)).records;
+    if (!file.some((r) => r.uuid === leafUuid)) throw new AppFailure('not_found', 'That version is no longer in the conversation.');
+    const copies = branchCopy(file, leafUuid, { uuid: randomUUID, timestamp: new Date(this.deps.clock.now()).toISOString() });
+    if (copies.length === 0) return;
+    await this.deps.transcripts.append(paths.projectSlug, this.sessionId, copies);
+    // The model's history is read again from the transcript, along the version now current.
+    this.records = null;
+    await this.history();
+    const view = await this.deps.catalog.open(this.deps.project, this.sessionId);
+    this.emitUpserts(view.items, true);
   }
 
   /**

@@ -12,7 +12,7 @@ type SessionChannel =
   | 'notes:read'
   | 'notes:write';
 
-type TurnChannel = 'chat:approve-include' | 'memory:list-proposals' | 'memory:resolve-proposal' | 'chat:send' | 'chat:stop' | 'chat:compact' | 'chat:retry' | 'chat:regenerate' | 'chat:answer-permission' | 'chat:undo-memory' | 'chat:dont-remember';
+type TurnChannel = 'chat:approve-include' | 'memory:list-proposals' | 'memory:resolve-proposal' | 'chat:send' | 'chat:stop' | 'chat:compact' | 'chat:retry' | 'chat:regenerate' | 'chat:continue-branch' | 'chat:answer-permission' | 'chat:undo-memory' | 'chat:dont-remember';
 
 /** Conversations as documents: list, open, rename, delete with undo, and their notes. */
 export function createSessionHandlers(services: Services): Pick<Handlers, SessionChannel> {
@@ -67,6 +67,10 @@ export function createTurnHandlers(services: Services): Pick<Handlers, TurnChann
     },
     'chat:regenerate': async ({ project, sessionId }) => {
       await chat().session(project, sessionId).regenerate();
+      return { accepted: true as const };
+    },
+    'chat:continue-branch': async ({ project, sessionId, leafUuid }) => {
+      await chat().session(project, sessionId).continueFrom(leafUuid);
       return { accepted: true as const };
     },
     'chat:stop': async ({ sessionId }) => ({ stopped: (await chat().find(sessionId)?.stop()) ?? false }),

@@ -36,6 +36,6 @@ describe('earlier versions of a question', () => {
     t.assistant('Berlin.');
     const regenerated = t.assistant('Berlin is the capital.');
     Object.assign(t.records.find((r) => r.uuid === regenerated)!, { parentUuid: question });
-    expect(earlierOf(view(t.records), 'Capital of Germany?')).toEqual([{ question: 'Capital of Germany?', answer: 'Berlin.' }]);
+    expect(earlierOf(view(t.records), 'Capital of Germany?')).toEqual([{ question: 'Capital of Germany?', answer: 'Berlin.', leafUuid: 'u2' }]);
   });
 });
