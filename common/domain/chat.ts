@@ -181,3 +181,13 @@ export interface MemoryProposal {
   sessionId: string;
   createdAt: string;
 }
+
+/** What one compaction replaced, shown read-only from its divider. */
+export interface BeforeCompaction {
+  /** The conversation as it was shown up to the compaction. */
+  items: ChatItem[];
+  /** The summary the model works from after it. */
+  summary: string;
+  /** The transcript's records up to the compaction, one JSON record a line. */
+  raw: string;
+}

@@ -6,6 +6,7 @@ import { memoryTypes } from '../memory-file/memory-types.js';
 import type { AppInfo, CredentialStatus, DirListing, Project, VaultRootInfo, VaultState } from '../domain/app.js';
 import type {
   ChatDelta,
+  BeforeCompaction,
   ChatSessionView,
   SessionNotes,
   ChatUpdate,
@@ -75,6 +76,8 @@ export const invokeChannels = {
   'chat:list-sessions': invoke<SessionSummary[]>()(z.object({ project: absolutePath }).strict()),
   'chat:new-session': invoke<ChatSessionView>()(z.object({ project: absolutePath }).strict()),
   'chat:open-session': invoke<ChatSessionView>()(z.object({ project: absolutePath, sessionId }).strict()),
+  /** A compaction divider's "Show the conversation before it": what that compaction replaced, read-only. */
+  'chat:before-compaction': invoke<BeforeCompaction>()(z.object({ project: absolutePath, sessionId, compactionId: z.string().min(1).max(128) }).strict()),
   'chat:send': invoke<{ accepted: true }>()(
     z
       .object({

@@ -163,6 +163,18 @@ describe.skipIf(!hasChromium)('conversation history in Chromium via strata host'
     await page.reload();
     await answers(page).getByText('The launch is on Friday.').waitFor();
     expect(await rows(page)).toEqual(live);
+
+    // The divider shows what the compaction replaced, read-only, at its end: the question it was asked.
+    await log(page).getByRole('separator', { name: 'Conversation compacted' }).getByRole('button', { name: 'Show what it replaced' }).click();
+    const before = page.getByRole('dialog', { name: 'Before this compaction (read-only)' });
+    const past = before.getByRole('log', { name: 'Conversation before the compaction' });
+    await past.getByText('Left it alone.').waitFor();
+    expect(await past.getByRole('article', { name: 'You' }).last().innerText()).toMatch(/^When is the launch\?/);
+    expect(await past.getByRole('button').count()).toBe(0);
+    await before.getByRole('button', { name: 'Show raw' }).click();
+    expect(await before.getByLabel('Transcript records').innerText()).toContain('"type":"user"');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => before.count()).toBe(0);
     expect(errors).toEqual([]);
   }, 120_000);
 
@@ -279,6 +291,36 @@ describe.skipIf(!hasChromium)('conversation history in Chromium via strata host'
     await hit.waitFor();
     expect(await hit.innerText()).toContain('zeppelin');
     expect(await hit.isVisible()).toBe(true);
+    expect(errors).toEqual([]);
+  }, 60_000);
+
+  it('opens a transcript of a project that is not open read-only, as its records, never as a file to edit', async () => {
+    const { page, errors } = await open('history-raw-elsewhere');
+    const other = new TranscriptBuilder(randomUUID(), '/srv/elsewhere');
+    other.user('Who signed off the blimp insurance?');
+    other.assistant('The blimp insurance was signed by Ada.');
+    const folder = path.join(app!.services.vault().root, 'projects', '-srv-elsewhere');
+    await fs.mkdir(folder, { recursive: true });
+    await fs.writeFile(path.join(folder, `${other.sessionId}.jsonl`), other.jsonl());
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /^Vault/ }).click();
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    const hit = page.locator('.results .result').filter({ hasText: 'blimp' }).first();
+    // The file is indexed as the watcher sees it: search again until it is.
+    await expect
+      .poll(async () => {
+        await page.getByLabel('Search text').fill('');
+        await page.getByLabel('Search text').fill('blimp');
+        return hit.isVisible();
+      }, { timeout: 20_000 })
+      .toBe(true);
+    await hit.click();
+    const raw = page.getByRole('dialog', { name: 'Transcript (read-only)' });
+    await raw.getByText(/blimp insurance was signed by Ada/).waitFor();
+    expect(await page.getByRole('button', { name: 'Rename', exact: true }).count()).toBe(0);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /^Vault/ }).waitFor();
+    await raw.getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => raw.count()).toBe(0);
     expect(errors).toEqual([]);
   }, 60_000);
 

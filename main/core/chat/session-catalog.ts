@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { ChatSessionView, ContextMeter, SessionSummary } from '../../../common/domain/chat.js';
+import type { BeforeCompaction, ChatSessionView, ContextMeter, SessionSummary } from '../../../common/domain/chat.js';
 import { autoCompactThreshold, type MemoryConfig } from '../../../common/config.js';
 import { AppFailure } from '../../../common/result.js';
 import { ProjectPaths } from '../paths/project-paths.js';
@@ -103,6 +103,28 @@ export class SessionCatalog {
       phase: 'idle',
       error: null,
       context: contextMeter(records, this.config()),
+    };
+  }
+
+  /**
+   * What a compaction replaced, read-only (its divider's "Show the conversation before it"): the
+   * conversation as it was shown up to that compaction, the summary the model works from since, and the
+   * transcript's records up to it for "Show raw". Nothing was deleted; the model just no longer sees it.
+   */
+  async beforeCompaction(project: string, sessionId: string, compactionId: string): Promise<BeforeCompaction> {
+    const paths = await this.paths(project);
+    const gone = () => new AppFailure('not_found', 'That compaction is no longer in the conversation.');
+    if (!(await this.transcripts.exists(paths.projectSlug, sessionId))) throw gone();
+    const file = (await this.transcripts.read(paths.projectSlug, sessionId)).records;
+    const at = file.findIndex((r) => r.uuid === compactionId && isCompactBoundary(r));
+    if (at === -1) throw gone();
+    const before = file.slice(0, at);
+    const summary = file.slice(at + 1).find((r) => isMessageRecord(r) && r.isCompactSummary === true);
+    const content = summary && isMessageRecord(summary) ? summary.message.content : '';
+    return {
+      items: recordsToItems(displayRecords(before), project),
+      summary: typeof content === 'string' ? content : content.map((b) => (b.type === 'text' ? b.text : '')).join('\n'),
+      raw: before.map((r) => JSON.stringify(r)).join('\n'),
     };
   }
 

@@ -6,6 +6,7 @@ type SessionChannel =
   | 'chat:list-sessions'
   | 'chat:new-session'
   | 'chat:open-session'
+  | 'chat:before-compaction'
   | 'chat:rename-session'
   | 'chat:delete-session'
   | 'chat:undo-delete'
@@ -28,6 +29,7 @@ export function createSessionHandlers(services: Services): Pick<Handlers, Sessio
       const live = services.vault().chat.find(sessionId)?.live;
       return live ? { ...view, ...live } : view;
     },
+    'chat:before-compaction': ({ project, sessionId, compactionId }) => sessions().beforeCompaction(project, sessionId, compactionId),
     'chat:rename-session': async ({ project, sessionId, title }) => {
       const list = await sessions().rename(project, sessionId, title);
       services.events.emit('chat:did-change-sessions', { project, sessions: list });
