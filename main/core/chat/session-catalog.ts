@@ -9,7 +9,7 @@ import { liveContextTokens } from '../session-memory/index.js';
 import { conversationChain } from '../transcripts/conversation-chain.js';
 import { isCompactBoundary, isMessageRecord, type TranscriptRecord } from '../transcripts/records.js';
 import type { TranscriptStore } from '../transcripts/transcript-store.js';
-import { displayRecords, recordsToItems } from './records-to-items.js';
+import { displayRecords, isItemRecord, recordsToItems } from './records-to-items.js';
 import { withEarlierVersions } from './branches.js';
 import { readNotesTitle } from './session-title.js';
 
@@ -121,8 +121,10 @@ export class SessionCatalog {
     const before = file.slice(0, at);
     const summary = file.slice(at + 1).find((r) => isMessageRecord(r) && r.isCompactSummary === true);
     const content = summary && isMessageRecord(summary) ? summary.message.content : '';
+    // Cards and notices in their state now (a proposal accepted since, "Compacting…" that finished).
+    const latest = new Map(file.filter(isItemRecord).map((r) => [r.item.id, r.item] as const));
     return {
-      items: recordsToItems(displayRecords(before), project),
+      items: recordsToItems(displayRecords(before), project).map((i) => latest.get(i.id) ?? i),
       summary: typeof content === 'string' ? content : content.map((b) => (b.type === 'text' ? b.text : '')).join('\n'),
       raw: before.map((r) => JSON.stringify(r)).join('\n'),
     };

@@ -1,5 +1,6 @@
 import type { ChatItem } from '../../../../common/domain/chat';
 import { useState } from 'react';
+import { createPortal } from 'react-dom';
 import { BeforeCompactionDialog } from './before-compaction-dialog';
 
 const formatTokens = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n));
@@ -33,7 +34,8 @@ export function CompactionDivider({ item, project, sessionId }: { item: Extract<
           Show what it replaced
         </button>
       </span>
-      {open && <BeforeCompactionDialog project={project} sessionId={sessionId} compactionId={item.id} onClose={() => setOpen(false)} />}
+      {/* Out of the conversation's row: a row is moved with a transform, which would hold a fixed overlay inside it. */}
+      {open && createPortal(<BeforeCompactionDialog project={project} sessionId={sessionId} compactionId={item.id} onClose={() => setOpen(false)} />, document.body)}
     </div>
   );
 }
