@@ -175,6 +175,8 @@ describe.skipIf(!hasChromium)('conversation history in Chromium via strata host'
     expect(await before.getByLabel('Transcript records').innerText()).toContain('"type":"user"');
     await page.keyboard.press('Escape');
     await expect.poll(() => before.count()).toBe(0);
+    // The notes updates this conversation started end here, not in the next test's time.
+    await vault.chat.find((await vault.sessions.list(project))[0]!.sessionId)?.idle();
     expect(errors).toEqual([]);
   }, 120_000);
 
