@@ -19,34 +19,42 @@ export function newId(prefix: string): string {
   return `${prefix}${randomBytes(9).toString('base64url')}`;
 }
 
-// scrypt, N=2^15 r=8 p=1 (≈32 MiB, tens of ms): slow enough to make guessing costly, per OWASP's table.
-const params = { N: 32768, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
+/** scrypt's cost parameters; they are written into every hash, so a hash checks at the cost it was made with. */
+export interface PasswordCost {
+  N: number;
+  r: number;
+  p: number;
+}
 
-function scryptAsync(password: BinaryLike, salt: Buffer, p: { N: number; r: number; p: number; maxmem: number }): Promise<Buffer> {
+// N=2^15 r=8 p=1 (≈32 MiB, tens of ms): slow enough to make guessing costly, per OWASP's table. Only tests
+// pass a cheaper cost (TeamServerOptions.passwordCost, TeamAdmin.open); the CLI never does.
+export const productionPasswordCost: PasswordCost = { N: 32768, r: 8, p: 1 };
+const maxmem = 64 * 1024 * 1024;
+
+function scryptAsync(password: BinaryLike, salt: Buffer, cost: PasswordCost): Promise<Buffer> {
   return new Promise((resolve, reject) =>
-    scrypt(password, salt, 32, p, (error, key) => (error ? reject(error) : resolve(key))),
+    scrypt(password, salt, 32, { ...cost, maxmem }, (error, key) => (error ? reject(error) : resolve(key))),
   );
 }
 
 /** `scrypt$N$r$p$salt$hash`, so parameters can rise later without breaking old hashes. */
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string, cost: PasswordCost = productionPasswordCost): Promise<string> {
   const salt = randomBytes(16);
-  const key = await scryptAsync(password.normalize('NFC'), salt, params);
-  return ['scrypt', params.N, params.r, params.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+  const key = await scryptAsync(password.normalize('NFC'), salt, cost);
+  return ['scrypt', cost.N, cost.r, cost.p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
-const dummyHash = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+/** A hash no password matches, checked when there is no account so that answering takes as long. */
+const dummyHash = (cost: PasswordCost) => `scrypt$${cost.N}$${cost.r}$${cost.p}$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`;
 
-/** Constant-work check: an unknown user or a password-less account still costs one scrypt. */
-export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
-  const [scheme, n, r, p, salt, key] = (stored ?? dummyHash).split('$');
+/**
+ * Constant-work check: an unknown user or a password-less account still costs one scrypt at `cost`, the
+ * cost new passwords are hashed with.
+ */
+export async function verifyPassword(password: string, stored: string | null, cost: PasswordCost = productionPasswordCost): Promise<boolean> {
+  const [scheme, n, r, p, salt, key] = (stored ?? dummyHash(cost)).split('$');
   if (scheme !== 'scrypt' || !salt || !key) return false;
   const expected = Buffer.from(key, 'base64url');
-  const actual = await scryptAsync(password.normalize('NFC'), Buffer.from(salt, 'base64url'), {
-    N: Number(n),
-    r: Number(r),
-    p: Number(p),
-    maxmem: params.maxmem,
-  });
+  const actual = await scryptAsync(password.normalize('NFC'), Buffer.from(salt, 'base64url'), { N: Number(n), r: Number(r), p: Number(p) });
   return stored !== null && actual.length === expected.length && timingSafeEqual(actual, expected);
 }

@@ -9,6 +9,7 @@ import { ApiError, sendApiError } from './api/api-error.js';
 import { RateLimiter } from './api/rate-limiter.js';
 import { registerAccountRoutes } from './api/account-routes.js';
 import { registerTeamMemoryRoutes } from './api/team-memory-routes.js';
+import { registerCsrf } from './auth/csrf.js';
 import { registerOAuthRoutes } from './auth/oauth-routes.js';
 import { SignInThrottle } from './auth/sign-in-throttle.js';
 import { TokenCleanup } from './auth/token-cleanup.js';
@@ -16,7 +17,7 @@ import { AuthStore } from './storage/auth-store.js';
 import { MemoryStore } from './storage/memory-store.js';
 import { openDatabase } from './storage/open-db.js';
 import type { SqlDb } from './storage/sql-db.js';
-import { sha256Hex } from './server-crypto.js';
+import { productionPasswordCost, sha256Hex, type PasswordCost } from './server-crypto.js';
 import { defaultLifetimes, defaultLimits, type AuthLifetimes, type ServerLimits } from './server-options.js';
 
 /** How to start a team server; everything but `db` has a default. */
@@ -38,6 +39,8 @@ export interface TeamServerOptions {
   /** How often ended tokens and codes are removed after the run at start (default hourly). */
   cleanupIntervalMs?: number;
   clock?: Clock;
+  /** scrypt's cost for a sign-in with no such account; production's unless a test makes it cheap. */
+  passwordCost?: PasswordCost;
   logger: Logger;
 }
 
@@ -165,12 +168,14 @@ function buildApp(db: SqlDb, options: TeamServerOptions, publicUrl: () => string
   registerTeamMemoryRoutes(app, { auth, memory, clock, limits, limiter });
   registerAccountRoutes(app, { auth, clock, limiter });
   app.register(async (scope) => {
+    await registerCsrf(scope);
     registerOAuthRoutes(scope, {
       auth,
       clock,
       logger,
       lifetimes,
       throttle: new SignInThrottle(db, clock),
+      passwordCost: options.passwordCost ?? productionPasswordCost,
       get publicUrl() {
         return publicUrl();
       },

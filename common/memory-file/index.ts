@@ -5,3 +5,4 @@ export * from './write.js';
 export * from './memory-index.js';
 export * from './repair.js';
 export * from './provenance.js';
+export * from './head-edits.js';

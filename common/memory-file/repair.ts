@@ -1,4 +1,4 @@
-import { memoryTypes } from './memory-types.js';
+import { memoryTypes, type MemoryShape } from './memory-types.js';
 import { fieldText, parseMemoryFile, splitFrontmatter } from './frontmatter.js';
 import { renderFrontmatter, yamlScalar } from './write.js';
 
@@ -38,8 +38,9 @@ function salvage(yaml: string): Record<string, string> {
  * without any gets one (name from its file name, description from its first line); one whose YAML
  * nothing can read is rewritten from the `key: value` lines that can be salvaged; one lacking a name or
  * description gets the missing line, everything else kept as written. The result reads without error.
+ * A rebuilt block is in the shape chosen in Settings (the metadata shape dated `modified`).
  */
-export function repairMemoryText(text: string, fileName: string): string | null {
+export function repairMemoryText(text: string, fileName: string, shape: MemoryShape = '2.1.88', modified: string | null = null): string | null {
   const parsed = parseMemoryFile(text);
   const fallbackName = nameFromFileName(fileName);
   if (!parsed.hasFrontmatter || parsed.frontmatterError) {
@@ -52,8 +53,9 @@ export function repairMemoryText(text: string, fileName: string): string | null 
       description: fieldText(old.description) ?? firstLine(body) ?? name,
       type: fieldText(old.type) ?? typeFromFileName(fileName) ?? 'project',
       originSessionId: fieldText(old.originSessionId),
+      modified,
     };
-    return `${renderFrontmatter(head)}${body.startsWith('\n') ? '' : '\n'}${body}`;
+    return `${renderFrontmatter(head, shape)}${body.startsWith('\n') ? '' : '\n'}${body}`;
   }
   const missing: [string, string][] = [];
   if (!parsed.name) missing.push(['name', fallbackName]);

@@ -8,6 +8,8 @@ export interface MemoryHead {
   type: string;
   /** The conversation that wrote it (recorded on the agent's memories). */
   originSessionId?: string | null;
+  /** When it was written (ISO 8601): the metadata shape's `metadata.modified`; the 2.1.88 shape has no such key. */
+  modified?: string | null;
 }
 
 /**
@@ -36,7 +38,8 @@ export function kebabName(name: string): string {
 
 /**
  * The frontmatter block for a memory in the chosen shape (2.1.88: top-level `type`; metadata: the
- * newest Claude Code's `metadata: {type}`), each value quoted when plain YAML would misread it.
+ * newest Claude Code's `metadata: {node_type, type, originSessionId, modified}`, in its order), each
+ * value quoted when plain YAML would misread it.
  */
 export function renderFrontmatter(head: MemoryHead, shape: MemoryShape = '2.1.88'): string {
   const name = shape === 'metadata' ? kebabName(head.name) : head.name;
@@ -44,6 +47,7 @@ export function renderFrontmatter(head: MemoryHead, shape: MemoryShape = '2.1.88
   if (shape === 'metadata') {
     lines.push('metadata:', '  node_type: memory', `  type: ${yamlScalar(head.type)}`);
     if (head.originSessionId) lines.push(`  originSessionId: ${yamlScalar(head.originSessionId)}`);
+    if (head.modified) lines.push(`  modified: ${yamlScalar(head.modified)}`);
   } else {
     lines.push(`type: ${yamlScalar(head.type)}`);
     if (head.originSessionId) lines.push(`originSessionId: ${yamlScalar(head.originSessionId)}`);

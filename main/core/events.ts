@@ -1,10 +1,12 @@
 import type { EventChannel, PayloadOf } from '../../common/ipc/contract.js';
 
-type Listener = (channel: EventChannel, payload: unknown) => void;
+/** Called with each event's channel and that channel's payload type. */
+type Listener = <E extends EventChannel>(channel: E, payload: PayloadOf<E>) => void;
 
 /**
- * Engines publish contract events here; each transport (Electron windows, host WebSockets)
- * subscribes once and forwards them.
+ * The fan-out of contract events to renderers: `createServices` forwards the engines' typed events
+ * here, each from one place, and each transport (Electron windows, host WebSockets) subscribes once
+ * and forwards them. No engine holds it; engines listen to each other's `onDidX` (docs/architecture.md#events).
  */
 export class EventHub {
   private readonly listeners = new Set<Listener>();

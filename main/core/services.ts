@@ -3,6 +3,9 @@ import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { resolveMemoryConfig, type MemoryConfig } from '../../common/config.js';
+import { Emitter, type Event } from '../../common/async/event.js';
+import type { Project, VaultRootInfo } from '../../common/domain/app.js';
+import type { Settings } from '../../common/domain/settings.js';
 import { EventHub } from './events.js';
 import { systemClock, silentLogger, type Clock, type CredentialStore, type Logger } from './ports.js';
 import { SettingsStore } from './settings/settings-store.js';
@@ -11,7 +14,7 @@ import { VaultRootPointer } from './vault/vault-root.js';
 import { MemoryCredentialStore } from './auth/credential-store.js';
 import { Vault } from './vault/index.js';
 import { TranscriptStore } from './transcripts/index.js';
-import { SessionCatalog } from './chat/session-catalog.js';
+import { SessionCatalog, type SessionsChange } from './chat/session-catalog.js';
 import { ChatRunner } from './chat/chat-runner.js';
 import { TeamService } from './team/team-service.js';
 
@@ -50,7 +53,16 @@ export interface VaultServices {
 
 export interface Services {
   readonly config: Required<Omit<ServicesConfig, 'vaultRoot'>> & { vaultRoot?: string };
+  /** What the transports forward to renderers (contract events); engines do not listen to it. */
   readonly events: EventHub;
+  /** The current vault's settings were saved, or a vault switch brought the other vault's. */
+  readonly onDidChangeSettings: Event<Settings>;
+  /** A project was opened or forgotten in the current vault, or a vault switch brought the other vault's list. */
+  readonly onDidChangeProjects: Event<Project[]>;
+  /** A project's conversations changed in the current vault (a turn, a rename, a delete or its undo). */
+  readonly onDidChangeSessions: Event<SessionsChange>;
+  /** The vault moved (`switchVault`); the vault-bound engines are rebuilt. */
+  readonly onDidSwitchVault: Event<VaultRootInfo>;
   readonly credentials: CredentialStore;
   readonly version: string;
   /** Team memory sync of the open projects (docs/memory.md#team-sync). */
@@ -99,18 +111,22 @@ async function openVault(
     settings,
     transcripts,
     catalog: sessions,
-    events: options.events,
     clock,
     logger,
   });
   const offChanges = files.onChanges((changes) => options.events.emit('vault:did-change-files', changes));
   const offState = files.onState((state) => options.events.emit('vault:did-change-state', { root, state }));
+  const offNotes = chat.engines.notesView.onDidChange((notes) => options.events.emit('notes:did-change', notes));
+  const offChat = [
+    chat.onDidUpdate((update) => options.events.emit('chat:did-update', update)),
+    chat.onDidStream((delta) => options.events.emit('chat:did-stream', delta)),
+    chat.onDidRequestPermission((request) => options.events.emit('chat:did-request-permission', request)),
+    chat.onDidChangeProposals((change) => options.events.emit('memory:did-change-proposals', change)),
+  ];
   // The opened projects' own CLAUDE.md files are vault files too (docs/architecture.md#data-on-disk); re-scanned
   // whenever a project is opened or forgotten.
   void files.setProjects(projects.list());
-  const offProjects = options.events.subscribe((channel) => {
-    if (channel === 'project:did-change-list') void files.setProjects(projects.list());
-  });
+  const offProjects = projects.onDidChangeList((list) => void files.setProjects(list));
   // Opening scans the whole vault: start it now, let callers that need the catalog await `ready`.
   const ready = files.open().catch((error: unknown) => {
     logger.warn('the vault could not be opened', { root, error: (error as Error).message });
@@ -130,6 +146,8 @@ async function openVault(
       await chat.close();
       offChanges();
       offState();
+      offNotes();
+      for (const off of offChat) off();
       offProjects();
       await ready;
       await files.close();
@@ -153,14 +171,46 @@ export async function createServices(input: ServicesConfig): Promise<Services> {
     ? { root: path.resolve(config.vaultRoot), isDefault: false }
     : await pointer.read();
   const events = new EventHub();
+  const settingsChanged = new Emitter<Settings>();
+  const projectsChanged = new Emitter<Project[]>();
+  const vaultSwitched = new Emitter<VaultRootInfo>();
+  const sessionsChanged = new Emitter<SessionsChange>();
+  // The one place these contract events are emitted (docs/architecture.md#events).
+  settingsChanged.event((settings) => events.emit('settings:did-change', settings));
+  projectsChanged.event((list) => events.emit('project:did-change-list', list));
+  vaultSwitched.event((info) => events.emit('vault:did-change-root', info));
+  sessionsChanged.event((change) => events.emit('chat:did-change-sessions', change));
+  /** Relays the current vault's own events as the services' (their listeners outlive a vault switch). */
+  const relay = (vault: VaultServices) => {
+    const offs = [
+      vault.settings.onDidChange((s) => settingsChanged.fire(s)),
+      vault.projects.onDidChangeList((l) => projectsChanged.fire(l)),
+      vault.sessions.onDidChangeSessions((c) => sessionsChanged.fire(c)),
+    ];
+    return () => offs.forEach((off) => off());
+  };
   const vaultOptions = { clock: config.clock, logger: config.logger, watch: config.watch, events, credentials: config.credentials, env: config.env, shell: config.shell };
   let current = await openVault(initial.root, initial.isDefault, vaultOptions);
+  let unrelay = relay(current);
   // The app pulls every team-enabled project at start (docs/memory.md#team-sync); a one-shot CLI command does not.
-  const team = new TeamService({ vault: () => current, events, credentials: config.credentials, clock: config.clock, logger: config.logger, openAtStart: config.shell !== 'cli' });
+  const team = new TeamService({
+    vault: () => current,
+    onDidChangeSettings: settingsChanged.event,
+    onDidSwitchVault: vaultSwitched.event,
+    credentials: config.credentials,
+    clock: config.clock,
+    logger: config.logger,
+    openAtStart: config.shell !== 'cli',
+  });
+  team.onDidChangeStatus((status) => events.emit('team:did-change-status', status));
 
   return {
     config,
     events,
+    onDidChangeSettings: settingsChanged.event,
+    onDidChangeProjects: projectsChanged.event,
+    onDidChangeSessions: sessionsChanged.event,
+    onDidSwitchVault: vaultSwitched.event,
     credentials: config.credentials,
     version: packageVersion,
     team,
@@ -169,13 +219,16 @@ export async function createServices(input: ServicesConfig): Promise<Services> {
       const next = await pointer.write(root);
       const previous = current;
       current = await openVault(next.root, next.isDefault, vaultOptions);
+      unrelay();
+      unrelay = relay(current);
       await previous.close();
-      events.emit('vault:did-change-root', { root: current.root, isDefault: current.isDefault });
-      events.emit('settings:did-change', current.settings.get());
-      events.emit('project:did-change-list', current.projects.list());
+      vaultSwitched.fire({ root: current.root, isDefault: current.isDefault });
+      settingsChanged.fire(current.settings.get());
+      projectsChanged.fire(current.projects.list());
       return current;
     },
     async close() {
+      unrelay();
       await team.close();
       await current.close();
     },

@@ -9,7 +9,7 @@ import type { Dispatch } from '../core/ipc/dispatcher.js';
 import type { EventHub } from '../core/events.js';
 import type { Logger } from '../core/ports.js';
 import { contentSecurityPolicy } from '../core/security/csp.js';
-import { mimeTypeOf, resolveStaticFile } from './static-files.js';
+import { mimeTypeOf, resolveStaticFile } from '../core/security/static-files.js';
 import { reenterPage } from './reenter-page.js';
 
 export interface HostOptions {

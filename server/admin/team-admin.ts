@@ -4,7 +4,7 @@ import { systemClock, type Clock } from '../../main/core/ports.js';
 import { AuthStore } from '../storage/auth-store.js';
 import { openDatabase } from '../storage/open-db.js';
 import type { SqlDb } from '../storage/sql-db.js';
-import { hashPassword, hashSecret, newId, newSecret } from '../server-crypto.js';
+import { hashPassword, hashSecret, newId, newSecret, productionPasswordCost, type PasswordCost } from '../server-crypto.js';
 import { usernamePattern } from '../server-options.js';
 
 
@@ -26,13 +26,14 @@ export class TeamAdmin {
   private constructor(
     private readonly db: SqlDb,
     private readonly clock: Clock,
+    private readonly passwordCost: PasswordCost,
   ) {
     this.store = new AuthStore(db);
   }
 
-  /** Opens (creating and migrating) the database named by `--db`. */
-  static async open(dbUrl: string, clock: Clock = systemClock): Promise<TeamAdmin> {
-    return new TeamAdmin(await openDatabase(dbUrl), clock);
+  /** Opens (creating and migrating) the database named by `--db`; only tests pass a cheaper `passwordCost`. */
+  static async open(dbUrl: string, clock: Clock = systemClock, passwordCost: PasswordCost = productionPasswordCost): Promise<TeamAdmin> {
+    return new TeamAdmin(await openDatabase(dbUrl), clock, passwordCost);
   }
 
   async addUser(username: string, password: string | null): Promise<{ id: string }> {
@@ -41,7 +42,7 @@ export class TeamAdmin {
     }
     if (password !== null && password.length < 8) throw new AppFailure('invalid_request', 'the password must be at least 8 characters');
     const id = newId('usr_');
-    const hash = password === null ? null : await hashPassword(password);
+    const hash = password === null ? null : await hashPassword(password, this.passwordCost);
     if (!(await this.store.createUser(id, username, hash, this.clock.now()))) {
       throw new AppFailure('conflict', `user ${username} already exists`);
     }

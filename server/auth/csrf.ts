@@ -1,31 +1,40 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import fastifyCsrfProtection from '@fastify/csrf-protection';
 
 /**
- * Double-submit CSRF protection for the sign-in form: a random value in a SameSite=Strict, HttpOnly
- * cookie and in a hidden field; the POST must carry both, equal. Needs no server state, so it works
- * across instances behind a load balancer.
+ * CSRF protection for the sign-in form (@fastify/csrf-protection on @fastify/cookie): a random secret in a
+ * SameSite=Strict, HttpOnly cookie and a token derived from it in the form's hidden `csrf` field; the POST
+ * must carry both. Needs no server state, so it works across instances behind a load balancer.
  */
 export const csrfCookieName = 'strata_csrf';
 
-export function newCsrfToken(): string {
-  return randomBytes(24).toString('base64url');
+/** How long a sign-in form stays usable, in seconds. */
+const formLifetimeSeconds = 1800;
+
+/** Registers the cookie and CSRF plugins on `scope`; its routes then have `reply.generateCsrf` and `scope.csrfProtection`. */
+export async function registerCsrf(scope: FastifyInstance): Promise<void> {
+  await scope.register(fastifyCookie);
+  await scope.register(fastifyCsrfProtection, {
+    cookieKey: csrfCookieName,
+    cookieOpts: { httpOnly: true, sameSite: 'strict', maxAge: formLifetimeSeconds },
+    getToken: (request: FastifyRequest) => {
+      const field = (request.body as Record<string, unknown> | null | undefined)?.csrf;
+      return typeof field === 'string' ? field : undefined;
+    },
+  });
 }
 
-/** The cookie, scoped to `path`: the folder of the sign-in form as the browser addresses it. */
-export function csrfCookie(token: string, site: { secure: boolean; path: string }): string {
-  return `${csrfCookieName}=${token}; Path=${site.path}; HttpOnly; SameSite=Strict; Max-Age=1800${site.secure ? '; Secure' : ''}`;
+/**
+ * A token for a newly shown form, with a new secret cookie scoped to `site.path` (the folder of the form
+ * as the browser addresses it): each form shown starts its own lifetime.
+ */
+export function newFormToken(request: FastifyRequest, reply: FastifyReply, site: { secure: boolean; path: string }): string {
+  delete request.cookies[csrfCookieName];
+  return reply.generateCsrf({ path: site.path, secure: site.secure, httpOnly: true, sameSite: 'strict', maxAge: formLifetimeSeconds });
 }
 
-/** The value of one cookie from a Cookie header. */
-export function readCookie(header: string | undefined, name: string): string | null {
-  for (const part of (header ?? '').split(';')) {
-    const [key, ...rest] = part.trim().split('=');
-    if (key === name) return rest.join('=');
-  }
-  return null;
-}
-
-export function csrfMatches(cookie: string | null, field: unknown): boolean {
-  if (!cookie || typeof field !== 'string' || cookie.length !== field.length) return false;
-  return timingSafeEqual(Buffer.from(cookie), Buffer.from(field));
+/** The plugin's refusal: its cookie was missing or the field did not match it. */
+export function isCsrfRefusal(error: FastifyError): boolean {
+  return error.code === 'FST_CSRF_MISSING_SECRET' || error.code === 'FST_CSRF_INVALID_TOKEN';
 }

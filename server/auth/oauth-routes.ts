@@ -1,13 +1,13 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import OAuth2Server from '@node-oauth/oauth2-server';
 import type { Clock, Logger } from '../../main/core/ports.js';
 import type { AuthStore } from '../storage/auth-store.js';
-import { hashSecret, verifyPassword } from '../server-crypto.js';
+import { hashSecret, verifyPassword, type PasswordCost } from '../server-crypto.js';
 import { desktopClientId, usernamePattern, type AuthLifetimes } from '../server-options.js';
 import { createOAuthModel, type OAuthUser } from './oauth-model.js';
 import { isLoopbackRedirect } from './redirect-uri.js';
 import { authorizeParams, renderErrorPage, renderSignInPage, signInPageCsp } from './sign-in-page.js';
-import { csrfCookie, csrfCookieName, csrfMatches, newCsrfToken, readCookie } from './csrf.js';
+import { isCsrfRefusal, newFormToken } from './csrf.js';
 import type { SignInThrottle } from './sign-in-throttle.js';
 
 /** What the OAuth routes need. */
@@ -17,6 +17,8 @@ export interface OAuthDeps {
   logger: Logger;
   lifetimes: AuthLifetimes;
   throttle: SignInThrottle;
+  /** The cost a sign-in with no such account pays, to match one with an account. */
+  passwordCost: PasswordCost;
   /** The issuer, e.g. `https://strata.example.com` (no trailing slash). */
   publicUrl: string;
 }
@@ -54,14 +56,13 @@ function checkAuthorize(params: Params): { page: string } | { redirect: string }
   return null;
 }
 
-function sendPage(reply: FastifyReply, status: number, html: string, cookie?: string): FastifyReply {
+function sendPage(reply: FastifyReply, status: number, html: string): FastifyReply {
   reply.code(status).type('text/html; charset=utf-8').headers({
     'content-security-policy': signInPageCsp,
     'x-frame-options': 'DENY',
     'cache-control': 'no-store',
     'referrer-policy': 'no-referrer',
   });
-  if (cookie) reply.header('set-cookie', cookie);
   return reply.send(html);
 }
 
@@ -92,10 +93,10 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthDeps): void
     secure: deps.publicUrl.startsWith('https:'),
     path: `${deps.publicUrl ? new URL(deps.publicUrl).pathname.replace(/\/+$/, '') : ''}/oauth`,
   });
-  const sendSignInPage = (reply: FastifyReply, status: number, page: { params: Params; username?: string; error?: string }) => {
-    const csrf = newCsrfToken();
+  const sendSignInPage = (request: FastifyRequest, reply: FastifyReply, status: number, page: { params: Params; username?: string; error?: string }) => {
     const where = site();
-    return sendPage(reply, status, renderSignInPage({ ...page, csrf, action: `${where.path}/authorize` }), csrfCookie(csrf, where));
+    const csrf = newFormToken(request, reply, where);
+    return sendPage(reply, status, renderSignInPage({ ...page, csrf, action: `${where.path}/authorize` }));
   };
 
   app.get('/.well-known/oauth-authorization-server', async (_request, reply) =>
@@ -117,18 +118,25 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthDeps): void
     const problem = checkAuthorize(params);
     if (problem && 'page' in problem) return sendPage(reply, 400, renderErrorPage(problem.page));
     if (problem) return reply.redirect(problem.redirect, 302);
-    return sendSignInPage(reply, 200, { params });
+    return sendSignInPage(request, reply, 200, { params });
   });
 
-  app.post('/oauth/authorize', async (request, reply) => {
-    const form = (request.body ?? {}) as Record<string, unknown>;
-    const params = pickParams(form);
-    const problem = checkAuthorize(params);
+  // The request's own problems are answered first (a page, or a redirect back with `error`); then the
+  // CSRF check, whose refusal is a page too, never the API's JSON error.
+  const authorizeProblem = async (request: FastifyRequest, reply: FastifyReply) => {
+    const problem = checkAuthorize(pickParams(request.body));
     if (problem && 'page' in problem) return sendPage(reply, 400, renderErrorPage(problem.page));
     if (problem) return reply.redirect(problem.redirect, 302);
-    if (!csrfMatches(readCookie(request.headers.cookie, csrfCookieName), form.csrf)) {
-      return sendPage(reply, 403, renderErrorPage('This sign-in form expired or did not come from this server. Start the sign-in again from the app.'));
-    }
+    return undefined;
+  };
+  const csrfRefused = (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
+    if (!isCsrfRefusal(error)) throw error;
+    return sendPage(reply, 403, renderErrorPage('This sign-in form expired or did not come from this server. Start the sign-in again from the app.'));
+  };
+
+  app.post('/oauth/authorize', { preHandler: [authorizeProblem, app.csrfProtection], errorHandler: csrfRefused }, async (request, reply) => {
+    const form = (request.body ?? {}) as Record<string, unknown>;
+    const params = pickParams(form);
     const username = typeof form.username === 'string' ? form.username : '';
     const password = typeof form.password === 'string' ? form.password : '';
     // A name no account can have is never looked up (PostgreSQL refuses a NUL in text with an error),
@@ -139,16 +147,16 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthDeps): void
       deps.logger.warn('sign-in throttled', { reqId: request.id });
       const minutes = Math.ceil(throttled.retryAfterSeconds / 60);
       reply.header('retry-after', String(throttled.retryAfterSeconds));
-      return sendSignInPage(reply, 429, {
+      return sendSignInPage(request, reply, 429, {
         params,
         username,
         error: `Too many failed sign-in attempts. Wait ${minutes} minute${minutes === 1 ? '' : 's'}, then try again.`,
       });
     }
     const user = possible ? await deps.auth.findUser(username) : null;
-    if (!(await verifyPassword(password, user?.passwordHash ?? null)) || !user) {
+    if (!(await verifyPassword(password, user?.passwordHash ?? null, deps.passwordCost)) || !user) {
       deps.logger.warn('sign-in refused', { reqId: request.id });
-      return sendSignInPage(reply, 401, { params, username, error: 'Wrong username or password.' });
+      return sendSignInPage(request, reply, 401, { params, username, error: 'Wrong username or password.' });
     }
     await deps.throttle.succeeded(throttled.attempt);
     const response = new OAuth2Server.Response();

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
+import { Sequencer } from '../../common/async/sequencer.js';
 import type { Row, SqlDb, SqlExecutor, SqlValue } from './sql-db.js';
 
 /**
@@ -22,7 +23,7 @@ export async function openSqliteDb(file: string): Promise<SqlDb> {
 class SqliteDb implements SqlDb {
   readonly dialect = 'sqlite' as const;
   readonly lockClause = '';
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = new Sequencer();
   private readonly statements = new Map<string, BetterSqlite3.Statement>();
   private readonly direct: SqlExecutor;
 
@@ -42,22 +43,16 @@ class SqliteDb implements SqlDb {
     return statement;
   }
 
-  private serial<T>(job: () => Promise<T>): Promise<T> {
-    const result = this.queue.then(job, job);
-    this.queue = result.catch(() => undefined);
-    return result;
-  }
-
   query<T extends Row = Row>(sql: string, params?: SqlValue[]): Promise<T[]> {
-    return this.serial(() => this.direct.query<T>(sql, params));
+    return this.queue.run(() => this.direct.query<T>(sql, params));
   }
 
   run(sql: string, params?: SqlValue[]): Promise<number> {
-    return this.serial(() => this.direct.run(sql, params));
+    return this.queue.run(() => this.direct.run(sql, params));
   }
 
   transaction<T>(body: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-    return this.serial(async () => {
+    return this.queue.run(async () => {
       this.db.exec('BEGIN IMMEDIATE');
       try {
         const result = await body(this.direct);
@@ -71,6 +66,6 @@ class SqliteDb implements SqlDb {
   }
 
   async close(): Promise<void> {
-    await this.serial(async () => this.db.close());
+    await this.queue.run(async () => this.db.close());
   }
 }

@@ -1,90 +1,25 @@
 import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CliIo } from '../../main/cli/cli-io.js';
-import { runCli } from '../../main/cli/index.js';
+import { describe, expect, it } from 'vitest';
 import { slug } from '../../common/paths/slug.js';
 import { importClaudeCode } from '../../main/core/transcripts/claude-code-import.js';
-import { startFakeAnthropic, type FakeAnthropic } from '../fakes/anthropic-server/index.js';
-import { tempDir } from '../support/temp-dir.js';
-import { claudeCode, runClaude, type ClaudeRun } from './claude-code-oracle.js';
-import { attachedToResults, blocksOf, mainRequests, oracleResponder, startContext, type Section } from './model-input.js';
+import { claudeCode } from './claude-code-oracle.js';
+import { conformanceRig, world, write, type World } from './fixture-world.js';
+import { attachedToResults, blocksOf, startContext, type Section } from './model-input.js';
 import type { WireRequest } from '../fakes/anthropic-server/validate.js';
 
 /**
  * Conformance with the real Claude Code (docs/claude-code-parity.md): the same fixture is given to
  * Claude Code 2.1.88 and to Strata (`strata ask`, the app's own session engine), both talking to one
  * loopback fake, with the vault at Claude Code's config folder; what each sends and writes is compared.
- * Skipped, with the reason, when the npm registry cannot provide the oracle.
+ * Skipped, with the reason, when the npm registry cannot provide the oracle. STRATA_CONFORMANCE_VERSION
+ * runs the same cases against another version (docs/claude-code-parity.md#claude-code-21332).
  */
-const oracle = await claudeCode();
+const oracle = await claudeCode(process.env.STRATA_CONFORMANCE_VERSION);
 const reason = 'skip' in oracle ? oracle.skip : '';
 
-let fake: FakeAnthropic;
-beforeAll(async () => {
-  fake = await startFakeAnthropic({ respond: oracleResponder });
-});
-afterAll(async () => {
-  await fake?.close();
-});
-
-interface World {
-  root: string;
-  home: string;
-  /** `~/.claude`: Claude Code's config folder and Strata's vault. */
-  vault: string;
-  project: string;
-}
-
-async function write(file: string, text: string) {
-  await fs.mkdir(path.dirname(file), { recursive: true });
-  await fs.writeFile(file, text);
-}
-
-async function world(projectName = 'proj'): Promise<World> {
-  const root = await tempDir('strata-conformance-');
-  const home = path.join(root, 'home');
-  const vault = path.join(home, '.claude');
-  const project = path.join(home, 'work', projectName);
-  await fs.mkdir(vault, { recursive: true });
-  await fs.mkdir(project, { recursive: true });
-  return { root, home, vault, project: await fs.realpath(project) };
-}
-
-/** Requests the fake received while `work` ran. */
-async function captured<T>(work: () => Promise<T>): Promise<{ value: T; requests: WireRequest[] }> {
-  const from = fake.requests.length;
-  const value = await work();
-  return { value, requests: mainRequests(fake.requests.slice(from)) };
-}
-
-const claude = (w: World, prompt: string, o: { cwd?: string; resume?: string } = {}): Promise<ClaudeRun> => {
-  if ('skip' in oracle) throw new Error(oracle.skip);
-  return runClaude(oracle, { cwd: o.cwd ?? w.project, home: w.home, configDir: w.vault, apiUrl: fake.url, prompt, resume: o.resume });
-};
-
-/** `strata ask` in-process, with HOME at the fixture's home (for `@~/` includes) while it runs. */
-async function strata(w: World, prompt: string, o: { cwd?: string; session?: string } = {}): Promise<{ sessionId: string; transcript: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = {
-    stdout: (l) => out.push(l),
-    stderr: (l) => err.push(l),
-    env: { ANTHROPIC_API_KEY: 'sk-ant-conformance', ANTHROPIC_BASE_URL: fake.url, STRATA_APP_DATA: path.join(w.root, 'app-data') },
-    stopped: new Promise(() => undefined),
-  };
-  const home = process.env.HOME;
-  process.env.HOME = w.home;
-  try {
-    const args = ['ask', '--project', o.cwd ?? w.project, '--vault', w.vault, '--no-memory', '--json', ...(o.session ? ['--session', o.session] : []), prompt];
-    const code = await runCli(args, io);
-    if (code !== 0) throw new Error(`strata ask exited ${code}: ${err.join('\n')}`);
-  } finally {
-    process.env.HOME = home;
-  }
-  return JSON.parse(out.at(-1)!) as { sessionId: string; transcript: string };
-}
+const { claude, strata, captured } = conformanceRig(oracle);
 
 /** Both programs' start context for one fixture, each run from a fresh session. */
 async function bothStartContexts(w: World, prompt = 'Hello'): Promise<{ claude: Section[]; strata: Section[] }> {

@@ -52,6 +52,11 @@ describe.skipIf(!hasChromium)('"Not a secret" in Chromium via strata host', () =
     fake.enqueue(write, text('I could not save that: the scanner found a token.'));
     await send(page, 'Remember the token from the security training');
     await page.getByText('I could not save that: the scanner found a token.').waitFor();
+    // The refused call is shown and kept without the value (docs/security.md#secrets-scanning).
+    await page.getByRole('button', { name: /reference_training\.md/ }).click();
+    const input = page.getByLabel('Write input');
+    await expect.poll(() => input.innerText()).toContain('[secret-removed]');
+    expect(await page.locator('body').innerText()).not.toContain(value.slice(4));
     const notASecret = page.getByRole('group', { name: 'Secrets found in this memory' }).getByRole('button', { name: 'Not a secret' });
     await notASecret.click();
     await page.getByText(/Marked github-pat as not a secret/).waitFor();

@@ -140,10 +140,8 @@ describe.skipIf(!hasChromium)('the vault browser in Chromium', () => {
     await fs.writeFile(path.join(project, 'CLAUDE.md'), '# Shop\n\nPrices are in cents.\n');
     await fs.writeFile(path.join(project, '.claude', 'rules', 'tests.md'), 'Run the tests.\n');
     const { page } = await open('vault-project-instructions');
-    // What the app's project:open handler does: record the folder and announce the new list.
-    const vault = app!.services.vault();
-    await vault.projects.open(project);
-    app!.services.events.emit('project:did-change-list', vault.projects.list());
+    // What the app's project:open handler does; the registry announces the new list itself.
+    await app!.services.vault().projects.open(project);
     const instructions = page.getByRole('navigation', { name: 'Vault files' }).getByRole('region', { name: 'Instructions' });
     await instructions.getByRole('heading', { name: 'shop', level: 3 }).waitFor({ timeout: 15_000 });
     await instructions.getByRole('button', { name: /\.claude\/rules\/tests\.md/ }).waitFor();

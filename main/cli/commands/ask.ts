@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { isValidSessionId } from '../../core/paths/project-paths.js';
 import { cliServices } from '../cli-services.js';
 import { UsageError, untilAborted, type Command } from '../cli-io.js';
+import { existingFolder, parseOptions, required, vaultAndJson } from '../options.js';
 
 /** docs/architecture.md: the end-of-turn memory engines get at most this long before `ask` returns. */
 const MEMORY_WAIT_MS = 60_000;
@@ -21,25 +19,22 @@ export const askCommand: Command = {
   summary: 'one non-interactive turn of the main agent',
   usage: 'strata ask --project DIR [--session ID] [--allow-writes] [--no-memory] [--vault DIR] [--json] PROMPT',
   async run(argv, io) {
-    const { values, positionals } = parseArgs({
-      args: argv,
-      options: {
+    const { values, positionals } = parseOptions(
+      argv,
+      {
         project: { type: 'string' },
         session: { type: 'string' },
         'allow-writes': { type: 'boolean', default: false },
         'no-memory': { type: 'boolean', default: false },
-        vault: { type: 'string' },
-        json: { type: 'boolean', default: false },
+        ...vaultAndJson,
       },
-      allowPositionals: true,
-      strict: true,
-    });
+      { positionals: true },
+    );
     const prompt = positionals.join(' ').trim();
-    if (!values.project) throw new UsageError('--project DIR is required');
+    const projectFlag = required(values.project, '--project DIR');
     if (!prompt) throw new UsageError('a PROMPT is required');
     if (values.session !== undefined && !isValidSessionId(values.session)) throw new UsageError(`not a session id: ${values.session}`);
-    const project = path.resolve(values.project);
-    if (!(await fs.stat(project).then((s) => s.isDirectory(), () => false))) throw new UsageError(`no folder at ${project}`);
+    const project = await existingFolder(projectFlag, '--project');
 
     const services = await cliServices(io, values.vault, 'cli');
     const signal = io.signal;

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { resolveMemoryConfig, type MemoryConfig } from '../../../common/config.js';
 import { settingsSchema } from '../../../common/domain/settings.js';
 import { readJsonFile } from '../../core/fs/atomic-write.js';
@@ -7,14 +6,8 @@ import { readTranscriptFile, sessionMemoryCompact } from '../../core/compact/ind
 import { loadCustomization, readNotes } from '../../core/session-memory/index.js';
 import { conversationChain } from '../../core/transcripts/conversation-chain.js';
 import type { TranscriptRecord } from '../../core/transcripts/records.js';
-import { defaultAppDataDir, VaultRootPointer } from '../../core/vault/vault-root.js';
-import { UsageError, type CliIo, type Command } from '../cli-io.js';
-
-/** `--vault DIR`, else the app's vault root (the pointer in the app data folder, or that folder). */
-export async function resolveVault(vault: string | undefined, io: CliIo): Promise<string> {
-  if (vault) return path.resolve(vault);
-  return (await new VaultRootPointer(defaultAppDataDir(io.env)).read()).root;
-}
+import { UsageError, type Command } from '../cli-io.js';
+import { parseOptions, required, resolveVault, vaultAndJson, wholeNumber } from '../options.js';
 
 /**
  * The vault's memory numbers (settings `memory` overrides over the defaults), read without the
@@ -27,20 +20,12 @@ export async function vaultMemoryConfig(vaultRoot: string): Promise<MemoryConfig
 }
 
 export async function readTranscriptArg(file: string | undefined): Promise<{ path: string; records: TranscriptRecord[] }> {
-  if (!file) throw new UsageError('--transcript FILE is required');
-  const resolved = path.resolve(file);
+  const resolved = path.resolve(required(file, '--transcript FILE'));
   try {
     return { path: resolved, records: await readTranscriptFile(resolved) };
   } catch (error) {
     throw new UsageError(`cannot read the transcript ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
-}
-
-function positiveInt(flag: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${flag} must be a positive integer, not ${value}`);
-  return n;
 }
 
 /**
@@ -52,22 +37,16 @@ export const compactCommand: Command = {
   summary: 'session-memory compaction of a transcript (no model call, read-only)',
   usage: 'strata compact --transcript FILE --session-memory FILE [--last-summarized UUID] [--threshold N] [--vault DIR] [--json]',
   async run(argv, io) {
-    const { values } = parseArgs({
-      args: argv,
-      options: {
-        transcript: { type: 'string' },
-        'session-memory': { type: 'string' },
-        'last-summarized': { type: 'string' },
-        threshold: { type: 'string' },
-        vault: { type: 'string' },
-        json: { type: 'boolean', default: false },
-      },
-      strict: true,
+    const { values } = parseOptions(argv, {
+      transcript: { type: 'string' },
+      'session-memory': { type: 'string' },
+      'last-summarized': { type: 'string' },
+      threshold: { type: 'string' },
+      ...vaultAndJson,
     });
-    if (!values['session-memory']) throw new UsageError('--session-memory FILE is required');
-    const threshold = positiveInt('--threshold', values.threshold);
+    const notesPath = path.resolve(required(values['session-memory'], '--session-memory FILE'));
+    const threshold = wholeNumber(values.threshold, '--threshold', 1);
     const transcript = await readTranscriptArg(values.transcript);
-    const notesPath = path.resolve(values['session-memory']);
     let notes: string | null;
     let unreadable = false;
     try {

@@ -1,13 +1,10 @@
-import { existsSync, statSync } from 'node:fs';
-import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { runExtractPass } from '../../core/auto-memory/extract-pass.js';
 import type { ForkRunner } from '../../core/auto-memory/memory-extractor.js';
 import { memoryDirFor } from '../../core/auto-memory/memory-paths.js';
 import { silentLogger, systemClock } from '../../core/ports.js';
 import { scanText } from '../../core/secrets/index.js';
-import { defaultAppDataDir, VaultRootPointer } from '../../core/vault/vault-root.js';
-import { UsageError, type CliIo, type Command } from '../cli-io.js';
+import type { CliIo, Command } from '../cli-io.js';
+import { existingFile, existingFolder, parseOptions, required, resolveVault, vaultAndJson } from '../options.js';
 import { vaultMemoryConfig } from './compact.js';
 import { cliExtractFork } from '../agent-forks.js';
 
@@ -24,23 +21,12 @@ export function createExtractCommand(makeFork: ExtractForkFactory = cliExtractFo
     summary: 'one memory-extraction pass through the model over a whole transcript',
     usage: 'strata extract --transcript FILE --project DIR [--vault DIR] [--json]',
     async run(argv, io) {
-      const { values } = parseArgs({
-        args: argv,
-        options: {
-          transcript: { type: 'string' },
-          project: { type: 'string' },
-          vault: { type: 'string' },
-          json: { type: 'boolean', default: false },
-        },
-        strict: true,
-      });
-      if (!values.transcript) throw new UsageError('--transcript FILE is required');
-      if (!values.project) throw new UsageError('--project DIR is required');
-      const transcriptFile = path.resolve(values.transcript);
-      const projectDir = path.resolve(values.project);
-      if (!existsSync(transcriptFile) || !statSync(transcriptFile).isFile()) throw new UsageError(`no transcript at ${transcriptFile}`);
-      if (!existsSync(projectDir) || !statSync(projectDir).isDirectory()) throw new UsageError(`no folder at ${projectDir}`);
-      const vaultRoot = values.vault ? path.resolve(values.vault) : (await new VaultRootPointer(defaultAppDataDir(io.env)).read()).root;
+      const { values } = parseOptions(argv, { transcript: { type: 'string' }, project: { type: 'string' }, ...vaultAndJson });
+      const transcriptFlag = required(values.transcript, '--transcript FILE');
+      const projectFlag = required(values.project, '--project DIR');
+      const transcriptFile = await existingFile(transcriptFlag, '--transcript');
+      const projectDir = await existingFolder(projectFlag, '--project');
+      const vaultRoot = await resolveVault(values.vault, io);
 
       const memoryDir = await memoryDirFor(vaultRoot, projectDir);
       const fork = await makeFork({ projectDir, vaultRoot, memoryDir, io });

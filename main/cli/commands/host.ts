@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { spawn } from 'node:child_process';
-import { parseArgs } from 'node:util';
 import { createDispatcher } from '../../core/ipc/dispatcher.js';
 import { createHandlers } from '../../core/ipc/handlers.js';
 import { startHost } from '../../host/host-server.js';
 import { packageRoot, UsageError, type Command } from '../cli-io.js';
 import { cliServices } from '../cli-services.js';
+import { parseOptions, vaultAndJson, wholeNumber } from '../options.js';
 
 function openInBrowser(url: string): void {
   const [cmd, args] =
@@ -19,18 +19,8 @@ export const hostCommand: Command = {
   summary: 'serve the app to a browser tab on 127.0.0.1',
   usage: 'strata host [--vault DIR] [--port N] [--open] [--json]',
   async run(argv, io) {
-    const { values } = parseArgs({
-      args: argv,
-      options: {
-        vault: { type: 'string' },
-        port: { type: 'string', default: '0' },
-        open: { type: 'boolean', default: false },
-        json: { type: 'boolean', default: false },
-      },
-      strict: true,
-    });
-    const port = Number(values.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0–65535, not ${values.port}`);
+    const { values } = parseOptions(argv, { port: { type: 'string', default: '0' }, open: { type: 'boolean', default: false }, ...vaultAndJson });
+    const port = wholeNumber(values.port, '--port', 0, 65535) ?? 0;
     const rendererDir = io.env.STRATA_RENDERER_DIR ?? path.join(packageRoot(), 'dist', 'renderer');
     if (!existsSync(path.join(rendererDir, 'index.html'))) {
       throw new UsageError(`the app is not built (${rendererDir} has no index.html): run npm run build`);

@@ -1,10 +1,9 @@
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { AppFailure } from '../../../common/result.js';
 import { importClaudeCode } from '../../core/transcripts/claude-code-import.js';
-import { defaultAppDataDir, VaultRootPointer } from '../../core/vault/vault-root.js';
 import { UsageError, type Command } from '../cli-io.js';
+import { parseOptions, resolveVault, vaultAndJson } from '../options.js';
 
 /** `strata import claude-code` (docs/architecture.md#the-strata-command): Claude Code's transcripts and memory into the vault. */
 export const importCommand: Command = {
@@ -12,23 +11,12 @@ export const importCommand: Command = {
   summary: "bring Claude Code's transcripts and memory folders into the vault",
   usage: 'strata import claude-code [--from DIR] [--vault DIR] [--json]',
   async run(argv, io) {
-    const { values, positionals } = parseArgs({
-      args: argv,
-      options: {
-        from: { type: 'string' },
-        vault: { type: 'string' },
-        json: { type: 'boolean', default: false },
-      },
-      allowPositionals: true,
-      strict: true,
-    });
+    const { values, positionals } = parseOptions(argv, { from: { type: 'string' }, ...vaultAndJson }, { positionals: true });
     if (positionals.length !== 1 || positionals[0] !== 'claude-code') {
       throw new UsageError(`the only source is claude-code (usage: ${this.usage})`);
     }
     const from = path.resolve(values.from ?? path.join(io.env.HOME ?? os.homedir(), '.claude'));
-    const vaultRoot = values.vault
-      ? path.resolve(values.vault)
-      : (await new VaultRootPointer(defaultAppDataDir(io.env)).read()).root;
+    const vaultRoot = await resolveVault(values.vault, io);
     try {
       const counts = await importClaudeCode({ from, vaultRoot });
       if (values.json) {

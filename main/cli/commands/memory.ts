@@ -1,18 +1,16 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
-import { resolveMemoryConfig } from '../../../common/config.js';
 import type { ImportPreview } from '../../../common/domain/portability.js';
 import { ProjectPaths } from '../../core/paths/project-paths.js';
 import {
   collectMemories, exportFileName, memoriesMarkdown, memoriesZip, parsePastedMemories, previewNotesAt, writeImport,
 } from '../../core/portability/index.js';
-import { systemClock, type Logger } from '../../core/ports.js';
+import { systemClock } from '../../core/ports.js';
 import { writeFileAtomic } from '../../core/fs/atomic-write.js';
-import { SettingsStore } from '../../core/settings/settings-store.js';
-import { Vault } from '../../core/vault/vault.js';
-import { defaultAppDataDir, VaultRootPointer } from '../../core/vault/vault-root.js';
+import type { Vault } from '../../core/vault/vault.js';
 import { UsageError, type CliIo, type Command } from '../cli-io.js';
+import { cliVault } from '../cli-vault.js';
+import { existingFolder, parseOptions, required, vaultAndJson } from '../options.js';
 
 const USAGE = [
   'strata memory import --project DIR [--vault DIR] [--from chatgpt|claude|other] [--team] [--dry-run] [--json] FILE|FOLDER|ZIP|-',
@@ -22,14 +20,7 @@ const USAGE = [
 const isDirectory = (p: string) => fs.stat(p).then((s) => s.isDirectory(), () => false);
 
 async function openVault(io: CliIo, vaultFlag: string | undefined): Promise<Vault> {
-  const root = vaultFlag ? path.resolve(vaultFlag) : (await new VaultRootPointer(defaultAppDataDir(io.env)).read()).root;
-  if (!(await isDirectory(root))) throw new UsageError(`--vault: no such folder: ${root}`);
-  const realRoot = await fs.realpath(root);
-  const write = (level: string) => (message: string, fields?: Record<string, unknown>) => io.stderr(`${level}: ${message}${fields ? ` ${JSON.stringify(fields)}` : ''}`);
-  const logger: Logger = { info: () => undefined, warn: write('warning'), error: write('error') };
-  const settings = SettingsStore.forVault(realRoot, logger);
-  await settings.load();
-  const vault = new Vault({ root: realRoot, clock: systemClock, logger, config: () => resolveMemoryConfig(settings.get().memory), watch: false });
+  const vault = await cliVault(io, vaultFlag);
   await vault.open();
   return vault;
 }
@@ -46,21 +37,18 @@ function printPreview(io: CliIo, preview: ImportPreview, verb: string): void {
 }
 
 async function runImport(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    options: {
+  const { values, positionals } = parseOptions(
+    argv,
+    {
       project: { type: 'string' },
-      vault: { type: 'string' },
       from: { type: 'string', default: 'other' },
       team: { type: 'boolean', default: false },
       'dry-run': { type: 'boolean', default: false },
-      json: { type: 'boolean', default: false },
+      ...vaultAndJson,
     },
-    allowPositionals: true,
-    strict: true,
-  });
-  if (!values.project) throw new UsageError('--project DIR is required');
-  if (!(await isDirectory(values.project))) throw new UsageError(`--project: no such folder: ${values.project}`);
+    { positionals: true },
+  );
+  const projectDir = await existingFolder(required(values.project, '--project DIR'), '--project');
   if (!['chatgpt', 'claude', 'other'].includes(values.from)) throw new UsageError('--from must be chatgpt, claude or other');
   if (positionals.length !== 1) throw new UsageError('give one FILE (a pasted answer), FOLDER or ZIP of notes, or - for stdin');
   const input = positionals[0]!;
@@ -89,7 +77,7 @@ async function runImport(argv: string[], io: CliIo): Promise<number> {
   }
   const vault = await openVault(io, values.vault);
   try {
-    const { memorySlug } = await ProjectPaths.resolve(vault.root, values.project);
+    const { memorySlug } = await ProjectPaths.resolve(vault.root, projectDir);
     const result = await writeImport(vault, { projectSlug: memorySlug, team: values.team }, preview.items);
     if (values.json) io.stdout(JSON.stringify({ written: result.written, skipped: preview.skipped }));
     else {
@@ -103,25 +91,20 @@ async function runImport(argv: string[], io: CliIo): Promise<number> {
 }
 
 async function runExport(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      project: { type: 'string' },
-      all: { type: 'boolean', default: false },
-      vault: { type: 'string' },
-      format: { type: 'string', default: 'zip' },
-      out: { type: 'string' },
-      json: { type: 'boolean', default: false },
-    },
-    strict: true,
+  const { values } = parseOptions(argv, {
+    project: { type: 'string' },
+    all: { type: 'boolean', default: false },
+    format: { type: 'string', default: 'zip' },
+    out: { type: 'string' },
+    ...vaultAndJson,
   });
   if (Boolean(values.project) === values.all) throw new UsageError('give --project DIR or --all');
   if (values.format !== 'zip' && values.format !== 'markdown') throw new UsageError('--format must be zip or markdown');
   if (values.format === 'zip' && !values.out) throw new UsageError('--out FILE is required for a zip');
-  if (values.project && !(await isDirectory(values.project))) throw new UsageError(`--project: no such folder: ${values.project}`);
+  const projectDir = values.project === undefined ? undefined : await existingFolder(values.project, '--project');
   const vault = await openVault(io, values.vault);
   try {
-    const slug = values.project ? (await ProjectPaths.resolve(vault.root, values.project)).memorySlug : null;
+    const slug = projectDir ? (await ProjectPaths.resolve(vault.root, projectDir)).memorySlug : null;
     const memories = await collectMemories(vault, slug);
     if (memories.length === 0) {
       io.stderr('strata memory export: no memories to export');

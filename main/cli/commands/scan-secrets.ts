@@ -1,9 +1,8 @@
 import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { scanPaths, SecretAllowanceStore, secretRules, type FileScanResult } from '../../core/secrets/index.js';
-import { defaultAppDataDir, VaultRootPointer } from '../../core/vault/vault-root.js';
 import { UsageError, type CliIo, type Command } from '../cli-io.js';
+import { parseOptions, resolveVault, vaultAndJson } from '../options.js';
 
 function humanLines(files: FileScanResult[]): string[] {
   const lines: string[] = [];
@@ -17,10 +16,6 @@ function humanLines(files: FileScanResult[]): string[] {
   lines.push(total === 0 ? `no secrets found in ${scanned}` : `${total} possible secret${total === 1 ? '' : 's'} in ${withFindings} of ${scanned}`);
   if (total > 0) lines.push('a false alarm? add a strata:allow comment on its line, or: strata scan-secrets --not-a-secret FILE:LINE:RULE');
   return lines;
-}
-
-async function vaultRoot(given: string | undefined, io: CliIo): Promise<string> {
-  return given ? path.resolve(given) : (await new VaultRootPointer(defaultAppDataDir(io.env)).read()).root;
 }
 
 // `notes/b.md:3:github-pat`: split from the right, so a path may itself contain colons.
@@ -58,17 +53,8 @@ export const scanSecretsCommand: Command = {
   summary: 'scan files and folders for secrets (folders recursively, symlinks not followed)',
   usage: 'strata scan-secrets PATH… [--json] [--vault DIR] | --not-a-secret FILE:LINE:RULE [--vault DIR]',
   async run(argv, io) {
-    const { values, positionals } = parseArgs({
-      args: argv,
-      options: {
-        json: { type: 'boolean', default: false },
-        vault: { type: 'string' },
-        'not-a-secret': { type: 'string' },
-      },
-      allowPositionals: true,
-      strict: true,
-    });
-    const store = SecretAllowanceStore.forVault(await vaultRoot(values.vault, io));
+    const { values, positionals } = parseOptions(argv, { ...vaultAndJson, 'not-a-secret': { type: 'string' } }, { positionals: true });
+    const store = SecretAllowanceStore.forVault(await resolveVault(values.vault, io));
     if (values['not-a-secret'] !== undefined) {
       if (positionals.length > 0) throw new UsageError('--not-a-secret marks one finding; give no paths to scan with it');
       return markNotASecret(values['not-a-secret'], store, values.json, io);

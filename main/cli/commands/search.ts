@@ -1,26 +1,10 @@
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
-import { parseArgs } from 'node:util';
-import { resolveMemoryConfig } from '../../../common/config.js';
 import type { VaultScope } from '../../../common/domain/vault.js';
 import { ProjectPaths } from '../../core/paths/project-paths.js';
-import { systemClock, type Logger } from '../../core/ports.js';
-import { SettingsStore } from '../../core/settings/settings-store.js';
-import { Vault } from '../../core/vault/vault.js';
-import { defaultAppDataDir, VaultRootPointer } from '../../core/vault/vault-root.js';
-import { UsageError, type CliIo, type Command } from '../cli-io.js';
+import { UsageError, type Command } from '../cli-io.js';
+import { cliVault } from '../cli-vault.js';
+import { existingFolder, parseOptions, required, vaultAndJson, wholeNumber } from '../options.js';
 
 const scopes: VaultScope[] = ['instructions', 'session-notes', 'project-memory', 'team-memory', 'transcript'];
-
-const stderrOf = (io: CliIo): Logger => {
-  const write = (level: string) => (message: string, fields?: Record<string, unknown>) =>
-    io.stderr(`${level}: ${message}${fields ? ` ${JSON.stringify(fields)}` : ''}`);
-  return { info: () => undefined, warn: write('warning'), error: write('error') };
-};
-
-async function isDirectory(dir: string): Promise<boolean> {
-  return fs.stat(dir).then((s) => s.isDirectory(), () => false);
-}
 
 /**
  * `strata search --project DIR [--vault DIR] [--json] QUERY` (docs/architecture.md): the vault's full-text index
@@ -34,43 +18,22 @@ export const searchCommand: Command = {
   summary: 'full-text search over memories, session notes, instructions and transcripts',
   usage: 'strata search --project DIR [--vault DIR] [--scope SCOPE] [--type TYPE] [--limit N] [--json] QUERY',
   async run(argv, io) {
-    const { values, positionals } = parseArgs({
-      args: argv,
-      options: {
-        project: { type: 'string' },
-        vault: { type: 'string' },
-        scope: { type: 'string' },
-        type: { type: 'string' },
-        limit: { type: 'string', default: '20' },
-        json: { type: 'boolean', default: false },
-      },
-      allowPositionals: true,
-      strict: true,
-    });
+    const { values, positionals } = parseOptions(
+      argv,
+      { project: { type: 'string' }, scope: { type: 'string' }, type: { type: 'string' }, limit: { type: 'string', default: '20' }, ...vaultAndJson },
+      { positionals: true },
+    );
     const query = positionals.join(' ').trim();
-    if (!values.project) throw new UsageError('--project DIR is required');
+    const projectFlag = required(values.project, '--project DIR');
     if (!query) throw new UsageError('give a QUERY to search for');
-    if (!(await isDirectory(values.project))) throw new UsageError(`--project: no such folder: ${values.project}`);
+    const projectDir = await existingFolder(projectFlag, '--project');
     if (values.scope !== undefined && !scopes.includes(values.scope as VaultScope)) {
       throw new UsageError(`--scope must be one of ${scopes.join(', ')}`);
     }
-    const limit = Number(values.limit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError(`--limit must be 1–1000, not ${values.limit}`);
+    const limit = wholeNumber(values.limit, '--limit', 1, 1000) ?? 20;
 
-    const root = values.vault ? path.resolve(values.vault) : (await new VaultRootPointer(defaultAppDataDir(io.env)).read()).root;
-    if (!(await isDirectory(root))) throw new UsageError(`--vault: no such folder: ${root}`);
-    const realRoot = await fs.realpath(root);
-    const logger = stderrOf(io);
-    const settings = SettingsStore.forVault(realRoot, logger);
-    await settings.load();
-    const project = await ProjectPaths.resolve(realRoot, values.project);
-    const vault = new Vault({
-      root: realRoot,
-      clock: systemClock,
-      logger,
-      config: () => resolveMemoryConfig(settings.get().memory),
-      watch: false,
-    });
+    const vault = await cliVault(io, values.vault);
+    const project = await ProjectPaths.resolve(vault.root, projectDir);
     // The project's own CLAUDE.md files are searched with it (`@projects/<slug(folder)>/…`).
     await vault.setProjects([{ path: project.projectDir }]);
     await vault.open();

@@ -1,25 +1,26 @@
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { AppFailure } from '../../../common/result.js';
 import { stderrLogger, type Logger } from '../../core/ports.js';
 import { defaultAppDataDir } from '../../core/vault/vault-root.js';
 import { UsageError, type CliIo, type Command } from '../cli-io.js';
+import { parseOptions, wholeNumber } from '../options.js';
 
 /** `--data-dir` default: `<app data dir>/server`. */
 export function defaultServerDataDir(env: NodeJS.ProcessEnv): string {
   return path.join(defaultAppDataDir(env), 'server');
 }
 
+/** The whole-number flags and their bounds; each may also come from STRATA_SERVER_<NAME> (flagOrEnv). */
 const numberFlags = {
-  port: { env: 'STRATA_SERVER_PORT', min: 0, max: 65535 },
-  'max-entries': { env: 'STRATA_SERVER_MAX_ENTRIES', min: 1, max: Number.MAX_SAFE_INTEGER },
-  'max-file-bytes': { env: 'STRATA_SERVER_MAX_FILE_BYTES', min: 1, max: Number.MAX_SAFE_INTEGER },
-  'max-body-bytes': { env: 'STRATA_SERVER_MAX_BODY_BYTES', min: 1, max: Number.MAX_SAFE_INTEGER },
-  'rate-limit': { env: 'STRATA_SERVER_RATE_LIMIT', min: 0, max: Number.MAX_SAFE_INTEGER },
-  'max-tombstones': { env: 'STRATA_SERVER_MAX_TOMBSTONES', min: 0, max: Number.MAX_SAFE_INTEGER },
-  'max-repo-bytes': { env: 'STRATA_SERVER_MAX_REPO_BYTES', min: 1, max: 64 * 1024 * 1024 },
-  'request-timeout-ms': { env: 'STRATA_SERVER_REQUEST_TIMEOUT_MS', min: 1000, max: 3_600_000 },
-} as const;
+  port: { min: 0, max: 65535 },
+  'max-entries': { min: 1 },
+  'max-file-bytes': { min: 1 },
+  'max-body-bytes': { min: 1 },
+  'rate-limit': { min: 0 },
+  'max-tombstones': { min: 0 },
+  'max-repo-bytes': { min: 1, max: 64 * 1024 * 1024 },
+  'request-timeout-ms': { min: 1000, max: 3_600_000 },
+} as const satisfies Record<string, { min: number; max?: number }>;
 
 type NumberFlag = keyof typeof numberFlags;
 
@@ -43,14 +44,8 @@ function flagOrEnv(values: Record<string, unknown>, io: CliIo, name: string): st
 }
 
 function numberOption(values: Record<string, unknown>, io: CliIo, name: NumberFlag): number | undefined {
-  const raw = flagOrEnv(values, io, name);
-  if (raw === undefined || raw === '') return undefined;
-  const { min, max } = numberFlags[name];
-  const n = Number(raw);
-  if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
-    throw new UsageError(`--${name} must be a whole number from ${min}, not ${JSON.stringify(raw)}`);
-  }
-  return n;
+  const bounds: { min: number; max?: number } = numberFlags[name];
+  return wholeNumber(flagOrEnv(values, io, name), `--${name}`, bounds.min, bounds.max);
 }
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
@@ -68,12 +63,11 @@ const usage = [
 ].join('\n');
 
 async function runAdmin(argv: string[], io: CliIo, readStdin: () => Promise<string>): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    options: { db: { type: 'string' }, 'data-dir': { type: 'string' }, 'password-stdin': { type: 'boolean', default: false }, 'expires-days': { type: 'string' } },
-    allowPositionals: true,
-    strict: true,
-  });
+  const { values, positionals } = parseOptions(
+    argv,
+    { db: { type: 'string' }, 'data-dir': { type: 'string' }, 'password-stdin': { type: 'boolean', default: false }, 'expires-days': { type: 'string' } },
+    { positionals: true },
+  );
   const db = await dbOption(values, io);
   const [verb, ...args] = positionals;
   const shape = `${verb} ${args[0] === 'add' || args[0] === 'revoke' ? args[0] : '_'}`;
@@ -99,9 +93,7 @@ async function runAdmin(argv: string[], io: CliIo, readStdin: () => Promise<stri
       await admin.revokeToken(args[1]!);
       io.stdout(`revoked ${args[1]}`);
     } else {
-      const rawDays = values['expires-days'];
-      const days = rawDays === undefined ? null : Number(rawDays);
-      if (rawDays !== undefined && !/^\d+$/.test(rawDays)) throw new UsageError('--expires-days must be a positive whole number');
+      const days = wholeNumber(values['expires-days'], '--expires-days', 1) ?? null;
       const created = await admin.createToken(args[0]!, days);
       io.stdout(`token ${created.id} for ${args[0]}, ${created.expiresAt === null ? 'no expiry' : `expires ${new Date(created.expiresAt).toISOString()}`}`);
       io.stdout(created.token);
@@ -118,9 +110,9 @@ async function runAdmin(argv: string[], io: CliIo, readStdin: () => Promise<stri
 }
 
 async function runServer(argv: string[], io: CliIo, logger: Logger): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    options: {
+  const { values, positionals } = parseOptions(
+    argv,
+    {
       db: { type: 'string' },
       'data-dir': { type: 'string' },
       port: { type: 'string' },
@@ -135,9 +127,8 @@ async function runServer(argv: string[], io: CliIo, logger: Logger): Promise<num
       'request-timeout-ms': { type: 'string' },
       'trust-proxy': { type: 'string' },
     },
-    allowPositionals: true,
-    strict: true,
-  });
+    { positionals: true },
+  );
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]} (see strata server --help)`);
   const publicUrl = flagOrEnv(values, io, 'public-url');
   if (publicUrl !== undefined && !/^https?:\/\/[^/]+/.test(publicUrl)) throw new UsageError('--public-url must be an http(s) URL');

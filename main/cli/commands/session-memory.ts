@@ -1,12 +1,12 @@
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { stderrLogger, systemClock } from '../../core/ports.js';
 import { SessionNotesUpdater, type ForkRunner } from '../../core/session-memory/index.js';
 import { conversationChain } from '../../core/transcripts/conversation-chain.js';
 import { isMessageRecord, type TranscriptRecord } from '../../core/transcripts/records.js';
 import { UsageError, type CliIo, type Command } from '../cli-io.js';
 import { cliNotesFork } from '../agent-forks.js';
-import { readTranscriptArg, resolveVault, vaultMemoryConfig } from './compact.js';
+import { parseOptions, required, resolveVault, vaultAndJson } from '../options.js';
+import { readTranscriptArg, vaultMemoryConfig } from './compact.js';
 
 /** What the command needs to fork the agent over a transcript's conversation (the agent engine provides it). */
 export interface ForkRunnerRequest {
@@ -37,21 +37,11 @@ export function makeSessionMemoryCommand(makeFork: MakeForkRunner): Command {
     summary: 'one session-notes update of a transcript through the model',
     usage: 'strata session-memory --transcript FILE --project DIR [--vault DIR] [--json]',
     async run(argv, io) {
-      const { values } = parseArgs({
-        args: argv,
-        options: {
-          transcript: { type: 'string' },
-          project: { type: 'string' },
-          vault: { type: 'string' },
-          json: { type: 'boolean', default: false },
-        },
-        strict: true,
-      });
-      if (!values.project) throw new UsageError('--project DIR is required');
+      const { values } = parseOptions(argv, { transcript: { type: 'string' }, project: { type: 'string' }, ...vaultAndJson });
+      const projectDir = path.resolve(required(values.project, '--project DIR'));
       const transcript = await readTranscriptArg(values.transcript);
       if (!transcript.records.some(isMessageRecord)) throw new UsageError(`the transcript has no messages: ${values.transcript}`);
       const vaultRoot = await resolveVault(values.vault, io);
-      const projectDir = path.resolve(values.project);
       const sessionId = sessionIdOf(transcript.records, transcript.path);
       // The conversation as resumed: a rewound or edited transcript's abandoned branches are not in it.
       const records = conversationChain(transcript.records).records;

@@ -1,10 +1,8 @@
 import path from 'node:path';
 import { promises as fs } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { resolveMemoryConfig } from '../../../common/config.js';
 import { systemClock, type Logger } from '../../core/ports.js';
 import { SettingsStore } from '../../core/settings/settings-store.js';
-import { VaultRootPointer, defaultAppDataDir } from '../../core/vault/vault-root.js';
 import { loadKeytarStore, MemoryCredentialStore } from '../../core/auth/credential-store.js';
 import { ProjectPaths } from '../../core/paths/index.js';
 import { detectTeamRepo } from '../../core/team-sync/repo-detect.js';
@@ -13,6 +11,7 @@ import { TeamAuth } from '../../core/team-sync/oauth-client.js';
 import { faultSeamFrom } from '../../core/team-sync/fault-seam.js';
 import type { SyncReport } from '../../core/team-sync/sync-types.js';
 import { UsageError, type CliIo, type Command } from '../cli-io.js';
+import { existingFolder, parseOptions, required, resolveVault, vaultAndJson } from '../options.js';
 
 /** Warnings and errors to stderr as single lines; never file contents or tokens (the engine logs neither). */
 function cliLogger(io: CliIo): Logger {
@@ -39,25 +38,17 @@ export const syncCommand: Command = {
   summary: 'pull and push the team memory of a project once',
   usage: 'strata sync --project DIR [--server URL] [--vault DIR] [--restore KEY]… [--confirm-deletions] [--json]',
   async run(argv, io) {
-    const { values } = parseArgs({
-      args: argv,
-      options: {
-        project: { type: 'string' },
-        server: { type: 'string' },
-        vault: { type: 'string' },
-        json: { type: 'boolean', default: false },
-        // A deletion (local or a teammate's) is undoable for 30 days: put the file back, then sync.
-        restore: { type: 'string', multiple: true },
-        // More local deletions than the mass-delete guard lets through in one sync: the user means it.
-        'confirm-deletions': { type: 'boolean', default: false },
-      },
-      strict: true,
+    const { values } = parseOptions(argv, {
+      project: { type: 'string' },
+      server: { type: 'string' },
+      ...vaultAndJson,
+      // A deletion (local or a teammate's) is undoable for 30 days: put the file back, then sync.
+      restore: { type: 'string', multiple: true },
+      // More local deletions than the mass-delete guard lets through in one sync: the user means it.
+      'confirm-deletions': { type: 'boolean', default: false },
     });
-    if (!values.project) throw new UsageError('--project DIR is required');
-    const projectDir = await fs.realpath(path.resolve(values.project)).catch(() => {
-      throw new UsageError(`${values.project} does not exist`);
-    });
-    const vaultRoot = values.vault ? path.resolve(values.vault) : (await new VaultRootPointer(defaultAppDataDir(io.env)).read()).root;
+    const projectDir = await fs.realpath(await existingFolder(required(values.project, '--project DIR'), '--project'));
+    const vaultRoot = await resolveVault(values.vault, io);
     const logger = cliLogger(io);
     const settings = await SettingsStore.forVault(vaultRoot, logger).load();
     const projectSettings = settings.projects[projectDir];

@@ -81,6 +81,11 @@ export interface QueryLoopOptions {
    * of a folder the agent just read in). A failure appends nothing.
    */
   attachToResult?: (call: Anthropic.ToolUseBlockParam, result: Anthropic.ToolResultBlockParam) => Promise<string[]>;
+  /**
+   * The input to record (and send back later) for a tool call in place of the model's, or null to keep
+   * it: a memory write with a secret is recorded without the value. The tool runs on the model's input.
+   */
+  recordedToolInput?: (call: Anthropic.ToolUseBlockParam) => Promise<unknown>;
 }
 
 export type QueryStatus = 'completed' | 'max_turns' | 'aborted' | 'error';

@@ -96,7 +96,7 @@ export async function runQueryLoop(o: QueryLoopOptions): Promise<QueryResult> {
           role: 'assistant',
           id: response.id,
           model: response.model,
-          content: blocks,
+          content: o.recordedToolInput ? await withRecordedInputs(blocks, o.recordedToolInput, o.logger) : blocks,
           usage: response.usage,
           stop_reason: response.stopReason,
           ...(response.appliedEdits ? { context_management: { cleared_input_tokens: response.appliedEdits.clearedInputTokens, cleared_tool_uses: response.appliedEdits.clearedToolUses } } : {}),
@@ -123,6 +123,29 @@ export async function runQueryLoop(o: QueryLoopOptions): Promise<QueryResult> {
     if (o.signal?.aborted) return done('aborted', { kind: 'aborted', message: 'Stopped.' });
   }
   return done('max_turns');
+}
+
+/**
+ * The response's blocks with each tool call's input as it is to be recorded. A failure keeps the model's
+ * input (as before there was a hook) rather than losing the answer; the write guard still refuses.
+ */
+async function withRecordedInputs(
+  blocks: Anthropic.ContentBlockParam[],
+  recorded: NonNullable<QueryLoopOptions['recordedToolInput']>,
+  logger: QueryLoopOptions['logger'],
+): Promise<Anthropic.ContentBlockParam[]> {
+  const out: Anthropic.ContentBlockParam[] = [];
+  for (const block of blocks) {
+    const input =
+      block.type === 'tool_use'
+        ? await recorded(block).catch((e: unknown) => {
+            logger?.warn('recording a tool call without its secrets failed', { tool: block.name, error: (e as Error).message });
+            return null;
+          })
+        : null;
+    out.push(input === null || block.type !== 'tool_use' ? block : { ...block, input });
+  }
+  return out;
 }
 
 /** The result with the texts `attachToResult` gives for it appended, each after a blank line. */

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { MemoryProposal } from '../../../common/domain/chat.js';
 import { AppFailure } from '../../../common/result.js';
 import { readJsonFile, writeFileAtomic, writeJsonAtomic } from '../fs/atomic-write.js';
-import { KeyedQueue } from '../transcripts/keyed-queue.js';
+import { KeyedSequencer } from '../../../common/async/sequencer.js';
 import { INDEX_FILE_NAME } from './memory-paths.js';
 import { parseMemoryFile } from '../../../common/memory-file/index.js';
 import { formatIndexLine } from './memory-index.js';
@@ -32,7 +32,7 @@ const readOrNull = (file: string) => fs.readFile(file, 'utf8').catch(() => null)
  * new memory also gets its MEMORY.md line then.
  */
 export class ReviewInbox {
-  private readonly queue = new KeyedQueue();
+  private readonly queue = new KeyedSequencer();
 
   constructor(
     private readonly vaultRoot: string,

@@ -20,11 +20,12 @@ import { INDEX_FILE_NAME } from '../auto-memory/memory-paths.js';
 import { sandboxMemoryPaths } from '../auto-memory/memory-path-tools.js';
 import type { ReviewInbox } from '../auto-memory/review-inbox.js';
 import type { MemoryProposal } from '../../../common/domain/chat.js';
-import { stampOriginSession, type MemoryShape } from '../../../common/memory-file/index.js';
+import { stampMemoryWrite, type MemoryShape } from '../../../common/memory-file/index.js';
 import { noteChangeAuthor } from '../vault/change-authors.js';
 import type { TranscriptRecord } from '../transcripts/records.js';
 import type { MemoryChanges, MemoryItem } from './memory-changes.js';
 import { buildSystemPrompt } from './system-prompt.js';
+import { redactRefusedMemoryWrite } from './redact-refused-write.js';
 
 /** What a conversation needs from the app around it. */
 export interface AgentEnvironment {
@@ -129,6 +130,8 @@ export class ConversationAgent {
   readonly guard: MemoryWriteGuard;
   readonly llm: LlmClient;
   readonly small: LlmClient;
+  /** The input to record for a main-agent tool call, or null to keep the model's (see redact-refused-write.ts). */
+  recordedToolInput: (call: Anthropic.ToolUseBlockParam) => Promise<unknown> = () => Promise.resolve(null);
 
   private constructor(
     readonly paths: ProjectPaths,
@@ -173,13 +176,18 @@ export class ConversationAgent {
     const guard = memoryWriteGuard({ memoryDirs, scan: (text) => allowances.scan(text, { fingerprints: true }) });
     const sessionDir = paths.sessionDir(sessionId);
     const limits = env.config().agent;
+    // A memory records the conversation that wrote it (the newest Claude Code's originSessionId); in the
+    // metadata shape every write is dated too, as that version does (docs/claude-code-parity.md#the-memory-file-shapes).
+    const stamped = async (file: string, content: string | null): Promise<string | null> => {
+      if (content === null || !file.endsWith('.md') || path.basename(file) === INDEX_FILE_NAME) return content;
+      const isNew = !(await stat(file).then(() => true, () => false));
+      return stampMemoryWrite(content, { sessionId, shape: env.settings().memoryShape, modified: new Date().toISOString(), isNew });
+    };
     const memoryHook = (by: 'agent' | 'extractor') => async (file: string, content: string | null) => {
       const check = await guard.check({ path: file, ...(content === null ? {} : { content }) });
       if (!check.ok) return `Refused: ${check.reason}.`;
       noteChangeAuthor(check.realPath, { kind: by, sessionId });
-      // A new memory records the conversation that wrote it (the newest Claude Code's originSessionId).
-      const isNew = content !== null && !(await stat(file).then(() => true, () => false));
-      const text = isNew && path.basename(file) !== INDEX_FILE_NAME ? stampOriginSession(content, sessionId) : content;
+      const text = await stamped(file, content);
       await input.changes.capture(file, text, by);
       return text !== content && text !== null ? { write: text } : null;
     };
@@ -200,7 +208,7 @@ export class ConversationAgent {
           // The index line is written when the user accepts the memory it points to.
           if (path.basename(file) !== INDEX_FILE_NAME) {
             const folder = memoryDirs.filter((d) => file.startsWith(d + path.sep)).sort((a, b) => b.length - a.length)[0] ?? paths.memoryDir;
-            review.onProposal(await review.inbox.propose(folder, { absPath: file, after: content, sessionId }));
+            review.onProposal(await review.inbox.propose(folder, { absPath: file, after: await stamped(file, content), sessionId }));
           }
           return { held: 'Saved for the user to review: it lands in memory once they accept it.' };
         }
@@ -212,7 +220,10 @@ export class ConversationAgent {
       beforeMemoryWrite: (file, content) => (inSession(file) ? Promise.resolve(null) : forkHook(file, content)),
     };
     const features = contextFeaturesOf(env.settings(), env.config(), memoryDirs.length > 0);
-    return new ConversationAgent(paths, sessionId, switches, mainContext, forkContext, createClients(env, features), memoryDirs, guard, features, env.settings().memoryShape);
+    const agent = new ConversationAgent(paths, sessionId, switches, mainContext, forkContext, createClients(env, features), memoryDirs, guard, features, env.settings().memoryShape);
+    // The same scan as the guard's, so exactly the values it refuses are kept out of the transcript.
+    agent.recordedToolInput = (call) => redactRefusedMemoryWrite(call, { scope: mainContext.scope, scan: (text) => allowances.scan(text, { spans: true }) });
+    return agent;
   }
 
   /** Exactly what the main agent's next request sends: the forks' cache-safe prefix. */

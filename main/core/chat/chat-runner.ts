@@ -5,11 +5,11 @@ import { AppFailure } from '../../../common/result.js';
 import type { VaultFile } from '../../../common/domain/vault.js';
 import { memoryDir as vaultMemoryDir } from '../vault/vault-paths.js';
 import { ReviewInbox } from '../auto-memory/review-inbox.js';
-import type { EventHub } from '../events.js';
 import type { Clock, Logger } from '../ports.js';
 import type { SettingsStore } from '../settings/settings-store.js';
 import type { TranscriptStore } from '../transcripts/transcript-store.js';
 import { projectSwitches, type AgentEnvironment } from './agent-setup.js';
+import { ChatEvents } from './chat-events.js';
 import { ChatSession, type SessionPolicy } from './chat-session.js';
 import { MemoryEngines } from './memory-engines.js';
 import { contextMeter, type SessionCatalog } from './session-catalog.js';
@@ -34,7 +34,6 @@ export interface ChatRunnerDeps {
   settings: SettingsStore;
   transcripts: TranscriptStore;
   catalog: SessionCatalog;
-  events: EventHub;
   clock: Clock;
   logger: Logger;
 }
@@ -76,6 +75,15 @@ export class ChatRunner {
   readonly inbox: ReviewInbox;
   private readonly sessions = new Map<string, ChatSession>();
   private readonly offNotes: () => void;
+  private readonly events = new ChatEvents();
+  /** A conversation's items, phase or error changed (a running turn, or a memory card updated afterwards). */
+  readonly onDidUpdate = this.events.update.event;
+  /** Text streaming into the answer being written. */
+  readonly onDidStream = this.events.stream.event;
+  /** A tool call waits for the user's permission. */
+  readonly onDidRequestPermission = this.events.permissionRequest.event;
+  /** A project's memory proposals changed. */
+  readonly onDidChangeProposals = this.events.proposals.event;
 
   constructor(private readonly deps: ChatRunnerDeps) {
     this.engines = new MemoryEngines({ vaultRoot: deps.env.vaultRoot, config: deps.env.config, clock: deps.clock, logger: deps.logger });
@@ -94,7 +102,7 @@ export class ChatRunner {
         transcripts: this.deps.transcripts,
         catalog: this.deps.catalog,
         engines: this.engines,
-        events: this.deps.events,
+        events: this.events,
         clock: this.deps.clock,
         logger: this.deps.logger,
         allowWritesAlways: (p) => this.allowWritesAlways(p),
@@ -191,12 +199,12 @@ export class ChatRunner {
     await this.deps.transcripts.append(paths.projectSlug, sessionId, [itemRecord(next, this.deps.clock.now(), record.anchorUuid)]);
     const live = this.sessions.get(sessionId)?.live ?? { phase: 'idle' as const, error: null };
     const context = contextMeter(conversationChain(file).records, this.deps.env.config());
-    this.deps.events.emit('chat:did-update', { sessionId, upserts: [next], ...live, context });
+    this.events.update.fire({ sessionId, upserts: [next], ...live, context });
   }
 
   private async announceProposals(project: string): Promise<MemoryProposal[]> {
     const proposals = await this.proposals(project);
-    this.deps.events.emit('memory:did-change-proposals', { project, proposals });
+    this.events.proposals.fire({ project, proposals });
     return proposals;
   }
 
@@ -213,8 +221,7 @@ export class ChatRunner {
   private async updateProject(project: string, change: (current: ProjectSettings) => Partial<ProjectSettings>): Promise<void> {
     const settings = this.deps.settings.get();
     const current = projectSwitches(settings, project);
-    const next = await this.deps.settings.update({ projects: { ...settings.projects, [project]: { ...current, ...change(current) } } });
-    this.deps.events.emit('settings:did-change', next);
+    await this.deps.settings.update({ projects: { ...settings.projects, [project]: { ...current, ...change(current) } } });
   }
 
   /**

@@ -5,13 +5,13 @@ import { AppFailure } from '../../../common/result.js';
 import { runQueryLoop, type AgentEvent, type HookContext, type QueryStatus, type SummedUsage } from '../agent/index.js';
 import { RecordBuilder } from '../agent/record-builder.js';
 import { MemoryExtractor, FileCursorStore, renderRecalled } from '../auto-memory/index.js';
-import type { EventHub } from '../events.js';
 import type { Clock, Logger } from '../ports.js';
 import { liveMessages } from '../session-memory/index.js';
 import { ReadState } from '../tools/index.js';
 import { conversationChain } from '../transcripts/conversation-chain.js';
 import { isMessageRecord, type TranscriptRecord } from '../transcripts/records.js';
 import type { TranscriptStore } from '../transcripts/transcript-store.js';
+import type { ChatEvents } from './chat-events.js';
 import { ConversationAgent, projectSwitches, resolveApiKey, sideQueryOf, type AgentEnvironment } from './agent-setup.js';
 import { MemoryChanges, type MemoryItem } from './memory-changes.js';
 import type { ReviewInbox } from '../auto-memory/review-inbox.js';
@@ -33,7 +33,7 @@ export interface ChatSessionDeps {
   transcripts: TranscriptStore;
   catalog: SessionCatalog;
   engines: MemoryEngines;
-  events: EventHub;
+  events: ChatEvents;
   clock: Clock;
   logger: Logger;
   /** Remembers "always allow writes" for the project (settings). */
@@ -97,7 +97,7 @@ export class ChatSession {
       writes: () => this.policy.writes,
       alwaysAllowed: () => projectSwitches(deps.env.settings(), deps.project).alwaysAllowWrites,
       rememberAlways: () => deps.allowWritesAlways(deps.project),
-      announce: (request) => deps.events.emit('chat:did-request-permission', request),
+      announce: (request) => deps.events.permissionRequest.fire(request),
       waiting: (waiting) => (waiting ? this.setPhase('waiting-permission') : this.run && this.setPhase('running-tools')),
     });
     const conversation = {
@@ -333,6 +333,7 @@ export class ChatSession {
       },
       onEvent: (event) => this.onAgentEvent(event),
       attachToResult: (call, result) => this.context.instructionsOnRead(agent).forToolResult(call, result),
+      recordedToolInput: agent.recordedToolInput,
       hooks: {
         afterModelResponse: (ctx) => this.afterModelResponse(agent, ctx),
         afterTurn: (ctx) => this.afterTurn(agent, ctx),
@@ -382,7 +383,7 @@ export class ChatSession {
         if (this.phase !== 'streaming') this.setPhase('streaming');
         break;
       case 'text':
-        if (this.streamingId) this.deps.events.emit('chat:did-stream', { sessionId: this.sessionId, itemId: this.streamingId, text: event.text });
+        if (this.streamingId) this.deps.events.stream.fire({ sessionId: this.sessionId, itemId: this.streamingId, text: event.text });
         break;
       case 'tool_start':
         if (this.phase !== 'running-tools') this.setPhase('running-tools');
@@ -463,8 +464,7 @@ export class ChatSession {
   }
 
   async emitNotes(updating: boolean): Promise<void> {
-    const notes = await this.deps.engines.notesView.read(this.deps.project, this.sessionId);
-    this.deps.events.emit('notes:did-change', { ...notes, updating });
+    await this.deps.engines.notesView.announce(this.deps.project, this.sessionId, updating);
     // The notes' Session Title names the conversation in the list.
     if (!updating) void this.announceSessions();
   }
@@ -515,7 +515,7 @@ export class ChatSession {
   }
 
   private emitUpserts(upserts: ChatItem[], reset = false): void {
-    this.deps.events.emit('chat:did-update', {
+    this.deps.events.update.fire({
       sessionId: this.sessionId,
       upserts,
       ...(reset ? { reset } : {}),
@@ -537,8 +537,7 @@ export class ChatSession {
   }
 
   private async announceSessions(): Promise<void> {
-    const sessions = await this.deps.catalog.list(this.deps.project).catch(() => null);
-    if (sessions) this.deps.events.emit('chat:did-change-sessions', { project: this.deps.project, sessions });
+    await this.deps.catalog.announce(this.deps.project).catch(() => undefined);
   }
 }
 

@@ -1,3 +1,4 @@
+import { Emitter } from '../../../common/async/event.js';
 import type { MemoryConfig } from '../../../common/config.js';
 import { MemoryRecall } from '../auto-memory/memory-recall.js';
 import { Compactor } from '../compact/index.js';
@@ -15,7 +16,9 @@ export class MemoryEngines {
   readonly compactor: Compactor;
   /** The notes panel's read and write, serialized with the updater. */
   readonly notesView: SessionNotesService;
-  private readonly updatingListeners = new Set<(event: { sessionId: string; updating: boolean }) => void>();
+  private readonly notesUpdating = new Emitter<{ sessionId: string; updating: boolean }>();
+  /** A session's notes update started or ended (the notes panel's "updating"). */
+  readonly onNotesUpdating = this.notesUpdating.event;
   private readonly recalls = new Map<string, { config: string; recall: MemoryRecall }>();
 
   constructor(private readonly deps: { vaultRoot: string; config: () => MemoryConfig; clock: Clock; logger: Logger }) {
@@ -28,7 +31,7 @@ export class MemoryEngines {
       clock: deps.clock,
       logger: deps.logger,
       stateStore,
-      onUpdating: (event) => this.updatingListeners.forEach((listener) => listener(event)),
+      onUpdating: (event) => this.notesUpdating.fire(event),
     });
     this.notesView = new SessionNotesService(deps.vaultRoot, this.notes);
     this.compactor = new Compactor({ vaultRoot: deps.vaultRoot, config: () => deps.config().compaction, stateStore, clock: deps.clock, logger: deps.logger });
@@ -46,11 +49,5 @@ export class MemoryEngines {
     const recall = new MemoryRecall({ memoryDir, config, clock: this.deps.clock });
     this.recalls.set(memoryDir, { config: key, recall });
     return recall;
-  }
-
-  /** Told when a session's notes update starts and ends (the notes panel's "updating"). */
-  onNotesUpdating(listener: (event: { sessionId: string; updating: boolean }) => void): () => void {
-    this.updatingListeners.add(listener);
-    return () => this.updatingListeners.delete(listener);
   }
 }

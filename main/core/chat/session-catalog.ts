@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { Emitter } from '../../../common/async/event.js';
 import type { BeforeCompaction, ChatSessionView, ContextMeter, SessionSummary } from '../../../common/domain/chat.js';
 import { autoCompactThreshold, type MemoryConfig } from '../../../common/config.js';
 import { AppFailure } from '../../../common/result.js';
@@ -33,11 +34,21 @@ function lastClearedTokens(records: readonly TranscriptRecord[]): number {
   return 0;
 }
 
+/** A project's conversations as they are now, after one changed. */
+export interface SessionsChange {
+  project: string;
+  sessions: SessionSummary[];
+}
+
 /**
  * The conversations of a project as the chat shows them: list, open (from the transcript), rename,
  * delete with undo. Running turns is the ChatRunner's job; the notes are the session-memory engine's.
  */
 export class SessionCatalog {
+  private readonly didChangeSessions = new Emitter<SessionsChange>();
+  /** A project's list after a conversation was renamed, deleted, restored or moved on by a turn (the only source of `chat:did-change-sessions`). */
+  readonly onDidChangeSessions = this.didChangeSessions.event;
+
   constructor(
     private readonly vaultRoot: string,
     private readonly transcripts: TranscriptStore,
@@ -133,7 +144,14 @@ export class SessionCatalog {
   async rename(project: string, sessionId: string, title: string): Promise<SessionSummary[]> {
     const paths = await this.paths(project);
     await this.transcripts.rename(paths.projectSlug, sessionId, title);
-    return this.list(project);
+    return this.announce(project);
+  }
+
+  /** Lists the project's conversations and tells the listeners; a turn calls it when it changed one (its title, its time). */
+  async announce(project: string): Promise<SessionSummary[]> {
+    const sessions = await this.list(project);
+    this.didChangeSessions.fire({ project, sessions });
+    return sessions;
   }
 
   /** Moves the transcript, the session folder (notes) and its state file to the trash. */
@@ -145,10 +163,12 @@ export class SessionCatalog {
     const state = path.join(this.vaultRoot, '.strata', 'sessions', `${sessionId}.json`);
     const extra = (await fs.stat(state).catch(() => null)) ? [state] : [];
     const entry = await this.transcripts.delete(paths.projectSlug, sessionId, extra);
+    await this.announce(project);
     return { undoToken: entry.id };
   }
 
-  async undoDelete(undoToken: string): Promise<void> {
+  async undoDelete(project: string, undoToken: string): Promise<SessionSummary[]> {
     await this.transcripts.restore(undoToken);
+    return this.announce(project);
   }
 }

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
 import { readJsonFile, writeJsonAtomic } from '../fs/atomic-write.js';
-import { KeyedQueue } from '../transcripts/keyed-queue.js';
+import { KeyedSequencer } from '../../../common/async/sequencer.js';
 
 const itemSchema = z.object({
   id: z.string(),
@@ -24,7 +24,7 @@ export type StoredChangeset = z.infer<typeof storedSchema>;
  * (one JSON file per folder, private to the user), so it survives a restart until reviewed.
  */
 export class ChangesetStore {
-  readonly queue = new KeyedQueue();
+  readonly queue = new KeyedSequencer();
 
   constructor(private readonly vaultRoot: string) {}
 

@@ -38,22 +38,10 @@ export function createAppHandlers(services: Services, shell: 'electron' | 'host'
       vaultState: vault().files.state,
     }),
     'settings:get': () => vault().settings.get(),
-    'settings:set': async ({ patch }) => {
-      const next = await vault().settings.update(patch);
-      services.events.emit('settings:did-change', next);
-      return next;
-    },
-    'project:open': async ({ path }) => {
-      const project = await vault().projects.open(path);
-      services.events.emit('project:did-change-list', vault().projects.list());
-      return project;
-    },
+    'settings:set': ({ patch }) => vault().settings.update(patch),
+    'project:open': ({ path }) => vault().projects.open(path),
     'project:list': () => vault().projects.list(),
-    'project:forget': async ({ path }) => {
-      const list = await vault().projects.forget(path);
-      services.events.emit('project:did-change-list', list);
-      return list;
-    },
+    'project:forget': ({ path }) => vault().projects.forget(path),
     'vault:get-root': () => ({ root: vault().root, isDefault: vault().isDefault }),
     'vault:set-root': async ({ root }) => {
       try {

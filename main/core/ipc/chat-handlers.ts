@@ -1,4 +1,3 @@
-import { AppFailure } from '../../../common/result.js';
 import type { Services } from '../services.js';
 import type { Handlers } from './dispatcher.js';
 
@@ -18,8 +17,6 @@ type TurnChannel = 'chat:approve-include' | 'memory:list-proposals' | 'memory:re
 /** Conversations as documents: list, open, rename, delete with undo, and their notes. */
 export function createSessionHandlers(services: Services): Pick<Handlers, SessionChannel> {
   const sessions = () => services.vault().sessions;
-  const announce = async (project: string) =>
-    services.events.emit('chat:did-change-sessions', { project, sessions: await sessions().list(project) });
   return {
     'chat:list-sessions': ({ project }) => sessions().list(project),
     'chat:new-session': ({ project }) => sessions().create(project),
@@ -30,31 +27,18 @@ export function createSessionHandlers(services: Services): Pick<Handlers, Sessio
       return live ? { ...view, ...live } : view;
     },
     'chat:before-compaction': ({ project, sessionId, compactionId }) => sessions().beforeCompaction(project, sessionId, compactionId),
-    'chat:rename-session': async ({ project, sessionId, title }) => {
-      const list = await sessions().rename(project, sessionId, title);
-      services.events.emit('chat:did-change-sessions', { project, sessions: list });
-      return list;
-    },
+    'chat:rename-session': ({ project, sessionId, title }) => sessions().rename(project, sessionId, title),
     'chat:delete-session': async ({ project, sessionId }) => {
       await services.vault().chat.forget(sessionId);
-      const done = await sessions().delete(project, sessionId);
-      await announce(project);
-      return done;
+      return sessions().delete(project, sessionId);
     },
-    'chat:undo-delete': async ({ project, undoToken }) => {
-      await sessions().undoDelete(undoToken);
-      const list = await sessions().list(project);
-      services.events.emit('chat:did-change-sessions', { project, sessions: list });
-      return list;
-    },
+    'chat:undo-delete': ({ project, undoToken }) => sessions().undoDelete(project, undoToken),
     'notes:read': ({ project, sessionId }) => services.vault().chat.engines.notesView.read(project, sessionId),
     'notes:write': async ({ project, sessionId, text, baseHash }) => {
       const saved = await services.vault().chat.engines.notesView.write(project, sessionId, text, baseHash);
-      if (!saved.ok) throw new AppFailure(saved.error.code, 'The notes changed while you were editing. Your text was not saved; copy it and edit again.');
-      services.events.emit('notes:did-change', saved.value);
       // A Session Title edited by hand names the conversation in the list at once.
-      await announce(project);
-      return saved.value;
+      await sessions().announce(project);
+      return saved;
     },
   };
 }

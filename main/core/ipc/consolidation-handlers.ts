@@ -37,11 +37,8 @@ export function createConsolidationHandlers(services: Services): Pick<Handlers, 
     await vault.ready;
     return serviceOf(vault);
   };
-  services.events.subscribe((channel, payload) => {
-    if (channel !== 'chat:did-change-sessions') return;
-    const { project } = payload as { project: string };
-    void current().then((s) => s.nudge(project));
-  });
+  // A conversation moved on (a turn ended, one was renamed or deleted): maybe time to tidy that project's memory.
+  services.onDidChangeSessions(({ project }) => void current().then((s) => s.nudge(project)));
   return {
     'memory:consolidation-get': async ({ project }) => (await current()).pending(project),
     'memory:consolidation-run': async ({ project }) => {

@@ -23,7 +23,9 @@ export async function writeImport(vault: Vault, target: { projectSlug: string; t
     let fileName = item.fileName;
     for (let n = 2; taken.has(fileName.toLowerCase()); n++) fileName = `${stem}_${n}.md`;
     taken.add(fileName.toLowerCase());
-    const text = item.verbatim ?? renderMemoryFile({ name: item.name, description: item.description, type: item.type }, item.body);
+    // In the shape chosen in Settings, like every memory Strata writes (docs/claude-code-parity.md#the-memory-file-shapes).
+    const head = { name: item.name, description: item.description, type: item.type, modified: new Date().toISOString() };
+    const text = item.verbatim ?? renderMemoryFile(head, item.body, vault.memoryShape());
     try {
       await vault.write(`${dir}/${fileName}`, text, { baseHash: null, reason: 'import' });
       await vault.fixIndex(target.projectSlug, target.team, 'add-missing', fileName);

@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { Emitter } from '../../../common/async/event.js';
 import type { Project } from '../../../common/domain/app.js';
 import { AppFailure } from '../../../common/result.js';
 import { readJsonFile, writeJsonAtomic } from '../fs/atomic-write.js';
@@ -18,6 +19,9 @@ const fileSchema = z.object({
 export class ProjectRegistry {
   private readonly file: string;
   private projects: Project[] = [];
+  private readonly didChangeList = new Emitter<Project[]>();
+  /** Fires with the new list after a folder is opened or forgotten (the only source of `project:did-change-list`). */
+  readonly onDidChangeList = this.didChangeList.event;
 
   constructor(
     private readonly vaultRoot: string,
@@ -62,12 +66,14 @@ export class ProjectRegistry {
     };
     this.projects = [project, ...this.projects.filter((p) => p.path !== real)].slice(0, MAX_RECENT);
     await this.save();
+    this.didChangeList.fire(this.list());
     return project;
   }
 
   async forget(folder: string): Promise<Project[]> {
     this.projects = this.projects.filter((p) => p.path !== folder);
     await this.save();
+    this.didChangeList.fire(this.list());
     return this.list();
   }
 

@@ -200,3 +200,29 @@ export function checkCurlUser(match: RuleMatch): boolean {
   const password = trimPunctuation(match.secret);
   return !password.startsWith('//') && !isExamplePassword(password) && !/^[$%{<*]|[>}\]]$/.test(password);
 }
+
+/** A curl header value: not a shell variable, command or template, and not a word. */
+export function checkCurlHeader(match: RuleMatch): boolean {
+  const value = match.secret;
+  return !/^[$%{<*]|[>}\]]$/.test(value) && characterClasses(value) >= 2 && !/^[a-z]+$/i.test(value);
+}
+
+/**
+ * A credential named in a sentence (`the bearer token for the admin API: …`, `credentials: admin / …`):
+ * with no key to judge by, only a value that is plainly generated counts — three character classes, or
+ * a long high-entropy run — never a word, a path, a reference or a stand-in.
+ */
+export function checkProseCredential(match: RuleMatch): boolean {
+  const value = trimPunctuation(match.secret);
+  if (!valueIsData(value) || wordList.test(value) || isExamplePassword(value) || encodesAStandIn(value)) return false;
+  if (uuid.test(value) || credentialWord.test(value) || standInWord.test(value) || vendorPrefix.test(value)) return false;
+  // `CI_JOB_123456` is a name; `Min12Chars+1Symbol` and `MyCompany/infra/prod` are made of words.
+  if (/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(value) || mostlyWords(value)) return false;
+  return characterClasses(value) >= 3 || (value.length >= 32 && shannonEntropy(value) >= 4);
+}
+
+/** Most of the value is pronounceable words of three letters or more: written by a person, not generated. */
+function mostlyWords(value: string): boolean {
+  const inWords = (value.match(/[A-Z]?[a-z]{3,}/g) ?? []).filter((w) => /[aeiouy]/i.test(w)).reduce((n, w) => n + w.length, 0);
+  return inWords >= 0.6 * value.length;
+}

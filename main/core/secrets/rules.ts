@@ -1,4 +1,4 @@
-import { checkCliPassword, checkCurlUser, checkDatabaseUrl, checkKeyedPassword, checkKeyedToken, checkOtherUrl, checkVendorKey } from './generic-checks.js';
+import { checkCliPassword, checkCurlHeader, checkCurlUser, checkProseCredential, checkDatabaseUrl, checkKeyedPassword, checkKeyedToken, checkOtherUrl, checkVendorKey } from './generic-checks.js';
 import { checkBasicAuthValue, checkDockerAuth, checkJwt, checkKubernetesSecretData } from './structured-checks.js';
 import type { RuleMatch, SecretRule } from './secret-rule.js';
 
@@ -41,6 +41,18 @@ function checkDiscordToken(match: RuleMatch): boolean {
   return /^\d{17,20}$/.test(id);
 }
 
+// An Azure storage key (88 base64 characters ending `==`) outside a connection string: only with Azure
+// named within two lines, and not where such a string is a public key or a package integrity hash.
+function checkAzureKeyNearName(match: RuleMatch): boolean {
+  const lineStart = match.text.lastIndexOf('\n', match.index - 1) + 1;
+  const lineEnd = match.text.indexOf('\n', match.index);
+  const line = match.text.slice(lineStart, lineEnd === -1 ? undefined : lineEnd);
+  if (/public[ _-]?keys?|sha512-|integrity|ssh-/i.test(line)) return false;
+  const before = match.text.slice(0, lineStart).split('\n').slice(-3).join('\n');
+  const after = lineEnd === -1 ? '' : match.text.slice(lineEnd + 1).split('\n').slice(0, 2).join('\n');
+  return /azure/i.test(`${before}\n${line}\n${after}`);
+}
+
 // Azure SAS signatures only mean something next to the other SAS parameters.
 function checkAzureSas(match: RuleMatch): boolean {
   const around = match.text.slice(Math.max(0, match.index - 400), match.index + 400);
@@ -56,6 +68,7 @@ const rows: Row[] = [
   { id: 'gcp-api-key', family: 'cloud', description: 'Google Cloud API key', regex: prefixed('AIza[\\w-]{35}'), keywords: ['aiza'], entropy: 3 },
   { id: 'gcp-service-account', family: 'cloud', description: 'Google service-account key file', regex: /"private_key_id"[ \t]{0,4}:[ \t]{0,4}"(?<secret>[a-f0-9]{40})"/g, keywords: ['private_key_id'], entropy: 3 },
   { id: 'azure-storage-account-key', family: 'cloud', description: 'Azure storage connection string', regex: /AccountKey=(?<secret>[A-Za-z0-9+/]{86}==)/gi, keywords: ['accountkey='], entropy: 4 },
+  { id: 'azure-storage-key-near-name', family: 'cloud', description: 'Azure storage account key near the word Azure', regex: /(?<![\w+/=-])(?<secret>[A-Za-z0-9+/]{86}==)(?![\w+/=])/g, keywords: ['azure'], entropy: 4.5, check: checkAzureKeyNearName },
   { id: 'azure-shared-access-key', family: 'cloud', description: 'Azure Service Bus / Event Hubs connection string', regex: /SharedAccessKey=(?<secret>[A-Za-z0-9+/]{43}=)/gi, keywords: ['sharedaccesskey='], entropy: 4 },
   { id: 'azure-sas-token', family: 'cloud', description: 'Azure shared access signature', regex: /[?&]sig=(?<secret>[A-Za-z0-9%+/]{40,120})(?![A-Za-z0-9%+/])/g, keywords: ['sig='], entropy: 4, check: checkAzureSas },
   { id: 'azure-ad-client-secret', family: 'cloud', description: 'Azure AD client secret', regex: /(?<![\w~.-])(?<secret>[a-zA-Z0-9_~.]{3}\dQ~[a-zA-Z0-9_~.-]{31,34})(?![\w~.-])/g, keywords: ['q~'], entropy: 3 },
@@ -107,6 +120,7 @@ const rows: Row[] = [
   { id: 'gitlab-runner-authentication-token', family: 'vcs', description: 'GitLab runner token', regex: prefixed('glrt-[\\w-]{20,120}(?:\\.[\\w-]{2,20}){0,2}'), keywords: ['glrt-'], entropy: 3 },
   { id: 'gitlab-ptt', family: 'vcs', description: 'GitLab pipeline trigger token', regex: prefixed('glptt-[0-9a-f]{40}'), keywords: ['glptt-'], entropy: 3 },
   { id: 'gitlab-feed-token', family: 'vcs', description: 'GitLab feed token', regex: prefixed('glft-[\\w-]{20,120}'), keywords: ['glft-'], entropy: 3 },
+  { id: 'gitlab-other-token', family: 'vcs', description: 'GitLab service account, CI job, incoming mail, agent or feature flag token', regex: prefixed('gl(?:soat|cbt|imt|agent|ffct)-[\\w-]{20,60}'), keywords: ['glsoat-', 'glcbt-', 'glimt-', 'glagent-', 'glffct-'], entropy: 3 },
   { id: 'gitlab-oauth-app-secret', family: 'vcs', description: 'GitLab OAuth application secret', regex: prefixed('gloas-[\\w-]{64}'), keywords: ['gloas-'], entropy: 3 },
   { id: 'bitbucket-app-password', family: 'vcs', description: 'Bitbucket app password', regex: prefixed('ATBB[A-Za-z0-9_=.-]{28,64}'), keywords: ['atbb'], entropy: 3.5 },
   { id: 'atlassian-api-token', family: 'vcs', description: 'Atlassian API token', regex: prefixed('ATATT3[\\w=-]{150,250}'), keywords: ['atatt3'], entropy: 3.5 },
@@ -118,12 +132,14 @@ const rows: Row[] = [
   { id: 'slack-app-token', family: 'chat', description: 'Slack app-level token', regex: prefixed('xapp-\\d-[A-Z0-9]{8,16}-\\d{8,16}-[a-z0-9]{32,80}', 'gi'), keywords: ['xapp-'], entropy: 3 },
   { id: 'slack-config-access-token', family: 'chat', description: 'Slack configuration token', regex: prefixed('xoxe\\.xox[bp]-\\d-[A-Z0-9]{150,180}', 'gi'), keywords: ['xoxe.'], entropy: 3 },
   { id: 'slack-legacy-workspace-token', family: 'chat', description: 'Slack legacy workspace or session token', regex: prefixed('xox[aors]-(?:\\d-)?[0-9]{8,13}(?:-[0-9]{8,13}){1,3}-[a-zA-Z0-9]{32,64}'), keywords: ['xoxa-', 'xoxo-', 'xoxr-', 'xoxs-'], entropy: 3 },
+  // The first tokens Slack issued (test, bot and user tokens of 2014–2016): digits, then a hex tail.
+  { id: 'slack-legacy-token', family: 'chat', description: 'Slack legacy token', regex: prefixed('xox[abposr]-(?:\\d-)?\\d{5,13}(?:-\\d{5,13}){0,3}-[a-f0-9]{16,40}'), keywords: ['xoxa-', 'xoxb-', 'xoxo-', 'xoxp-', 'xoxr-', 'xoxs-'], entropy: 3 },
   { id: 'slack-config-refresh-token', family: 'chat', description: 'Slack configuration refresh token', regex: prefixed('xoxe-\\d-[A-Za-z0-9]{140,180}'), keywords: ['xoxe-'], entropy: 3.5 },
   { id: 'microsoft-teams-webhook', family: 'chat', description: 'Microsoft Teams incoming webhook', regex: /https:\/\/[\w-]{1,60}\.webhook\.office\.com\/webhookb2\/[\da-f-]{36}@[\da-f-]{36}\/IncomingWebhook\/(?<secret>[\da-f]{32})\/[\da-f-]{36}/g, keywords: ['webhook.office.com'], entropy: 3 },
   { id: 'slack-webhook-url', family: 'chat', description: 'Slack incoming webhook', regex: /hooks\.slack\.com\/(?:services|workflows|triggers)\/(?<secret>[A-Za-z0-9+/]{43,56})(?![A-Za-z0-9+/])/g, keywords: ['hooks.slack.com'], entropy: 3.5 },
   { id: 'discord-bot-token', family: 'chat', description: 'Discord bot token', regex: prefixed('[MNO][A-Za-z0-9_-]{22,27}\\.[A-Za-z0-9_-]{6}\\.[A-Za-z0-9_-]{27,38}'), entropy: 3, check: checkDiscordToken },
   { id: 'discord-webhook-url', family: 'chat', description: 'Discord webhook', regex: /discord(?:app)?\.com\/api\/webhooks\/\d{17,20}\/(?<secret>[\w-]{60,72})(?![\w-])/g, keywords: ['discord'], entropy: 3.5 },
-  { id: 'telegram-bot-api-token', family: 'chat', description: 'Telegram bot token', regex: prefixed('\\d{8,10}:AA[\\w-]{33}'), keywords: [':aa'], entropy: 3 },
+  { id: 'telegram-bot-api-token', family: 'chat', description: 'Telegram bot token', regex: new RegExp(`(?:\\b|(?<=\\bbot))(?<secret>\\d{8,10}:AA[\\w-]{33})${after}`, 'g'), keywords: [':aa'], entropy: 3 },
   { id: 'twilio-api-key', family: 'chat', description: 'Twilio API key', regex: prefixed('SK[0-9a-fA-F]{32}'), keywords: ['sk'], entropy: 3 },
   { id: 'sendgrid-api-token', family: 'chat', description: 'SendGrid API key', regex: prefixed('SG\\.[\\w-]{22}\\.[\\w-]{43}'), keywords: ['sg.'], entropy: 3.5 },
   { id: 'mailgun-private-api-token', family: 'chat', description: 'Mailgun private key', regex: prefixed('key-[a-f0-9]{32}'), keywords: ['key-'], entropy: 3 },
@@ -254,10 +270,33 @@ const rows: Row[] = [
     id: 'curl-auth-user',
     family: 'generic',
     description: 'user:password passed to curl -u',
-    regex: /(?:^|[ \t])(?:-u|--user)[ \t=]{1,4}["']?[^\s:"'@]{1,100}:(?<secret>[^\s"']{6,200})/g,
+    // The user may be an email address and either part may be quoted; `-u "secret:"` is a token as the user.
+    regex: /(?:^|[ \t])(?:-u|--user)[ \t=]{1,4}(?:["']?[^\s:"']{0,100}["']?:["']?|"(?=[^\s:"']{8,200}:"))(?<secret>[^\s"']{6,200})/g,
     keywords: ['-u ', '--user'],
     entropy: 2.3,
     check: checkCurlUser,
+    generic: true,
+  },
+  {
+    id: 'prose-credential',
+    family: 'generic',
+    description: 'credential named in a sentence, its value after a colon (or after `user /`)',
+    // The name, a few words of prose without an assignment, a colon, then the value (or `user / value`).
+    regex: /\b(?:token|secret|password|passphrase|credentials|api[ _-]?key)\b[^\n:="'`]{0,60}?:[ \t]{1,4}(?:[\w.@-]{1,40}[ \t]{1,2}\/[ \t]{1,2})?(?<secret>[^\s"'`<>]{10,200})/gi,
+    keywords: ['token', 'secret', 'password', 'passphrase', 'credentials', 'api key', 'api_key', 'api-key', 'apikey'],
+    entropy: 3.3,
+    check: checkProseCredential,
+    generic: true,
+  },
+  {
+    id: 'curl-auth-header',
+    family: 'generic',
+    description: 'credential in a header passed to curl -H',
+    // The header names a credential (Authorization, API key, token); the scheme word, if any, is skipped.
+    regex: /\bcurl\b[^\n]{0,400}?(?:\\?\r?\n[^\n]{0,400}?){0,5}[ \t](?:-H|--header)[ \t=]{1,5}["'](?:authorization|(?:x-[a-z]{1,20}-)?api-?key|(?:x-)?(?:api-|auth-)?token)[ \t]{0,5}:[ \t]{0,5}(?:(?:bearer|basic|token|api-token|apikey)[ \t]{1,4})?(?<secret>[\w=~@.+/-]{8,600})["']/gi,
+    keywords: ['curl'],
+    entropy: 2.75,
+    check: checkCurlHeader,
     generic: true,
   },
 ];

@@ -87,7 +87,7 @@ function positioner(text: string): (offset: number) => { line: number; column: n
   };
 }
 
-function scanSegment(text: string, only: ReadonlySet<string> | undefined, lineOffset: number, options: ScanOptions): Finding[] {
+function scanSegment(text: string, only: ReadonlySet<string> | undefined, lineOffset: number, charOffset: number, options: ScanOptions): Finding[] {
   const raw: RawFinding[] = [];
   for (const candidate of candidateRules(text, only)) runRule(candidate, text, raw);
   if (raw.length === 0) return [];
@@ -107,6 +107,7 @@ function scanSegment(text: string, only: ReadonlySet<string> | undefined, lineOf
       const { line, column } = position(f.start);
       const finding: Finding = { rule: f.rule.id, line: line + lineOffset, column };
       if (options.fingerprint) finding.fingerprint = options.fingerprint(f.rule.id, f.value);
+      if (options.spans) finding.span = [charOffset + f.start, charOffset + f.end];
       return finding;
     });
 }
@@ -122,13 +123,13 @@ const segmentChars = 16 * 1024;
 export function scanText(text: string, options: ScanOptions = {}): Finding[] {
   const only = options.rules ? new Set(options.rules) : undefined;
   const lineOffset = options.lineOffset ?? 0;
-  if (text.length <= segmentChars * 2) return dedupe(scanSegment(text, only, lineOffset, options));
+  if (text.length <= segmentChars * 2) return dedupe(scanSegment(text, only, lineOffset, 0, options));
   const all: Finding[] = [];
   let start = 0;
   let line = lineOffset;
   for (;;) {
     const end = segmentEnd(text, start, segmentChars);
-    all.push(...scanSegment(text.slice(start, end), only, line, options));
+    all.push(...scanSegment(text.slice(start, end), only, line, start, options));
     if (end >= text.length) break;
     const next = overlapStart(text, end, start);
     line += countLines(text.slice(start, next), next - start);

@@ -59,6 +59,8 @@ export interface Finding {
   column?: number;
   /** A keyed hash of the value (see allowances.ts), present when the scan was asked for one: what "Not a secret" records. */
   fingerprint?: string;
+  /** Where the value sits in the scanned text (UTF-16 offsets, end exclusive), when asked for: what redaction replaces. */
+  span?: [number, number];
 }
 
 /** Options for `scanText`. */
@@ -71,4 +73,6 @@ export interface ScanOptions {
   allowed?: (rule: string, value: string) => boolean;
   /** Adds a fingerprint of the value to each finding (never the value itself). */
   fingerprint?: (rule: string, value: string) => string;
+  /** Adds each value's offsets in the text (`span`), so a caller can blank it out without seeing it. */
+  spans?: boolean;
 }

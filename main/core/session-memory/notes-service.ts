@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
+import { Emitter } from '../../../common/async/event.js';
 import type { SessionNotes } from '../../../common/domain/chat.js';
-import { err, ok, type Result } from '../../../common/result.js';
+import { AppFailure } from '../../../common/result.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { NOTES_DIR_MODE, NOTES_FILE_MODE, readNotes } from './notes-file.js';
 import type { SessionNotesUpdater } from './session-notes-updater.js';
@@ -14,6 +15,10 @@ const hashOf = (text: string): string => `sha256:${createHash('sha256').update(t
  * user loaded them (`baseHash`), so neither side overwrites the other.
  */
 export class SessionNotesService {
+  private readonly didChange = new Emitter<SessionNotes>();
+  /** A session's notes after the user saved them or an update started or ended (the only source of `notes:did-change`). */
+  readonly onDidChange = this.didChange.event;
+
   constructor(
     private readonly vaultRoot: string,
     private readonly updater: SessionNotesUpdater,
@@ -24,15 +29,25 @@ export class SessionNotesService {
     return this.view(sessionId, file, await readNotes(file));
   }
 
-  write(projectDir: string, sessionId: string, text: string, baseHash: string | null): Promise<Result<SessionNotes>> {
+  /** Saves the user's text over the version they loaded (`baseHash`); any other version there is a `conflict` and nothing is written. */
+  write(projectDir: string, sessionId: string, text: string, baseHash: string | null): Promise<SessionNotes> {
     return this.updater.runExclusive(sessionId, async () => {
       const file = await this.updater.notesPath(projectDir, sessionId);
       const current = await readNotes(file);
       const currentHash = current === null ? null : hashOf(current);
-      if (currentHash !== baseHash) return err('conflict', 'the notes changed since they were loaded; reload them and edit again');
+      if (currentHash !== baseHash) {
+        throw new AppFailure('conflict', 'The notes changed while you were editing. Your text was not saved; copy it and edit again.');
+      }
       await writeFileAtomic(file, text, { mode: NOTES_FILE_MODE, dirMode: NOTES_DIR_MODE });
-      return ok(this.view(sessionId, file, text));
+      const saved = this.view(sessionId, file, text);
+      this.didChange.fire(saved);
+      return saved;
     });
+  }
+
+  /** Reads a session's notes and tells the listeners, `updating` saying whether an update runs now (it starts or ends). */
+  async announce(projectDir: string, sessionId: string, updating: boolean): Promise<void> {
+    this.didChange.fire({ ...(await this.read(projectDir, sessionId)), updating });
   }
 
   private view(sessionId: string, file: string, text: string | null): SessionNotes {

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { KeyedSequencer } from '../../../common/async/sequencer.js';
 import { currentConfig, type LiveConfig, type MemoryConfig } from '../../../common/config.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { contextTokens } from '../llm/tokens.js';
@@ -52,7 +53,7 @@ export interface NotesUpdateOutcome extends ForkResult {
  */
 export class SessionNotesUpdater {
   readonly store: SessionMemoryStateStore;
-  private readonly chains = new Map<string, Promise<unknown>>();
+  private readonly updates = new KeyedSequencer();
   private readonly running = new Set<string>();
 
   constructor(private readonly deps: SessionNotesDeps) {
@@ -74,7 +75,7 @@ export class SessionNotesUpdater {
   afterModelResponse(hook: NotesUpdateContext & { isFork: boolean }): Promise<{ decision: TriggerDecision; outcome: NotesUpdateOutcome | null }> {
     // The conversation as it is now: it keeps growing while this waits its turn and while the fork runs.
     const ctx = frozen(hook);
-    return this.serialize(ctx.sessionId, async () => {
+    return this.updates.run(ctx.sessionId, async () => {
       const messages = liveMessages(ctx.records);
       const state = await this.store.read(ctx.sessionId);
       const decision = decideUpdate(messages, state, currentConfig(this.deps.config), { isFork: ctx.isFork });
@@ -94,7 +95,7 @@ export class SessionNotesUpdater {
   /** One update now, whatever the thresholds (`strata session-memory`, a manual request). Throws on failure. */
   updateNow(request: NotesUpdateContext): Promise<NotesUpdateOutcome> {
     const ctx = frozen(request);
-    return this.serialize(ctx.sessionId, async () => {
+    return this.updates.run(ctx.sessionId, async () => {
       const messages = liveMessages(ctx.records);
       const last = messages[messages.length - 1];
       const state = await this.store.read(ctx.sessionId);
@@ -157,18 +158,7 @@ export class SessionNotesUpdater {
 
   /** Runs `task` between this session's updates, never during one (the user's own edits of the notes). */
   runExclusive<T>(sessionId: string, task: () => Promise<T>): Promise<T> {
-    return this.serialize(sessionId, task);
-  }
-
-  private serialize<T>(sessionId: string, task: () => Promise<T>): Promise<T> {
-    const previous = this.chains.get(sessionId) ?? Promise.resolve();
-    const result = previous.then(task, task);
-    const settled = result.catch(() => undefined);
-    this.chains.set(sessionId, settled);
-    void settled.then(() => {
-      if (this.chains.get(sessionId) === settled) this.chains.delete(sessionId);
-    });
-    return result;
+    return this.updates.run(sessionId, task);
   }
 }
 

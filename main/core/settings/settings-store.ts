@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { Emitter } from '../../../common/async/event.js';
 import { defaultSettings, settingsSchema, type Settings, type SettingsPatch } from '../../../common/domain/settings.js';
 import { readJsonFile, writeJsonAtomic } from '../fs/atomic-write.js';
 import type { Logger } from '../ports.js';
@@ -10,6 +11,9 @@ import type { Logger } from '../ports.js';
  */
 export class SettingsStore {
   private current: Settings = defaultSettings();
+  private readonly didChange = new Emitter<Settings>();
+  /** Fires with the new settings after each saved update, whoever asked for it (the only source of `settings:did-change`). */
+  readonly onDidChange = this.didChange.event;
 
   constructor(
     private readonly file: string,
@@ -46,6 +50,7 @@ export class SettingsStore {
     const next = settingsSchema.parse({ ...this.current, ...patch });
     await writeJsonAtomic(this.file, next, { mode: 0o600, dirMode: 0o700 });
     this.current = next;
+    this.didChange.fire(next);
     return next;
   }
 

@@ -1,3 +1,4 @@
+import * as oauth from 'oauth4webapi';
 import { err, ok, type Result } from '../../../common/result.js';
 import type { AuthServerMetadata } from './oauth-client.js';
 
@@ -28,18 +29,26 @@ export function metadataUrlOf(issuer: string): string {
   return `${url.origin}/.well-known/oauth-authorization-server${url.pathname.replace(/\/+$/, '')}`;
 }
 
+/** The issuer an answer named, read from oauth4webapi's error (its `cause.body`), for the message. */
+function namedIssuer(error: unknown): unknown {
+  const cause = (error as { cause?: { body?: { issuer?: unknown } } }).cause;
+  return cause?.body?.issuer ?? null;
+}
+
 /**
- * Fetches and checks the authorization server metadata. §3.3: the `issuer` it names must be exactly
- * the one derived from the team server URL; otherwise another server's metadata could send the sign-in
- * (and the tokens) elsewhere, so the client refuses.
+ * Fetches and checks the authorization server metadata (oauth4webapi's discovery: the request and the
+ * issuer check). §3.3: the `issuer` it names must be the one derived from the team server URL; otherwise
+ * another server's metadata could send the sign-in (and the tokens) elsewhere, so the client refuses.
  */
 export async function discoverAuthServer(serverUrl: string, fetchImpl: typeof fetch): Promise<Result<AuthServerMetadata>> {
   const issuer = issuerOf(serverUrl);
   if (!issuer.ok) return issuer;
   const url = metadataUrlOf(issuer.value);
+  const expected = new URL(issuer.value);
   let response: Response;
   try {
-    response = await fetchImpl(url, { headers: { accept: 'application/json' } });
+    // Plain http stays allowed: a team server on a LAN or loopback (docs/sync-protocol.md).
+    response = await oauth.discoveryRequest(expected, { algorithm: 'oauth2', [oauth.customFetch]: fetchImpl, [oauth.allowInsecureRequests]: true });
   } catch (error) {
     return err('io_error', `the team server cannot be reached: ${(error as Error).message}`);
   }
@@ -47,13 +56,18 @@ export async function discoverAuthServer(serverUrl: string, fetchImpl: typeof fe
     await response.arrayBuffer().catch(() => undefined);
     return err('unsupported', `${serverUrl} publishes no OAuth metadata at ${url} (${response.status})`);
   }
-  const meta = (await response.json().catch(() => null)) as Partial<AuthServerMetadata> | null;
-  if (!meta || typeof meta !== 'object') return err('unsupported', `the OAuth metadata at ${url} is not JSON`);
-  if (meta.issuer !== issuer.value) {
-    return err(
-      'permission_denied',
-      `refusing to sign in: the OAuth metadata at ${url} names the issuer ${JSON.stringify(meta.issuer ?? null)}, not ${JSON.stringify(issuer.value)} (the team server URL); check the team server URL, or the server's public URL`,
-    );
+  let meta: oauth.AuthorizationServer;
+  try {
+    meta = await oauth.processDiscoveryResponse(expected, response);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === oauth.JSON_ATTRIBUTE_COMPARISON || code === oauth.INVALID_RESPONSE || error instanceof TypeError) {
+      return err(
+        'permission_denied',
+        `refusing to sign in: the OAuth metadata at ${url} names the issuer ${JSON.stringify(namedIssuer(error))}, not ${JSON.stringify(issuer.value)} (the team server URL); check the team server URL, or the server's public URL`,
+      );
+    }
+    return err('unsupported', `the OAuth metadata at ${url} is not JSON`);
   }
   if (typeof meta.authorization_endpoint !== 'string' || typeof meta.token_endpoint !== 'string') {
     return err('unsupported', 'the team server metadata has no authorization or token endpoint');

@@ -1,7 +1,9 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import { copyKeys, copyTitle, indexWithCopy, renameMemory, versionLabel } from './keep-both.js';
+import { Sequencer } from '../../../common/async/sequencer.js';
 import { parseMemoryFile } from '../../../common/memory-file/index.js';
+import { AppFailure } from '../../../common/result.js';
 import { readLocalFile, writeLocalFile } from './local-tree.js';
 import type { SyncStateStore } from './sync-state.js';
 import type { TeamSyncEngineOptions } from './sync-types.js';
@@ -33,16 +35,6 @@ export interface DeletedFile {
   by: 'local' | 'remote';
 }
 
-/** A user-facing refusal with a code, as every engine error that reaches a user (house rules). */
-export class TeamSyncFailure extends Error {
-  constructor(
-    readonly code: 'not_found' | 'invalid_request' | 'conflict',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'TeamSyncFailure';
-  }
-}
 
 /**
  * The user's side of conflicts and deletions, shared by the engine's serialised queue. A resolution
@@ -50,7 +42,7 @@ export class TeamSyncFailure extends Error {
  * held back until then (docs/memory.md#team-memory).
  */
 export class ConflictDesk {
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = new Sequencer();
 
   constructor(
     private readonly opts: Pick<TeamSyncEngineOptions, 'teamDir' | 'clock'>,
@@ -65,7 +57,7 @@ export class ConflictDesk {
     return this.exclusive(async () => {
       const state = await this.store.load();
       const conflict = state.conflicts[key];
-      if (!conflict) throw new TeamSyncFailure('not_found', `${key} has no conflict`);
+      if (!conflict) throw new AppFailure('not_found', `${key} has no conflict`);
       return {
         key,
         base: await this.store.getBase(conflict.baseHash),
@@ -83,10 +75,10 @@ export class ConflictDesk {
     return this.exclusive(async () => {
       const state = await this.store.load();
       const conflict = state.conflicts[key];
-      if (!conflict) throw new TeamSyncFailure('not_found', `${key} has no conflict`);
+      if (!conflict) throw new AppFailure('not_found', `${key} has no conflict`);
       const theirs = await this.store.readConflict(key);
-      if (theirs === null) throw new TeamSyncFailure('not_found', `the server's version of ${key} is missing`);
-      if (resolution.keep === 'merged' && resolution.text === undefined) throw new TeamSyncFailure('invalid_request', 'a merged resolution needs its text');
+      if (theirs === null) throw new AppFailure('not_found', `the server's version of ${key} is missing`);
+      if (resolution.keep === 'merged' && resolution.text === undefined) throw new AppFailure('invalid_request', 'a merged resolution needs its text');
       await this.store.putBase(theirs);
       if (resolution.keep === 'theirs') await writeLocalFile(this.opts.teamDir, key, theirs, null);
       if (resolution.keep === 'merged') await writeLocalFile(this.opts.teamDir, key, resolution.text!, null);
@@ -113,10 +105,10 @@ export class ConflictDesk {
     return this.exclusive(async () => {
       const state = await this.store.load();
       const record = state.deleted[key];
-      if (!record) throw new TeamSyncFailure('not_found', `${key} is not among the restorable deletions`);
-      if (await readLocalFile(this.opts.teamDir, key)) throw new TeamSyncFailure('conflict', `${key} exists again; rename it before restoring`);
+      if (!record) throw new AppFailure('not_found', `${key} is not among the restorable deletions`);
+      if (await readLocalFile(this.opts.teamDir, key)) throw new AppFailure('conflict', `${key} exists again; rename it before restoring`);
       const text = await this.store.getBase(record.hash);
-      if (text === null) throw new TeamSyncFailure('not_found', `the text of ${key} is no longer kept`);
+      if (text === null) throw new AppFailure('not_found', `the text of ${key} is no longer kept`);
       await writeLocalFile(this.opts.teamDir, key, text, null);
       delete state.deleted[key];
       await this.store.save(state);
@@ -133,9 +125,7 @@ export class ConflictDesk {
   }
 
   protected exclusive<T>(task: () => Promise<T>): Promise<T> {
-    const next = this.queue.then(task, task);
-    this.queue = next.catch(() => undefined);
-    return next;
+    return this.queue.run(task);
   }
 
   /**

@@ -8,7 +8,7 @@ export { SyncScheduler, realTimers, type SyncSchedulerOptions, type Timers } fro
 export { TeamAuth, type TeamAuthOptions, type AuthServerMetadata } from './oauth-client.js';
 export { detectTeamRepo, repoFromRemoteUrl, type RepoDetection } from './repo-detect.js';
 export { TeamApi, type TeamApiOptions } from './team-api.js';
-export { TeamSyncFailure, type ConflictResolution, type ConflictTexts, type DeletedFile } from './conflict-desk.js';
+export { type ConflictResolution, type ConflictTexts, type DeletedFile } from './conflict-desk.js';
 export { faultSeamFrom, faultPoints, InjectedCrash, type FaultPoint, type FaultSeam } from './fault-seam.js';
 export { teamSyncStateDir } from './team-sync-paths.js';
 export type { InvalidName } from './local-tree.js';

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import * as oauth from 'oauth4webapi';
 import { err, ok, type Result } from '../../../common/result.js';
 import type { Clock, CredentialStore, Logger } from '../ports.js';
 import { discoverAuthServer } from './auth-discovery.js';
@@ -35,7 +35,9 @@ export interface TeamAuthOptions {
   refreshLeadMs?: number;
 }
 
-const base64url = (bytes: Buffer) => bytes.toString('base64url');
+// The team server may be plain http on a LAN or loopback (docs/sync-protocol.md), as before this client
+// used oauth4webapi; its requests go through the injected fetch.
+type RequestOptions = { [oauth.allowInsecureRequests]: true; [oauth.customFetch]: typeof fetch; signal?: AbortSignal };
 
 /**
  * The engine half of team sign-in (docs/memory.md#team-sync): authorization code + PKCE S256 through the system
@@ -65,9 +67,10 @@ export class TeamAuth {
   async signIn(options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<Result<void>> {
     const meta = await this.discover();
     if (!meta.ok) return meta;
-    const verifier = base64url(randomBytes(32));
-    const challenge = base64url(createHash('sha256').update(verifier).digest());
-    const state = base64url(randomBytes(16));
+    // RFC 7636 S256 and an RFC 6749 §10.12 state, from oauth4webapi.
+    const verifier = oauth.generateRandomCodeVerifier();
+    const challenge = await oauth.calculatePKCECodeChallenge(verifier);
+    const state = oauth.generateRandomState();
     const listener = await startLoopbackListener(state);
     try {
       const authorize = new URL(meta.value.authorization_endpoint);
@@ -82,11 +85,12 @@ export class TeamAuth {
       await this.o.openBrowser(authorize.toString());
       const code = await listener.waitForCode(options.timeoutMs ?? 5 * 60_000, options.signal);
       if (!code.ok) return code;
-      const tokens = await this.tokenRequest(meta.value, {
-        grant_type: 'authorization_code',
-        code: code.value,
-        redirect_uri: listener.redirectUri,
-        code_verifier: verifier,
+      const as = meta.value as oauth.AuthorizationServer;
+      const tokens = await this.tokenRequest(async (options) => {
+        // The listener checked `state`; oauth4webapi checks the callback again (RFC 9207 `iss` when advertised).
+        const callback = oauth.validateAuthResponse(as, this.client, new URLSearchParams({ code: code.value, state }), state);
+        const response = await oauth.authorizationCodeGrantRequest(as, this.client, oauth.None(), callback, listener.redirectUri, verifier, options);
+        return oauth.processAuthorizationCodeResponse(as, this.client, response);
       });
       if (!tokens.ok) return tokens;
       await this.save(tokens.value);
@@ -164,16 +168,16 @@ export class TeamAuth {
     if (!tokens) return;
     const meta = await this.discover();
     if (!meta.ok || !meta.value.revocation_endpoint) return;
+    const as = meta.value as oauth.AuthorizationServer;
     for (const [token, hint] of [
       [tokens.refreshToken, 'refresh_token'],
       [tokens.accessToken, 'access_token'],
     ] as const) {
       if (!token) continue;
-      await this.fetchImpl(meta.value.revocation_endpoint, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ token, token_type_hint: hint, client_id: this.clientId }).toString(),
-      }).catch((error: Error) => this.o.logger.warn('token revocation failed', { message: error.message }));
+      await oauth
+        .revocationRequest(as, this.client, oauth.None(), token, { ...this.requestOptions(), additionalParameters: { token_type_hint: hint } })
+        .then((response) => oauth.processRevocationResponse(response))
+        .catch((error: Error) => this.o.logger.warn('token revocation failed', { message: error.message }));
     }
   }
 
@@ -181,7 +185,11 @@ export class TeamAuth {
     if (!tokens.refreshToken) return tokens.expiresAt > this.o.clock.now() ? tokens.accessToken : null;
     const meta = await this.discover();
     if (!meta.ok) return tokens.expiresAt > this.o.clock.now() ? tokens.accessToken : null;
-    const next = await this.tokenRequest(meta.value, { grant_type: 'refresh_token', refresh_token: tokens.refreshToken });
+    const as = meta.value as oauth.AuthorizationServer;
+    const refreshToken = tokens.refreshToken;
+    const next = await this.tokenRequest(async (options) =>
+      oauth.processRefreshTokenResponse(as, this.client, await oauth.refreshTokenGrantRequest(as, this.client, oauth.None(), refreshToken, options)),
+    );
     if (!next.ok) {
       if (next.error.code === 'permission_denied') {
         // invalid_grant: the refresh token is dead (expired, revoked, reused); sign in again.
@@ -194,21 +202,21 @@ export class TeamAuth {
     return next.value.accessToken;
   }
 
-  private async tokenRequest(meta: AuthServerMetadata, form: Record<string, string>): Promise<Result<StoredTokens>> {
-    let response: Response;
+  /**
+   * One token endpoint exchange through oauth4webapi, its answer as the tokens to store. An OAuth error
+   * answer `invalid_grant` (the code or refresh token is dead) is `permission_denied`; anything else,
+   * the network included, is `io_error`.
+   */
+  private async tokenRequest(exchange: (options: RequestOptions) => Promise<oauth.TokenEndpointResponse>): Promise<Result<StoredTokens>> {
+    let body: oauth.TokenEndpointResponse;
     try {
-      response = await this.fetchImpl(meta.token_endpoint, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-        body: new URLSearchParams({ ...form, client_id: this.clientId }).toString(),
-      });
+      body = await exchange(this.requestOptions());
     } catch (error) {
+      if (error instanceof oauth.ResponseBodyError) {
+        return err(error.error === 'invalid_grant' ? 'permission_denied' : 'io_error', `the team server refused the sign-in (${error.error})`);
+      }
+      if (error instanceof oauth.OperationProcessingError) return err('io_error', `the team server refused the sign-in (${error.message})`);
       return err('io_error', `the team server cannot be reached: ${(error as Error).message}`);
-    }
-    const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-    if (!response.ok || typeof body.access_token !== 'string') {
-      const code = typeof body.error === 'string' ? body.error : `http_${response.status}`;
-      return err(code === 'invalid_grant' ? 'permission_denied' : 'io_error', `the team server refused the sign-in (${code})`);
     }
     const expiresIn = typeof body.expires_in === 'number' ? body.expires_in : 900;
     return ok({
@@ -216,6 +224,14 @@ export class TeamAuth {
       refreshToken: typeof body.refresh_token === 'string' ? body.refresh_token : null,
       expiresAt: this.o.clock.now() + expiresIn * 1000,
     });
+  }
+
+  private requestOptions(): RequestOptions {
+    return { [oauth.allowInsecureRequests]: true, [oauth.customFetch]: this.fetchImpl };
+  }
+
+  private get client(): oauth.Client {
+    return { client_id: this.clientId };
   }
 
   private get clientId(): string {

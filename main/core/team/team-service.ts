@@ -1,3 +1,4 @@
+import { Emitter } from '../../../common/async/event.js';
 import type { ConflictChoice, ConflictView, DeletedTeamFile, TeamStatus } from '../../../common/domain/team.js';
 import type { VaultFileMeta } from '../../../common/domain/vault.js';
 import { AppFailure } from '../../../common/result.js';
@@ -14,14 +15,17 @@ export type { TeamServiceOptions } from './team-session.js';
  */
 export class TeamService {
   private readonly sessions = new Map<string, Promise<TeamSession>>();
-  private readonly offEvents: () => void;
+  private readonly offEvents: (() => void)[];
+  private readonly didChangeStatus = new Emitter<TeamStatus>();
+  /** A project's team status changed (a sync ran, a sign-in started or ended, a conflict came or went). */
+  readonly onDidChangeStatus = this.didChangeStatus.event;
   private closed = false;
 
   constructor(private readonly o: TeamServiceOptions) {
-    this.offEvents = o.events.subscribe((channel) => {
-      if (channel === 'settings:did-change') void this.reconcile();
-      if (channel === 'vault:did-change-root') void this.reconcile().then(() => (o.openAtStart ? this.openConfigured() : undefined));
-    });
+    this.offEvents = [
+      o.onDidChangeSettings(() => void this.reconcile()),
+      o.onDidSwitchVault(() => void this.reconcile().then(() => (o.openAtStart ? this.openConfigured() : undefined))),
+    ];
     if (o.openAtStart) void this.openConfigured();
   }
 
@@ -105,7 +109,7 @@ export class TeamService {
   /** Closes every session (shutdown); the service answers no more calls. */
   async close(): Promise<void> {
     this.closed = true;
-    this.offEvents();
+    for (const off of this.offEvents) off();
     await Promise.all([...this.sessions.values()].map(async (s) => (await s.catch(() => null))?.close()));
     this.sessions.clear();
   }
@@ -145,7 +149,7 @@ export class TeamService {
     }
     let pending = this.sessions.get(project);
     if (!pending) {
-      pending = TeamSession.open(project, config, this.o);
+      pending = TeamSession.open(project, config, { ...this.o, statusChanged: this.didChangeStatus });
       this.sessions.set(project, pending);
       pending.catch(() => {
         if (this.sessions.get(project) === pending) this.sessions.delete(project);

@@ -1,12 +1,11 @@
 import path from 'node:path';
 import type { ConflictChoice, ConflictView, DeletedTeamFile, TeamStatus } from '../../../common/domain/team.js';
 import type { VaultChange } from '../../../common/domain/vault.js';
+import type { Emitter, Event } from '../../../common/async/event.js';
 import { AppFailure, err } from '../../../common/result.js';
-import type { EventHub } from '../events.js';
 import { ProjectPaths } from '../paths/index.js';
 import type { Clock, CredentialStore, Logger } from '../ports.js';
 import type { VaultServices } from '../services.js';
-import { TeamSyncFailure } from '../team-sync/conflict-desk.js';
 import { TeamAuth } from '../team-sync/oauth-client.js';
 import { openTeamSync, type OpenedTeamSync } from '../team-sync/open-team-sync.js';
 import { SyncScheduler } from '../team-sync/sync-scheduler.js';
@@ -17,7 +16,10 @@ import { detectTeamRepo } from '../team-sync/repo-detect.js';
 export interface TeamServiceOptions {
   /** The current vault (rebuilt on a vault switch). */
   vault: () => VaultServices;
-  events: EventHub;
+  /** The current vault's settings changed (sessions whose server or switch changed rebuild). */
+  onDidChangeSettings: Event<unknown>;
+  /** The vault moved: every session belongs to the old one. */
+  onDidSwitchVault: Event<unknown>;
   credentials: CredentialStore;
   clock: Clock;
   logger: Logger;
@@ -28,6 +30,9 @@ export interface TeamServiceOptions {
   /** Open the sessions of the projects whose team sync is set up at start (the app; not the CLI). */
   openAtStart?: boolean;
 }
+
+/** A session's options: the service's, and the service's status event it fires. */
+export type TeamSessionOptions = TeamServiceOptions & { statusChanged: Emitter<TeamStatus> };
 
 /** What a session was built from; a change of any field (settings, vault) rebuilds it. */
 export interface SessionConfig {
@@ -81,12 +86,12 @@ export class TeamSession {
     private readonly repo: string | null,
     private readonly repoProblem: string | null,
     private readonly opened: OpenedTeamSync | null,
-    private readonly o: TeamServiceOptions,
+    private readonly o: TeamSessionOptions,
   ) {
     this.teamDirRel = toSlash(path.relative(config.vaultRoot, teamDir));
   }
 
-  static async open(project: string, config: SessionConfig, o: TeamServiceOptions): Promise<TeamSession> {
+  static async open(project: string, config: SessionConfig, o: TeamSessionOptions): Promise<TeamSession> {
     const paths = await ProjectPaths.resolve(config.vaultRoot, project);
     const detected = await detectTeamRepo(paths.gitRoot ?? paths.projectDir, config.teamRepo);
     let session: TeamSession | null = null;
@@ -149,7 +154,7 @@ export class TeamSession {
   }
 
   emit(): void {
-    if (!this.closed) this.o.events.emit('team:did-change-status', this.status());
+    if (!this.closed) this.o.statusChanged.fire(this.status());
   }
 
   /**
@@ -231,21 +236,13 @@ export class TeamSession {
 
   async readConflict(key: string): Promise<ConflictView> {
     const engine = this.requireEngine();
-    try {
-      return toConflictView({ vaultRoot: this.config.vaultRoot, teamDir: this.teamDir, account: this.account }, await engine.readConflict(key));
-    } catch (error) {
-      throw asAppFailure(error);
-    }
+    return toConflictView({ vaultRoot: this.config.vaultRoot, teamDir: this.teamDir, account: this.account }, await engine.readConflict(key));
   }
 
   /** Records the user's choice, then pushes it right away (the scheduler's run, not a second one). */
   async resolveConflict(key: string, keep: ConflictChoice, text: string | undefined): Promise<TeamStatus> {
     const engine = this.requireEngine();
-    try {
-      await engine.resolveConflict(key, { keep, text, ...(this.account ? { author: this.account } : {}) });
-    } catch (error) {
-      throw asAppFailure(error);
-    }
+    await engine.resolveConflict(key, { keep, text, ...(this.account ? { author: this.account } : {}) });
     await this.refreshStates();
     if (this.scheduler) void this.scheduler.runNow().catch(() => undefined);
     const status = this.status();
@@ -261,11 +258,7 @@ export class TeamSession {
   /** Puts a deleted team memory back; the next push shares it again. */
   async restoreDeleted(key: string): Promise<DeletedTeamFile[]> {
     const engine = this.requireEngine();
-    try {
-      await engine.restoreDeleted(key);
-    } catch (error) {
-      throw asAppFailure(error);
-    }
+    await engine.restoreDeleted(key);
     await this.refreshStates();
     if (this.scheduler) void this.scheduler.runNow().catch(() => undefined);
     return this.listDeleted();
@@ -437,9 +430,4 @@ async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolea
   const result = await Promise.race([settled, gaveUp]);
   clearTimeout(timer);
   return result;
-}
-
-function asAppFailure(error: unknown): Error {
-  if (error instanceof TeamSyncFailure) return new AppFailure(error.code, error.message);
-  return error as Error;
 }

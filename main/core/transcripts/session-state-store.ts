@@ -2,7 +2,7 @@ import path from 'node:path';
 import { promises as fs } from 'node:fs';
 import { readJsonFile, writeJsonAtomic } from '../fs/atomic-write.js';
 import { assertSessionId } from '../paths/project-paths.js';
-import { KeyedQueue } from './keyed-queue.js';
+import { KeyedSequencer } from '../../../common/async/sequencer.js';
 
 /**
  * One engine's part of a session's state file: its key and how to read it back. `parse` receives
@@ -19,7 +19,7 @@ export interface SessionStateSlot<T> {
  * other key. Updates of one file are serialized within this store, so share one instance per vault.
  */
 export class SessionStateStore {
-  private readonly queue = new KeyedQueue();
+  private readonly queue = new KeyedSequencer();
   readonly dir: string;
 
   constructor(vaultRoot: string) {

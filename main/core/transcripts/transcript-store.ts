@@ -5,7 +5,7 @@ import { assertSessionId, isValidSessionId } from '../paths/project-paths.js';
 import { silentLogger, systemClock, type Clock, type Logger } from '../ports.js';
 import type { ParsedTranscript } from './jsonl.js';
 import { appendRecords, readTranscriptFile } from './transcript-file.js';
-import { KeyedQueue } from './keyed-queue.js';
+import { KeyedSequencer } from '../../../common/async/sequencer.js';
 import type { TranscriptRecord } from './records.js';
 import { summarizeTranscript, type CustomTitleRecord, type SessionSummary } from './session-summary.js';
 import { VaultTrash, type TrashEntry } from './trash.js';
@@ -32,7 +32,7 @@ export class TranscriptStore {
   readonly vaultRoot: string;
   readonly trash: VaultTrash;
   private readonly logger: Logger;
-  private readonly queue = new KeyedQueue();
+  private readonly queue = new KeyedSequencer();
 
   constructor(options: TranscriptStoreOptions) {
     this.vaultRoot = path.resolve(options.vaultRoot);

@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
+import { Sequencer } from '../../../common/async/sequencer.js';
 import { AppFailure } from '../../../common/result.js';
 import type { ChangeAuthor, HistoryVersion } from '../../../common/domain/vault.js';
 import type { Clock, Logger } from '../ports.js';
@@ -48,7 +49,8 @@ export class HistoryStore {
   private readonly dir: string;
   private readonly root: string;
   private files: Map<string, FileHistory> | null = null;
-  private queue: Promise<unknown> = Promise.resolve();
+  /** Every read-modify-write of the history index, one at a time. */
+  private readonly queue = new Sequencer();
 
   constructor(
     root: string,
@@ -77,7 +79,7 @@ export class HistoryStore {
   }
 
   private save(rel: string, content: string | Uint8Array, reason: string, writer: SnapshotWriter | undefined): Promise<HistoryVersion | null> {
-    return this.serial(async () => {
+    return this.queue.run(async () => {
       // A vanished vault root must not be re-created by a snapshot (docs/memory.md#vault-upkeep: root-missing state).
       if (!(await exists(this.root))) throw new AppFailure('not_found', `The vault folder ${this.root} is gone`);
       const files = await this.load();
@@ -111,7 +113,7 @@ export class HistoryStore {
    * says so. The same author writing again within a burst keeps the burst's start.
    */
   recordHead(rel: string, hash: string, author: ChangeAuthor): Promise<void> {
-    return this.serial(async () => {
+    return this.queue.run(async () => {
       if (!(await exists(this.root))) return;
       const files = await this.load();
       const history = files.get(rel) ?? { path: rel, versions: [], deleted: null };
@@ -157,7 +159,7 @@ export class HistoryStore {
 
   /** Records that `rel` was deleted; `hash` is its last content's version (already snapshotted). */
   markDeleted(rel: string, hash: string): Promise<void> {
-    return this.serial(async () => {
+    return this.queue.run(async () => {
       const files = await this.load();
       const history = files.get(rel);
       if (!history) return;
@@ -168,7 +170,7 @@ export class HistoryStore {
 
   /** Clears the deletion mark once the file exists again (restored, undone, re-created). */
   markPresent(rel: string): Promise<void> {
-    return this.serial(async () => {
+    return this.queue.run(async () => {
       const history = (await this.load()).get(rel);
       if (!history?.deleted) return;
       history.deleted = null;
@@ -192,7 +194,7 @@ export class HistoryStore {
 
   /** Applies retention now (also done after every snapshot). */
   prune(): Promise<void> {
-    return this.serial(() => this.pruneLocked());
+    return this.queue.run(() => this.pruneLocked());
   }
 
   private async pruneLocked(): Promise<void> {
@@ -255,11 +257,6 @@ export class HistoryStore {
     return path.join(this.dir, 'blobs', hash);
   }
 
-  private serial<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(fn, fn);
-    this.queue = run.catch(() => undefined);
-    return run;
-  }
 }
 
 function blobBytes(files: Map<string, FileHistory>): number {

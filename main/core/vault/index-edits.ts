@@ -98,7 +98,7 @@ export class MemoryIndexEdits {
         await this.attempt(result, p.path, () =>
           this.mutate(async () => {
             const text = await fs.readFile(this.vault.resolve(p.path), 'utf8');
-            const repaired = repairMemoryText(text, p.path);
+            const repaired = repairMemoryText(text, p.path, this.vault.options.memoryShape?.(), new Date(this.vault.options.clock.now()).toISOString());
             if (repaired === null) throw new Error('It reads without error now');
             await writeVaultFile(this.vault, p.path, repaired, { baseHash: sha256(text), reason: 'health-fix' });
           }),

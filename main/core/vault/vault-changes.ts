@@ -1,3 +1,4 @@
+import { Emitter, type Event } from '../../../common/async/event.js';
 import type { VaultChange } from '../../../common/domain/vault.js';
 import type { IndexedDoc } from '../search/search-index.js';
 import { takeChangeAuthor } from './change-authors.js';
@@ -18,7 +19,7 @@ interface PendingUnlink {
  * another writer replaced or removed snapshotted into history first.
  */
 export class VaultChanges {
-  private readonly listeners = new Set<(changes: VaultChange[]) => void>();
+  private readonly changed: Emitter<VaultChange[]>;
   private batch: VaultChange[] = [];
   private flushTimer: NodeJS.Timeout | null = null;
   private readonly pendingUnlinks = new Map<string, PendingUnlink>();
@@ -28,12 +29,14 @@ export class VaultChanges {
   constructor(
     private readonly vault: VaultContext,
     private readonly enqueue: (task: () => Promise<void> | void) => Promise<void>,
-  ) {}
+  ) {
+    // One failing consumer must not keep the batch from the others (the index, the renderers).
+    this.changed = new Emitter({ onListenerError: (error) => vault.options.logger.warn('vault: a change listener failed', { error: String(error) }) });
+  }
 
-  /** Subscribes to batches of file changes (`vault:did-change-files`); returns the unsubscribe. */
-  subscribe(listener: (changes: VaultChange[]) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  /** Batches of file changes (`vault:did-change-files`). */
+  get onDidChange(): Event<VaultChange[]> {
+    return this.changed.event;
   }
 
   /** Keeps the entry of a file about to be removed, so its unlink can still pair into a rename. */
@@ -108,13 +111,7 @@ export class VaultChanges {
     if (this.batch.length === 0) return;
     const changes = this.batch;
     this.batch = [];
-    for (const listener of this.listeners) {
-      try {
-        listener(changes);
-      } catch (error) {
-        this.vault.options.logger.warn('vault: a change listener failed', { error: String(error) });
-      }
-    }
+    this.changed.fire(changes);
   }
 
   close(): void {

@@ -39,7 +39,7 @@ export class VaultEdits {
       const dir = memoryDir(input.projectSlug, input.team);
       if (input.fileName === INDEX_FILE || input.fileName.includes('/')) throw new AppFailure('invalid_request', `Not a memory file name: ${input.fileName}`);
       const rel = `${dir}/${input.fileName}`;
-      const file = await writeVaultFile(this.vault, rel, renderMemoryFile(input, input.body, this.vault.options.memoryShape?.()), { baseHash: null, reason: 'create' });
+      const file = await writeVaultFile(this.vault, rel, renderMemoryFile({ ...input, modified: new Date(this.vault.options.clock.now()).toISOString() }, input.body, this.vault.options.memoryShape?.()), { baseHash: null, reason: 'create' });
       await this.indexEdits.edit(dir, (t) => (parseIndex(t).some((l) => l.target === input.fileName) ? null : addToIndex(t, input.fileName, input.name, input.description)));
       return file;
     });

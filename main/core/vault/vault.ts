@@ -1,4 +1,7 @@
 import { promises as fs } from 'node:fs';
+import { Emitter } from '../../../common/async/event.js';
+import { Sequencer } from '../../../common/async/sequencer.js';
+import type { MemoryShape } from '../../../common/memory-file/index.js';
 import type { MemoryConfig } from '../../../common/config.js';
 import { AppFailure } from '../../../common/result.js';
 import type {
@@ -46,9 +49,11 @@ export class Vault {
   private readonly own = new OwnWrites();
   private watcher: VaultWatcher | null = null;
   private currentState: VaultState = 'closed';
-  private readonly stateListeners = new Set<(state: VaultState) => void>();
-  private queue: Promise<void> = Promise.resolve();
-  private mutations: Promise<unknown> = Promise.resolve();
+  private readonly stateChanged = new Emitter<VaultState>();
+  /** Watcher events and project rescans, processed one at a time in arrival order. */
+  private readonly events = new Sequencer();
+  /** The vault's own writes (edit, create, rename, delete, Undo, restore), one at a time. */
+  private readonly mutations = new Sequencer();
   private watching: Promise<void> = Promise.resolve();
   private settled: Promise<void> = Promise.resolve();
   private closing = false;
@@ -98,7 +103,7 @@ export class Vault {
     this.projectNames = new ProjectNames(options.root);
     this.changes = new VaultChanges(this.context, (task) => this.enqueue(task));
     this.cacheSaver = new SearchCacheSaver(this.context);
-    const mutate = <T>(fn: () => Promise<T>) => this.mutate(fn);
+    const mutate = <T>(fn: () => Promise<T>) => this.mutations.run(fn);
     this.indexEdits = new MemoryIndexEdits(this.context, mutate);
     this.edits = new VaultEdits(this.context, mutate, this.indexEdits);
   }
@@ -186,7 +191,7 @@ export class Vault {
 
   /** Resolves once every watcher event received so far has been processed and reported. */
   async idle(): Promise<void> {
-    await this.queue;
+    await this.events.whenIdle();
     this.changes.flush();
   }
 
@@ -197,7 +202,7 @@ export class Vault {
     await this.watcher?.close();
     this.watcher = null;
     await this.projects.close();
-    await this.queue.catch(() => undefined);
+    await this.events.whenIdle();
     this.changes.close();
     await this.cacheSaver.close(this.currentState !== 'root-missing');
     this.setState('closed');
@@ -223,12 +228,15 @@ export class Vault {
   }
 
   onChanges(listener: (changes: VaultChange[]) => void): () => void {
-    return this.changes.subscribe(listener);
+    return this.changes.onDidChange(listener);
   }
 
-  onState(listener: (state: VaultState) => void): () => void {
-    this.stateListeners.add(listener);
-    return () => this.stateListeners.delete(listener);
+  /** The vault's state moved (opening, ready, root-missing, closed). */
+  readonly onState = this.stateChanged.event;
+
+  /** The memory file shape chosen in Settings, for writers outside the vault (imports). */
+  memoryShape(): MemoryShape {
+    return this.options.memoryShape?.() ?? '2.1.88';
   }
 
   list(): VaultFileMeta[] {
@@ -269,7 +277,7 @@ export class Vault {
    * must not exist yet); a mismatch is a `conflict`, so an edit made meanwhile is never overwritten.
    */
   write(rel: string, text: string, options: { baseHash?: string | null; reason?: string } = {}): Promise<VaultFile> {
-    return this.mutate(() => writeVaultFile(this.context, rel, text, options));
+    return this.mutations.run(() => writeVaultFile(this.context, rel, text, options));
   }
 
   // The user's actions (vault-edits.ts) and MEMORY.md, Health and links (index-edits.ts).
@@ -318,21 +326,13 @@ export class Vault {
 
   /** Watcher events run one at a time, each in its own try/catch (STYLE.md). */
   private enqueue(task: () => Promise<void> | void): Promise<void> {
-    const run = this.queue.then(async () => {
+    return this.events.run(async () => {
       try {
         await task();
       } catch (error) {
         this.options.logger.warn('vault: a file event could not be processed', { error: String(error) });
       }
     });
-    this.queue = run;
-    return run;
-  }
-
-  private mutate<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.mutations.then(fn, fn);
-    this.mutations = run.catch(() => undefined);
-    return run;
   }
 
   private assertUsable(): void {
@@ -342,7 +342,7 @@ export class Vault {
   private setState(state: VaultState): void {
     if (this.currentState === state) return;
     this.currentState = state;
-    for (const listener of this.stateListeners) listener(state);
+    this.stateChanged.fire(state);
   }
 
   private cfg(): MemoryConfig['vault'] {

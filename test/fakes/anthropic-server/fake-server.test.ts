@@ -20,6 +20,19 @@ describe('fake Messages API', () => {
     expect(((await res.json()) as { error: { message: string } }).error.message).toContain('maximum of 4');
   });
 
+  it('takes mid-conversation system turns only under their beta, as newer Claude Code sends them', async () => {
+    fake = await startFakeAnthropic({ respond: echoResponder });
+    const body = { model: 'm', max_tokens: 5, messages: [{ role: 'user', content: 'a' }, { role: 'system', content: 'Environment.' }] };
+    const plain = await post(body);
+    expect(plain.status).toBe(400);
+    expect(((await plain.json()) as { error: { message: string } }).error.message).toContain('unexpected role "system"');
+    const headers = { 'content-type': 'application/json', 'anthropic-beta': 'claude-code-20250219,per-turn-control-2026-07-01' };
+    const beta = await fetch(`${fake.url}/v1/messages`, { method: 'POST', headers, body: JSON.stringify(body) });
+    expect(beta.status).toBe(200);
+    const onlySystem = await fetch(`${fake.url}/v1/messages`, { method: 'POST', headers, body: JSON.stringify({ ...body, messages: [{ role: 'system', content: 'x' }] }) });
+    expect(onlySystem.status).toBe(400);
+  });
+
   it('rejects an assistant tool_use left without a result in the next message', async () => {
     fake = await startFakeAnthropic({ respond: echoResponder });
     const res = await post({

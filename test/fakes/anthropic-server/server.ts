@@ -165,7 +165,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
       return;
     }
     const betas = String(req.headers['anthropic-beta'] ?? '').split(',').map((b) => b.trim()).filter(Boolean);
-    const rejected = validateRequest(body, options.strict ?? false) ?? validateContextManagement(body, betas);
+    const rejected = validateRequest(body, options.strict ?? false, betas) ?? validateContextManagement(body, betas);
     requests.push({ body, headers: req.headers, rejected });
     if (rejected) {
       sendError(res, { kind: 'error', status: 400, type: 'invalid_request_error', message: rejected });

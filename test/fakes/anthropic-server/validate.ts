@@ -48,14 +48,18 @@ function countCacheControl(req: WireRequest): number {
   return n;
 }
 
+/** The beta under which a request may carry mid-conversation `system` turns (newer Claude Code sends them). */
+export const SYSTEM_TURNS_BETA = 'per-turn-control-2026-07-01';
+
 /** Returns the 400 message the real API would give, or null when the request is valid. */
-export function validateRequest(req: WireRequest, strict: boolean): string | null {
+export function validateRequest(req: WireRequest, strict: boolean, betas: readonly string[] = []): string | null {
   if (typeof req.model !== 'string' || !req.model) return 'model: Field required';
   if (typeof req.max_tokens !== 'number') return 'max_tokens: Field required';
-  const messages = req.messages;
-  if (!Array.isArray(messages) || messages.length === 0) return 'messages: at least one message is required';
-  for (const m of messages) {
-    if (m.role !== 'user' && m.role !== 'assistant') return `messages: unexpected role "${m.role}"`;
+  const all = req.messages;
+  if (!Array.isArray(all) || all.length === 0) return 'messages: at least one message is required';
+  const systemTurns = betas.includes(SYSTEM_TURNS_BETA);
+  for (const m of all) {
+    if (m.role !== 'user' && m.role !== 'assistant' && !(systemTurns && m.role === 'system')) return `messages: unexpected role "${m.role}"`;
     if (typeof m.content === 'string' ? m.content.trim() === '' : m.content.length === 0) {
       return 'messages: all messages must have non-empty content';
     }
@@ -65,6 +69,9 @@ export function validateRequest(req: WireRequest, strict: boolean): string | nul
       }
     }
   }
+  // System turns sit between the others: the user/assistant rules apply to what is left.
+  const messages = all.filter((m) => m.role !== 'system');
+  if (messages.length === 0) return 'messages: at least one message is required';
   if (strict) {
     for (let i = 1; i < messages.length; i++) {
       if (messages[i]!.role === messages[i - 1]!.role) {

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { startTeamServer, type TeamServer } from '../../../server/index.js';
 import { addressBucket } from '../../../server/auth/sign-in-throttle.js';
 import { describeOnBackends } from '../helpers/backends.js';
-import { startFixture, type ServerFixture } from '../helpers/server-fixture.js';
+import { cheapPasswordCost, startFixture, type ServerFixture } from '../helpers/server-fixture.js';
 import { formSignIn as attempt } from '../helpers/oauth-client.js';
 
 const password = 'correct horse battery';
@@ -19,7 +19,7 @@ describeOnBackends('sign-in throttle', (backend) => {
 
   beforeAll(async () => {
     f = await startFixture(backend.url(), {}, { trustProxy: '127.0.0.1' });
-    second = await startTeamServer({ db: backend.url(), port: 0, logger: f.logs.logger, clock: f.clock, trustProxy: '127.0.0.1' });
+    second = await startTeamServer({ db: backend.url(), port: 0, logger: f.logs.logger, clock: f.clock, trustProxy: '127.0.0.1', passwordCost: cheapPasswordCost });
   });
   // Every test starts with fresh windows.
   afterEach(() => f.clock.advance(window + 1000));
@@ -85,7 +85,7 @@ describeOnBackends('sign-in throttle', (backend) => {
   });
 
   it('counts the connecting address, not X-Forwarded-For, unless the proxy is trusted', async () => {
-    const direct = await startTeamServer({ db: backend.url(), port: 0, logger: f.logs.logger, clock: f.clock });
+    const direct = await startTeamServer({ db: backend.url(), port: 0, logger: f.logs.logger, clock: f.clock, passwordCost: cheapPasswordCost });
     try {
       for (let i = 0; i < 20; i++) expect((await attempt(direct.url, `spoof${i}`, 'wrong password', freshAddress())).status).toBe(401);
       expect((await attempt(direct.url, 'spoof-last', 'wrong password', freshAddress())).status).toBe(429);

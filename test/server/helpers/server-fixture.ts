@@ -1,5 +1,6 @@
 import { startTeamServer, TeamAdmin, type ServerLimits, type TeamServer, type TeamServerOptions } from '../../../server/index.js';
 import type { Clock } from '../../../main/core/ports.js';
+import type { PasswordCost } from '../../../server/server-crypto.js';
 import { testLogger } from '../../support/test-logger.js';
 
 /** A clock tests can move forward. */
@@ -25,17 +26,24 @@ export interface ServerFixture {
   close(): Promise<void>;
 }
 
+/**
+ * scrypt at a cost that takes well under a millisecond, so tests that sign in many times do not pay
+ * production's cost each time; test/server/auth/password-cost.test.ts proves production's is the default.
+ */
+export const cheapPasswordCost: PasswordCost = { N: 16, r: 1, p: 1 };
+
 let counter = 0;
 
 export async function startFixture(
   dbUrl: string,
   limits: Partial<ServerLimits> = {},
-  options: Pick<TeamServerOptions, 'publicUrl' | 'trustProxy' | 'cleanupIntervalMs'> = {},
+  options: Pick<TeamServerOptions, 'publicUrl' | 'trustProxy' | 'cleanupIntervalMs' | 'passwordCost'> = {},
 ): Promise<ServerFixture> {
   const clock = new TestClock();
   const logs = testLogger();
-  const admin = await TeamAdmin.open(dbUrl, clock);
-  const server = await startTeamServer({ ...options, db: dbUrl, port: 0, logger: logs.logger, clock, limits: { rateLimitPerMinute: 0, ...limits } });
+  const passwordCost = options.passwordCost ?? cheapPasswordCost;
+  const admin = await TeamAdmin.open(dbUrl, clock, passwordCost);
+  const server = await startTeamServer({ ...options, passwordCost, db: dbUrl, port: 0, logger: logs.logger, clock, limits: { rateLimitPerMinute: 0, ...limits } });
   return {
     server,
     admin,

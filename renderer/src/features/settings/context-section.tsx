@@ -57,7 +57,7 @@ export function ContextSection({ settings }: { settings: Settings }) {
           checked={choices.memoryShape === 'metadata'}
           onChange={() => change({ memoryShape: 'metadata' })}
           label="Write memory in the newest Claude Code format"
-          hint="A metadata: block, kebab-case names and [[links]] between memories; Claude Code 2.1.88 reads these memories without their type."
+          hint="As Claude Code 2.1.332 writes them: kebab-case names, a metadata: block with the type, the conversation and the time of the last change, [[links]] between memories. Claude Code 2.1.88 reads these memories without their type."
         />
       </div>
       <Choice

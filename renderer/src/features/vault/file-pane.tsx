@@ -73,6 +73,7 @@ export function FilePane() {
     revision: s.docRevision,
   }));
   const sessionTitles = useSessionTitles();
+  const memoryShape = useStore((st) => st.settings?.memoryShape) ?? '2.1.88';
   const [mode, setMode] = useState<'preview' | 'edit'>('preview');
   const [renaming, setRenaming] = useState(false);
   const [editorKey, setEditorKey] = useState(0);
@@ -155,7 +156,7 @@ export function FilePane() {
             <FrontmatterForm
               value={fields}
               onChange={(next) => {
-                editDraft(withFrontmatter(text, next));
+                editDraft(withFrontmatter(text, next, memoryShape));
                 setEditorKey((k) => k + 1);
               }}
             />

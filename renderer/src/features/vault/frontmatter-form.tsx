@@ -1,34 +1,20 @@
 import { useId } from 'react';
-import { parse, parseDocument } from 'yaml';
 import type { Frontmatter } from '../../../../common/domain/vault';
+import { readMemoryHead, withMemoryHead, type MemoryShape } from '../../../../common/memory-file';
 
 const TYPES = ['user', 'feedback', 'project', 'reference'] as const;
 
 const FENCE = /^---\r?\n([\s\S]*?)\r?\n?---[ \t]*(?:\r?\n|$)/;
 
-/** The three fields as the form shows them, from a file's frontmatter (missing ones empty). */
-export function readFrontmatter(text: string): Frontmatter | null {
-  const match = FENCE.exec(text);
-  if (!match) return null;
-  try {
-    const data = (parse(match[1]!) ?? {}) as Record<string, unknown>;
-    const str = (v: unknown) => (typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v));
-    return { name: str(data.name), description: str(data.description), type: str(data.type) };
-  } catch {
-    return null;
-  }
-}
+/** The three fields as the form shows them, from a file's frontmatter in either shape (missing ones empty). */
+export const readFrontmatter = (text: string): Frontmatter | null => readMemoryHead(text);
 
-/** Rewrites the three known fields in the text, keeping every other key and comment of the frontmatter. */
-export function withFrontmatter(text: string, next: Frontmatter): string {
-  const match = FENCE.exec(text);
-  const doc = parseDocument(match ? match[1]! : '');
-  doc.set('name', next.name);
-  doc.set('description', next.description);
-  doc.set('type', next.type);
-  const body = match ? text.slice(match[0].length) : text;
-  return `---\n${String(doc).trimEnd()}\n---\n${body}`;
-}
+/**
+ * Rewrites the three known fields in the text in the shape chosen in Settings (the metadata shape keeps
+ * `type` under `metadata` and dates the edit), keeping every other key and comment of the frontmatter.
+ */
+export const withFrontmatter = (text: string, next: Frontmatter, shape: MemoryShape): string =>
+  withMemoryHead(text, next, shape, new Date().toISOString());
 
 /** The text without its frontmatter block, for the preview. */
 export const stripFrontmatter = (text: string): string => text.replace(FENCE, '');

@@ -87,6 +87,6 @@ describe('strata extract', () => {
   it('treats missing flags and a missing transcript as bad usage', async () => {
     const t = io();
     await expect(extractCommand.run(['--project', '/'], t.io)).rejects.toThrow(/--transcript FILE is required/);
-    await expect(extractCommand.run(['--transcript', '/nope.jsonl', '--project', '/'], t.io)).rejects.toThrow(/no transcript/);
+    await expect(extractCommand.run(['--transcript', '/nope.jsonl', '--project', '/'], t.io)).rejects.toThrow(/--transcript: no such file/);
   });
 });

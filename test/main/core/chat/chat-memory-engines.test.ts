@@ -147,6 +147,8 @@ describe('the memory engines on the chat loop', () => {
     inbox = await f.call('memory:resolve-proposal', { project: f.project, id: inbox[0]!.id, decision: 'accept', text: inbox[0]!.text!.replace('Use tabs.', 'Use tabs, width 4.') });
     expect(inbox).toEqual([]);
     expect(await fs.readFile(path.join(memoryDir, 'feedback_tabs.md'), 'utf8')).toContain('Use tabs, width 4.');
+    // An accepted memory names the conversation that proposed it, like one written at once.
+    expect(await fs.readFile(path.join(memoryDir, 'feedback_tabs.md'), 'utf8')).toMatch(new RegExp(`^originSessionId: ${sessionId}$`, 'm'));
     expect(await fs.readFile(path.join(memoryDir, 'MEMORY.md'), 'utf8')).toBe('- [Prefers tabs](feedback_tabs.md) — Indent with tabs\n');
 
     f.fake.enqueue(text('A designer, got it.'));

@@ -77,7 +77,6 @@ describe('"Don’t remember things like this"', () => {
       settings: v.settings,
       transcripts: v.transcripts,
       catalog: v.sessions,
-      events: f.services.events,
       clock: systemClock,
       logger: log.logger,
     });

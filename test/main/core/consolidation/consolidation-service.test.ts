@@ -50,14 +50,14 @@ describe('the background consolidation check', () => {
         if (channel === 'memory:did-change-consolidation') resolve((payload as { changeset: ConsolidationChangeset | null }).changeset);
       });
     });
-    services.events.emit('chat:did-change-sessions', { project: opened, sessions: [] });
+    await services.vault().sessions.announce(opened);
     const changeset = await told;
     expect(changeset!.items.map((i) => [i.path.split('/').pop(), i.action, i.reason])).toEqual([['user_city.md', 'deleted', 'contradicted by user_city_new.md']]);
     expect(await fs.readFile(path.join(real, 'user_city.md'), 'utf8')).toContain('Lisbon');
     const got = await dispatch('memory:consolidation-get', { project: opened });
     expect(got).toMatchObject({ ok: true, value: { id: changeset!.id } });
 
-    services.events.emit('chat:did-change-sessions', { project: opened, sessions: [] });
+    await services.vault().sessions.announce(opened);
     await new Promise((r) => setTimeout(r, 200));
     expect(fake.requests).toHaveLength(3);
     log.assertNoErrors();

@@ -6,6 +6,7 @@ import { parseIndex } from '../../../../main/core/vault/memory-index.js';
 import {
   collectMemories, memoriesMarkdown, memoriesZip, parsePastedMemories, previewNotesAt, readZip, writeImport,
 } from '../../../../main/core/portability/index.js';
+import { parseMemoryFile } from '../../../../common/memory-file/index.js';
 import { tempDir } from '../../../support/temp-dir.js';
 import { memoryText, openVault } from '../vault/vault-helpers.js';
 
@@ -45,6 +46,17 @@ describe('import of a pasted answer', () => {
     const indexHistory = await vault.timeline(`${DIR}/MEMORY.md`);
     expect(indexHistory.map((v) => v.reason)).toContain('index-edit');
     expect(existsSync(path.join(root, DIR, 'user_likes_jazz.md'))).toBe(false);
+  });
+
+  it('writes the shape chosen in Settings: the metadata shape, dated', async () => {
+    const root = await tempDir('strata-portability-');
+    const { vault } = await openVault(root, { memoryShape: () => 'metadata' });
+    const [item] = parsePastedMemories('- Prefers short answers', 'chatgpt', NOW).items;
+    const result = await writeImport(vault, { projectSlug: SLUG, team: false }, [{ ...item!, name: 'Short answers', description: 'Keep answers short' }]);
+    const text = await fs.readFile(path.join(root, result.written[0]!), 'utf8');
+    expect(parseMemoryFile(text)).toMatchObject({ name: 'short-answers', type: 'feedback', shape: 'metadata', flags: [] });
+    expect(text).toMatch(/^ {2}modified: \d{4}-\d\d-\d\dT[\d:.]+Z$/m);
+    expect(text).not.toMatch(/^type:/m);
   });
 
   it('refuses a file name that would leave the memory folder, writing nothing', async () => {

@@ -22,21 +22,20 @@ describe('SessionNotesService', () => {
     expect(empty).toMatchObject({ sessionId: 's1', exists: false, text: '', hash: null, updating: false });
     expect(empty.path).toMatch(/^projects\/.+\/s1\/session-memory\/summary\.md$/);
     const saved = await service.write(project, 's1', '# Mine\n', null);
-    expect(saved.ok && saved.value).toMatchObject({ exists: true, text: '# Mine\n', hash: expect.stringMatching(/^sha256:/) });
+    expect(saved).toMatchObject({ exists: true, text: '# Mine\n', hash: expect.stringMatching(/^sha256:/) });
   });
 
   it('refuses a save based on an older version', async () => {
     const { project, service } = await setup();
     const first = await service.write(project, 's1', 'one', null);
-    if (!first.ok) throw new Error('first save failed');
-    expect((await service.write(project, 's1', 'two', first.value.hash)).ok).toBe(true);
-    expect(await service.write(project, 's1', 'three', first.value.hash)).toMatchObject({ ok: false, error: { code: 'conflict' } });
+    expect((await service.write(project, 's1', 'two', first.hash)).text).toBe('two');
+    await expect(service.write(project, 's1', 'three', first.hash)).rejects.toMatchObject({ name: 'AppFailure', code: 'conflict' });
+    expect((await service.read(project, 's1')).text).toBe('two');
   });
 
   it('waits for a running update and then refuses to overwrite what it wrote', async () => {
     const { project, updater, service } = await setup();
     const loaded = await service.write(project, 's1', '# Worklog\n', null);
-    if (!loaded.ok) throw new Error('save failed');
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     let started!: () => void;
@@ -53,10 +52,10 @@ describe('SessionNotesService', () => {
     const update = updater.updateNow({ sessionId: 's1', projectDir: project, records: t.records, fork });
     await running;
     expect((await service.read(project, 's1')).updating).toBe(true);
-    const save = service.write(project, 's1', 'user text', loaded.value.hash);
+    const save = service.write(project, 's1', 'user text', loaded.hash);
     release();
     await update;
-    expect(await save).toMatchObject({ ok: false, error: { code: 'conflict' } });
+    await expect(save).rejects.toMatchObject({ code: 'conflict' });
     expect((await service.read(project, 's1')).text).toContain('- by the updater');
   });
 });

@@ -51,6 +51,16 @@ describe('Health lists only what is really wrong, each with a fix, and fixes a k
     expect((await vault.timeline(`${MEM}/duplicate-keys.md`))[0]!.hash).toBeTruthy();
   });
 
+  it('rebuilds a frontmatter in the shape chosen in Settings: the metadata shape with its type and modified', async () => {
+    const r = await root();
+    const { vault } = await openVault(r, { memoryShape: () => 'metadata', clock: { now: () => Date.parse('2026-12-05T01:00:00.000Z') } });
+    await vault.healthFix('frontmatter');
+    const text = await fs.readFile(path.join(r, MEM, 'duplicate-keys.md'), 'utf8');
+    expect(parseMemoryFile(text)).toMatchObject({ name: 'one', description: 'Twice named', type: 'user', shape: 'metadata', flags: [] });
+    expect(text).toContain('\n  modified: 2026-12-05T01:00:00.000Z\n');
+    expect(text).not.toMatch(/^type:/m);
+  });
+
   it('fixes the index for all problems of a kind with one write, or only the paths asked for', async () => {
     const r = await root();
     const { vault } = await openVault(r);

@@ -1,6 +1,10 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 
+/**
+ * The content types of the built renderer's files, served by the Electron `app://` protocol and by
+ * `strata host` alike (both send `nosniff`, so the type must be right). Anything else is bytes.
+ */
 const mimeTypes: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -17,6 +21,7 @@ export const mimeTypeOf = (file: string): string => mimeTypes[path.extname(file)
 
 /**
  * Resolves a URL path to a file inside `root`, or null: no `..` escape, no symlink out, no folders.
+ * Both ways of serving the renderer go through it (docs/security.md).
  */
 export async function resolveStaticFile(root: string, urlPath: string): Promise<string | null> {
   let decoded: string;

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { REDACTED_SECRET, redactFindings, scanText } from '../../../../main/core/secrets/index.js';
+import { generateFixtures } from '../../../fixtures/secrets/generate.js';
+import { githubToken, SeededRandom } from '../../../fixtures/secrets/seeded-random.js';
+
+const rng = new SeededRandom(7);
+
+describe('redactFindings', () => {
+  it('blanks each value and keeps every other character', () => {
+    const a = githubToken(rng, 'ghp');
+    const b = githubToken(rng, 'gho');
+    const text = `first ${a} then\n  second: ${b}\nend`;
+    const findings = scanText(text, { spans: true });
+    expect(findings.map((f) => text.slice(...f.span!))).toEqual([a, b]);
+    expect(redactFindings(text, findings)).toBe(`first ${REDACTED_SECRET} then\n  second: ${REDACTED_SECRET}\nend`);
+  });
+
+  it('gives offsets in the whole text when a long text is scanned in segments', () => {
+    const filler = Array.from({ length: 3000 }, (_, i) => `line ${i} of ordinary prose about the deploy`).join('\n');
+    const token = githubToken(rng, 'ghp');
+    const text = `${filler}\nthe token is ${token}\n${filler}`;
+    expect(text.length).toBeGreaterThan(64 * 1024);
+    const redacted = redactFindings(text, scanText(text, { spans: true }));
+    expect(redacted).toBe(`${filler}\nthe token is ${REDACTED_SECRET}\n${filler}`);
+  });
+
+  it('leaves no value of the corpus behind, and no finding in what it leaves', () => {
+    const { positives } = generateFixtures();
+    for (const p of positives) {
+      const findings = scanText(p.text, { spans: true });
+      if (findings.length === 0) continue;
+      const redacted = redactFindings(p.text, findings);
+      for (const f of findings) expect(redacted).not.toContain(p.text.slice(...f.span!));
+      expect(scanText(redacted)).toEqual([]);
+    }
+  });
+
+  it('changes nothing without spans (a scan not asked for them)', () => {
+    const text = `token ${githubToken(rng, 'ghp')}`;
+    expect(redactFindings(text, scanText(text))).toBe(text);
+  });
+});
