@@ -13,8 +13,11 @@ export type ChatItem =
       id: string;
       text: string;
       timestamp: string;
-      /** Earlier versions of this turn, kept in the transcript: an edited question, a regenerated answer. */
-      earlier?: { question: string; answer: string }[];
+      /**
+       * Earlier versions of this turn, kept in the transcript: an edited question, a regenerated answer.
+       * `leafUuid` is the newest record of that version's branch ("Continue from this version").
+       */
+      earlier?: { question: string; answer: string; leafUuid: string }[];
     }
   | { kind: 'assistant'; id: string; text: string; thinking?: string; timestamp: string; streaming?: boolean }
   | {
@@ -179,4 +182,14 @@ export interface MemoryProposal {
   text: string | null;
   sessionId: string;
   createdAt: string;
+}
+
+/** What one compaction replaced, shown read-only from its divider. */
+export interface BeforeCompaction {
+  /** The conversation as it was shown up to the compaction. */
+  items: ChatItem[];
+  /** The summary the model works from after it. */
+  summary: string;
+  /** The transcript's records up to the compaction, one JSON record a line. */
+  raw: string;
 }

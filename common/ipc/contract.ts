@@ -6,6 +6,7 @@ import { memoryTypes } from '../memory-file/memory-types.js';
 import type { AppInfo, CredentialStatus, DirListing, Project, VaultRootInfo, VaultState } from '../domain/app.js';
 import type {
   ChatDelta,
+  BeforeCompaction,
   ChatSessionView,
   SessionNotes,
   ChatUpdate,
@@ -78,6 +79,8 @@ export const invokeChannels = {
   /** A conversation that reads and writes no memory, its transcript outside the vault until the app quits. */
   'chat:new-incognito-session': invoke<ChatSessionView>()(z.object({ project: absolutePath }).strict()),
   'chat:open-session': invoke<ChatSessionView>()(z.object({ project: absolutePath, sessionId }).strict()),
+  /** A compaction divider's "Show the conversation before it": what that compaction replaced, read-only. */
+  'chat:before-compaction': invoke<BeforeCompaction>()(z.object({ project: absolutePath, sessionId, compactionId: z.string().min(1).max(128) }).strict()),
   'chat:send': invoke<{ accepted: true }>()(
     z
       .object({
@@ -90,6 +93,8 @@ export const invokeChannels = {
       .strict(),
   ),
   'chat:regenerate': invoke<{ accepted: true }>()(z.object({ project: absolutePath, sessionId }).strict()),
+  /** "Continue from this version": the branch ending at `leafUuid` (an earlier version) becomes the conversation. */
+  'chat:continue-branch': invoke<{ accepted: true }>()(z.object({ project: absolutePath, sessionId, leafUuid: z.string().min(1).max(128) }).strict()),
   'chat:stop': invoke<{ stopped: boolean }>()(z.object({ sessionId }).strict()),
   /** "Compact now" (docs/memory.md#compaction): instructions skip the notes and steer the summarizer. */
   'chat:compact': invoke<{ accepted: true }>()(

@@ -8,6 +8,7 @@ import { VaultView } from './features/vault/vault-view';
 import { SettingsPage } from './features/settings/settings-page';
 import { FolderChooser } from './features/projects/folder-chooser';
 import { PermissionDialog } from './features/chat/permission-dialog';
+import { RawTranscriptDialog } from './features/chat/raw-transcript-dialog';
 import { ToastHost } from './features/shell/toast';
 import { Overlays } from './features/shell/overlays';
 import { newSession } from './bridge/chat-actions';
@@ -16,8 +17,9 @@ import { useShortcuts, type Shortcut } from './ui/use-shortcuts';
 import { ScreenBoundary } from './ui/screen-boundary';
 
 export function App() {
-  const { view, theme, chooserOpen } = useStoreShallow((s) => ({
+  const { view, theme, chooserOpen, rawTranscript } = useStoreShallow((s) => ({
     view: s.view,
+    rawTranscript: s.rawTranscript,
     theme: s.settings?.theme ?? 'system',
     chooserOpen: s.folderChooserOpen,
   }));
@@ -62,6 +64,7 @@ export function App() {
       <PermissionDialog />
       <ToastHost />
       <Overlays />
+      {rawTranscript && <RawTranscriptDialog path={rawTranscript} onClose={() => useStore.getState().setRawTranscript(null)} />}
       {chooserOpen && (
         <FolderChooser
           title="Open a project folder"

@@ -10,6 +10,8 @@ import { startApp, type TestApp } from './support/app.js';
 import { hasChromium, openPage, useBrowser } from './support/browser.js';
 import { memoryDirOf, prepareChat, TEST_API_KEY } from './support/chat-app.js';
 
+const WORKLOG_LINE = '_A terse step-by-step log of what was tried and done_\n';
+
 if (!hasChromium) console.warn('e2e: Chromium is not installed (scripts/install-system-deps.sh installs it); skipping');
 
 const lastUserText = (r: WireRequest): string => {
@@ -35,7 +37,7 @@ describe.skipIf(!hasChromium)('conversation history in Chromium via strata host'
   });
 
   /** The main agent's answers come from `main`, in order; the background extractor gets `extractor`. */
-  async function open(name: string, extractor?: (r: WireRequest) => ScriptedResponse | null) {
+  async function open(name: string, extractor?: (r: WireRequest) => ScriptedResponse | null, forks?: (r: WireRequest) => ScriptedResponse | null) {
     const main: ScriptedResponse[] = [];
     fake = await startFakeAnthropic({
       strict: true,
@@ -44,6 +46,8 @@ describe.skipIf(!hasChromium)('conversation history in Chromium via strata host'
         if (last.includes('You are the memory extractor') || (extractor && last.includes('tool_result') && JSON.stringify(r.messages).includes('You are the memory extractor'))) {
           return extractor?.(r) ?? text('Nothing to do.');
         }
+        const fork = forks?.(r);
+        if (fork) return fork;
         return main.shift() ?? text('(nothing scripted)');
       },
     });
@@ -87,10 +91,31 @@ describe.skipIf(!hasChromium)('conversation history in Chromium via strata host'
     return [...seen.entries()].sort((a, b) => a[0] - b[0]).map(([, t]) => t);
   }
 
-  it('shows the answer of a Retry pressed 9 s after a 529, under its question, after notes, a denied write and a stop', async () => {
-    const { page, errors, project, script } = await open('history-slow-retry');
+  it('shows the answer of a Retry pressed 9 s after a 529 in view under its question, while the notes update and the Retry compacts, after a denied write and a stop', async () => {
+    let notesUpdates = 0;
+    const { page, errors, project, script } = await open('history-slow-retry', undefined, (r) => {
+      const last = lastUserText(r);
+      const notesFile = /The notes file is (.+?)\. It has already been read/.exec(last)?.[1];
+      if (notesFile) {
+        notesUpdates += 1;
+        // A slow notes update: the one after the denied write still runs while the user waits after the 529.
+        return toolCalls([{ name: 'Edit', input: { file_path: notesFile, old_string: WORKLOG_LINE, new_string: `${WORKLOG_LINE}- step ${notesUpdates}\n` } }], { firstByteDelayMs: 8_000 });
+      }
+      if (last.includes('tool_result') && JSON.stringify(r.messages).includes('The notes file is ')) return text('Updated.');
+      return null;
+    });
+    const vault = app!.services.vault();
+    // Low thresholds: the notes update after every answer, and the question sent into the 529 takes the
+    // context past the compaction threshold, so the Retry compacts (from the notes) before it asks again.
+    await vault.settings.update({
+      memory: {
+        compaction: { contextWindow: 11_000, maxOutputTokens: 1_000, autoCompactBuffer: 1_000, keepMinTokens: 200, keepMinTextMessages: 1, keepMaxTokens: 3_000 },
+        sessionMemory: { minTokensToInit: 300, minTokensBetweenUpdates: 100, toolCallsBetweenUpdates: 1 },
+      },
+    });
+    const filler = 'Tell me about the launch plan and the checklist. '.repeat(200);
     script(text('First answer.'));
-    await send(page, 'First question');
+    await send(page, `The plan: ${filler}`);
     await answers(page).getByText('First answer.').waitFor();
     await settled(page);
     script(toolCalls([{ name: 'Write', input: { file_path: path.join(project, 'x.md'), content: 'x' } }]), text('Left it alone.'));
@@ -99,30 +124,61 @@ describe.skipIf(!hasChromium)('conversation history in Chromium via strata host'
     await answers(page).getByText('Left it alone.').waitFor();
     await settled(page);
     script(text('word '.repeat(400), { chunkChars: 5, chunkDelayMs: 20 }));
-    await send(page, 'A long story');
+    await send(page, `The checklist: ${filler}`);
     await answers(page).getByText(/word word/).waitFor();
     await page.getByRole('button', { name: 'Stop' }).click();
     await settled(page);
     await log(page).getByRole('note', { name: 'Stopped' }).waitFor();
 
     script(apiErrors.overloaded());
-    await send(page, 'When is the launch?');
+    await send(page, `When is the launch? ${filler}`);
     const alert = page.getByRole('alert').filter({ hasText: 'The model is overloaded right now.' });
     await alert.waitFor();
     // Said once: the banner's advice, not the same words again under it.
     expect((await alert.innerText()).match(/overloaded/g)).toHaveLength(1);
+    // While waiting, the user scrolls back a little to read what was said.
+    await log(page).hover();
+    await page.mouse.wheel(0, -400);
     await page.waitForTimeout(9_000);
     // The API answers 529, then (on Retry) waits before it streams.
     script(text('The launch is on Friday.', { firstByteDelayMs: 1_500 }));
     await alert.getByRole('button', { name: 'Retry' }).click();
-    await answers(page).getByText('The launch is on Friday.').waitFor();
+    const answer = answers(page).getByText('The launch is on Friday.');
+    await answer.waitFor();
     await expect.poll(() => alert.count()).toBe(0);
     await settled(page);
-    // Under its question: the last rows are the question, the line left by the 529, the answer.
-    const all = await rows(page);
-    expect(all.slice(-3)).toEqual(['When is the launch?', 'No answer — the model was overloaded.', 'The launch is on Friday.']);
+    expect(notesUpdates).toBeGreaterThanOrEqual(2);
+    // Where the user looks: the answer is inside the conversation's visible area, not below it.
+    const [box, frame] = [await answer.boundingBox(), await log(page).boundingBox()];
+    expect(box!.y).toBeGreaterThanOrEqual(frame!.y);
+    expect(box!.y + box!.height).toBeLessThanOrEqual(frame!.y + frame!.height);
+    // Under its question: the question, the line left by the 529, the compaction the Retry ran, the answer.
+    const live = await rows(page);
+    const tail = live.slice(-5);
+    expect(tail[0]).toMatch(/^When is the launch\?/);
+    expect(tail.slice(1, 3)).toEqual(['No answer — the model was overloaded.', 'Compacted the conversation to make room.']);
+    expect(tail[3]).toMatch(/^Compacted .* using the session notes \(no model call\)/);
+    expect(tail[4]).toBe('The launch is on Friday.');
+    // Reopened, it shows the same.
+    await page.reload();
+    await answers(page).getByText('The launch is on Friday.').waitFor();
+    expect(await rows(page)).toEqual(live);
+
+    // The divider shows what the compaction replaced, read-only, at its end: the question it was asked.
+    await log(page).getByRole('separator', { name: 'Conversation compacted' }).getByRole('button', { name: 'Show what it replaced' }).click();
+    const before = page.getByRole('dialog', { name: 'Before this compaction (read-only)' });
+    const past = before.getByRole('log', { name: 'Conversation before the compaction' });
+    await past.getByText('Left it alone.').waitFor();
+    expect(await past.getByRole('article', { name: 'You' }).last().innerText()).toMatch(/^When is the launch\?/);
+    expect(await past.getByRole('button').count()).toBe(0);
+    await before.getByRole('button', { name: 'Show raw' }).click();
+    expect(await before.getByLabel('Transcript records').innerText()).toContain('"type":"user"');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => before.count()).toBe(0);
+    // The notes updates this conversation started end here, not in the next test's time.
+    await vault.chat.find((await vault.sessions.list(project))[0]!.sessionId)?.idle();
     expect(errors).toEqual([]);
-  }, 90_000);
+  }, 120_000);
 
   it('renders the same cards live, after a reload and after the host restarts; the Inbox accept updates the chat card', async () => {
     let memoryDir = '';
@@ -240,7 +296,37 @@ describe.skipIf(!hasChromium)('conversation history in Chromium via strata host'
     expect(errors).toEqual([]);
   }, 60_000);
 
-  it('edits and resends a question as a branch: the new answer shows, the old version stays reachable, also after a reload', async () => {
+  it('opens a transcript of a project that is not open read-only, as its records, never as a file to edit', async () => {
+    const { page, errors } = await open('history-raw-elsewhere');
+    const other = new TranscriptBuilder(randomUUID(), '/srv/elsewhere');
+    other.user('Who signed off the blimp insurance?');
+    other.assistant('The blimp insurance was signed by Ada.');
+    const folder = path.join(app!.services.vault().root, 'projects', '-srv-elsewhere');
+    await fs.mkdir(folder, { recursive: true });
+    await fs.writeFile(path.join(folder, `${other.sessionId}.jsonl`), other.jsonl());
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /^Vault/ }).click();
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    const hit = page.locator('.results .result').filter({ hasText: 'blimp' }).first();
+    // The file is indexed as the watcher sees it: search again until it is.
+    await expect
+      .poll(async () => {
+        await page.getByLabel('Search text').fill('');
+        await page.getByLabel('Search text').fill('blimp');
+        return hit.isVisible();
+      }, { timeout: 20_000 })
+      .toBe(true);
+    await hit.click();
+    const raw = page.getByRole('dialog', { name: 'Transcript (read-only)' });
+    await raw.getByText(/blimp insurance was signed by Ada/).waitFor();
+    expect(await page.getByRole('button', { name: 'Rename', exact: true }).count()).toBe(0);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /^Vault/ }).waitFor();
+    await raw.getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => raw.count()).toBe(0);
+    expect(errors).toEqual([]);
+  }, 60_000);
+
+  it('edits and resends a question as a branch: the old version stays reachable, and continuing from it makes it the conversation, also after a reload', async () => {
     const { page, errors, script } = await open('history-edit');
     script(text('Paris.'));
     await send(page, 'Capital of France?');
@@ -271,6 +357,22 @@ describe.skipIf(!hasChromium)('conversation history in Chromium via strata host'
     await page.reload();
     await answers(page).getByText('Berlin, the capital of Germany.').waitFor();
     await check(page);
+
+    // The earlier version taken up again: it is the conversation, the one left is its earlier version.
+    const edited = log(page).locator('.message-block.user').filter({ hasText: 'Capital of Germany?' });
+    await edited.getByRole('button', { name: 'Continue from this version' }).click();
+    const typo = log(page).locator('.message-block.user').filter({ has: page.locator('.bubble', { hasText: 'Capital of Germny?' }) });
+    await typo.waitFor();
+    expect(await answers(page).getByText('Berlin, the capital of Germany.').count()).toBe(0);
+    await page.reload();
+    await typo.getByText('1 earlier version').click();
+    await typo.getByText('Berlin, the capital of Germany.').waitFor();
+    script(text('Berlin has about 3.7 million people.'));
+    await send(page, 'How many people live there?');
+    await answers(page).getByText('Berlin has about 3.7 million people.').waitFor();
+    const sent = JSON.stringify(fake!.requests.at(-1)!.body.messages);
+    expect(sent).toContain('Capital of Germny?');
+    expect(sent).not.toContain('Capital of Germany?');
     expect(errors).toEqual([]);
   }, 60_000);
 

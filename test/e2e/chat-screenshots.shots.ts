@@ -98,7 +98,48 @@ describe.skipIf(!hasChromium)('chat screenshots for docs/', () => {
         await page.screenshot({ path: `docs/screenshots/chat-${scheme}-${width}.png` });
       }
     }
-  }, 180_000);
+
+    // What a compaction replaced, from its divider: read-only, at the end of what it replaced.
+    const sizes = [
+      [1280, 800],
+      [1024, 700],
+    ] as const;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await log.getByRole('separator', { name: 'Conversation compacted' }).getByRole('button', { name: 'Show what it replaced' }).click();
+    const before = page.getByRole('dialog', { name: 'Before this compaction (read-only)' });
+    await before.getByRole('log').waitFor();
+    for (const scheme of ['light', 'dark'] as const) {
+      for (const [width, height] of sizes) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.setViewportSize({ width, height });
+        await page.waitForTimeout(200);
+        await page.screenshot({ path: `docs/screenshots/chat-before-compaction-${width}x${height}-${scheme}.png` });
+      }
+    }
+    await before.getByRole('button', { name: 'Close' }).click();
+
+    // An edited question: its earlier version, which can be taken up again.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const question = log.locator('.message-block.user').filter({ hasText: 'When is the launch?' });
+    await question.hover();
+    await question.getByRole('button', { name: 'Edit' }).click();
+    await question.getByLabel('Edit your question').fill('When is the launch, and where?');
+    main.push(text('On **Friday**, at the harbour.'));
+    await log.getByRole('button', { name: 'Send edited question' }).click();
+    await log.getByText('at the harbour').waitFor();
+    await settled();
+    const edited = log.locator('.message-block.user').filter({ hasText: 'When is the launch, and where?' });
+    await edited.getByText('1 earlier version').click();
+    await edited.getByRole('button', { name: 'Continue from this version' }).waitFor();
+    for (const scheme of ['light', 'dark'] as const) {
+      for (const [width, height] of sizes) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.setViewportSize({ width, height });
+        await bottom(page);
+        await page.screenshot({ path: `docs/screenshots/chat-earlier-versions-${width}x${height}-${scheme}.png` });
+      }
+    }
+  }, 240_000);
 });
 
 async function bottom(page: Page): Promise<void> {

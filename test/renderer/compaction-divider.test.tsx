@@ -1,4 +1,4 @@
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChatItem } from '../../common/domain/chat';
@@ -18,33 +18,48 @@ const divider = (over: Partial<Divider> = {}): Divider => ({
 });
 
 async function mount(item: Divider) {
-  const opened: string[] = [];
+  const asked: unknown[] = [];
   const fake = createFakeApi({
-    'vault:read-file': ({ path }) => {
-      opened.push(path);
-      return { path, text: '', hash: 'h'.repeat(64), meta: null } as never;
+    'chat:before-compaction': (request) => {
+      asked.push(request);
+      return {
+        items: [
+          { kind: 'user', id: 'u1', text: 'Where is the launch checklist?', timestamp: '2026-01-01T00:00:00.000Z' },
+          { kind: 'assistant', id: 'm1', text: 'In **docs/launch.md**.', timestamp: '2026-01-01T00:00:01.000Z' },
+        ],
+        summary: 'Primary request: the launch checklist.',
+        raw: '{"type":"user","uuid":"u1"}\n{"type":"assistant","uuid":"a1"}',
+      };
     },
   });
   window.strata = fake.api;
   vi.resetModules();
-  const { useStore } = await import('../../renderer/src/store');
-  useStore.getState().setInfo({ name: 'Strata', version: '0', platform: 'linux', shell: 'electron', vaultRoot: '/v', vaultState: 'ready' });
   const { CompactionDivider } = await import('../../renderer/src/features/chat/compaction-divider');
-  render(<CompactionDivider item={item} />);
-  return { opened, useStore };
+  render(<CompactionDivider item={item} project="/p" sessionId="s1" />);
+  return { asked };
 }
 
 afterEach(cleanup);
 
 describe('the compaction divider', () => {
-  it('says how much, how, what was kept, and opens the full transcript in the vault', async () => {
-    const { opened, useStore } = await mount(divider());
+  it('says how much, how, what was kept, and shows what it replaced read-only, as the conversation or raw', async () => {
+    const { asked } = await mount(divider());
     const line = screen.getByRole('separator', { name: 'Conversation compacted' });
     expect(line.textContent).toContain('Compacted 170.4k → 12.1k tokens using the session notes (no model call).');
     expect(line.textContent).toContain('The last 14 messages were kept word for word.');
-    await userEvent.click(screen.getByRole('button', { name: 'Open the full transcript' }));
-    expect(useStore.getState().view).toBe('vault');
-    expect(opened).toEqual(['projects/-p/s1.jsonl']);
+    await userEvent.click(screen.getByRole('button', { name: 'Show what it replaced' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Before this compaction (read-only)' });
+    expect(asked).toEqual([{ project: '/p', sessionId: 's1', compactionId: 'b1' }]);
+    const past = await within(dialog).findByRole('log', { name: 'Conversation before the compaction' });
+    expect(within(past).getByRole('article', { name: 'You' }).textContent).toBe('Where is the launch checklist?');
+    expect(within(past).getByRole('article', { name: 'Strata' }).textContent).toContain('In docs/launch.md.');
+    // Read-only: none of the live chat's actions.
+    expect(within(dialog).queryByRole('button', { name: /Edit|Regenerate|Continue/ })).toBeNull();
+    expect(within(dialog).getByText('Primary request: the launch checklist.')).toBeTruthy();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Show raw' }));
+    expect(within(dialog).getByLabelText('Transcript records').textContent).toContain('"uuid":"a1"');
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).toBeNull();
   });
 
   it('names the reason when the summarizer ran instead', async () => {

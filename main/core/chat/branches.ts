@@ -1,5 +1,6 @@
 import type { ChatItem } from '../../../common/domain/chat.js';
 import { isMessageRecord, type ContentBlock, type MessageRecord, type TranscriptRecord } from '../transcripts/records.js';
+import { conversationChain } from '../transcripts/conversation-chain.js';
 import { displayRecords } from './records-to-items.js';
 import { isPromptRecord } from './turn-records.js';
 
@@ -25,13 +26,18 @@ export function recordsUpTo(file: readonly TranscriptRecord[], leafUuid: string 
   return at === -1 ? [] : displayRecords(file.slice(0, at + 1));
 }
 
-/** The answer text that followed `from` on its own branch (the first assistant text under it). */
-function answerUnder(file: readonly TranscriptRecord[], from: string): string {
+/** The records under each record, in file order (kept copies of a compaction excluded). */
+function childrenOf(file: readonly TranscriptRecord[]): Map<string, MessageRecord[]> {
   const children = new Map<string, MessageRecord[]>();
   for (const r of file) {
     if (!isMessageRecord(r) || typeof r.parentUuid !== 'string') continue;
     children.set(r.parentUuid, [...(children.get(r.parentUuid) ?? []), r]);
   }
+  return children;
+}
+
+/** The answer text that followed `from` on its own branch (the first assistant text under it). */
+function answerUnder(children: Map<string, MessageRecord[]>, from: string): string {
   let current = children.get(from)?.[0];
   const parts: string[] = [];
   while (current && current.message.role === 'assistant') {
@@ -42,19 +48,46 @@ function answerUnder(file: readonly TranscriptRecord[], from: string): string {
   return parts.join('\n\n');
 }
 
+/** Where the branch starting at `from` ends: its newest descendant, down the newest child each time. */
+function leafUnder(children: Map<string, MessageRecord[]>, from: string): string {
+  let leaf = from;
+  const seen = new Set<string>();
+  for (let next = children.get(leaf)?.at(-1); next && !seen.has(next.uuid); next = children.get(leaf)?.at(-1)) {
+    seen.add(next.uuid);
+    leaf = next.uuid;
+  }
+  return leaf;
+}
+
+/**
+ * A compaction that keeps the newest records word for word appends them again, under the same uuids:
+ * one record, not a second answer to its question.
+ */
+function firstCopies(file: readonly TranscriptRecord[]): TranscriptRecord[] {
+  const seen = new Set<string>();
+  return file.filter((r) => {
+    if (!isMessageRecord(r)) return true;
+    if (seen.has(r.uuid)) return false;
+    seen.add(r.uuid);
+    return true;
+  });
+}
+
 /** Adds to each question its earlier versions: other questions with the same parent, other answers to it. */
-export function withEarlierVersions(items: ChatItem[], file: readonly TranscriptRecord[]): ChatItem[] {
+export function withEarlierVersions(items: ChatItem[], transcript: readonly TranscriptRecord[]): ChatItem[] {
+  const file = firstCopies(transcript);
   const byUuid = new Map(file.filter(isMessageRecord).map((r) => [r.uuid, r] as const));
+  const children = childrenOf(file);
   const prompts = file.filter(isPromptRecord);
   return items.map((item) => {
     if (item.kind !== 'user') return item;
     const record = byUuid.get(item.id);
     if (!record) return item;
-    const earlier: { question: string; answer: string }[] = [];
+    const earlier: { question: string; answer: string; leafUuid: string }[] = [];
     // Edited: the same place in the conversation, other words.
     for (const sibling of prompts) {
       if (sibling.uuid !== record.uuid && sibling.parentUuid === record.parentUuid && file.indexOf(sibling) < file.indexOf(record)) {
-        earlier.push({ question: textOf(sibling), answer: answerUnder(file, sibling.uuid) });
+        earlier.push({ question: textOf(sibling), answer: answerUnder(children, sibling.uuid), leafUuid: leafUnder(children, sibling.uuid) });
       }
     }
     // Regenerated: the same question, answered again; all but the newest answer are earlier ones.
@@ -63,9 +96,39 @@ export function withEarlierVersions(items: ChatItem[], file: readonly Transcript
     for (const r of file) if (isMessageRecord(r) && r.isMeta && typeof r.parentUuid === 'string' && under.has(r.parentUuid)) under.add(r.uuid);
     const answers = file.filter((r): r is MessageRecord => isMessageRecord(r) && r.message.role === 'assistant' && typeof r.parentUuid === 'string' && under.has(r.parentUuid));
     for (const old of answers.slice(0, -1)) {
-      const rest = answerUnder(file, old.uuid);
-      earlier.push({ question: item.text, answer: [textOf(old), rest].filter(Boolean).join('\n\n') });
+      const rest = answerUnder(children, old.uuid);
+      earlier.push({ question: item.text, answer: [textOf(old), rest].filter(Boolean).join('\n\n'), leafUuid: leafUnder(children, old.uuid) });
     }
-    return earlier.length > 0 ? { ...item, earlier } : item;
+    // A version continued from is copied (branchCopy): its original says nothing the question does not show.
+    const newest = answers.at(-1);
+    const shown = newest ? [textOf(newest), answerUnder(children, newest.uuid)].filter(Boolean).join('\n\n') : '';
+    const distinct = earlier.filter((e, i) => !(e.question === item.text && e.answer === shown) && earlier.findIndex((o) => o.question === e.question && o.answer === e.answer) === i);
+    return distinct.length > 0 ? { ...item, earlier: distinct } : item;
+  });
+}
+
+/**
+ * "Continue from this version": the branch ending at `leafUuid` becomes the conversation again. Its
+ * records from where it left the current branch are appended anew (fresh uuids, the same parent at the
+ * fork), so the newest leaf — what Strata and Claude Code both resume — is that version; the branch
+ * the user leaves stays in the transcript as an earlier version. Empty when it is the conversation already.
+ */
+export function branchCopy(transcript: readonly TranscriptRecord[], leafUuid: string, make: { uuid: () => string; timestamp: string }): TranscriptRecord[] {
+  const file = firstCopies(transcript);
+  const byUuid = new Map(file.filter((r) => typeof r.uuid === 'string').map((r) => [r.uuid as string, r] as const));
+  const path: TranscriptRecord[] = [];
+  const seen = new Set<string>();
+  for (let r = byUuid.get(leafUuid); r && !seen.has(r.uuid as string); r = typeof r.parentUuid === 'string' ? byUuid.get(r.parentUuid) : undefined) {
+    seen.add(r.uuid as string);
+    path.unshift(r);
+  }
+  const current = new Set(conversationChain(transcript).records.map((r) => r.uuid));
+  const fork = path.findIndex((r) => !current.has(r.uuid));
+  if (fork === -1) return [];
+  let parentUuid = path[fork]!.parentUuid ?? null;
+  return path.slice(fork).map((r) => {
+    const copy = { ...r, uuid: make.uuid(), parentUuid, timestamp: make.timestamp } as TranscriptRecord;
+    parentUuid = copy.uuid as string;
+    return copy;
   });
 }

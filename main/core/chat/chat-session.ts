@@ -1,32 +1,28 @@
 import { randomUUID } from 'node:crypto';
 import { realpath } from 'node:fs/promises';
-import path from 'node:path';
 import type { ChatError, ChatItem, MemoryProposal, PermissionDecision, RunPhase } from '../../../common/domain/chat.js';
 import { AppFailure } from '../../../common/result.js';
 import { runQueryLoop, type AgentEvent, type HookContext, type QueryStatus, type SummedUsage } from '../agent/index.js';
 import { RecordBuilder } from '../agent/record-builder.js';
 import { MemoryExtractor, FileCursorStore, MemoryUsageStore, renderRecalled } from '../auto-memory/index.js';
-import { buildSessionContext, InstructionsOnRead } from '../context/index.js';
 import type { Clock, Logger } from '../ports.js';
-import { isStillTemplate, liveContextTokens, liveMessages, loadCustomization } from '../session-memory/index.js';
+import { liveMessages } from '../session-memory/index.js';
 import { ReadState } from '../tools/index.js';
 import { conversationChain } from '../transcripts/conversation-chain.js';
-import { contextReminderRecord, reminderTextOf } from '../transcripts/context-reminder.js';
 import { isMessageRecord, type TranscriptRecord } from '../transcripts/records.js';
 import type { TranscriptStore } from '../transcripts/transcript-store.js';
 import type { ChatEvents } from './chat-events.js';
 import { ConversationAgent, projectSwitches, resolveApiKey, sideQueryOf, type AgentEnvironment } from './agent-setup.js';
 import { MemoryChanges, type MemoryItem } from './memory-changes.js';
 import type { ReviewInbox } from '../auto-memory/review-inbox.js';
-import { indexCapNotice } from '../auto-memory/index-cap-notice.js';
 import type { MemoryEngines } from './memory-engines.js';
 import { itemRecord, recordsToItems, toolStatus } from './records-to-items.js';
-import { recordsUpTo } from './branches.js';
-import { contextNotices } from './context-notices.js';
-import { compactionNotice, compactionRecords } from './compaction-records.js';
+import { branchCopy, recordsUpTo } from './branches.js';
 import { toChatError, WHY_NO_ANSWER } from './chat-errors.js';
 import { hasToolResults, isPromptRecord, recentToolNames } from './turn-records.js';
 import { PermissionBroker } from './permission-broker.js';
+import { ContextInjection } from './context-injection.js';
+import { ConversationCompaction } from './conversation-compaction.js';
 import { RECALL_FIELD, RecallLedger } from './recall-ledger.js';
 import { contextMeter, type SessionCatalog } from './session-catalog.js';
 
@@ -92,12 +88,8 @@ export class ChatSession {
   lastOutcome: TurnOutcome | null = null;
   /** The prompt of a turn that failed before the prompt reached the transcript. */
   private unsentPrompt: string | null = null;
-  /**
-   * The reminder block the next turn must build: `resume` until this process has built one (start,
-   * resume or compaction), `refresh` after the project's instructions were approved, else null.
-   */
-  private contextDue: 'resume' | 'refresh' | null = 'resume';
-  private onRead: InstructionsOnRead | null = null;
+  private readonly context: ContextInjection;
+  private readonly compaction: ConversationCompaction;
 
   constructor(private readonly deps: ChatSessionDeps) {
     this.changes = new MemoryChanges(deps.env.vaultRoot);
@@ -109,6 +101,35 @@ export class ChatSession {
       rememberAlways: () => deps.allowWritesAlways(deps.project),
       announce: (request) => deps.events.permissionRequest.fire(request),
       waiting: (waiting) => (waiting ? this.setPhase('waiting-permission') : this.run && this.setPhase('running-tools')),
+    });
+    const conversation = {
+      project: deps.project,
+      sessionId: deps.sessionId,
+      engines: deps.engines,
+      history: () => this.history(),
+      append: (records: TranscriptRecord[]) => this.append(records),
+    };
+    this.context = new ContextInjection({
+      ...conversation,
+      env: deps.env,
+      clock: deps.clock,
+      logger: deps.logger,
+      memory: () => this.policy.memory,
+      addItems: (items) => this.addItems(items),
+      notice: (text) => this.notice(text),
+    });
+    this.compaction = new ConversationCompaction({
+      ...conversation,
+      catalog: deps.catalog,
+      restartAtBoundary: () => {
+        this.records = conversationChain(this.records ?? []).records;
+        // Recalled memories left the context with what the compaction replaced: they may come back, and
+        // only those still in it count against the session's budget (docs/memory.md#recall step 9).
+        this.recall.recount(this.records);
+      },
+      injectContext: (agent) => this.context.inject(agent, 'compaction'),
+      show: (items) => this.emitUpserts(items),
+      notice: (text, id) => this.notice(text, id),
     });
   }
 
@@ -143,6 +164,26 @@ export class ChatSession {
   }
 
   /**
+   * "Continue from this version": an earlier branch (an edited question, a regenerated answer) becomes
+   * the conversation again, in the transcript, so the next message, a reload and Claude Code all go on
+   * from it. Every window is told to show the conversation anew (a reset).
+   */
+  async continueFrom(leafUuid: string): Promise<void> {
+    if (this.run) throw new AppFailure('conflict', 'Strata is still answering. Stop it or wait for the answer.');
+    const paths = await this.deps.catalog.paths(this.deps.project);
+    const file = (await this.deps.transcripts.read(paths.projectSlug, this.sessionId)).records;
+    if (!file.some((r) => r.uuid === leafUuid)) throw new AppFailure('not_found', 'That version is no longer in the conversation.');
+    const copies = branchCopy(file, leafUuid, { uuid: randomUUID, timestamp: new Date(this.deps.clock.now()).toISOString() });
+    if (copies.length === 0) return;
+    await this.deps.transcripts.append(paths.projectSlug, this.sessionId, copies);
+    // The model's history is read again from the transcript, along the version now current.
+    this.records = null;
+    await this.history();
+    const view = await this.deps.catalog.open(this.deps.project, this.sessionId);
+    this.emitUpserts(view.items, true);
+  }
+
+  /**
    * A turn on a new branch: the model's history is cut back to `base`, every window is told to show the
    * conversation as it was there (a reset), and at the end the whole view again (with earlier versions).
    */
@@ -169,7 +210,7 @@ export class ChatSession {
     const unsent = this.unsentPrompt;
     const tooLong = this.error?.kind === 'context_too_long';
     return this.start(async (signal) => {
-      if (tooLong && (await this.history()).some(isMessageRecord)) await this.compactNow(await this.currentAgent(), 'auto', undefined, signal);
+      if (tooLong && (await this.history()).some(isMessageRecord)) await this.compaction.run(await this.currentAgent(), 'auto', undefined, signal);
       await this.turnWith(unsent ?? undefined, signal);
     });
   }
@@ -177,7 +218,7 @@ export class ChatSession {
   /** "Compact now": compacts the conversation as it stands, with optional instructions for the summarizer. */
   async compact(instructions?: string): Promise<void> {
     if (!(await this.history()).some(isMessageRecord)) throw new AppFailure('invalid_request', 'There is nothing to compact yet.');
-    return this.start(async (signal) => void (await this.compactNow(await this.currentAgent(), 'manual', instructions?.trim() || undefined, signal)));
+    return this.start(async (signal) => void (await this.compaction.run(await this.currentAgent(), 'manual', instructions?.trim() || undefined, signal)));
   }
 
   /** Stops the running turn: the stream and any tool are aborted, a waiting permission is denied. */
@@ -192,7 +233,7 @@ export class ChatSession {
 
   /** The project's instructions changed on the user's word (an include approved): the next turn sends them anew. */
   refreshContext(): void {
-    this.contextDue ??= 'refresh';
+    this.context.refresh();
   }
 
   answerPermission(requestId: string, decision: PermissionDecision): boolean {
@@ -258,11 +299,11 @@ export class ChatSession {
     const agent = await this.currentAgent();
     const history = await this.history();
     const freshSession = !history.some(isMessageRecord);
-    await this.maybeCompact(agent, signal);
+    await this.compaction.ifDue(agent, signal);
     // docs/memory.md#instructions: rebuilt at session start, and for a session resumed in this process (another day, an
     // edited CLAUDE.md or MEMORY.md, the notes so far) before its first turn here.
-    const due = freshSession ? 'start' : this.contextDue;
-    if (due) await this.injectContext(agent, due);
+    const due = this.context.dueFor(freshSession);
+    if (due) await this.context.inject(agent, due);
     const recall = text !== undefined && this.policy.memory && agent.switches.autoMemory ? await this.recallFor(agent, text, signal) : null;
     let recallPending = recall;
     let announced = false;
@@ -293,14 +334,14 @@ export class ChatSession {
         }
       },
       onEvent: (event) => this.onAgentEvent(event),
-      attachToResult: (call, result) => this.instructionsOnRead(agent).forToolResult(call, result),
+      attachToResult: (call, result) => this.context.instructionsOnRead(agent).forToolResult(call, result),
       recordedToolInput: agent.recordedToolInput,
       hooks: {
         afterModelResponse: (ctx) => this.afterModelResponse(agent, ctx),
         afterTurn: (ctx) => this.afterTurn(agent, ctx),
         // A turn whose tool results fill the context is compacted before its next request, not refused as too long.
-        beforeRequest: async () => ((await this.maybeCompact(agent, signal)) ? [...(await this.history())] : null),
-        onServerCompaction: async (summary) => ((await this.compactNow(agent, 'auto', undefined, signal, summary)) ? [...(await this.history())] : null),
+        beforeRequest: async () => ((await this.compaction.ifDue(agent, signal)) ? [...(await this.history())] : null),
+        onServerCompaction: async (summary) => ((await this.compaction.run(agent, 'auto', undefined, signal, summary)) ? [...(await this.history())] : null),
       },
       maxTurns: this.deps.env.config().agent.maxTurns,
       signal,
@@ -432,73 +473,6 @@ export class ChatSession {
     if (!updating) void this.announceSessions();
   }
 
-  /**
-   * docs/memory.md#instructions: CLAUDE.md files, both MEMORY.md indexes and today's date at the start, after each
-   * compaction, and when a session is resumed (then with its notes so far).
-   */
-  private async injectContext(agent: ConversationAgent, reason: 'start' | 'resume' | 'refresh' | 'compaction'): Promise<void> {
-    this.contextDue = null;
-    // The reminder is rebuilt from the files as they are now: subfolder instructions may come again.
-    this.onRead = null;
-    const context = await buildSessionContext({
-      paths: agent.paths,
-      config: this.deps.env.config(),
-      today: new Date(this.deps.clock.now()),
-      autoMemory: agent.switches.autoMemory,
-      teamMemory: agent.switches.autoMemory && agent.switches.teamSync,
-      approvedExternalIncludes: agent.switches.approvedIncludes,
-      sessionNotes: reason === 'resume' ? await this.notesSoFar() : null,
-    });
-    // A compaction may have kept the first reminder verbatim, a resumed session may hold this very one;
-    // when nothing in it changed, once is enough.
-    const history = await this.history();
-    if (history.some((r) => reminderTextOf(r) === context.reminder)) return;
-    await this.appendReminder(agent, context.reminder);
-    // A refresh follows the user's own approval in this conversation: nothing new to ask or tell.
-    if (reason === 'refresh') return;
-    const asks = contextNotices(context, reason, this.deps.env.config().instructions.largeFileChars);
-    if (asks.length > 0) await this.addItems(asks);
-    if (reason === 'resume') return;
-    if (agent.switches.autoMemory) {
-      const notice = await indexCapNotice(agent.paths.memoryDir, this.deps.env.config()).catch(() => null);
-      if (notice) this.notice(notice);
-      // The team index is loaded and cut by the same caps (docs/memory.md#auto-memory), so its user hears of it too.
-      const team = agent.switches.teamSync ? await indexCapNotice(agent.paths.teamMemoryDir, this.deps.env.config(), 'The team MEMORY.md').catch(() => null) : null;
-      if (team) this.notice(team);
-    }
-  }
-
-  /** Claude Code's nested instructions: a Read under a subfolder brings its CLAUDE.md and matching `paths:` rules, once. */
-  private instructionsOnRead(agent: ConversationAgent): InstructionsOnRead {
-    const config = this.deps.env.config().instructions;
-    this.onRead ??= new InstructionsOnRead({
-      vaultRoot: agent.paths.vaultRoot,
-      projectDir: agent.paths.projectDir,
-      approvedExternalIncludes: agent.switches.approvedIncludes,
-      maxIncludeDepth: config.maxIncludeDepth,
-      largeFileChars: config.largeFileChars,
-    });
-    return this.onRead;
-  }
-
-  /** The session's notes for a resumed session's reminder, unless missing, still the template or memory is off. */
-  private async notesSoFar(): Promise<{ path: string; content: string } | null> {
-    if (!this.policy.memory) return null;
-    const [notes, custom] = await Promise.all([
-      this.deps.engines.notesView.read(this.deps.project, this.sessionId),
-      loadCustomization(this.deps.env.vaultRoot, this.deps.logger),
-    ]);
-    if (!notes.exists || isStillTemplate(notes.text, custom.template)) return null;
-    return { path: path.join(this.deps.env.vaultRoot, notes.path), content: notes.text };
-  }
-
-  /** Stored as a system record, which Claude Code does not send on resume (docs/claude-code-parity.md). */
-  private async appendReminder(agent: ConversationAgent, text: string): Promise<void> {
-    const parentUuid = [...(await this.history())].reverse().find((r) => typeof r.uuid === 'string')?.uuid ?? null;
-    const timestamp = new Date(this.deps.clock.now()).toISOString();
-    await this.append([contextReminderRecord({ uuid: randomUUID(), parentUuid, sessionId: this.sessionId, cwd: agent.paths.projectDir, timestamp, text })]);
-  }
-
   private async appendMeta(agent: ConversationAgent, text: string, extra: Record<string, unknown> = {}): Promise<void> {
     const history = await this.history();
     const builder = new RecordBuilder(history, { sessionId: this.sessionId, cwd: agent.paths.projectDir }, this.deps.clock, false);
@@ -528,51 +502,6 @@ export class ChatSession {
       id: `recall-${randomUUID()}`,
       memories: result.memories.map((m) => ({ path: vaultRelative(this.deps.env.vaultRoot, m.absPath), title: m.title, ageDays: m.ageDays })),
     };
-  }
-
-  /**
-   * docs/memory.md#compaction: before a turn and before each request after tool results (docs/memory.md#compaction), compact when
-   * the context passed the threshold; a failure never blocks the turn. True when it compacted.
-   */
-  private async maybeCompact(agent: ConversationAgent, signal: AbortSignal): Promise<boolean> {
-    const used = liveContextTokens(await this.history());
-    if (!this.deps.engines.compactor.guard.status(this.sessionId, used).shouldAutoCompact) return false;
-    return this.compactNow(agent, 'auto', undefined, signal);
-  }
-
-  private async compactNow(agent: ConversationAgent, trigger: 'auto' | 'manual', instructions: string | undefined, signal: AbortSignal, serverSummary?: string): Promise<boolean> {
-    const history = await this.history();
-    // One line that says what is happening, then what happened: never a stale "Compacting…".
-    const noticeId = `notice-${randomUUID()}`;
-    this.notice(compactionNotice(trigger, 'running'), noticeId);
-    try {
-      const transcriptPath = (await this.deps.catalog.paths(this.deps.project)).transcriptFile(this.sessionId);
-      const outcome = await this.deps.engines.compactor.compact({
-        sessionId: this.sessionId,
-        projectDir: this.deps.project,
-        records: history,
-        transcriptPath,
-        trigger,
-        ...(instructions ? { instructions } : {}),
-        ...(serverSummary !== undefined ? { serverSummary } : {}),
-        summarize: agent.summarizer(() => history),
-        signal,
-      });
-      const { divider, records } = compactionRecords(outcome, transcriptPath);
-      await this.append(records);
-      this.records = conversationChain(this.records!).records;
-      // Recalled memories left the context with what the compaction replaced: they may come back, and
-      // only those still in it count against the session's budget (docs/memory.md#recall step 9).
-      this.recall.recount(this.records);
-      await this.injectContext(agent, 'compaction');
-      this.emitUpserts(recordsToItems([divider], this.deps.project));
-      this.notice(compactionNotice(trigger, 'done'), noticeId);
-      return true;
-    } catch (error) {
-      // Nothing was appended: the conversation goes on uncompacted.
-      this.notice(`Compaction failed (${(error as Error).message}); the conversation is unchanged.`, noticeId);
-      return false;
-    }
   }
 
   private async append(records: TranscriptRecord[]): Promise<void> {

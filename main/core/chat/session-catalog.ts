@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { Emitter } from '../../../common/async/event.js';
-import type { ChatSessionView, ContextMeter, SessionSummary } from '../../../common/domain/chat.js';
+import type { BeforeCompaction, ChatSessionView, ContextMeter, SessionSummary } from '../../../common/domain/chat.js';
 import { autoCompactThreshold, type MemoryConfig } from '../../../common/config.js';
 import { AppFailure } from '../../../common/result.js';
 import { ProjectPaths } from '../paths/project-paths.js';
@@ -10,7 +10,7 @@ import { liveContextTokens } from '../session-memory/index.js';
 import { conversationChain } from '../transcripts/conversation-chain.js';
 import { isCompactBoundary, isMessageRecord, type TranscriptRecord } from '../transcripts/records.js';
 import type { TranscriptStore } from '../transcripts/transcript-store.js';
-import { displayRecords, recordsToItems } from './records-to-items.js';
+import { displayRecords, isItemRecord, recordsToItems } from './records-to-items.js';
 import { withEarlierVersions } from './branches.js';
 import { readNotesTitle } from './session-title.js';
 
@@ -120,6 +120,30 @@ export class SessionCatalog {
       phase: 'idle',
       error: null,
       context: contextMeter(records, this.config()),
+    };
+  }
+
+  /**
+   * What a compaction replaced, read-only (its divider's "Show the conversation before it"): the
+   * conversation as it was shown up to that compaction, the summary the model works from since, and the
+   * transcript's records up to it for "Show raw". Nothing was deleted; the model just no longer sees it.
+   */
+  async beforeCompaction(project: string, sessionId: string, compactionId: string): Promise<BeforeCompaction> {
+    const paths = await this.paths(project);
+    const gone = () => new AppFailure('not_found', 'That compaction is no longer in the conversation.');
+    if (!(await this.transcripts.exists(paths.projectSlug, sessionId))) throw gone();
+    const file = (await this.transcripts.read(paths.projectSlug, sessionId)).records;
+    const at = file.findIndex((r) => r.uuid === compactionId && isCompactBoundary(r));
+    if (at === -1) throw gone();
+    const before = file.slice(0, at);
+    const summary = file.slice(at + 1).find((r) => isMessageRecord(r) && r.isCompactSummary === true);
+    const content = summary && isMessageRecord(summary) ? summary.message.content : '';
+    // Cards and notices in their state now (a proposal accepted since, "Compacting…" that finished).
+    const latest = new Map(file.filter(isItemRecord).map((r) => [r.item.id, r.item] as const));
+    return {
+      items: recordsToItems(displayRecords(before), project).map((i) => latest.get(i.id) ?? i),
+      summary: typeof content === 'string' ? content : content.map((b) => (b.type === 'text' ? b.text : '')).join('\n'),
+      raw: before.map((r) => JSON.stringify(r)).join('\n'),
     };
   }
 

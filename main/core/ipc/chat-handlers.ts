@@ -7,13 +7,14 @@ type SessionChannel =
   | 'chat:new-session'
   | 'chat:new-incognito-session'
   | 'chat:open-session'
+  | 'chat:before-compaction'
   | 'chat:rename-session'
   | 'chat:delete-session'
   | 'chat:undo-delete'
   | 'notes:read'
   | 'notes:write';
 
-type TurnChannel = 'chat:approve-include' | 'memory:list-proposals' | 'memory:resolve-proposal' | 'chat:send' | 'chat:stop' | 'chat:compact' | 'chat:retry' | 'chat:regenerate' | 'chat:answer-permission' | 'chat:undo-memory' | 'chat:dont-remember';
+type TurnChannel = 'chat:approve-include' | 'memory:list-proposals' | 'memory:resolve-proposal' | 'chat:send' | 'chat:stop' | 'chat:compact' | 'chat:retry' | 'chat:regenerate' | 'chat:continue-branch' | 'chat:answer-permission' | 'chat:undo-memory' | 'chat:dont-remember';
 
 /** Conversations as documents: list, open, rename, delete with undo, and their notes. */
 export function createSessionHandlers(services: Services): Pick<Handlers, SessionChannel> {
@@ -28,6 +29,7 @@ export function createSessionHandlers(services: Services): Pick<Handlers, Sessio
       const live = services.vault().chat.find(sessionId)?.live;
       return live ? { ...view, ...live } : view;
     },
+    'chat:before-compaction': ({ project, sessionId, compactionId }) => sessions().beforeCompaction(project, sessionId, compactionId),
     'chat:rename-session': ({ project, sessionId, title }) => sessions().rename(project, sessionId, title),
     'chat:delete-session': async ({ project, sessionId }) => {
       await services.vault().chat.forget(sessionId);
@@ -55,6 +57,10 @@ export function createTurnHandlers(services: Services): Pick<Handlers, TurnChann
     },
     'chat:regenerate': async ({ project, sessionId }) => {
       await chat().session(project, sessionId).regenerate();
+      return { accepted: true as const };
+    },
+    'chat:continue-branch': async ({ project, sessionId, leafUuid }) => {
+      await chat().session(project, sessionId).continueFrom(leafUuid);
       return { accepted: true as const };
     },
     'chat:stop': async ({ sessionId }) => ({ stopped: (await chat().find(sessionId)?.stop()) ?? false }),

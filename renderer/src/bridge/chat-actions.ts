@@ -73,6 +73,11 @@ export async function regenerateAnswer(project: string, sessionId: string): Prom
   take(await api.invoke['chat:regenerate']({ project, sessionId }));
 }
 
+/** Makes an earlier version of a turn the conversation again; the next message goes on from it. */
+export async function continueBranch(project: string, sessionId: string, leafUuid: string): Promise<void> {
+  take(await api.invoke['chat:continue-branch']({ project, sessionId, leafUuid }));
+}
+
 export async function stopSession(sessionId: string): Promise<void> {
   take(await api.invoke['chat:stop']({ sessionId }));
 }

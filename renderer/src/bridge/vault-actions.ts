@@ -16,9 +16,15 @@ export async function loadFiles(): Promise<void> {
   if (files) useStore.getState().setFiles(files);
 }
 
-/** Opens a vault file; a transcript opens as its conversation in Chat (at `term`, when a search found it). */
+/**
+ * Opens a vault file; a transcript opens as its conversation in Chat (at `term`, when a search found it),
+ * or read-only as its records when its project is not open — never as a file to edit.
+ */
 export async function openFile(path: string, term?: string): Promise<void> {
-  if (isTranscriptPath(path) && (await openConversationFile(path, term))) return;
+  if (isTranscriptPath(path)) {
+    if (!(await openConversationFile(path, term))) useStore.getState().setRawTranscript(path);
+    return;
+  }
   const s = useStore.getState();
   s.select(path, 'file');
   // Leaving the previous file started its save; a reopened file is read after it landed.

@@ -24,6 +24,9 @@ export interface ChatSlice {
   /** A search hit to scroll to and highlight once its conversation shows. */
   chatHit: { sessionId: string; term: string } | null;
   setChatHit(hit: { sessionId: string; term: string } | null): void;
+  /** A transcript opened where its project is not open (a search hit, a link): shown read-only as its records. */
+  rawTranscript: string | null;
+  setRawTranscript(path: string | null): void;
   setSessions(project: string, sessions: SessionSummary[]): void;
   setActiveSession(sessionId: string | null): void;
   putSessionView(view: ChatSessionView): void;
@@ -44,6 +47,8 @@ export const createChatSlice: StateCreator<StoreState, [], [], ChatSlice> = (set
   notesOpen: true,
   chatHit: null,
   setChatHit: (chatHit) => set({ chatHit }),
+  rawTranscript: null,
+  setRawTranscript: (rawTranscript) => set({ rawTranscript }),
   setNotes: (notes) => set((s) => ({ notes: { ...s.notes, [notes.sessionId]: notes } })),
   setNotesOpen: (notesOpen) => set({ notesOpen }),
   setSessions: (project, sessions) => set((s) => ({ sessions: { ...s.sessions, [project]: sessions } })),

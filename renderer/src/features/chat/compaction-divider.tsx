@@ -1,6 +1,7 @@
 import type { ChatItem } from '../../../../common/domain/chat';
-import { openFile } from '../../bridge/vault-actions';
-import { useStore } from '../../store';
+import { useState } from 'react';
+import { createPortal } from 'react-dom';
+import { BeforeCompactionDialog } from './before-compaction-dialog';
 
 const formatTokens = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n));
 
@@ -14,10 +15,12 @@ const reasons: Record<string, string> = {
   instructions: 'you gave instructions for the summary',
 };
 
-/** docs/memory.md#compaction: before/after tokens, which path ran and why, what was kept, and the full transcript. */
-export function CompactionDivider({ item }: { item: Extract<ChatItem, { kind: 'compaction' }> }) {
-  const vaultRoot = useStore((s) => s.info?.vaultRoot ?? null);
-  const rel = vaultRoot && item.transcriptPath.startsWith(`${vaultRoot}/`) ? item.transcriptPath.slice(vaultRoot.length + 1) : null;
+/**
+ * docs/memory.md#compaction: before/after tokens, which path ran and why, what was kept, and what it
+ * replaced — read-only, as the conversation was (the chat above shows it too, but the model no longer does).
+ */
+export function CompactionDivider({ item, project, sessionId }: { item: Extract<ChatItem, { kind: 'compaction' }>; project: string; sessionId: string }) {
+  const [open, setOpen] = useState(false);
   const how =
     item.path === 'session-notes' ? 'the session notes (no model call)' : item.path === 'server' ? 'a summary the API wrote on its side' : 'a summary written by the model';
   const why = item.reason ? `, because ${reasons[item.reason] ?? item.reason}` : '';
@@ -27,25 +30,12 @@ export function CompactionDivider({ item }: { item: Extract<ChatItem, { kind: 'c
       <span>
         Compacted {formatTokens(item.tokensBefore)} → {formatTokens(item.tokensAfter)} tokens using {how}
         {why}.{kept}{' '}
-        {rel ? (
-          <button
-            type="button"
-            className="link"
-            onClick={() => {
-              useStore.getState().setScreen('vault');
-              void openFile(rel);
-            }}
-          >
-            Open the full transcript
-          </button>
-        ) : (
-          item.transcriptPath && (
-            <>
-              Full transcript: <code>{item.transcriptPath}</code>
-            </>
-          )
-        )}
+        <button type="button" className="link" onClick={() => setOpen(true)}>
+          Show what it replaced
+        </button>
       </span>
+      {/* Out of the conversation's row: a row is moved with a transform, which would hold a fixed overlay inside it. */}
+      {open && createPortal(<BeforeCompactionDialog project={project} sessionId={sessionId} compactionId={item.id} onClose={() => setOpen(false)} />, document.body)}
     </div>
   );
 }

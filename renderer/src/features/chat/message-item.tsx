@@ -31,7 +31,7 @@ export const MessageItem = memo(function MessageItem({
     case 'tool':
       return <ToolCard item={item} />;
     case 'compaction':
-      return <CompactionDivider item={item} />;
+      return <CompactionDivider item={item} project={project} sessionId={sessionId} />;
     case 'memory':
       return <MemoryCard item={item} project={project} sessionId={sessionId} />;
     case 'recall':

@@ -56,6 +56,18 @@ export function MessageList({ items, project, sessionId, busy = false }: { items
     if (atBottom.current && items.length > 0) virtualizer.scrollToIndex(items.length - 1, { align: 'end' });
   }, [items.length, lastSize, virtualizer]);
 
+  // A turn starting (Send, Retry, an edited question, Regenerate) is the user asking for an answer: the
+  // list goes back to the bottom, where it comes, even if they scrolled up to read while they waited.
+  const wasBusy = useRef(busy);
+  useEffect(() => {
+    if (busy && !wasBusy.current && items.length > 0) {
+      atBottom.current = true;
+      virtualizer.scrollToIndex(items.length - 1, { align: 'end' });
+    }
+    wasBusy.current = busy;
+  }, [busy, items.length, virtualizer]);
+  const lastTop = useRef(0);
+
   return (
     <div
       className="message-list"
@@ -66,7 +78,11 @@ export function MessageList({ items, project, sessionId, busy = false }: { items
       tabIndex={0}
       onScroll={(e) => {
         const el = e.currentTarget;
-        atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
+        // Only the reader scrolling up stops the following: a follow that lands short of the bottom (a row
+        // measured taller than estimated) must not, or every row after it would arrive out of sight.
+        if (el.scrollHeight - el.scrollTop - el.clientHeight < 48) atBottom.current = true;
+        else if (el.scrollTop < lastTop.current) atBottom.current = false;
+        lastTop.current = el.scrollTop;
       }}
     >
       <div className="message-list-inner" style={{ height: virtualizer.getTotalSize() }}>

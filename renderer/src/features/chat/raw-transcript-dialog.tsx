@@ -1,13 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
-import { slug } from '../../../../common/paths/slug';
 import { api } from '../../bridge';
 import { useFocusTrap } from '../../ui/use-focus-trap';
 
 /**
- * The conversation's transcript as it is on disk (Claude Code's JSONL), read-only, for the curious:
- * the chat is how it is read and continued, never by editing this text.
+ * A conversation's transcript as it is on disk (Claude Code's JSONL, `path` in the vault), read-only, for
+ * the curious: the chat is how it is read and continued, never by editing this text. A plain vault read,
+ * so it opens for a project that is not open too.
  */
-export function RawTranscriptDialog({ project, sessionId, onClose }: { project: string; sessionId: string; onClose: () => void }) {
+export function RawTranscriptDialog({ path, onClose }: { path: string; onClose: () => void }) {
   const [text, setText] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const dialog = useRef<HTMLDivElement>(null);
@@ -15,13 +15,16 @@ export function RawTranscriptDialog({ project, sessionId, onClose }: { project: 
   useFocusTrap(dialog);
   useEffect(() => {
     close.current?.focus();
-    void api.invoke['vault:read-file']({ path: `projects/${slug(project)}/${sessionId}.jsonl` }).then((r) => (r.ok ? setText(r.value.text) : setProblem(r.error.message)));
-  }, [project, sessionId]);
+    void api.invoke['vault:read-file']({ path }).then((r) => (r.ok ? setText(r.value.text) : setProblem(r.error.message)));
+  }, [path]);
   return (
     <div className="modal-backdrop">
       <div className="modal wide" role="dialog" aria-modal="true" aria-labelledby="raw-heading" ref={dialog} onKeyDown={(e) => e.key === 'Escape' && onClose()}>
         <h2 id="raw-heading">Transcript (read-only)</h2>
-        <p className="muted small">One JSON record a line, as Claude Code writes them. To change the conversation, edit or regenerate a message in the chat.</p>
+        <p className="muted small">
+          One JSON record a line, as Claude Code writes them (<code>{path}</code>). To change the conversation, open its project and edit or
+          regenerate a message in the chat.
+        </p>
         {problem ? <p className="error-text">{problem}</p> : <pre className="raw-transcript" tabIndex={0} aria-label="Transcript records">{text ?? 'Loading…'}</pre>}
         <div className="row end">
           <button type="button" className="button primary" ref={close} onClick={onClose}>

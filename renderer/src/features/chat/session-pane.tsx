@@ -10,6 +10,7 @@ import { useMediaQuery } from '../../ui/use-media-query';
 import { CompactDialog } from './compact-dialog';
 import { RawTranscriptDialog } from './raw-transcript-dialog';
 import { MemoryStatus } from '../memory-controls/incognito';
+import { slug } from '../../../../common/paths/slug';
 
 /** Below this width the session notes are a drawer over the conversation (styles.css has the same width). */
 const NARROW = '(max-width: 1100px)';
@@ -88,7 +89,7 @@ export function SessionPane({ project, projectName, sessionId }: { project: stri
       </section>
       {showNotes && <NotesPanel project={project} sessionId={sessionId} drawer={narrow} onHide={() => setShowNotes(false)} />}
       {compacting && <CompactDialog project={project} sessionId={sessionId} onClose={() => setCompacting(false)} />}
-      {raw && <RawTranscriptDialog project={project} sessionId={sessionId} onClose={() => setRaw(false)} />}
+      {raw && <RawTranscriptDialog path={`projects/${slug(project)}/${sessionId}.jsonl`} onClose={() => setRaw(false)} />}
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { ChatItem } from '../../../../common/domain/chat';
-import { editAndResend } from '../../bridge/chat-actions';
+import { continueBranch, editAndResend } from '../../bridge/chat-actions';
 import { Markdown } from './markdown';
 import { CopyButton, MessageActions } from './message-actions';
 
@@ -73,23 +73,26 @@ export function UserMessage({ item, project, sessionId, busy }: { item: UserItem
           </button>
         </MessageActions>
       )}
-      {item.earlier && item.earlier.length > 0 && <EarlierVersions earlier={item.earlier} />}
+      {item.earlier && item.earlier.length > 0 && <EarlierVersions earlier={item.earlier} busy={busy} onContinue={(leaf) => void continueBranch(project, sessionId, leaf)} />}
     </div>
   );
 }
 
-/** What this turn said before an edit or a regenerate: kept in the transcript, shown on demand. */
-function EarlierVersions({ earlier }: { earlier: NonNullable<UserItem['earlier']> }) {
+/** What this turn said before an edit or a regenerate: kept in the transcript, shown on demand, and can be taken up again. */
+function EarlierVersions({ earlier, busy, onContinue }: { earlier: NonNullable<UserItem['earlier']>; busy: boolean; onContinue: (leafUuid: string) => void }) {
   return (
     <details className="earlier-versions">
       <summary>
         {earlier.length === 1 ? '1 earlier version' : `${earlier.length} earlier versions`}
       </summary>
       <ol>
-        {earlier.map((v, i) => (
-          <li key={i}>
+        {earlier.map((v) => (
+          <li key={v.leafUuid}>
             <p className="earlier-question">{v.question}</p>
             {v.answer ? <Markdown text={v.answer} /> : <p className="muted small">No answer.</p>}
+            <button type="button" className="button ghost small" disabled={busy} onClick={() => onContinue(v.leafUuid)}>
+              Continue from this version
+            </button>
           </li>
         ))}
       </ol>

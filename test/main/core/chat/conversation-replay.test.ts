@@ -154,13 +154,56 @@ describe('a conversation replayed from its transcript', () => {
     expect(texts).toEqual(['Capital of France?', 'Paris.', 'Capital of Germany?', 'Berlin is the capital of Germany.']);
     const question = live.items.find((i) => i.kind === 'user' && i.text === 'Capital of Germany?');
     expect(question?.kind === 'user' && question.earlier).toEqual([
-      { question: 'Capital of Germny?', answer: 'Berlin.' },
-      { question: 'Capital of Germany?', answer: 'Berlin, of Germany.' },
+      { question: 'Capital of Germny?', answer: 'Berlin.', leafUuid: expect.any(String) },
+      { question: 'Capital of Germany?', answer: 'Berlin, of Germany.', leafUuid: expect.any(String) },
     ]);
     const reopened = await f.call('chat:open-session', { project: f.project, sessionId });
     expect(shown(reopened.items)).toEqual(shown(live.items));
     // The transcript keeps every branch; the reader follows the newest.
     expect(JSON.stringify(await f.transcript(sessionId))).toContain('Capital of Germny?');
+    expectAllAccepted(f.fake);
+  });
+
+  it('continues from an earlier version: it becomes the conversation, the next message goes on from it, also after a restart', async () => {
+    f = await chatFixture();
+    const initial = await f.call('chat:new-session', { project: f.project });
+    const sessionId = initial.sessionId;
+    f.fake.enqueue(text('Paris.'));
+    await f.turn(sessionId, 'Capital of France?');
+    f.fake.enqueue(text('Berlin.'));
+    await f.turn(sessionId, 'Capital of Germany?');
+    const first = (await f.call('chat:open-session', { project: f.project, sessionId })).items.find((i) => i.kind === 'user' && i.text === 'Capital of Germany?')!;
+    f.fake.enqueue(text('Rome.'));
+    const edited = f.next('chat:did-update', (u) => u.sessionId === sessionId && u.phase === 'idle');
+    await f.call('chat:send', { project: f.project, sessionId, text: 'Capital of Italy?', replaces: first.id });
+    await edited;
+
+    const italy = (await f.call('chat:open-session', { project: f.project, sessionId })).items.find((i) => i.kind === 'user' && i.text === 'Capital of Italy?');
+    const older = italy?.kind === 'user' ? italy.earlier?.[0] : undefined;
+    expect(older).toMatchObject({ question: 'Capital of Germany?', answer: 'Berlin.' });
+    const reset = f.next('chat:did-update', (u) => u.sessionId === sessionId && u.reset === true);
+    await f.call('chat:continue-branch', { project: f.project, sessionId, leafUuid: older!.leafUuid });
+    const texts = (items: readonly ChatItem[]) => items.map((i) => (i.kind === 'user' || i.kind === 'assistant' ? i.text : i.kind));
+    // Every window shows the version taken up again, and the one left as its earlier version.
+    const shownNow = (await reset).upserts;
+    expect(texts(shownNow)).toEqual(['Capital of France?', 'Paris.', 'Capital of Germany?', 'Berlin.']);
+    const germany = shownNow.find((i) => i.kind === 'user' && i.text === 'Capital of Germany?');
+    expect(germany?.kind === 'user' && germany.earlier?.map((e) => [e.question, e.answer])).toEqual([['Capital of Italy?', 'Rome.']]);
+
+    // The next message goes on from it: the model sees Germany, not Italy.
+    f.fake.enqueue(text('About 3.7 million.'));
+    await f.turn(sessionId, 'How many people live there?');
+    const sent = JSON.stringify(f.fake.requests.at(-1)!.body.messages);
+    expect(sent).toContain('Capital of Germany?');
+    expect(sent).not.toContain('Capital of Italy?');
+
+    await f.restart();
+    const reopened = await f.call('chat:open-session', { project: f.project, sessionId });
+    expect(texts(reopened.items)).toEqual(['Capital of France?', 'Paris.', 'Capital of Germany?', 'Berlin.', 'How many people live there?', 'About 3.7 million.']);
+    // Taken up already: asking again changes nothing.
+    const size = (await f.transcript(sessionId)).length;
+    await f.call('chat:continue-branch', { project: f.project, sessionId, leafUuid: reopened.items.find((i) => i.kind === 'user' && i.text.startsWith('How many'))!.id });
+    expect((await f.transcript(sessionId)).length).toBe(size);
     expectAllAccepted(f.fake);
   });
 });

@@ -1,0 +1,101 @@
+import { useEffect, useRef, useState } from 'react';
+import type { BeforeCompaction, ChatItem } from '../../../../common/domain/chat';
+import { api } from '../../bridge';
+import { useFocusTrap } from '../../ui/use-focus-trap';
+import { Markdown } from './markdown';
+
+/** One row of the conversation as it was, without the live chat's actions (nothing here can be changed). */
+function PastItem({ item }: { item: ChatItem }) {
+  switch (item.kind) {
+    case 'user':
+      return (
+        <article className="message user" aria-label="You">
+          <div className="bubble">{item.text}</div>
+        </article>
+      );
+    case 'assistant':
+      return (
+        <article className="message assistant" aria-label="Strata">
+          <Markdown text={item.text} />
+        </article>
+      );
+    case 'tool':
+      return <p className="notice-line muted small">{`${item.name} ${item.summary}${item.status === 'denied' ? ' — declined' : item.status === 'error' ? ' — failed' : ''}`}</p>;
+    case 'memory':
+      return <p className="notice-line muted small">{`Memory: ${item.title}`}</p>;
+    case 'compaction':
+      return <p className="notice-line muted small">An earlier compaction.</p>;
+    case 'notice':
+    case 'turn-end':
+      return <p className="notice-line muted small">{item.text}</p>;
+    default:
+      return null;
+  }
+}
+
+/**
+ * What one compaction replaced, read-only: the conversation up to it (scrolled to its end, where the
+ * divider is), the summary the model works from since, and the records themselves on demand.
+ */
+export function BeforeCompactionDialog({ project, sessionId, compactionId, onClose }: { project: string; sessionId: string; compactionId: string; onClose: () => void }) {
+  const [past, setPast] = useState<BeforeCompaction | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [raw, setRaw] = useState(false);
+  const dialog = useRef<HTMLDivElement>(null);
+  const list = useRef<HTMLElement | null>(null);
+  const keep = (el: HTMLElement | null) => {
+    list.current = el;
+  };
+  const close = useRef<HTMLButtonElement>(null);
+  useFocusTrap(dialog);
+  useEffect(() => {
+    close.current?.focus();
+    void api.invoke['chat:before-compaction']({ project, sessionId, compactionId }).then((r) => (r.ok ? setPast(r.value) : setProblem(r.error.message)));
+  }, [project, sessionId, compactionId]);
+  // Opened from the divider: the reader starts where the compaction happened, at the end of what it replaced.
+  useEffect(() => {
+    if (past && list.current) list.current.scrollTop = list.current.scrollHeight;
+  }, [past, raw]);
+  return (
+    <div className="modal-backdrop">
+      <div className="modal wide" role="dialog" aria-modal="true" aria-labelledby="before-heading" ref={dialog} onKeyDown={(e) => e.key === 'Escape' && onClose()}>
+        <h2 id="before-heading">Before this compaction (read-only)</h2>
+        <p className="muted small">
+          The conversation as it was when it was compacted. Nothing was deleted: the model now works from the summary below and the messages
+          kept after it.
+        </p>
+        {problem && <p className="error-text">{problem}</p>}
+        {past && (
+          <>
+            <details className="compaction-summary">
+              <summary>The summary the model kept</summary>
+              <pre>{past.summary}</pre>
+            </details>
+            {raw ? (
+              <pre className="raw-transcript" ref={keep} tabIndex={0} aria-label="Transcript records">
+                {past.raw}
+              </pre>
+            ) : (
+              <div className="past-conversation" ref={keep} role="log" aria-label="Conversation before the compaction" tabIndex={0}>
+                {past.items.map((item) => (
+                  <PastItem key={item.id} item={item} />
+                ))}
+              </div>
+            )}
+          </>
+        )}
+        {!past && !problem && <p className="muted">Loading…</p>}
+        <div className="row end">
+          {past && (
+            <button type="button" className="button ghost" aria-pressed={raw} onClick={() => setRaw(!raw)}>
+              {raw ? 'Show as conversation' : 'Show raw'}
+            </button>
+          )}
+          <button type="button" className="button primary" ref={close} onClick={onClose}>
+            Close
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}
