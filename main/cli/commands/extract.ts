@@ -2,17 +2,13 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { runExtractPass } from '../../core/auto-memory/extract-pass.js';
-import type { ForkRunner } from '../../core/auto-memory/memory-extractor.js';
 import { memoryDirFor } from '../../core/auto-memory/memory-paths.js';
 import { silentLogger, systemClock } from '../../core/ports.js';
 import { scanText } from '../../core/secrets/index.js';
 import { defaultAppDataDir, VaultRootPointer } from '../../core/vault/vault-root.js';
-import { UsageError, type CliIo, type Command } from '../cli-io.js';
+import { UsageError, type Command } from '../cli-io.js';
 import { vaultMemoryConfig } from './compact.js';
-import { cliExtractFork } from '../agent-forks.js';
-
-/** What the command needs to reach the model: a fork runner for this project, built from the agent engine. */
-export type ExtractForkFactory = (args: { projectDir: string; vaultRoot: string; memoryDir: string; io: CliIo }) => Promise<ForkRunner>;
+import { cliExtractFork, type ExtractForkFactory } from '../agent-forks.js';
 
 /**
  * `strata extract --transcript FILE --project DIR [--vault DIR] [--json]` (docs/architecture.md): one extraction pass

@@ -1,6 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { LlmClient } from '../llm/index.js';
-import type { CanUseTool } from '../session-memory/fork-types.js';
+import type { CanUseTool } from './fork-types.js';
 import type { Tool, ToolContext } from '../tools/index.js';
 import type { MessageRecord } from '../transcripts/records.js';
 import type { QueryResult, SummedUsage } from './agent-types.js';

@@ -14,7 +14,7 @@ import { DEFAULT_NOTES_TEMPLATE } from '../session-memory/template.js';
 import type { CredentialStore } from '../ports.js';
 import { ProjectPaths } from '../paths/project-paths.js';
 import { SecretAllowanceStore } from '../secrets/index.js';
-import type { ForkRunner as NotesFork } from '../session-memory/fork-types.js';
+import type { ForkRunner as NotesFork } from '../agent/index.js';
 import { defaultTools, memoryTool, MEMORY_TOOL_NAME, ReadState, realScope, type BeforeMemoryWrite, type PermissionGate, type Tool, type ToolContext } from '../tools/index.js';
 import { INDEX_FILE_NAME } from '../auto-memory/memory-paths.js';
 import { sandboxMemoryPaths } from '../auto-memory/memory-path-tools.js';

@@ -1,5 +1,5 @@
 import MiniSearch from 'minisearch';
-import type { IndexedDoc } from './search-index.js';
+import type { IndexedDoc } from './indexed-doc.js';
 import { internals, type MiniInternals } from './mini-state.js';
 import { PackedPostings } from './packed-postings.js';
 

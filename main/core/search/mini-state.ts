@@ -1,5 +1,5 @@
 import MiniSearch from 'minisearch';
-import type { IndexedDoc } from './search-index.js';
+import type { IndexedDoc } from './indexed-doc.js';
 import { PackedPostings, packedLength, type Frequencies } from './packed-postings.js';
 
 /** term → field id → short document id → term frequency: MiniSearch's inverted index. */

@@ -5,7 +5,7 @@ import { contextTokens } from '../llm/tokens.js';
 import type { Clock, Logger } from '../ports.js';
 import type { TranscriptRecord } from '../transcripts/records.js';
 import { lastAssistantHasToolUse, liveMessages } from './conversation.js';
-import type { CanUseTool, ForkResult, ForkRunner } from './fork-types.js';
+import type { CanUseTool, ForkResult, ForkRunner } from '../agent/index.js';
 import { ensureNotesFile, notesPathFor, readNotes, realProjectPath } from './notes-file.js';
 import { SessionMemoryStateStore, type SessionMemoryState } from './state-store.js';
 import { restoreStructure } from './structure.js';

@@ -5,7 +5,7 @@ import { AppFailure, err } from '../../../common/result.js';
 import type { EventHub } from '../events.js';
 import { ProjectPaths } from '../paths/index.js';
 import type { Clock, CredentialStore, Logger } from '../ports.js';
-import type { VaultServices } from '../services.js';
+import type { VaultServices } from '../vault-services.js';
 import { TeamSyncFailure } from '../team-sync/conflict-desk.js';
 import { TeamAuth } from '../team-sync/oauth-client.js';
 import { openTeamSync, type OpenedTeamSync } from '../team-sync/open-team-sync.js';
