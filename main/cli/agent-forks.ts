@@ -1,11 +1,11 @@
-import type { TranscriptRecord } from '../core/transcripts/records.js';
-import type { ForkRunner as ExtractorFork } from '../core/auto-memory/memory-extractor.js';
+import type { TranscriptRecord } from '../core/transcripts/index.js';
+import type { ForkRunner as ExtractorFork } from '../core/auto-memory/index.js';
 import type { ForkRunner as NotesFork } from '../core/session-memory/index.js';
-import { ConversationAgent } from '../core/chat/agent-setup.js';
-import { MemoryChanges } from '../core/chat/memory-changes.js';
+import { ConversationAgent } from '../core/chat/index.js';
+import { MemoryChanges } from '../core/chat/index.js';
 import { notesPathFor, realProjectPath } from '../core/session-memory/index.js';
 import { ReadState } from '../core/tools/index.js';
-import { conversationChain } from '../core/transcripts/conversation-chain.js';
+import { conversationChain } from '../core/transcripts/index.js';
 import type { CliIo } from './cli-io.js';
 import { cliServices } from './cli-services.js';
 

@@ -1,6 +1,6 @@
 import { createServices, type Services } from '../core/services.js';
-import { loadKeytarStore, MemoryCredentialStore } from '../core/auth/credential-store.js';
-import { defaultAppDataDir } from '../core/vault/vault-root.js';
+import { loadKeytarStore, MemoryCredentialStore } from '../core/auth/index.js';
+import { defaultAppDataDir } from '../core/vault/index.js';
 import { stderrLogger, type Logger } from '../core/ports.js';
 import type { CliIo } from './cli-io.js';
 

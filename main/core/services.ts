@@ -5,16 +5,16 @@ import { mkdir } from 'node:fs/promises';
 import { resolveMemoryConfig } from '../../common/config.js';
 import { EventHub } from './events.js';
 import { systemClock, silentLogger, type Clock, type CredentialStore, type Logger } from './ports.js';
-import { SettingsStore } from './settings/settings-store.js';
-import { ProjectRegistry } from './projects/project-registry.js';
-import { VaultRootPointer } from './vault/vault-root.js';
-import { MemoryCredentialStore } from './auth/credential-store.js';
+import { SettingsStore } from './settings/index.js';
+import { ProjectRegistry } from './projects/index.js';
+import { VaultRootPointer } from './vault/index.js';
+import { MemoryCredentialStore } from './auth/index.js';
 import { Vault } from './vault/index.js';
 import { TranscriptStore } from './transcripts/index.js';
-import { SessionCatalog } from './chat/session-catalog.js';
-import { ChatRunner } from './chat/chat-runner.js';
-import type { AgentEnvironment } from './chat/agent-setup.js';
-import { TeamService } from './team/team-service.js';
+import { SessionCatalog } from './chat/index.js';
+import { ChatRunner } from './chat/index.js';
+import type { AgentEnvironment } from './chat/index.js';
+import { TeamService } from './team/index.js';
 import type { VaultServices } from './vault-services.js';
 
 /** Everything the composition root needs from its caller (Electron entry, host, CLI, tests). */

@@ -1,13 +1,13 @@
 // The shape of the engines bound to one vault, apart from services.ts that builds them: an engine that is handed
 // the current vault (the team session) names this type without importing the composition root.
 import type { MemoryConfig } from '../../common/config.js';
-import type { SettingsStore } from './settings/settings-store.js';
-import type { ProjectRegistry } from './projects/project-registry.js';
+import type { SettingsStore } from './settings/index.js';
+import type { ProjectRegistry } from './projects/index.js';
 import type { Vault } from './vault/index.js';
 import type { TranscriptStore } from './transcripts/index.js';
-import type { SessionCatalog } from './chat/session-catalog.js';
-import type { ChatRunner } from './chat/chat-runner.js';
-import type { AgentEnvironment } from './chat/agent-setup.js';
+import type { SessionCatalog } from './chat/index.js';
+import type { ChatRunner } from './chat/index.js';
+import type { AgentEnvironment } from './chat/index.js';
 
 /** The engines bound to one vault root; rebuilt when the user points the vault elsewhere. */
 export interface VaultServices {

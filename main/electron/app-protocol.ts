@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Protocol } from 'electron';
-import { contentSecurityPolicy } from '../core/security/csp.js';
+import { contentSecurityPolicy } from '../core/security/index.js';
 
 export const APP_SCHEME = 'app';
 export const APP_HOST = 'strata';

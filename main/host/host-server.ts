@@ -5,10 +5,10 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { err, type Result } from '../../common/result.js';
-import type { Dispatch } from '../core/ipc/dispatcher.js';
+import type { Dispatch } from '../core/ipc/index.js';
 import type { EventHub } from '../core/events.js';
 import type { Logger } from '../core/ports.js';
-import { contentSecurityPolicy } from '../core/security/csp.js';
+import { contentSecurityPolicy } from '../core/security/index.js';
 import { mimeTypeOf, resolveStaticFile } from './static-files.js';
 import { reenterPage } from './reenter-page.js';
 

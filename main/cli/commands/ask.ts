@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { isValidSessionId } from '../../core/paths/project-paths.js';
+import { isValidSessionId } from '../../core/paths/index.js';
 import { cliServices } from '../cli-services.js';
 import { UsageError, untilAborted, type Command } from '../cli-io.js';
 

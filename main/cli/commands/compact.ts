@@ -2,12 +2,12 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveMemoryConfig, type MemoryConfig } from '../../../common/config.js';
 import { settingsSchema } from '../../../common/domain/settings.js';
-import { readJsonFile } from '../../core/fs/atomic-write.js';
+import { readJsonFile } from '../../core/fs/index.js';
 import { readTranscriptFile, sessionMemoryCompact } from '../../core/compact/index.js';
 import { loadCustomization, readNotes } from '../../core/session-memory/index.js';
-import { conversationChain } from '../../core/transcripts/conversation-chain.js';
-import type { TranscriptRecord } from '../../core/transcripts/records.js';
-import { defaultAppDataDir, VaultRootPointer } from '../../core/vault/vault-root.js';
+import { conversationChain } from '../../core/transcripts/index.js';
+import type { TranscriptRecord } from '../../core/transcripts/index.js';
+import { defaultAppDataDir, VaultRootPointer } from '../../core/vault/index.js';
 import { UsageError, type CliIo, type Command } from '../cli-io.js';
 
 /** `--vault DIR`, else the app's vault root (the pointer in the app data folder, or that folder). */

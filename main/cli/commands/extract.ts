@@ -1,11 +1,11 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { runExtractPass } from '../../core/auto-memory/extract-pass.js';
-import { memoryDirFor } from '../../core/auto-memory/memory-paths.js';
+import { runExtractPass } from '../../core/auto-memory/index.js';
+import { memoryDirFor } from '../../core/auto-memory/index.js';
 import { silentLogger, systemClock } from '../../core/ports.js';
 import { scanText } from '../../core/secrets/index.js';
-import { defaultAppDataDir, VaultRootPointer } from '../../core/vault/vault-root.js';
+import { defaultAppDataDir, VaultRootPointer } from '../../core/vault/index.js';
 import { UsageError, type Command } from '../cli-io.js';
 import { vaultMemoryConfig } from './compact.js';
 import { cliExtractFork, type ExtractForkFactory } from '../agent-forks.js';

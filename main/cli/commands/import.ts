@@ -2,8 +2,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { AppFailure } from '../../../common/result.js';
-import { importClaudeCode } from '../../core/transcripts/claude-code-import.js';
-import { defaultAppDataDir, VaultRootPointer } from '../../core/vault/vault-root.js';
+import { importClaudeCode } from '../../core/transcripts/index.js';
+import { defaultAppDataDir, VaultRootPointer } from '../../core/vault/index.js';
 import { UsageError, type Command } from '../cli-io.js';
 
 /** `strata import claude-code` (docs/architecture.md#the-strata-command): Claude Code's transcripts and memory into the vault. */

@@ -3,15 +3,15 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveMemoryConfig } from '../../../common/config.js';
 import type { ImportPreview } from '../../../common/domain/portability.js';
-import { ProjectPaths } from '../../core/paths/project-paths.js';
+import { ProjectPaths } from '../../core/paths/index.js';
 import {
   collectMemories, exportFileName, memoriesMarkdown, memoriesZip, parsePastedMemories, previewNotesAt, writeImport,
 } from '../../core/portability/index.js';
 import { systemClock, type Logger } from '../../core/ports.js';
-import { writeFileAtomic } from '../../core/fs/atomic-write.js';
-import { SettingsStore } from '../../core/settings/settings-store.js';
-import { Vault } from '../../core/vault/vault.js';
-import { defaultAppDataDir, VaultRootPointer } from '../../core/vault/vault-root.js';
+import { writeFileAtomic } from '../../core/fs/index.js';
+import { SettingsStore } from '../../core/settings/index.js';
+import { Vault } from '../../core/vault/index.js';
+import { defaultAppDataDir, VaultRootPointer } from '../../core/vault/index.js';
 import { UsageError, type CliIo, type Command } from '../cli-io.js';
 
 const USAGE = [

@@ -2,7 +2,7 @@ import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { scanPaths, SecretAllowanceStore, secretRules, type FileScanResult } from '../../core/secrets/index.js';
-import { defaultAppDataDir, VaultRootPointer } from '../../core/vault/vault-root.js';
+import { defaultAppDataDir, VaultRootPointer } from '../../core/vault/index.js';
 import { UsageError, type CliIo, type Command } from '../cli-io.js';
 
 function humanLines(files: FileScanResult[]): string[] {

@@ -3,11 +3,11 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveMemoryConfig } from '../../../common/config.js';
 import type { VaultScope } from '../../../common/domain/vault.js';
-import { ProjectPaths } from '../../core/paths/project-paths.js';
+import { ProjectPaths } from '../../core/paths/index.js';
 import { systemClock, type Logger } from '../../core/ports.js';
-import { SettingsStore } from '../../core/settings/settings-store.js';
-import { Vault } from '../../core/vault/vault.js';
-import { defaultAppDataDir, VaultRootPointer } from '../../core/vault/vault-root.js';
+import { SettingsStore } from '../../core/settings/index.js';
+import { Vault } from '../../core/vault/index.js';
+import { defaultAppDataDir, VaultRootPointer } from '../../core/vault/index.js';
 import { UsageError, type CliIo, type Command } from '../cli-io.js';
 
 const scopes: VaultScope[] = ['instructions', 'session-notes', 'project-memory', 'team-memory', 'transcript'];

@@ -3,15 +3,15 @@ import { promises as fs } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { resolveMemoryConfig } from '../../../common/config.js';
 import { systemClock, type Logger } from '../../core/ports.js';
-import { SettingsStore } from '../../core/settings/settings-store.js';
-import { VaultRootPointer, defaultAppDataDir } from '../../core/vault/vault-root.js';
-import { loadKeytarStore, MemoryCredentialStore } from '../../core/auth/credential-store.js';
+import { SettingsStore } from '../../core/settings/index.js';
+import { VaultRootPointer, defaultAppDataDir } from '../../core/vault/index.js';
+import { loadKeytarStore, MemoryCredentialStore } from '../../core/auth/index.js';
 import { ProjectPaths } from '../../core/paths/index.js';
-import { detectTeamRepo } from '../../core/team-sync/repo-detect.js';
-import { openTeamSync } from '../../core/team-sync/open-team-sync.js';
-import { TeamAuth } from '../../core/team-sync/oauth-client.js';
-import { faultSeamFrom } from '../../core/team-sync/fault-seam.js';
-import type { SyncReport } from '../../core/team-sync/sync-types.js';
+import { detectTeamRepo } from '../../core/team-sync/index.js';
+import { openTeamSync } from '../../core/team-sync/index.js';
+import { TeamAuth } from '../../core/team-sync/index.js';
+import { faultSeamFrom } from '../../core/team-sync/index.js';
+import type { SyncReport } from '../../core/team-sync/index.js';
 import { UsageError, type CliIo, type Command } from '../cli-io.js';
 
 /** Warnings and errors to stderr as single lines; never file contents or tokens (the engine logs neither). */

@@ -3,7 +3,7 @@ import type { LlmClient, LlmError, LlmResponse, LlmStreamEvent } from '../llm/in
 import type { CanUseTool } from './fork-types.js';
 import type { Clock, Logger } from '../ports.js';
 import type { Tool, ToolContext } from '../tools/index.js';
-import type { MessageRecord, TranscriptRecord } from '../transcripts/records.js';
+import type { MessageRecord, TranscriptRecord } from '../transcripts/index.js';
 
 /** What the memory engines see after a model response or a complete turn (docs/architecture.md#the-agent). */
 export interface HookContext {

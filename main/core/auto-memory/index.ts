@@ -24,3 +24,7 @@ export { MemoryRecall, type RecallRequest, type RecallResult } from './memory-re
 export { MemoryRanker } from './recall-rank.js';
 export { attachMemories, renderRecalled, ageLine, type RecalledMemory } from './recall-attach.js';
 export { selectOnline, parseSelection, type SideQuery } from './recall-select.js';
+export { runExtractPass } from './extract-pass.js';
+export { indexCapNotice } from './index-cap-notice.js';
+export { sandboxMemoryPaths } from './memory-path-tools.js';
+export { ReviewInbox } from './review-inbox.js';

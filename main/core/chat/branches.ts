@@ -1,5 +1,5 @@
 import type { ChatItem } from '../../../common/domain/chat.js';
-import { isMessageRecord, type ContentBlock, type MessageRecord, type TranscriptRecord } from '../transcripts/records.js';
+import { isMessageRecord, type ContentBlock, type MessageRecord, type TranscriptRecord } from '../transcripts/index.js';
 import { displayRecords } from './records-to-items.js';
 import { isPromptRecord } from './turn-records.js';
 

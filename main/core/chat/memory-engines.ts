@@ -1,9 +1,9 @@
 import type { MemoryConfig } from '../../../common/config.js';
-import { MemoryRecall } from '../auto-memory/memory-recall.js';
+import { MemoryRecall } from '../auto-memory/index.js';
 import { Compactor } from '../compact/index.js';
 import type { Clock, Logger } from '../ports.js';
 import { SessionMemoryStateStore, SessionNotesService, SessionNotesUpdater } from '../session-memory/index.js';
-import { SessionStateStore } from '../transcripts/session-state-store.js';
+import { SessionStateStore } from '../transcripts/index.js';
 
 /**
  * The memory engines one vault shares across its conversations: the session-notes updater and the

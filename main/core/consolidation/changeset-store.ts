@@ -1,8 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
-import { readJsonFile, writeJsonAtomic } from '../fs/atomic-write.js';
-import { KeyedQueue } from '../transcripts/keyed-queue.js';
+import { readJsonFile, writeJsonAtomic } from '../fs/index.js';
+import { KeyedQueue } from '../transcripts/index.js';
 
 const itemSchema = z.object({
   id: z.string(),

@@ -2,7 +2,7 @@ import { promises as fs, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from '../ports.js';
-import { writeFileAtomic } from '../fs/atomic-write.js';
+import { writeFileAtomic } from '../fs/index.js';
 import { exportMiniState, importMiniState, type MiniMeta } from './mini-state.js';
 import { SEARCH_OPTIONS, SearchIndex, type IndexedDoc } from './search-index.js';
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { SessionNotes } from '../../../common/domain/chat.js';
 import { err, ok, type Result } from '../../../common/result.js';
-import { writeFileAtomic } from '../fs/atomic-write.js';
+import { writeFileAtomic } from '../fs/index.js';
 import { NOTES_DIR_MODE, NOTES_FILE_MODE, readNotes } from './notes-file.js';
 import type { SessionNotesUpdater } from './session-notes-updater.js';
 

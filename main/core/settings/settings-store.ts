@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { defaultSettings, settingsSchema, type Settings, type SettingsPatch } from '../../../common/domain/settings.js';
-import { readJsonFile, writeJsonAtomic } from '../fs/atomic-write.js';
+import { readJsonFile, writeJsonAtomic } from '../fs/index.js';
 import type { Logger } from '../ports.js';
 
 /**

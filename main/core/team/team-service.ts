@@ -1,7 +1,7 @@
 import type { ConflictChoice, ConflictView, DeletedTeamFile, TeamStatus } from '../../../common/domain/team.js';
 import type { VaultFileMeta } from '../../../common/domain/vault.js';
 import { AppFailure } from '../../../common/result.js';
-import { TeamAuth } from '../team-sync/oauth-client.js';
+import { TeamAuth } from '../team-sync/index.js';
 import { sameConfig, TeamSession, type SessionConfig, type TeamServiceOptions } from './team-session.js';
 
 export type { TeamServiceOptions } from './team-session.js';

@@ -6,13 +6,13 @@ import type { EventHub } from '../events.js';
 import { ProjectPaths } from '../paths/index.js';
 import type { Clock, CredentialStore, Logger } from '../ports.js';
 import type { VaultServices } from '../vault-services.js';
-import { TeamSyncFailure } from '../team-sync/conflict-desk.js';
-import { TeamAuth } from '../team-sync/oauth-client.js';
-import { openTeamSync, type OpenedTeamSync } from '../team-sync/open-team-sync.js';
-import { SyncScheduler } from '../team-sync/sync-scheduler.js';
-import type { FileSyncState } from '../team-sync/sync-types.js';
-import { toConflictView, toTeamStatus } from '../team-sync/team-status.js';
-import { detectTeamRepo } from '../team-sync/repo-detect.js';
+import { TeamSyncFailure } from '../team-sync/index.js';
+import { TeamAuth } from '../team-sync/index.js';
+import { openTeamSync, type OpenedTeamSync } from '../team-sync/index.js';
+import { SyncScheduler } from '../team-sync/index.js';
+import type { FileSyncState } from '../team-sync/index.js';
+import { toConflictView, toTeamStatus } from '../team-sync/index.js';
+import { detectTeamRepo } from '../team-sync/index.js';
 
 export interface TeamServiceOptions {
   /** The current vault (rebuilt on a vault switch). */

@@ -1,0 +1,2 @@
+/** The security engine's public face: what code outside main/core/security imports. */
+export { contentSecurityPolicy } from './csp.js';

@@ -1,0 +1,2 @@
+/** The team engine's public face: what code outside main/core/team imports. */
+export { TeamService } from './team-service.js';
