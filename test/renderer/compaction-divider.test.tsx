@@ -1,8 +1,8 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatItem } from '../../common/domain/chat';
-import { createFakeApi } from './support/fake-api';
+import { createFakeApi, startFakeMain } from './support/fake-api';
 
 type Divider = Extract<ChatItem, { kind: 'compaction' }>;
 const divider = (over: Partial<Divider> = {}): Divider => ({
@@ -25,8 +25,7 @@ async function mount(item: Divider) {
       return { path, text: '', hash: 'h'.repeat(64), meta: null } as never;
     },
   });
-  window.strata = fake.api;
-  vi.resetModules();
+  startFakeMain(fake.api);
   const { useStore } = await import('../../renderer/src/store');
   useStore.getState().setInfo({ name: 'Strata', version: '0', platform: 'linux', shell: 'electron', vaultRoot: '/v', vaultState: 'ready' });
   const { CompactionDivider } = await import('../../renderer/src/features/chat/compaction-divider');
