@@ -5,14 +5,15 @@
 // (a value or a type, as the compiler sees it), creating index.ts when missing, and points the import at the
 // index. Re-runnable: a second run finds nothing to do. `--check` lists what would change and exits 1 if any.
 //
-//   node scripts/codemods/imports-through-index.mjs [--check]
+//   node scripts/codemods/imports-through-index.mjs [--check] [--root DIR]   (DIR: another checkout; default this one)
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { importsOf, resolveImport, sourceFiles } from '../lint/import-graph.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const rootArg = process.argv.indexOf('--root');
+const ROOT = rootArg > 0 ? path.resolve(process.argv[rootArg + 1]) : path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const ENGINES = path.join(ROOT, 'main/core');
 const check = process.argv.includes('--check');
 

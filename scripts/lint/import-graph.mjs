@@ -30,6 +30,12 @@ export function resolveImport(fromFile, specifier) {
   return null;
 }
 
+/** The names of `{ a, b as c, type D }` in an import or a re-export. */
+const namesOf = (elements, typeOnly) =>
+  elements.map((e) => ({ imported: (e.propertyName ?? e.name).text, local: e.name.text, typeOnly: typeOnly || e.isTypeOnly }));
+/** `import type { … }`, or every name marked `type`: the edge carries types only. */
+const allTypes = (typeOnly, names) => typeOnly || (names !== null && names.length > 0 && names.every((n) => n.typeOnly));
+
 /**
  * Every import of one source text: `{ specifier, typeOnly, dynamic, names, node }` where `names` lists
  * `{ imported, local, typeOnly }` for named imports and re-exports (null for `* as`, default or side-effect
@@ -45,29 +51,15 @@ export function importsOf(fileName, text) {
       const specifier = literal(statement.moduleSpecifier);
       const clause = statement.importClause;
       const typeOnly = Boolean(clause?.isTypeOnly);
-      let names = null;
-      if (clause && !clause.name && clause.namedBindings && ts.isNamedImports(clause.namedBindings)) {
-        names = clause.namedBindings.elements.map((e) => ({
-          imported: (e.propertyName ?? e.name).text,
-          local: e.name.text,
-          typeOnly: typeOnly || e.isTypeOnly,
-        }));
-      }
-      const allTypes = typeOnly || (names !== null && names.length > 0 && names.every((n) => n.typeOnly));
-      if (specifier) found.push({ specifier, typeOnly: allTypes, dynamic: false, names, node: statement, source });
+      const named = clause && !clause.name && clause.namedBindings && ts.isNamedImports(clause.namedBindings);
+      const names = named ? namesOf(clause.namedBindings.elements, typeOnly) : null;
+      if (specifier) found.push({ specifier, typeOnly: allTypes(typeOnly, names), dynamic: false, names, node: statement, source });
     } else if (ts.isExportDeclaration(statement) && statement.moduleSpecifier) {
       const specifier = literal(statement.moduleSpecifier);
       const typeOnly = statement.isTypeOnly;
-      let names = null;
-      if (statement.exportClause && ts.isNamedExports(statement.exportClause)) {
-        names = statement.exportClause.elements.map((e) => ({
-          imported: (e.propertyName ?? e.name).text,
-          local: e.name.text,
-          typeOnly: typeOnly || e.isTypeOnly,
-        }));
-      }
-      const allTypes = typeOnly || (names !== null && names.length > 0 && names.every((n) => n.typeOnly));
-      if (specifier) found.push({ specifier, typeOnly: allTypes, dynamic: false, names, node: statement, source, reexport: true });
+      const named = statement.exportClause && ts.isNamedExports(statement.exportClause);
+      const names = named ? namesOf(statement.exportClause.elements, typeOnly) : null;
+      if (specifier) found.push({ specifier, typeOnly: allTypes(typeOnly, names), dynamic: false, names, node: statement, source });
     } else if (ts.isImportEqualsDeclaration(statement) && ts.isExternalModuleReference(statement.moduleReference)) {
       const specifier = literal(statement.moduleReference.expression);
       if (specifier) found.push({ specifier, typeOnly: statement.isTypeOnly, dynamic: false, names: null, node: statement, source });
