@@ -39,11 +39,12 @@ const allTypes = (typeOnly, names) => typeOnly || (names !== null && names.lengt
 /**
  * Every import of one source text: `{ specifier, typeOnly, dynamic, names, node }` where `names` lists
  * `{ imported, local, typeOnly }` for named imports and re-exports (null for `* as`, default or side-effect
- * imports, which a codemod must leave alone).
+ * imports, which a codemod must leave alone). Without `withDynamic` only the top-level statements are read
+ * (the graph's static edges), which skips walking the whole tree.
  */
-export function importsOf(fileName, text) {
+export function importsOf(fileName, text, { withDynamic = true } = {}) {
   const kind = fileName.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
-  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, kind);
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, withDynamic, kind);
   const found = [];
   const literal = (node) => (node && ts.isStringLiteral(node) ? node.text : null);
   for (const statement of source.statements) {
@@ -72,7 +73,7 @@ export function importsOf(fileName, text) {
     }
     ts.forEachChild(node, visit);
   };
-  visit(source);
+  if (withDynamic) visit(source);
   return found;
 }
 
@@ -102,23 +103,29 @@ export function sourceFiles(root, dirs) {
 
 /**
  * The static edges out of each file on disk, read lazily and kept while the file's mtime holds (one lint run
- * reads each file once; an editor's long-lived ESLint sees edits).
+ * reads each file once; an editor's long-lived ESLint sees an edit within a second).
  */
 export class ImportGraph {
   #cache = new Map();
 
   /** Static edges from `file` (absolute): `{ target, typeOnly }`, dynamic `import()` left out. */
   edgesFrom(file) {
+    const cached = this.#cache.get(file);
+    // One lint run walks the same files from every importer: trust a file's edges for a second before stat-ing it again.
+    if (cached && Date.now() - cached.checkedAt < 1000) return cached.edges;
     let stat;
     try {
       stat = fs.statSync(file);
     } catch {
+      this.#cache.delete(file);
       return [];
     }
-    const cached = this.#cache.get(file);
-    if (cached && cached.mtimeMs === stat.mtimeMs && cached.size === stat.size) return cached.edges;
+    if (cached && cached.mtimeMs === stat.mtimeMs && cached.size === stat.size) {
+      cached.checkedAt = Date.now();
+      return cached.edges;
+    }
     const edges = staticEdges(file, fs.readFileSync(file, 'utf8'));
-    this.#cache.set(file, { mtimeMs: stat.mtimeMs, size: stat.size, edges });
+    this.#cache.set(file, { mtimeMs: stat.mtimeMs, size: stat.size, edges, checkedAt: Date.now() });
     return edges;
   }
 
@@ -146,8 +153,7 @@ export class ImportGraph {
 /** The static edges of one text: type-only imports count (a type cycle still ties two modules together). */
 export function staticEdges(file, text) {
   const edges = [];
-  for (const imp of importsOf(file, text)) {
-    if (imp.dynamic) continue;
+  for (const imp of importsOf(file, text, { withDynamic: false })) {
     const target = resolveImport(file, imp.specifier);
     if (target && !target.includes(`${path.sep}node_modules${path.sep}`)) edges.push({ target, typeOnly: imp.typeOnly });
   }
