@@ -29,7 +29,7 @@ export type ExtractForkFactory = (args: { projectDir: string; vaultRoot: string;
  * vault's engines are closed once it exists: no watcher or scan outlives the command.
  */
 async function cliAgent(vaultRoot: string, projectDir: string, sessionId: string, io: CliIo): Promise<{ agent: ConversationAgent; changes: MemoryChanges }> {
-  const services = await cliServices(io, vaultRoot, 'cli');
+  const services = await cliServices(io, vaultRoot, 'cli', { warnWithoutKeychain: false });
   try {
     const changes = new MemoryChanges(vaultRoot);
     const env = services.vault().agentEnv;
