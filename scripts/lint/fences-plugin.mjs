@@ -50,7 +50,7 @@ function landing(filename, specifier) {
 const layers = {
   meta: {
     type: 'problem',
-    docs: { description: 'A folder imports only the folders of ours it is allowed to (its own always).' },
+    docs: { description: 'A folder imports, of ours, only itself and the folders it is allowed.' },
     schema: [
       {
         type: 'object',
@@ -62,7 +62,6 @@ const layers = {
               properties: {
                 folder: { type: 'string' },
                 allow: { type: 'array', items: { type: 'string' } },
-                deny: { type: 'array', items: { type: 'string' } },
                 message: { type: 'string' },
               },
               required: ['folder', 'message'],
@@ -82,9 +81,8 @@ const layers = {
       const target = landing(context.filename, specifier);
       if (!target || target.startsWith('..') || under(target, 'node_modules')) return;
       for (const layer of mine) {
-        const allowed = layer.allow ? [layer.folder, ...layer.allow].some((f) => under(target, f)) : true;
-        const denied = (layer.deny ?? []).some((f) => under(target, f));
-        if (!allowed || denied) context.report({ node, message: `${layer.message} (${target})` });
+        const allowed = [layer.folder, ...(layer.allow ?? [])].some((f) => under(target, f));
+        if (!allowed) context.report({ node, message: `${layer.message} (${target})` });
       }
     });
   },
