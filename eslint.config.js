@@ -4,6 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import { builtinModules } from 'node:module';
 import globals from 'globals';
+import fences from './scripts/lint/fences-plugin.mjs';
 
 const nodeBuiltins = [...new Set(builtinModules.map((m) => m.replace(/^node:/, '')))];
 const nodeOnlyPackages = [
@@ -94,6 +95,25 @@ export default tseslint.config(
       ],
     }),
   },
+  // Our own folders: which layer may import which, engines through their index.ts, no import cycles
+  // (scripts/lint/fences-plugin.mjs; docs/architecture.md#what-may-import-what).
+  {
+    files: ['common/**/*.{ts,tsx}', 'main/**/*.{ts,tsx}', 'preload/**/*.ts', 'server/**/*.ts', 'renderer/**/*.{ts,tsx}'],
+    plugins: { strata: fences },
+    rules: {
+      'strata/layers': ['error', {
+        layers: [
+          { folder: 'common', allow: [], message: 'common/ imports nothing of ours: it runs in every process.' },
+          { folder: 'main/core', allow: ['common'], message: 'main/core imports only common/ and itself: electron, host, cli and server sit above it.' },
+          { folder: 'server', allow: ['common'], message: 'server/ imports only common/: it runs without the app.' },
+          { folder: 'preload', allow: ['common/ipc'], message: 'preload/ imports only common/ipc: the contract is all it bridges.' },
+          { folder: 'renderer', allow: ['common'], message: rendererMsg },
+        ],
+      }],
+      'strata/no-cycle': 'error',
+    },
+  },
+  { files: ['main/**/*.{ts,tsx}'], plugins: { strata: fences }, rules: { 'strata/engine-entry': 'error' } },
   {
     files: ['**/*.{js,mjs,cjs}'],
     languageOptions: { globals: globals.node },

@@ -13,6 +13,9 @@ failed_steps=()
 step "lint"
 npx eslint . || failed_steps+=(lint)
 step "typecheck"
+# One `tsc -b` over the four projects tsconfig.json references (node, renderer, electron, e2e): one process
+# shares the parsed libraries between them, and an unchanged project is skipped on the next run
+# (its .tsbuildinfo is kept in node_modules/.cache/tsc).
 npm run -s typecheck || failed_steps+=(typecheck)
 step "build"
 node scripts/build.mjs || failed_steps+=(build)

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
-import { systemClock, type Clock, type Logger } from '../main/core/ports.js';
+import { systemClock, type Clock, type Logger } from '../common/ports.js';
 import { ApiError, sendApiError } from './api/api-error.js';
 import { RateLimiter } from './api/rate-limiter.js';
 import { registerAccountRoutes } from './api/account-routes.js';

@@ -1,32 +1,43 @@
-import { resolveMemoryConfig } from '../../common/config.js';
-import { ConversationAgent, type AgentEnvironment } from '../core/chat/agent-setup.js';
-import { MemoryChanges } from '../core/chat/memory-changes.js';
-import { loadKeytarStore, MemoryCredentialStore } from '../core/auth/credential-store.js';
-import { stderrLogger } from '../core/ports.js';
+import type { TranscriptRecord } from '../core/transcripts/index.js';
+import type { ForkRunner as ExtractorFork } from '../core/auto-memory/index.js';
+import type { ForkRunner as NotesFork } from '../core/session-memory/index.js';
+import { ConversationAgent } from '../core/chat/index.js';
+import { MemoryChanges } from '../core/chat/index.js';
 import { notesPathFor, realProjectPath } from '../core/session-memory/index.js';
-import { SettingsStore } from '../core/settings/settings-store.js';
 import { ReadState } from '../core/tools/index.js';
-import { conversationChain } from '../core/transcripts/conversation-chain.js';
-import type { ExtractForkFactory } from './commands/extract.js';
-import type { MakeForkRunner } from './commands/session-memory.js';
+import { conversationChain } from '../core/transcripts/index.js';
 import type { CliIo } from './cli-io.js';
+import { cliServices } from './cli-services.js';
 
-/** The model side of one-shot CLI commands: the vault's settings, the key from the environment or keychain. */
+/** What `strata session-memory` needs to fork the agent over a transcript's conversation. */
+export interface ForkRunnerRequest {
+  vaultRoot: string;
+  projectDir: string;
+  sessionId: string;
+  /** The transcript's records: the fork's prefix is their conversation after the last compact boundary. */
+  records: readonly TranscriptRecord[];
+  io: CliIo;
+}
+export type MakeForkRunner = (request: ForkRunnerRequest) => Promise<NotesFork>;
+
+/** What `strata extract` needs to reach the model: a fork runner for this project, built from the agent engine. */
+export type ExtractForkFactory = (args: { projectDir: string; vaultRoot: string; memoryDir: string; io: CliIo }) => Promise<ExtractorFork>;
+
+/**
+ * The model side of one-shot CLI commands, from the engines services.ts builds for the vault (its settings,
+ * the key from the environment first, then the keychain). The agent keeps what it was built from, so the
+ * vault's engines are closed once it exists: no watcher or scan outlives the command.
+ */
 async function cliAgent(vaultRoot: string, projectDir: string, sessionId: string, io: CliIo): Promise<{ agent: ConversationAgent; changes: MemoryChanges }> {
-  const settings = SettingsStore.forVault(vaultRoot, stderrLogger());
-  await settings.load();
-  const credentials = (await loadKeytarStore()) ?? new MemoryCredentialStore();
-  const env: AgentEnvironment = {
-    vaultRoot,
-    settings: () => settings.get(),
-    config: () => resolveMemoryConfig(settings.get().memory),
-    credentials,
-    env: io.env,
-    environmentFirst: true,
-  };
-  const changes = new MemoryChanges(vaultRoot);
-  const agent = await ConversationAgent.create({ env, project: projectDir, sessionId, readState: new ReadState(), changes });
-  return { agent, changes };
+  const services = await cliServices(io, vaultRoot, 'cli', { warnWithoutKeychain: false });
+  try {
+    const changes = new MemoryChanges(vaultRoot);
+    const env = services.vault().agentEnv;
+    const agent = await ConversationAgent.create({ env, project: projectDir, sessionId, readState: new ReadState(), changes });
+    return { agent, changes };
+  } finally {
+    await services.close();
+  }
 }
 
 /** `strata session-memory`: the notes fork over the transcript's conversation (from its last compact boundary). */

@@ -1,8 +1,8 @@
 import { promises as fs } from 'node:fs';
 import { resolveMemoryConfig } from '../../common/config.js';
 import { systemClock, type Logger } from '../core/ports.js';
-import { SettingsStore } from '../core/settings/settings-store.js';
-import { Vault } from '../core/vault/vault.js';
+import { SettingsStore } from '../core/settings/index.js';
+import { Vault } from '../core/vault/index.js';
 import type { CliIo } from './cli-io.js';
 import { existingFolder, resolveVault } from './options.js';
 

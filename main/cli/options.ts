@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { defaultAppDataDir, VaultRootPointer } from '../core/vault/vault-root.js';
+import { defaultAppDataDir, VaultRootPointer } from '../core/vault/index.js';
 import { UsageError, type CliIo } from './cli-io.js';
 
 type OptionsConfig = NonNullable<ParseArgsConfig['options']>;

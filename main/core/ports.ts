@@ -1,10 +1,8 @@
 /** The OS-facing ports an engine may need. `main/electron` and `main/host` implement them. */
 
-export interface Clock {
-  now(): number;
-}
+import { systemClock, type Clock, type Logger } from '../../common/ports.js';
 
-export const systemClock: Clock = { now: () => Date.now() };
+export { systemClock, silentLogger, type Clock, type Logger } from '../../common/ports.js';
 
 /**
  * Secrets (API key, team tokens). Drivers: keytar (OS keychain), Electron safeStorage, in-memory.
@@ -17,15 +15,6 @@ export interface CredentialStore {
   set(account: string, secret: string): Promise<void>;
   delete(account: string): Promise<boolean>;
 }
-
-/** A log sink that never receives secrets or file contents; tests route it to fail on errors. */
-export interface Logger {
-  info(message: string, fields?: Record<string, unknown>): void;
-  warn(message: string, fields?: Record<string, unknown>): void;
-  error(message: string, fields?: Record<string, unknown>): void;
-}
-
-export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
 
 /** One JSON line per entry on stderr, stamped with its time (a server's log is read long after). */
 export function stderrLogger(clock: Clock = systemClock): Logger {

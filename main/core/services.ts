@@ -2,21 +2,23 @@ import os from 'node:os';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { resolveMemoryConfig, type MemoryConfig } from '../../common/config.js';
+import { resolveMemoryConfig } from '../../common/config.js';
 import { Emitter, type Event } from '../../common/async/event.js';
 import type { Project, VaultRootInfo } from '../../common/domain/app.js';
 import type { Settings } from '../../common/domain/settings.js';
 import { EventHub } from './events.js';
 import { systemClock, silentLogger, type Clock, type CredentialStore, type Logger } from './ports.js';
-import { SettingsStore } from './settings/settings-store.js';
-import { ProjectRegistry } from './projects/project-registry.js';
-import { VaultRootPointer } from './vault/vault-root.js';
-import { MemoryCredentialStore } from './auth/credential-store.js';
+import { SettingsStore } from './settings/index.js';
+import { ProjectRegistry } from './projects/index.js';
+import { VaultRootPointer } from './vault/index.js';
+import { MemoryCredentialStore } from './auth/index.js';
 import { Vault } from './vault/index.js';
 import { TranscriptStore } from './transcripts/index.js';
-import { SessionCatalog, type SessionsChange } from './chat/session-catalog.js';
-import { ChatRunner } from './chat/chat-runner.js';
+import { SessionCatalog, type SessionsChange } from './chat/index.js';
+import { ChatRunner } from './chat/index.js';
 import { TeamService } from './team-sync/index.js';
+import type { AgentEnvironment } from './chat/index.js';
+import type { VaultServices } from './vault-services.js';
 
 /** Everything the composition root needs from its caller (Electron entry, host, CLI, tests). */
 export interface ServicesConfig {
@@ -34,22 +36,7 @@ export interface ServicesConfig {
   watch?: boolean;
 }
 
-/** The engines bound to one vault root; rebuilt when the user points the vault elsewhere. */
-export interface VaultServices {
-  root: string;
-  isDefault: boolean;
-  settings: SettingsStore;
-  projects: ProjectRegistry;
-  memoryConfig(): MemoryConfig;
-  /** The vault's files, index, watcher and history. Await `ready` before reading its catalog. */
-  files: Vault;
-  ready: Promise<void>;
-  transcripts: TranscriptStore;
-  sessions: SessionCatalog;
-  /** Running conversations and the memory engines on their loop. */
-  chat: ChatRunner;
-  close(): Promise<void>;
-}
+export type { VaultServices } from './vault-services.js';
 
 export interface Services {
   readonly config: Required<Omit<ServicesConfig, 'vaultRoot'>> & { vaultRoot?: string };
@@ -98,15 +85,16 @@ async function openVault(
   const sessions = new SessionCatalog(root, transcripts, memoryConfig);
   // Deleted conversations stay restorable for `trashDays`; older ones go at start-up.
   void transcripts.purgeTrash().catch((error: unknown) => logger.warn('could not empty the conversation trash', { error: (error as Error).message }));
+  const agentEnv: AgentEnvironment = {
+    vaultRoot: root,
+    settings: () => settings.get(),
+    config: memoryConfig,
+    credentials: options.credentials,
+    env: options.env,
+    environmentFirst: options.shell === 'cli',
+  };
   const chat = new ChatRunner({
-    env: {
-      vaultRoot: root,
-      settings: () => settings.get(),
-      config: memoryConfig,
-      credentials: options.credentials,
-      env: options.env,
-      environmentFirst: options.shell === 'cli',
-    },
+    env: agentEnv,
     vaultFiles: files,
     settings,
     transcripts,
@@ -142,6 +130,7 @@ async function openVault(
     transcripts,
     sessions,
     chat,
+    agentEnv,
     async close() {
       await chat.close();
       // Incognito transcripts last until the app quits (docs/memory.md#pause-and-incognito).

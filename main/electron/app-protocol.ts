@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import type { Protocol } from 'electron';
-import { contentSecurityPolicy } from '../core/security/csp.js';
-import { mimeTypeOf, resolveStaticFile } from '../core/security/static-files.js';
+import { contentSecurityPolicy } from '../core/security/index.js';
+import { mimeTypeOf, resolveStaticFile } from '../core/security/index.js';
 
 export const APP_SCHEME = 'app';
 export const APP_HOST = 'strata';

@@ -1,7 +1,7 @@
 import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
 import { invokeChannelNames, type EventChannel } from '../../common/ipc/contract.js';
 import { err } from '../../common/result.js';
-import type { Dispatch } from '../core/ipc/dispatcher.js';
+import type { Dispatch } from '../core/ipc/index.js';
 import type { Logger } from '../core/ports.js';
 
 /** The only file in main that touches `ipcMain` (lint-enforced). */

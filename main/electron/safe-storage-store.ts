@@ -1,9 +1,9 @@
 import path from 'node:path';
 import type { SafeStorage } from 'electron';
 import { AppFailure } from '../../common/result.js';
-import { MemoryCredentialStore } from '../core/auth/credential-store.js';
+import { MemoryCredentialStore } from '../core/auth/index.js';
 import type { CredentialStore, Logger } from '../core/ports.js';
-import { readJsonFile, writeJsonAtomic } from '../core/fs/atomic-write.js';
+import { readJsonFile, writeJsonAtomic } from '../core/fs/index.js';
 
 /** The part of Electron's safeStorage the fallback uses. */
 export type SafeStorageApi = Pick<SafeStorage, 'isEncryptionAvailable' | 'encryptString' | 'decryptString' | 'getSelectedStorageBackend'>;

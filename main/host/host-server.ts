@@ -5,11 +5,11 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { err, type Result } from '../../common/result.js';
-import type { Dispatch } from '../core/ipc/dispatcher.js';
+import type { Dispatch } from '../core/ipc/index.js';
 import type { EventHub } from '../core/events.js';
 import type { Logger } from '../core/ports.js';
-import { contentSecurityPolicy } from '../core/security/csp.js';
-import { mimeTypeOf, resolveStaticFile } from '../core/security/static-files.js';
+import { contentSecurityPolicy } from '../core/security/index.js';
+import { mimeTypeOf, resolveStaticFile } from '../core/security/index.js';
 import { reenterPage } from './reenter-page.js';
 
 export interface HostOptions {

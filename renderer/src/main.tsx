@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
+import { startBridge } from './bridge';
 import { loadInitialState, wireEvents } from './bridge/actions';
 import { wireChatEvents } from './bridge/chat-actions';
 import { wireVaultEvents } from './bridge/vault-actions';
@@ -9,6 +10,8 @@ import { wireTeamEvents } from './bridge/team-actions';
 import { rememberPlace, restorePlace } from './bridge/place';
 import './styles.css';
 
+// The transport first: every action and event below goes through it.
+startBridge();
 wireEvents();
 wireChatEvents();
 wireVaultEvents();

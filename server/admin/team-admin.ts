@@ -1,6 +1,6 @@
 import { isValidRepo } from '../../common/team-memory/index.js';
 import { AppFailure } from '../../common/result.js';
-import { systemClock, type Clock } from '../../main/core/ports.js';
+import { systemClock, type Clock } from '../../common/ports.js';
 import { AuthStore } from '../storage/auth-store.js';
 import { openDatabase } from '../storage/open-db.js';
 import type { SqlDb } from '../storage/sql-db.js';

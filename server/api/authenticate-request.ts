@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Clock } from '../../main/core/ports.js';
+import type { Clock } from '../../common/ports.js';
 import { authenticateBearer, bearerToken, type Caller } from '../auth/bearer-auth.js';
 import type { AuthStore } from '../storage/auth-store.js';
 import { ApiError } from './api-error.js';

@@ -1,4 +1,4 @@
-import type { Clock } from '../../main/core/ports.js';
+import type { Clock } from '../../common/ports.js';
 import type { SqlDb } from '../storage/sql-db.js';
 
 const windowMs = 60_000;

@@ -1,4 +1,4 @@
-import type { Clock } from '../../main/core/ports.js';
+import type { Clock } from '../../common/ports.js';
 import type { AuthStore } from '../storage/auth-store.js';
 import { hashSecret } from '../server-crypto.js';
 

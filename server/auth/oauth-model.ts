@@ -1,5 +1,5 @@
 import type { AuthorizationCode, AuthorizationCodeModel, Client, RefreshToken, RefreshTokenModel, Token, User } from '@node-oauth/oauth2-server';
-import type { Clock } from '../../main/core/ports.js';
+import type { Clock } from '../../common/ports.js';
 import type { AuthStore } from '../storage/auth-store.js';
 import { hashSecret, newId, newSecret } from '../server-crypto.js';
 import { desktopClientId, type AuthLifetimes } from '../server-options.js';

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import OAuth2Server from '@node-oauth/oauth2-server';
-import type { Clock, Logger } from '../../main/core/ports.js';
+import type { Clock, Logger } from '../../common/ports.js';
 import type { AuthStore } from '../storage/auth-store.js';
 import { hashSecret, verifyPassword, type PasswordCost } from '../server-crypto.js';
 import { desktopClientId, usernamePattern, type AuthLifetimes } from '../server-options.js';

@@ -1,4 +1,4 @@
-import type { Clock } from '../../main/core/ports.js';
+import type { Clock } from '../../common/ports.js';
 import type { SqlDb } from '../storage/sql-db.js';
 
 // Fixed numbers rather than flags: every instance behind the load balancer must count alike (a flag

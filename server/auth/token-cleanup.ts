@@ -1,4 +1,4 @@
-import type { Clock, Logger } from '../../main/core/ports.js';
+import type { Clock, Logger } from '../../common/ports.js';
 import type { AuthStore } from '../storage/auth-store.js';
 
 /**

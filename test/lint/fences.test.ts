@@ -55,3 +55,75 @@ describe('the layer fences', () => {
     expect(restricted(await lint(file, code))).toEqual([]);
   });
 });
+
+/** Messages of one of our own fence rules (scripts/lint/fences-plugin.mjs). */
+const fenceErrors = (messages: string[], rule: string) => messages.filter((m) => m.startsWith(`strata/${rule}:`));
+
+describe('the fences between our own folders', () => {
+  it.each([
+    ['common imports the composition root', 'common/x.ts', "import { createServices } from '../main/core/services.js';\nexport const a = createServices;\n"],
+    ['common imports a type from the server', 'common/team-memory/x.ts', "import type { TeamServer } from '../../server/team-server.js';\nexport type A = TeamServer;\n"],
+    ['common imports renderer code with import()', 'common/x.ts', "export const load = () => import('../renderer/src/bridge/index.js');\n"],
+    ['main/core imports the host', 'main/core/vault/x.ts', "import { startHost } from '../../host/host-server.js';\nexport const a = startHost;\n"],
+    ['main/core imports the CLI', 'main/core/chat/x.ts', "import { runCli } from '../../cli/index.js';\nexport const a = runCli;\n"],
+    ['main/core imports the server', 'main/core/team-sync/x.ts', "import type { TeamServer } from '../../../server/team-server.js';\nexport type A = TeamServer;\n"],
+    ['a root file of main/core imports the Electron shell', 'main/core/x.ts', "export const load = () => import('../electron/main.js');\n"],
+    ['the server imports a port from main/core', 'server/auth/x.ts', "import type { Clock } from '../../main/core/ports.js';\nexport type A = Clock;\n"],
+    ['the server imports an engine', 'server/x.ts', "import { scanText } from '../main/core/secrets/index.js';\nexport const a = scanText;\n"],
+    ['the preload imports an engine', 'preload/x.ts', "import { Vault } from '../main/core/vault/index.js';\nexport const a = Vault;\n"],
+    ['the preload imports common/ outside the contract', 'preload/x.ts', "import { ok } from '../common/result.js';\nexport const a = ok;\n"],
+  ])('fails lint when %s', async (_label, file, code) => {
+    expect(fenceErrors(await lint(file, code), 'layers')).not.toEqual([]);
+  });
+
+  it.each([
+    ['common imports common', 'common/team-memory/x.ts', "import { ok } from '../result.js';\nexport const a = ok;\n"],
+    ['main/core imports common', 'main/core/vault/x.ts', "import { ok } from '../../../common/result.js';\nexport const a = ok;\n"],
+    ['the server imports common', 'server/auth/x.ts', "import type { Clock } from '../../common/ports.js';\nexport type A = Clock;\n"],
+    ['the preload imports the contract', 'preload/x.ts', "import { invokeChannelNames } from '../common/ipc/contract.js';\nexport const a = invokeChannelNames;\n"],
+    ['the host imports the composition root', 'main/host/x.ts', "import { createServices } from '../core/services.js';\nexport const a = createServices;\n"],
+  ])('allows %s', async (_label, file, code) => {
+    expect(fenceErrors(await lint(file, code), 'layers')).toEqual([]);
+  });
+});
+
+describe('engines are imported through their index.ts', () => {
+  it.each([
+    ['an engine imports a file inside another', 'main/core/chat/x.ts', "import { VaultRootPointer } from '../vault/vault-root.js';\nexport const a = VaultRootPointer;\n"],
+    ['an engine imports only a type from inside another', 'main/core/compact/x.ts', "import type { TranscriptRecord } from '../transcripts/records.js';\nexport type A = TranscriptRecord;\n"],
+    ['an index re-exports from inside another engine', 'main/core/vault/index.ts', "export type { SearchQuery } from '../search/search-index.js';\n"],
+    ['the composition root reaches inside an engine', 'main/core/x.ts', "import { ChatRunner } from './chat/chat-runner.js';\nexport const a = ChatRunner;\n"],
+    ['the CLI reaches inside an engine', 'main/cli/commands/x.ts', "import { SettingsStore } from '../../core/settings/settings-store.js';\nexport const a = SettingsStore;\n"],
+    ['the Electron shell reaches inside an engine with import()', 'main/electron/x.ts', "export const load = () => import('../core/ipc/dispatcher.js');\n"],
+  ])('fails lint when %s', async (_label, file, code) => {
+    expect(fenceErrors(await lint(file, code), 'engine-entry')).not.toEqual([]);
+  });
+
+  it.each([
+    ['an engine imports another through its index', 'main/core/chat/x.ts', "import { Vault } from '../vault/index.js';\nexport const a = Vault;\n"],
+    ['an engine imports its own files', 'main/core/vault/x.ts', "import { computeHealth } from './health.js';\nexport const a = computeHealth;\n"],
+    ['an engine imports a root port', 'main/core/vault/x.ts', "import type { Clock } from '../ports.js';\nexport type A = Clock;\n"],
+  ])('allows %s', async (_label, file, code) => {
+    expect(fenceErrors(await lint(file, code), 'engine-entry')).toEqual([]);
+  });
+});
+
+describe('no import cycles', () => {
+  // The probes lint new text for a file that exists, so the rest of the graph is the repository's own: the
+  // chat engine imports the agent engine, services.ts imports the chat engine.
+  it.each([
+    ['a lower engine imports a higher one back', 'main/core/agent/index.ts', "import { ChatRunner } from '../chat/index.js';\nexport const a = ChatRunner;\n"],
+    ['the cycle is type-only', 'main/core/agent/index.ts', "import type { ChatRunner } from '../chat/index.js';\nexport type A = ChatRunner;\n"],
+    ['the cycle runs through a re-export', 'main/core/agent/index.ts', "export type { ChatRunner } from '../chat/index.js';\n"],
+    ['an engine imports the composition root', 'main/core/chat/index.ts', "import type { Services } from '../services.js';\nexport type A = Services;\n"],
+  ])('fails lint when %s', async (_label, file, code) => {
+    expect(fenceErrors(await lint(file, code), 'no-cycle')).not.toEqual([]);
+  });
+
+  it.each([
+    ['a higher engine imports a lower one', 'main/core/chat/index.ts', "import { runQueryLoop } from '../agent/index.js';\nexport const a = runQueryLoop;\n"],
+    ['a cycle is broken by import() at run time', 'main/core/agent/index.ts', "export const load = () => import('../chat/index.js');\n"],
+  ])('allows %s', async (_label, file, code) => {
+    expect(fenceErrors(await lint(file, code), 'no-cycle')).toEqual([]);
+  });
+});

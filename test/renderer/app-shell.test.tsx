@@ -3,11 +3,11 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { defaultSettings, type Settings } from '../../common/domain/settings';
 import type { CredentialStatus, Project } from '../../common/domain/app';
-import { createFakeApi } from './support/fake-api';
+import { createFakeApi, startFakeMain } from './support/fake-api';
 
 /**
- * The renderer as Electron runs it: `window.strata` is set before the bridge is imported, so the
- * bridge picks the preload transport, and the fake answers from the contract.
+ * The renderer as Electron runs it: the bridge is started with the preload's API (here the fake, which
+ * answers from the contract), then the app's events are wired and its first state loaded.
  */
 async function mountApp(
   overrides: { settings?: Settings; credentials?: CredentialStatus; projects?: Project[]; handlers?: Parameters<typeof createFakeApi>[0] } = {},
@@ -32,8 +32,7 @@ async function mountApp(
     }),
     ...overrides.handlers,
   });
-  window.strata = fake.api;
-  vi.resetModules();
+  startFakeMain(fake.api);
   const { App } = await import('../../renderer/src/app');
   const actions = await import('../../renderer/src/bridge/actions');
   actions.wireEvents();
@@ -49,7 +48,6 @@ beforeEach(() => {
 });
 afterEach(() => {
   cleanup();
-  delete window.strata;
 });
 
 describe('the app shell', () => {

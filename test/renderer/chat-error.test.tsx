@@ -1,14 +1,13 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { defaultSettings } from '../../common/domain/settings';
 import type { ChatError } from '../../common/domain/chat';
-import { createFakeApi } from './support/fake-api';
+import { createFakeApi, startFakeMain } from './support/fake-api';
 
 /** The banner of a failed turn, over the renderer's store and the fake bridge. */
 async function mount(error: ChatError, baseUrl: string | null) {
-  window.strata = createFakeApi({}).api;
-  vi.resetModules();
+  startFakeMain(createFakeApi({}).api);
   const { useStore } = await import('../../renderer/src/store');
   useStore.setState({ settings: { ...defaultSettings(), baseUrl } });
   const { ChatErrorBanner } = await import('../../renderer/src/features/chat/chat-error');
@@ -18,7 +17,6 @@ async function mount(error: ChatError, baseUrl: string | null) {
 
 afterEach(() => {
   cleanup();
-  delete window.strata;
 });
 
 const offline: ChatError = { kind: 'offline', message: 'Cannot reach the API. Check your connection or the base URL, then retry.' };

@@ -1,8 +1,8 @@
 import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatItem } from '../../common/domain/chat';
-import { createFakeApi } from './support/fake-api';
+import { createFakeApi, startFakeMain } from './support/fake-api';
 
 type Divider = Extract<ChatItem, { kind: 'compaction' }>;
 const divider = (over: Partial<Divider> = {}): Divider => ({
@@ -32,8 +32,9 @@ async function mount(item: Divider) {
       };
     },
   });
-  window.strata = fake.api;
-  vi.resetModules();
+  startFakeMain(fake.api);
+  const { useStore } = await import('../../renderer/src/store');
+  useStore.getState().setInfo({ name: 'Strata', version: '0', platform: 'linux', shell: 'electron', vaultRoot: '/v', vaultState: 'ready' });
   const { CompactionDivider } = await import('../../renderer/src/features/chat/compaction-divider');
   render(<CompactionDivider item={item} project="/p" sessionId="s1" />);
   return { asked };

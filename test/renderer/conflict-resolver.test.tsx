@@ -1,8 +1,8 @@
 import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { ConflictView, TeamStatus } from '../../common/domain/team';
-import { createFakeApi } from './support/fake-api';
+import { createFakeApi, startFakeMain } from './support/fake-api';
 import { syncedStatus } from './support/team-status';
 
 const TEAM = 'projects/-p/memory/team';
@@ -15,15 +15,14 @@ afterEach(cleanup);
 async function open(view: Omit<ConflictView, 'key' | 'path' | 'receivedAt' | 'you'>) {
   const status: TeamStatus = { ...syncedStatus, conflicts: ['n.md'] };
   const saved: { keep: string; text?: string }[] = [];
-  window.strata = createFakeApi({
+  startFakeMain(createFakeApi({
     'team:status': () => status,
     'team:read-conflict': ({ key }) => ({ key, path: `${TEAM}/${key}`, receivedAt: '2026-12-04T09:30:00.000Z', you: null, ...view }),
     'team:resolve-conflict': ({ keep, text }) => {
       saved.push({ keep, ...(text !== undefined ? { text } : {}) });
       return status;
     },
-  }).api;
-  vi.resetModules();
+  }).api);
   const { useStore } = await import('../../renderer/src/store');
   const { ConflictsPanel } = await import('../../renderer/src/features/conflicts/conflicts-panel');
   useStore.getState().setActiveProject('/p');

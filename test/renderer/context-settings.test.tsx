@@ -1,16 +1,15 @@
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { defaultSettings, type Settings } from '../../common/domain/settings';
 import { err } from '../../common/result';
-import { createFakeApi } from './support/fake-api';
+import { createFakeApi, startFakeMain } from './support/fake-api';
 
 afterEach(cleanup);
 
 async function mount(answer: (patch: Partial<Settings>) => unknown) {
   const fake = createFakeApi({ 'settings:set': ({ patch }) => answer(patch as Partial<Settings>) as never });
-  window.strata = fake.api;
-  vi.resetModules();
+  startFakeMain(fake.api);
   const { ContextSection } = await import('../../renderer/src/features/settings/context-section');
   render(<ContextSection settings={defaultSettings()} />);
   return fake;

@@ -1,9 +1,9 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { DirListing } from '../../common/domain/app';
 import { err } from '../../common/result';
-import { createFakeApi } from './support/fake-api';
+import { createFakeApi, startFakeMain } from './support/fake-api';
 
 afterEach(cleanup);
 
@@ -12,11 +12,10 @@ const home: DirListing = { path: '/home/ana', parent: '/home', home: '/home/ana'
 describe('the folder chooser', () => {
   it('keeps a path typed while the first listing is on its way, and shows why it cannot be opened', async () => {
     let answerFirst: (listing: DirListing) => void = () => undefined;
-    window.strata = createFakeApi({
+    startFakeMain(createFakeApi({
       'fs:list-dirs': ({ path }) =>
         path === undefined ? new Promise<DirListing>((resolve) => (answerFirst = resolve)) : err('not_found', `${path} does not exist`),
-    }).api;
-    vi.resetModules();
+    }).api);
     const { FolderChooser } = await import('../../renderer/src/features/projects/folder-chooser');
     render(<FolderChooser title="Open a project folder" onPick={async () => true} onClose={() => undefined} />);
     const user = userEvent.setup();

@@ -1,8 +1,8 @@
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { HealthFixKind, HealthProblem, HealthReport } from '../../common/domain/vault';
-import { createFakeApi } from './support/fake-api';
+import { createFakeApi, startFakeMain } from './support/fake-api';
 
 afterEach(cleanup);
 
@@ -42,8 +42,7 @@ function vaultWith(initial: HealthProblem[], refuse: string[] = []) {
 }
 
 async function mount(fake: ReturnType<typeof createFakeApi>) {
-  window.strata = fake.api;
-  vi.resetModules();
+  startFakeMain(fake.api);
   const { HealthPanel } = await import('../../renderer/src/features/vault/health-panel');
   const { useStore } = await import('../../renderer/src/store');
   render(<HealthPanel />);

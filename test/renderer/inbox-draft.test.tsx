@@ -1,8 +1,8 @@
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { MemoryProposal } from '../../common/domain/chat';
-import { createFakeApi } from './support/fake-api';
+import { createFakeApi, startFakeMain } from './support/fake-api';
 
 const proposal: MemoryProposal = {
   id: 'p1',
@@ -22,14 +22,13 @@ afterEach(() => {
 });
 
 async function mount(accepted: { text?: string }[]) {
-  window.strata = createFakeApi({
+  startFakeMain(createFakeApi({
     'memory:list-proposals': () => [proposal],
     'memory:resolve-proposal': ({ text }) => {
       accepted.push({ ...(text !== undefined ? { text } : {}) });
       return [];
     },
-  }).api;
-  vi.resetModules();
+  }).api);
   const { useStore } = await import('../../renderer/src/store');
   const { ReviewPanel } = await import('../../renderer/src/features/vault/review-panel');
   useStore.getState().setActiveProject('/p');

@@ -1,8 +1,8 @@
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { MemoryLinks, VaultFile, VaultFileMeta } from '../../common/domain/vault';
-import { createFakeApi } from './support/fake-api';
+import { createFakeApi, startFakeMain } from './support/fake-api';
 
 afterEach(cleanup);
 
@@ -53,8 +53,7 @@ async function mount(files: VaultFileMeta[]) {
     'vault:memory-links': ({ path }) => (path === deploy.meta.path ? links : { links: [], backlinks: [] }),
     'vault:read-file': ({ path }) => ({ ...deploy, meta: meta(path, path), text: 'Other memory.\n', frontmatter: null, body: 'Other memory.\n', hash: path }),
   });
-  window.strata = fake.api;
-  vi.resetModules();
+  startFakeMain(fake.api);
   const { useStore } = await import('../../renderer/src/store');
   const { FilePane } = await import('../../renderer/src/features/vault/file-pane');
   useStore.getState().setProjects([{ path: '/work/site', name: 'site', openedAt: '2026-12-01T00:00:00.000Z', memorySlug: SLUG }]);

@@ -1,10 +1,10 @@
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { formatFindingRef, type SecretAllowanceView } from '../../common/domain/secrets';
 import type { ChatItem } from '../../common/domain/chat';
 import type { TeamStatus } from '../../common/domain/team';
-import { createFakeApi } from './support/fake-api';
+import { createFakeApi, startFakeMain } from './support/fake-api';
 import { syncedStatus } from './support/team-status';
 
 /** "Not a secret" in the renderer: the chat's refused-write card, the team panel and the Settings list. */
@@ -17,8 +17,7 @@ const fingerprint = 'ab'.repeat(32);
 describe('"Not a secret"', () => {
   it('on a refused memory write: marks the finding by rule and fingerprint, and never shows the value', async () => {
     const fake = createFakeApi({ 'secrets:allow': ({ rule, where }) => [{ id: 'x', rule, where, createdAt: '2026-12-04T10:00:00.000Z' }] });
-    window.strata = fake.api;
-    vi.resetModules();
+    startFakeMain(fake.api);
     const { ToolCard } = await import('../../renderer/src/features/chat/tool-card');
     const item: Extract<ChatItem, { kind: 'tool' }> = {
       kind: 'tool',
@@ -41,8 +40,7 @@ describe('"Not a secret"', () => {
   });
 
   it('offers nothing on a refusal without a finding (a sandbox refusal) or a successful write', async () => {
-    window.strata = createFakeApi({}).api;
-    vi.resetModules();
+    startFakeMain(createFakeApi({}).api);
     const { ToolCard } = await import('../../renderer/src/features/chat/tool-card');
     const base = { kind: 'tool' as const, id: 't', name: 'Write', summary: 'x', input: {} };
     render(<ToolCard item={{ ...base, status: 'error', result: 'Refused: `..` segments are not allowed in memory paths.' }} />);
@@ -61,8 +59,7 @@ describe('"Not a secret"', () => {
       // The next sync holds the file back for the finding left.
       'team:sync-now': () => ({ ...blocked, blocked: [{ ...blocked.blocked[0]!, findings: [{ rule: 'github-pat', line: 3 }] }] }),
     });
-    window.strata = fake.api;
-    vi.resetModules();
+    startFakeMain(fake.api);
     const { useStore } = await import('../../renderer/src/store');
     const { ConflictsPanel } = await import('../../renderer/src/features/conflicts/conflicts-panel');
     useStore.getState().setActiveProject('/p');
@@ -87,8 +84,7 @@ describe('"Not a secret"', () => {
       'secrets:list-allowances': () => list,
       'secrets:revoke-allowance': ({ id }) => (list = list.filter((a) => a.id !== id)),
     });
-    window.strata = fake.api;
-    vi.resetModules();
+    startFakeMain(fake.api);
     const { AllowancesSection } = await import('../../renderer/src/features/secrets/allowances-section');
     render(<AllowancesSection />);
     const items = await screen.findAllByRole('listitem');

@@ -1,9 +1,9 @@
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionNotes } from '../../common/domain/chat';
 import { EditorView } from '@codemirror/view';
-import { createFakeApi } from './support/fake-api';
+import { createFakeApi, startFakeMain } from './support/fake-api';
 
 const notes = (text: string, over: Partial<SessionNotes> = {}): SessionNotes => ({
   sessionId: 's1',
@@ -25,8 +25,7 @@ async function mount(initial: SessionNotes) {
       return notes(text);
     },
   });
-  window.strata = fake.api;
-  vi.resetModules();
+  startFakeMain(fake.api);
   const { wireChatEvents } = await import('../../renderer/src/bridge/chat-actions');
   wireChatEvents();
   const { NotesPanel } = await import('../../renderer/src/features/chat/notes-panel');

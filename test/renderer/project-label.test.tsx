@@ -1,8 +1,8 @@
 import { cleanup, render, screen, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Project } from '../../common/domain/app';
 import type { VaultFileMeta } from '../../common/domain/vault';
-import { createFakeApi } from './support/fake-api';
+import { createFakeApi, startFakeMain } from './support/fake-api';
 
 function memory(slug: string, name: string): VaultFileMeta {
   return {
@@ -29,8 +29,7 @@ afterEach(cleanup);
 
 /** Renders the tree over a fresh store holding `projects` and `files`. */
 async function renderTree(projects: Project[], files: VaultFileMeta[]) {
-  window.strata = createFakeApi({}).api;
-  vi.resetModules();
+  startFakeMain(createFakeApi({}).api);
   const { useStore } = await import('../../renderer/src/store');
   const { FileTree } = await import('../../renderer/src/features/vault/file-tree');
   useStore.getState().setProjects(projects);

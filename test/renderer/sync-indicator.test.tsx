@@ -1,8 +1,8 @@
 import { act, cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { TeamStatus } from '../../common/domain/team';
-import { createFakeApi } from './support/fake-api';
+import { createFakeApi, startFakeMain } from './support/fake-api';
 import { syncedStatus } from './support/team-status';
 
 const base: TeamStatus = syncedStatus;
@@ -16,8 +16,7 @@ async function mount() {
       return { ...base, phase: 'syncing' };
     },
   });
-  window.strata = fake.api;
-  vi.resetModules();
+  startFakeMain(fake.api);
   const { useStore } = await import('../../renderer/src/store');
   const { wireTeamEvents } = await import('../../renderer/src/bridge/team-actions');
   wireTeamEvents();

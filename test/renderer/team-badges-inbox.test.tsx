@@ -1,9 +1,9 @@
 import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { ConflictChoice, TeamStatus } from '../../common/domain/team';
 import type { VaultFileMeta } from '../../common/domain/vault';
-import { createFakeApi } from './support/fake-api';
+import { createFakeApi, startFakeMain } from './support/fake-api';
 import { syncedStatus } from './support/team-status';
 
 const TEAM = 'projects/-p/memory/team';
@@ -32,8 +32,7 @@ afterEach(cleanup);
 
 describe('team memory in the vault', () => {
   it('badges each team file with its sync state next to its type', async () => {
-    window.strata = createFakeApi({}).api;
-    vi.resetModules();
+    startFakeMain(createFakeApi({}).api);
     const { useStore } = await import('../../renderer/src/store');
     const { FileTree } = await import('../../renderer/src/features/vault/file-tree');
     useStore.getState().setFiles([
@@ -61,7 +60,7 @@ describe('team memory in the vault', () => {
 
   it('resolves a conflict from the inbox by keeping theirs, both or yours; Save the result waits for an edit', async () => {
     const resolved: { keep: ConflictChoice; text?: string }[] = [];
-    window.strata = createFakeApi({
+    startFakeMain(createFakeApi({
       'team:status': () => status,
       'team:read-conflict': ({ key }) => ({
         key,
@@ -76,8 +75,7 @@ describe('team memory in the vault', () => {
         resolved.push({ keep, ...(text !== undefined ? { text } : {}) });
         return status;
       },
-    }).api;
-    vi.resetModules();
+    }).api);
     const { useStore } = await import('../../renderer/src/store');
     const { ConflictsPanel } = await import('../../renderer/src/features/conflicts/conflicts-panel');
     useStore.getState().setActiveProject('/p');
@@ -130,8 +128,7 @@ describe('team memory in the vault', () => {
       ],
       invalidNames: [{ key: 'a\\b.md', path: `${TEAM}/a\\b.md`, reason: 'a backslash is not allowed' }],
     };
-    window.strata = createFakeApi({ 'team:status': () => withProblems, 'team:list-deleted': () => [] }).api;
-    vi.resetModules();
+    startFakeMain(createFakeApi({ 'team:status': () => withProblems, 'team:list-deleted': () => [] }).api);
     const { useStore } = await import('../../renderer/src/store');
     const { ConflictsPanel } = await import('../../renderer/src/features/conflicts/conflicts-panel');
     useStore.getState().setActiveProject('/p');

@@ -1,8 +1,8 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { VaultFileMeta } from '../../common/domain/vault';
 import { buildTreeRows, humanTitle, naturalCompare } from '../../renderer/src/features/vault/tree-rows';
-import { createFakeApi } from './support/fake-api';
+import { createFakeApi, startFakeMain } from './support/fake-api';
 
 function note(slug: string, name: string, over: Partial<VaultFileMeta> = {}): VaultFileMeta {
   return {
@@ -63,8 +63,7 @@ describe('the vault tree rows', () => {
 
 describe('the vault tree on screen', () => {
   async function renderTree(files: VaultFileMeta[]) {
-    window.strata = createFakeApi({}).api;
-    vi.resetModules();
+    startFakeMain(createFakeApi({}).api);
     const { useStore } = await import('../../renderer/src/store');
     const { FileTree } = await import('../../renderer/src/features/vault/file-tree');
     useStore.getState().setFiles(files);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { isValidSessionId } from '../../core/paths/project-paths.js';
+import { isValidSessionId } from '../../core/paths/index.js';
 import { cliServices } from '../cli-services.js';
 import { UsageError, untilAborted, type Command } from '../cli-io.js';
 import { existingFolder, parseOptions, required, vaultAndJson } from '../options.js';

@@ -1,11 +1,11 @@
 import path from 'node:path';
 import { resolveMemoryConfig, type MemoryConfig } from '../../../common/config.js';
 import { settingsSchema } from '../../../common/domain/settings.js';
-import { readJsonFile } from '../../core/fs/atomic-write.js';
+import { readJsonFile } from '../../core/fs/index.js';
 import { readTranscriptFile, sessionMemoryCompact } from '../../core/compact/index.js';
 import { loadCustomization, readNotes } from '../../core/session-memory/index.js';
-import { conversationChain } from '../../core/transcripts/conversation-chain.js';
-import type { TranscriptRecord } from '../../core/transcripts/records.js';
+import { conversationChain } from '../../core/transcripts/index.js';
+import type { TranscriptRecord } from '../../core/transcripts/index.js';
 import { UsageError, type Command } from '../cli-io.js';
 import { parseOptions, required, resolveVault, vaultAndJson, wholeNumber } from '../options.js';
 

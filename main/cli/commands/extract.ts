@@ -1,15 +1,11 @@
-import { runExtractPass } from '../../core/auto-memory/extract-pass.js';
-import type { ForkRunner } from '../../core/auto-memory/memory-extractor.js';
-import { memoryDirFor } from '../../core/auto-memory/memory-paths.js';
+import { runExtractPass } from '../../core/auto-memory/index.js';
+import { memoryDirFor } from '../../core/auto-memory/index.js';
 import { silentLogger, systemClock } from '../../core/ports.js';
 import { scanText } from '../../core/secrets/index.js';
-import type { CliIo, Command } from '../cli-io.js';
+import type { Command } from '../cli-io.js';
 import { existingFile, existingFolder, parseOptions, required, resolveVault, vaultAndJson } from '../options.js';
 import { vaultMemoryConfig } from './compact.js';
-import { cliExtractFork } from '../agent-forks.js';
-
-/** What the command needs to reach the model: a fork runner for this project, built from the agent engine. */
-export type ExtractForkFactory = (args: { projectDir: string; vaultRoot: string; memoryDir: string; io: CliIo }) => Promise<ForkRunner>;
+import { cliExtractFork, type ExtractForkFactory } from '../agent-forks.js';
 
 /**
  * `strata extract --transcript FILE --project DIR [--vault DIR] [--json]` (docs/architecture.md): one extraction pass

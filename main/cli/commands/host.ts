@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { spawn } from 'node:child_process';
-import { createDispatcher } from '../../core/ipc/dispatcher.js';
-import { createHandlers } from '../../core/ipc/handlers.js';
+import { createDispatcher } from '../../core/ipc/index.js';
+import { createHandlers } from '../../core/ipc/index.js';
 import { startHost } from '../../host/host-server.js';
 import { packageRoot, UsageError, type Command } from '../cli-io.js';
 import { cliServices } from '../cli-services.js';

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { AppFailure } from '../../../common/result.js';
-import { importClaudeCode } from '../../core/transcripts/claude-code-import.js';
+import { importClaudeCode } from '../../core/transcripts/index.js';
 import { UsageError, type Command } from '../cli-io.js';
 import { parseOptions, resolveVault, vaultAndJson } from '../options.js';
 

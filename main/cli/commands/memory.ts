@@ -1,13 +1,13 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { ImportPreview } from '../../../common/domain/portability.js';
-import { ProjectPaths } from '../../core/paths/project-paths.js';
+import { ProjectPaths } from '../../core/paths/index.js';
 import {
   collectMemories, exportFileName, memoriesMarkdown, memoriesZip, parsePastedMemories, previewNotesAt, writeImport,
 } from '../../core/portability/index.js';
 import { systemClock } from '../../core/ports.js';
-import { writeFileAtomic } from '../../core/fs/atomic-write.js';
-import type { Vault } from '../../core/vault/vault.js';
+import { writeFileAtomic } from '../../core/fs/index.js';
+import type { Vault } from '../../core/vault/index.js';
 import { UsageError, type CliIo, type Command } from '../cli-io.js';
 import { cliVault } from '../cli-vault.js';
 import { existingFolder, parseOptions, required, vaultAndJson } from '../options.js';

@@ -1,5 +1,5 @@
 import type { VaultScope } from '../../../common/domain/vault.js';
-import { ProjectPaths } from '../../core/paths/project-paths.js';
+import { ProjectPaths } from '../../core/paths/index.js';
 import { UsageError, type Command } from '../cli-io.js';
 import { cliVault } from '../cli-vault.js';
 import { existingFolder, parseOptions, required, vaultAndJson, wholeNumber } from '../options.js';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { AppFailure } from '../../../common/result.js';
 import { stderrLogger, type Logger } from '../../core/ports.js';
-import { defaultAppDataDir } from '../../core/vault/vault-root.js';
+import { defaultAppDataDir } from '../../core/vault/index.js';
 import { UsageError, type CliIo, type Command } from '../cli-io.js';
 import { parseOptions, wholeNumber } from '../options.js';
 

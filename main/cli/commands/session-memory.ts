@@ -1,24 +1,14 @@
 import path from 'node:path';
 import { stderrLogger, systemClock } from '../../core/ports.js';
-import { SessionNotesUpdater, type ForkRunner } from '../../core/session-memory/index.js';
-import { conversationChain } from '../../core/transcripts/conversation-chain.js';
-import { isMessageRecord, type TranscriptRecord } from '../../core/transcripts/records.js';
-import { UsageError, type CliIo, type Command } from '../cli-io.js';
-import { cliNotesFork } from '../agent-forks.js';
+import { SessionNotesUpdater } from '../../core/session-memory/index.js';
+import { conversationChain } from '../../core/transcripts/index.js';
+import { isMessageRecord, type TranscriptRecord } from '../../core/transcripts/index.js';
+import { UsageError, type Command } from '../cli-io.js';
+import { cliNotesFork, type MakeForkRunner } from '../agent-forks.js';
 import { parseOptions, required, resolveVault, vaultAndJson } from '../options.js';
 import { readTranscriptArg, vaultMemoryConfig } from './compact.js';
 
-/** What the command needs to fork the agent over a transcript's conversation (the agent engine provides it). */
-export interface ForkRunnerRequest {
-  vaultRoot: string;
-  projectDir: string;
-  sessionId: string;
-  /** The transcript's records: the fork's prefix is their conversation after the last compact boundary. */
-  records: readonly TranscriptRecord[];
-  io: CliIo;
-}
-
-export type MakeForkRunner = (request: ForkRunnerRequest) => Promise<ForkRunner>;
+export type { ForkRunnerRequest } from '../agent-forks.js';
 
 /** The session id: the records' own, else the transcript's file name (`<sessionId>.jsonl`). */
 export function sessionIdOf(records: readonly TranscriptRecord[], transcriptPath: string): string {

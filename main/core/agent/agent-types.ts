@@ -1,9 +1,9 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { LlmClient, LlmError, LlmResponse, LlmStreamEvent } from '../llm/index.js';
-import type { CanUseTool } from '../session-memory/fork-types.js';
+import type { CanUseTool } from './fork-types.js';
 import type { Clock, Logger } from '../ports.js';
 import type { Tool, ToolContext } from '../tools/index.js';
-import type { MessageRecord, TranscriptRecord } from '../transcripts/records.js';
+import type { MessageRecord, TranscriptRecord } from '../transcripts/index.js';
 
 /** What the memory engines see after a model response or a complete turn (docs/architecture.md#the-agent). */
 export interface HookContext {

@@ -1,6 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { newestReminder, reminderTextOf } from '../transcripts/context-reminder.js';
-import { isCompactBoundary, isMessageRecord, reachesModel, type TranscriptRecord } from '../transcripts/records.js';
+import { newestReminder, reminderTextOf } from '../transcripts/index.js';
+import { isCompactBoundary, isMessageRecord, reachesModel, type TranscriptRecord } from '../transcripts/index.js';
 
 /**
  * Transcript records → the API's `messages` (docs/architecture.md#the-agent). Only messages after the last compact

@@ -1,6 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { LlmClient, LlmError } from '../llm/index.js';
-import type { ForkRunner, SummarizerFork } from '../session-memory/fork-types.js';
+import type { ForkRunner, SummarizerFork } from './fork-types.js';
 import type { Tool, ToolContext } from '../tools/index.js';
 import { runForkedAgent } from './forked-agent.js';
 

@@ -1,8 +1,8 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { LlmClient } from '../llm/index.js';
-import type { CanUseTool } from '../session-memory/fork-types.js';
+import type { CanUseTool } from './fork-types.js';
 import type { Tool, ToolContext } from '../tools/index.js';
-import type { MessageRecord } from '../transcripts/records.js';
+import type { MessageRecord } from '../transcripts/index.js';
 import type { QueryResult, SummedUsage } from './agent-types.js';
 import { runQueryLoop } from './query-loop.js';
 import { RecordBuilder } from './record-builder.js';

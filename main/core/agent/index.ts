@@ -5,3 +5,5 @@ export { runForkedAgent, cacheHitRatio, type ForkedAgentOptions, type ForkedAgen
 export { toApiMessages, mergeSameRole, INTERRUPTED_RESULT } from './api-messages.js';
 export { runToolCalls } from './run-tool-calls.js';
 export type { AgentEvent, AgentHooks, HookContext, QueryLoopOptions, QueryResult, QueryStatus, SummedUsage } from './agent-types.js';
+export type { CanUseTool, ForkArgs, ForkResult, ForkRunner, ForkUsage, MessageParam, SummarizerFork, ToolDecision } from './fork-types.js';
+export { RecordBuilder } from './record-builder.js';

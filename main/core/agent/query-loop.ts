@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { systemClock } from '../ports.js';
 import { toApiTools } from '../tools/index.js';
-import type { MessageRecord, TranscriptRecord } from '../transcripts/records.js';
+import type { MessageRecord, TranscriptRecord } from '../transcripts/index.js';
 import type { LlmResponse } from '../llm/index.js';
 import { mergeSameRole, toApiMessages } from './api-messages.js';
 import type { QueryLoopOptions, QueryResult, SummedUsage } from './agent-types.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../ports.js';
-import type { ApiMessage, MessageRecord, TranscriptRecord } from '../transcripts/records.js';
+import type { ApiMessage, MessageRecord, TranscriptRecord } from '../transcripts/index.js';
 
 /**
  * Builds the run's records in Claude Code's shape (uuid/parentUuid chain, sessionId, cwd,

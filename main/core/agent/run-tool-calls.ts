@@ -1,6 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { runTool, type Tool, type ToolContext } from '../tools/index.js';
-import type { CanUseTool } from '../session-memory/fork-types.js';
+import type { CanUseTool } from './fork-types.js';
 import { INTERRUPTED_RESULT } from './api-messages.js';
 import type { AgentEvent } from './agent-types.js';
 

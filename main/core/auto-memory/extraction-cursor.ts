@@ -1,4 +1,4 @@
-import { SessionStateStore, type SessionStateSlot } from '../transcripts/session-state-store.js';
+import { SessionStateStore, type SessionStateSlot } from '../transcripts/index.js';
 
 /** The extractor's state in a session's JSON (docs/memory.md#auto-memory cursor), under its own key. */
 export interface ExtractionCursor {

@@ -56,7 +56,7 @@ export function createExtractorCanUseTool(options: { projectDir: string; guard: 
   };
 }
 
-/** The agent loop's decision shape (`main/core/session-memory/fork-types.ts` CanUseTool), structurally. */
+/** The agent loop's decision shape (`main/core/agent/fork-types.ts` CanUseTool), structurally. */
 export type LoopToolDecision = { allow: true } | { allow: false; message: string };
 
 /**

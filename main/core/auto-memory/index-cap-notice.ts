@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { MemoryConfig } from '../../../common/config.js';
-import { nearDuplicates } from '../vault/near-duplicates.js';
+import { nearDuplicates } from '../vault/index.js';
 import { scanMemoryFiles } from './memory-files.js';
 import { indexHeadroom, truncateIndex } from './memory-index.js';
 import { INDEX_FILE_NAME } from './memory-paths.js';

@@ -25,3 +25,7 @@ export { MemoryRanker } from './recall-rank.js';
 export { attachMemories, renderRecalled, ageLine, type RecalledMemory } from './recall-attach.js';
 export { selectOnline, parseSelection, type SideQuery } from './recall-select.js';
 export { MemoryUsageStore } from './memory-usage.js';
+export { runExtractPass } from './extract-pass.js';
+export { indexCapNotice } from './index-cap-notice.js';
+export { sandboxMemoryPaths } from './memory-path-tools.js';
+export { ReviewInbox } from './review-inbox.js';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { currentConfig, type LiveConfig, type MemoryConfig } from '../../../common/config.js';
 import type { MemoryShape } from '../../../common/memory-file/index.js';
 import type { Clock, Logger } from '../ports.js';
-import type { ContentBlock, MessageRecord, Usage } from '../transcripts/records.js';
+import type { ContentBlock, MessageRecord, Usage } from '../transcripts/index.js';
 import type { CursorStore } from './extraction-cursor.js';
 import { extractorPrompt } from './extractor-prompt.js';
 import { createExtractorCanUseTool, writeTargetOf, type CanUseTool } from './extractor-permissions.js';

@@ -1,5 +1,5 @@
 import { parseIndex as parsePointers } from '../../../common/memory-file/index.js';
-import { estimateTextTokens } from '../llm/tokens.js';
+import { estimateTextTokens } from '../llm/index.js';
 
 export { formatIndexLine, normalizeTarget } from '../../../common/memory-file/index.js';
 

@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../fs/atomic-write.js';
+import { writeFileAtomic } from '../fs/index.js';
 import type { MemoryConfig } from '../../../common/config.js';
 import { renderMemoryFile } from '../../../common/memory-file/index.js';
 import { scanMemoryFiles, type MemoryFile } from './memory-files.js';

@@ -1,9 +1,9 @@
 import { promises as fs, realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { MemoryUsage, MemoryUse } from '../../../common/domain/memory-use.js';
-import { writeJsonAtomic } from '../fs/atomic-write.js';
+import { writeJsonAtomic } from '../fs/index.js';
 import type { Clock } from '../ports.js';
-import { STATE_DIR } from '../vault/vault-paths.js';
+import { STATE_DIR } from '../vault/index.js';
 
 /** How many of a memory's latest uses are kept by conversation (the count keeps growing). */
 export const RECENT_USES_KEPT = 20;

@@ -5,7 +5,7 @@ import { createTwoFilesPatch } from 'diff';
 import { z } from 'zod';
 import type { MemoryProposal } from '../../../common/domain/chat.js';
 import { AppFailure } from '../../../common/result.js';
-import { readJsonFile, writeFileAtomic, writeJsonAtomic } from '../fs/atomic-write.js';
+import { readJsonFile, writeFileAtomic, writeJsonAtomic } from '../fs/index.js';
 import { KeyedSequencer } from '../../../common/async/sequencer.js';
 import { INDEX_FILE_NAME } from './memory-paths.js';
 import { parseMemoryFile } from '../../../common/memory-file/index.js';

@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { isAllowanceFile } from '../secrets/allowances.js';
+import { isAllowanceFile } from '../secrets/index.js';
 
 /** The outcome of a sandbox check: the real path to write to, or why not (told to the model as is). */
 export type SandboxResult = { ok: true; realPath: string } | { ok: false; reason: string };

@@ -1,6 +1,6 @@
 import type { ChatItem } from '../../../common/domain/chat.js';
-import { isMessageRecord, type ContentBlock, type MessageRecord, type TranscriptRecord } from '../transcripts/records.js';
-import { conversationChain } from '../transcripts/conversation-chain.js';
+import { isMessageRecord, type ContentBlock, type MessageRecord, type TranscriptRecord } from '../transcripts/index.js';
+import { conversationChain } from '../transcripts/index.js';
 import { displayRecords } from './records-to-items.js';
 import { isPromptRecord } from './turn-records.js';
 

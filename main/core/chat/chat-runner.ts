@@ -3,11 +3,11 @@ import type { ChatItem, MemoryProposal, PermissionDecision } from '../../../comm
 import type { ProjectSettings } from '../../../common/domain/settings.js';
 import { AppFailure } from '../../../common/result.js';
 import type { VaultFile } from '../../../common/domain/vault.js';
-import { memoryDir as vaultMemoryDir } from '../vault/vault-paths.js';
-import { ReviewInbox } from '../auto-memory/review-inbox.js';
+import { memoryDir as vaultMemoryDir } from '../vault/index.js';
+import { ReviewInbox } from '../auto-memory/index.js';
 import type { Clock, Logger } from '../ports.js';
-import type { SettingsStore } from '../settings/settings-store.js';
-import type { TranscriptStore } from '../transcripts/transcript-store.js';
+import type { SettingsStore } from '../settings/index.js';
+import type { TranscriptStore } from '../transcripts/index.js';
 import { projectSwitches, type AgentEnvironment } from './agent-setup.js';
 import { ChatEvents } from './chat-events.js';
 import { ChatSession, type SessionPolicy } from './chat-session.js';
@@ -15,7 +15,7 @@ import { MemoryEngines } from './memory-engines.js';
 import { contextMeter, type SessionCatalog } from './session-catalog.js';
 import { isItemRecord, itemRecord, type ItemRecord } from './records-to-items.js';
 import type { MemoryItem } from './memory-changes.js';
-import { conversationChain } from '../transcripts/conversation-chain.js';
+import { conversationChain } from '../transcripts/index.js';
 
 /**
  * The vault layer's memory writes (`Vault`): a snapshot in the file's history before it is written

@@ -1,5 +1,5 @@
-import type { CompactOutcome } from '../compact/compactor.js';
-import { isMessageRecord, type TranscriptRecord } from '../transcripts/records.js';
+import type { CompactOutcome } from '../compact/index.js';
+import { isMessageRecord, type TranscriptRecord } from '../transcripts/index.js';
 
 /**
  * A compaction's records as the conversation keeps them: the boundary carries what the divider shows

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { ChatItem } from '../../../common/domain/chat.js';
-import { indexCapNotice } from '../auto-memory/index-cap-notice.js';
+import { indexCapNotice } from '../auto-memory/index.js';
 import { buildSessionContext, InstructionsOnRead } from '../context/index.js';
 import type { Clock, Logger } from '../ports.js';
 import { isStillTemplate, loadCustomization } from '../session-memory/index.js';
-import { contextReminderRecord, reminderTextOf } from '../transcripts/context-reminder.js';
-import type { TranscriptRecord } from '../transcripts/records.js';
+import { contextReminderRecord, reminderTextOf } from '../transcripts/index.js';
+import type { TranscriptRecord } from '../transcripts/index.js';
 import type { AgentEnvironment, ConversationAgent } from './agent-setup.js';
 import { contextNotices } from './context-notices.js';
 import type { MemoryEngines } from './memory-engines.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ChatItem } from '../../../common/domain/chat.js';
-import type { SessionContext } from '../context/session-context.js';
+import type { SessionContext } from '../context/index.js';
 
 /**
  * What the chat asks or tells when the instructions are (re)loaded (docs/memory.md#instructions): an approval for each

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ChatItem } from '../../../common/domain/chat.js';
 import { liveContextTokens } from '../session-memory/index.js';
-import type { TranscriptRecord } from '../transcripts/records.js';
+import type { TranscriptRecord } from '../transcripts/index.js';
 import type { ConversationAgent } from './agent-setup.js';
 import { compactionNotice, compactionRecords } from './compaction-records.js';
 import type { MemoryEngines } from './memory-engines.js';

@@ -5,9 +5,9 @@ import { createTwoFilesPatch } from 'diff';
 import type { ChatItem } from '../../../common/domain/chat.js';
 import { AppFailure } from '../../../common/result.js';
 import { parseMemoryFile } from '../../../common/memory-file/index.js';
-import { INDEX_FILE_NAME } from '../auto-memory/memory-paths.js';
-import { formatIndexLine } from '../auto-memory/memory-index.js';
-import { writeFileAtomic } from '../fs/atomic-write.js';
+import { INDEX_FILE_NAME } from '../auto-memory/index.js';
+import { formatIndexLine } from '../auto-memory/index.js';
+import { writeFileAtomic } from '../fs/index.js';
 
 export type MemoryItem = Extract<ChatItem, { kind: 'memory' }>;
 

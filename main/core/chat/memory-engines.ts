@@ -1,11 +1,11 @@
 import { Emitter } from '../../../common/async/event.js';
 import type { MemoryConfig } from '../../../common/config.js';
-import { MemoryRecall } from '../auto-memory/memory-recall.js';
+import { MemoryRecall } from '../auto-memory/index.js';
 import { Compactor } from '../compact/index.js';
 import type { Clock, Logger } from '../ports.js';
 import { SessionMemoryStateStore, SessionNotesService, SessionNotesUpdater } from '../session-memory/index.js';
-import type { IncognitoSessions } from '../transcripts/incognito.js';
-import { SessionStateStore } from '../transcripts/session-state-store.js';
+import type { IncognitoSessions } from '../transcripts/index.js';
+import { SessionStateStore } from '../transcripts/index.js';
 
 /**
  * The memory engines one vault shares across its conversations: the session-notes updater and the

@@ -1,4 +1,4 @@
-import { isMessageRecord, type TranscriptRecord } from '../transcripts/records.js';
+import { isMessageRecord, type TranscriptRecord } from '../transcripts/index.js';
 
 /**
  * The field a recall attachment's meta record carries: which memory files it attached and their size,

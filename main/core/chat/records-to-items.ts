@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { conversationChain } from '../transcripts/conversation-chain.js';
+import { conversationChain } from '../transcripts/index.js';
 import { DECLINED } from '../tools/index.js';
 import type { ChatItem } from '../../../common/domain/chat.js';
 import {
@@ -8,7 +8,7 @@ import {
   type ContentBlock,
   type MessageRecord,
   type TranscriptRecord,
-} from '../transcripts/records.js';
+} from '../transcripts/index.js';
 
 /**
  * A chat item that is not a message (a memory card, the memories recalled for a question, "Stopped",

@@ -1,5 +1,5 @@
 import { promises as fs } from 'node:fs';
-import { parseSections } from '../session-memory/sections.js';
+import { parseSections } from '../session-memory/index.js';
 
 /** More than a title: a notes section written as a paragraph. */
 const MAX_TITLE_CHARS = 120;

@@ -1,6 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { MemoryShape } from '../../../common/memory-file/index.js';
-import { memoryPromptSection } from '../auto-memory/memory-prompt.js';
+import { memoryPromptSection } from '../auto-memory/index.js';
 
 const base = `You are Strata, an assistant that works on the user's folder with them. Many of the people you help never open a terminal: explain plainly, avoid jargon, and say what you changed.
 

@@ -1,4 +1,4 @@
-import { isMessageRecord, type MessageRecord, type TranscriptRecord } from '../transcripts/records.js';
+import { isMessageRecord, type MessageRecord, type TranscriptRecord } from '../transcripts/index.js';
 
 /** What a turn's records are, for the chat's bookkeeping: questions, tool results, the tools used. */
 

@@ -1,4 +1,4 @@
-import type { CompactBoundaryRecord, MessageRecord, TranscriptRecord } from '../transcripts/records.js';
+import type { CompactBoundaryRecord, MessageRecord, TranscriptRecord } from '../transcripts/index.js';
 
 /** Why session-memory compaction did not run (docs/architecture.md, `strata compact`), in docs/memory.md#compaction order. */
 export const fallbackReasons = ['no-notes', 'template', 'boundary-not-found', 'over-threshold', 'error'] as const;

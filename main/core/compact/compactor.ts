@@ -8,7 +8,7 @@ import {
   type SessionMemoryStateStore,
   type SummarizerFork,
 } from '../session-memory/index.js';
-import type { TranscriptRecord } from '../transcripts/records.js';
+import type { TranscriptRecord } from '../transcripts/index.js';
 import { CompactionGuard } from './compaction-guard.js';
 import { resultRecords, type CompactionResult, type FallbackReason } from './compaction-result.js';
 import { legacyCompact } from './legacy-compact.js';

@@ -1,6 +1,6 @@
 import type { MemoryConfig } from '../../../common/config.js';
-import { estimateMessageTokens } from '../llm/tokens.js';
-import { isCompactBoundary, isMessageRecord, type TranscriptRecord } from '../transcripts/records.js';
+import { estimateMessageTokens } from '../llm/index.js';
+import { isCompactBoundary, isMessageRecord, type TranscriptRecord } from '../transcripts/index.js';
 import { toolResultIds, toolUseIds } from '../session-memory/index.js';
 
 type KeepConfig = Pick<MemoryConfig['compaction'], 'keepMinTokens' | 'keepMinTextMessages' | 'keepMaxTokens'>;

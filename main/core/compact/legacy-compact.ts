@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { MemoryConfig } from '../../../common/config.js';
-import { estimateMessagesTokens } from '../llm/tokens.js';
+import { estimateMessagesTokens } from '../llm/index.js';
 import type { MessageParam, SummarizerFork } from '../session-memory/index.js';
 import { liveContextTokens, liveMessages } from '../session-memory/index.js';
-import type { TranscriptRecord } from '../transcripts/records.js';
+import type { TranscriptRecord } from '../transcripts/index.js';
 import type { CompactionResult } from './compaction-result.js';
 import { SUMMARIZER_TOOL_DENIAL, legacySummaryPrompt } from './legacy-prompt.js';
 import { MAX_PTL_RETRIES, tokenGapOf, truncateHeadForRetry } from './ptl-retry.js';

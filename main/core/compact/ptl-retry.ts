@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { estimateMessagesTokens } from '../llm/tokens.js';
+import { estimateMessagesTokens } from '../llm/index.js';
 
 /** docs/memory.md#compaction: a summarizer refused as too long is retried at most this many times, each time shorter. */
 export const MAX_PTL_RETRIES = 3;

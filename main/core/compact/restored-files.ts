@@ -1,8 +1,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { MemoryConfig } from '../../../common/config.js';
-import { estimateTextTokens } from '../llm/tokens.js';
-import { isMessageRecord, type TranscriptRecord } from '../transcripts/records.js';
+import { estimateTextTokens } from '../llm/index.js';
+import { isMessageRecord, type TranscriptRecord } from '../transcripts/index.js';
 
 type RestoreConfig = Pick<MemoryConfig['compaction'], 'restoredFiles' | 'restoredFileTokens' | 'restoredTotalTokens'>;
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { MemoryConfig } from '../../../common/config.js';
-import { estimateMessagesTokens } from '../llm/tokens.js';
+import { estimateMessagesTokens } from '../llm/index.js';
 import { conversationView, isStillTemplate, liveContextTokens } from '../session-memory/index.js';
-import { isCompactBoundary, isMessageRecord, type TranscriptRecord } from '../transcripts/records.js';
+import { isCompactBoundary, isMessageRecord, type TranscriptRecord } from '../transcripts/index.js';
 import type { CompactionResult, FallbackReason } from './compaction-result.js';
 import { calculateKeepIndex, keepFloor } from './keep-index.js';
 import { boundaryRecord, formatCompactSummary, summaryText, truncateNotesForCompact, userRecord } from './summary-message.js';

@@ -1,5 +1,5 @@
 import { linesWithin, parseSections, sectionOf } from '../session-memory/index.js';
-import type { CompactBoundaryRecord, MessageRecord } from '../transcripts/records.js';
+import type { CompactBoundaryRecord, MessageRecord } from '../transcripts/index.js';
 
 export const TRUNCATION_MARKER = '[... section truncated for length ...]';
 

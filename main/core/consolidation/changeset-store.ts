@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
-import { readJsonFile, writeJsonAtomic } from '../fs/atomic-write.js';
+import { readJsonFile, writeJsonAtomic } from '../fs/index.js';
 import { KeyedSequencer } from '../../../common/async/sequencer.js';
 
 const itemSchema = z.object({

@@ -1,7 +1,7 @@
 import { ForkFailedError, runForkedAgent } from '../agent/index.js';
-import { toLoopCanUseTool } from '../auto-memory/extractor-permissions.js';
-import { sandboxMemoryPaths } from '../auto-memory/memory-path-tools.js';
-import { buildSystemPrompt } from '../chat/system-prompt.js';
+import { toLoopCanUseTool } from '../auto-memory/index.js';
+import { sandboxMemoryPaths } from '../auto-memory/index.js';
+import { buildSystemPrompt } from '../chat/index.js';
 import type { LlmClient } from '../llm/index.js';
 import { defaultTools } from '../tools/index.js';
 import type { ConsolidationFork } from './consolidator.js';

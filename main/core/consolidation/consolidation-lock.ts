@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from '../fs/atomic-write.js';
+import { writeFileAtomic } from '../fs/index.js';
 import type { Clock } from '../ports.js';
 
 /**

@@ -1,11 +1,11 @@
 import type { ConsolidationChangeset } from '../../../common/domain/consolidation.js';
-import { scanMemoryFiles } from '../auto-memory/memory-files.js';
-import { ensureMemoryDir } from '../auto-memory/memory-paths.js';
-import { createClients, projectSwitches, type AgentEnvironment } from '../chat/agent-setup.js';
-import { ProjectPaths } from '../paths/project-paths.js';
+import { scanMemoryFiles } from '../auto-memory/index.js';
+import { ensureMemoryDir } from '../auto-memory/index.js';
+import { createClients, projectSwitches, type AgentEnvironment } from '../chat/index.js';
+import { ProjectPaths } from '../paths/index.js';
 import type { Clock, Logger } from '../ports.js';
 import { scanText } from '../secrets/index.js';
-import type { Vault } from '../vault/vault.js';
+import type { Vault } from '../vault/index.js';
 import { ChangesetStore } from './changeset-store.js';
 import { createConsolidationFork } from './consolidation-fork.js';
 import { Consolidator, type ConsolidationOutcome } from './consolidator.js';

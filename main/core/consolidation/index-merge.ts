@@ -1,5 +1,5 @@
 import { merge3 } from '../../../common/text/merge3.js';
-import { parseIndex } from '../vault/memory-index.js';
+import { parseIndex } from '../vault/index.js';
 
 const targets = (text: string) => new Set(parseIndex(text).map((l) => l.target));
 const targetOf = (line: string) => parseIndex(line)[0]?.target ?? null;

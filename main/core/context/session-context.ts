@@ -1,8 +1,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { MemoryConfig } from '../../../common/config.js';
-import { truncateIndex, type IndexTruncation } from '../auto-memory/memory-index.js';
-import type { ProjectPaths } from '../paths/project-paths.js';
+import { truncateIndex, type IndexTruncation } from '../auto-memory/index.js';
+import type { ProjectPaths } from '../paths/index.js';
 import { loadInstructions, type LoadedInstructions } from './claude-md-loader.js';
 import { stripFrontmatter, stripHtmlComments } from './markdown-text.js';
 import { buildReminderBlock, type ReminderFile } from './reminder-block.js';

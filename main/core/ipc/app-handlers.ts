@@ -1,7 +1,7 @@
 import type { CredentialStatus } from '../../../common/domain/app.js';
 import { AppFailure } from '../../../common/result.js';
-import { API_KEY_ACCOUNT } from '../auth/credential-store.js';
-import { listDirs } from '../fs/list-dirs.js';
+import { API_KEY_ACCOUNT } from '../auth/index.js';
+import { listDirs } from '../fs/index.js';
 import type { Services } from '../services.js';
 import type { Handlers } from './dispatcher.js';
 

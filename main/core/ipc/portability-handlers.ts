@@ -1,5 +1,5 @@
 import { AppFailure } from '../../../common/result.js';
-import { ProjectPaths } from '../paths/project-paths.js';
+import { ProjectPaths } from '../paths/index.js';
 import {
   collectMemories, exportFileName, memoriesMarkdown, memoriesZip, parsePastedMemories, previewNotesAt, writeImport,
 } from '../portability/index.js';

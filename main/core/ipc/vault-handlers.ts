@@ -1,7 +1,7 @@
-import { AUTOSAVE_REASON } from '../vault/history-coalesce.js';
+import { AUTOSAVE_REASON } from '../vault/index.js';
 import type { Services } from '../services.js';
 import type { Handlers } from './dispatcher.js';
-import { ProjectPaths } from '../paths/project-paths.js';
+import { ProjectPaths } from '../paths/index.js';
 
 type VaultChannel =
   | 'vault:list-files'

@@ -1,4 +1,4 @@
-import type { ApiMessage, ContentBlock, MessageRecord } from '../transcripts/records.js';
+import type { ApiMessage, ContentBlock, MessageRecord } from '../transcripts/index.js';
 
 /**
  * Token accounting, docs/memory.md#token-accounting. Estimates are deliberately conservative (×4/3) because they decide

@@ -1,8 +1,8 @@
 import { AppFailure } from '../../../common/result.js';
 import type { ImportItem, ImportResult } from '../../../common/domain/portability.js';
 import { renderMemoryFile } from '../../../common/memory-file/index.js';
-import { memoryDir } from '../vault/vault-paths.js';
-import type { Vault } from '../vault/vault.js';
+import { memoryDir } from '../vault/index.js';
+import type { Vault } from '../vault/index.js';
 
 const VAULT_FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,120}\.md$/;
 

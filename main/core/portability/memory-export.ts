@@ -1,6 +1,6 @@
 import type { ExportedMemory } from '../../../common/domain/portability.js';
 import { parseMemoryFile } from '../../../common/memory-file/index.js';
-import type { Vault } from '../vault/vault.js';
+import type { Vault } from '../vault/index.js';
 import { writeZip } from './zip.js';
 
 /**

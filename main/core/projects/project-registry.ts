@@ -4,10 +4,10 @@ import { z } from 'zod';
 import { Emitter } from '../../../common/async/event.js';
 import type { Project } from '../../../common/domain/app.js';
 import { AppFailure } from '../../../common/result.js';
-import { readJsonFile, writeJsonAtomic } from '../fs/atomic-write.js';
+import { readJsonFile, writeJsonAtomic } from '../fs/index.js';
 import type { Clock } from '../ports.js';
-import { ProjectPaths } from '../paths/project-paths.js';
-import { MAX_SLUG_LENGTH } from '../paths/slug.js';
+import { ProjectPaths } from '../paths/index.js';
+import { MAX_SLUG_LENGTH } from '../paths/index.js';
 
 const MAX_RECENT = 50;
 

@@ -2,7 +2,7 @@ import { promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
 import MiniSearch from 'minisearch';
 import type { Logger } from '../ports.js';
-import { writeFileAtomic } from '../fs/atomic-write.js';
+import { writeFileAtomic } from '../fs/index.js';
 import { SEARCH_OPTIONS, SearchIndex, type IndexedDoc } from './search-index.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { IndexedDoc } from './search-index.js';
+import type { IndexedDoc } from './indexed-doc.js';
 import { tokenize } from './tokenize.js';
 
 /** The distinct indexed words of a document, as the index keeps them (lower case; title and text). */

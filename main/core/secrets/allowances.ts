@@ -1,7 +1,7 @@
 import { linkSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { writeFileAtomic } from '../fs/atomic-write.js';
+import { writeFileAtomic } from '../fs/index.js';
 import { scanText } from './scan-text.js';
 import type { Finding, ScanOptions } from './secret-rule.js';
 

@@ -1,11 +1,11 @@
-import { contextTokens } from '../llm/tokens.js';
+import { contextTokens } from '../llm/index.js';
 import {
   isCompactBoundary,
   type CompactBoundaryRecord,
   isMessageRecord,
   type MessageRecord,
   type TranscriptRecord,
-} from '../transcripts/records.js';
+} from '../transcripts/index.js';
 
 /** Helpers over a conversation's records, shared by the trigger, the updater and compaction. */
 

@@ -1,5 +1,5 @@
 /** Session memory (docs/memory.md#session-notes): the per-session notes file and the forked updater that keeps it current. */
-export type { CanUseTool, ForkArgs, ForkResult, ForkRunner, ForkUsage, MessageParam, SummarizerFork, ToolDecision } from './fork-types.js';
+export type { CanUseTool, ForkArgs, ForkResult, ForkRunner, ForkUsage, MessageParam, SummarizerFork, ToolDecision } from '../agent/index.js';
 export { conversationView, lastAssistantHasToolUse, lastBoundaryIndex, liveContextTokens, liveMessages, toolResultIds, toolUseIds } from './conversation.js';
 export { ensureNotesFile, notesPathFor, readNotes, realProjectPath, NOTES_DIR_MODE, NOTES_FILE_MODE } from './notes-file.js';
 export { joinSections, linesWithin, parseSections, sectionOf, type NotesSection, type ParsedNotes } from './sections.js';

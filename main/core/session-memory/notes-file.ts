@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { assertSessionId } from '../paths/project-paths.js';
-import { slug } from '../paths/slug.js';
+import { assertSessionId } from '../paths/index.js';
+import { slug } from '../paths/index.js';
 
 /** docs/memory.md#session-notes: the notes folder is private to the user (0700), the file too (0600). */
 export const NOTES_DIR_MODE = 0o700;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Emitter } from '../../../common/async/event.js';
 import type { SessionNotes } from '../../../common/domain/chat.js';
 import { AppFailure } from '../../../common/result.js';
-import { writeFileAtomic } from '../fs/atomic-write.js';
+import { writeFileAtomic } from '../fs/index.js';
 import { NOTES_DIR_MODE, NOTES_FILE_MODE, readNotes } from './notes-file.js';
 import type { SessionNotesUpdater } from './session-notes-updater.js';
 

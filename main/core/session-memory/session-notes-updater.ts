@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { KeyedSequencer } from '../../../common/async/sequencer.js';
 import { currentConfig, type LiveConfig, type MemoryConfig } from '../../../common/config.js';
-import { writeFileAtomic } from '../fs/atomic-write.js';
-import { contextTokens } from '../llm/tokens.js';
+import { writeFileAtomic } from '../fs/index.js';
+import { contextTokens } from '../llm/index.js';
 import type { Clock, Logger } from '../ports.js';
-import type { TranscriptRecord } from '../transcripts/records.js';
+import type { TranscriptRecord } from '../transcripts/index.js';
 import { lastAssistantHasToolUse, liveMessages } from './conversation.js';
-import type { CanUseTool, ForkResult, ForkRunner } from './fork-types.js';
+import type { CanUseTool, ForkResult, ForkRunner } from '../agent/index.js';
 import { ensureNotesFile, notesPathFor, readNotes, realProjectPath } from './notes-file.js';
 import { SessionMemoryStateStore, type SessionMemoryState } from './state-store.js';
 import { restoreStructure } from './structure.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SessionStateStore, type SessionStateSlot } from '../transcripts/session-state-store.js';
+import { SessionStateStore, type SessionStateSlot } from '../transcripts/index.js';
 import type { TriggerState } from './trigger.js';
 
 /**

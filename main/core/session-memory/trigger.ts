@@ -1,6 +1,6 @@
 import type { MemoryConfig } from '../../../common/config.js';
-import { contextTokens } from '../llm/tokens.js';
-import type { MessageRecord } from '../transcripts/records.js';
+import { contextTokens } from '../llm/index.js';
+import type { MessageRecord } from '../transcripts/index.js';
 import { lastAssistantHasToolUse, toolUseIds } from './conversation.js';
 
 /** The trigger's part of a session's persisted state (docs/memory.md#session-notes). */

@@ -1,5 +1,5 @@
 import type { MemoryConfig } from '../../../common/config.js';
-import { estimateTextTokens } from '../llm/tokens.js';
+import { estimateTextTokens } from '../llm/index.js';
 import { linesWithin, parseSections } from './sections.js';
 import { substitute } from './template.js';
 

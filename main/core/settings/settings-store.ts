@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { Emitter } from '../../../common/async/event.js';
 import { defaultSettings, settingsSchema, type Settings, type SettingsPatch } from '../../../common/domain/settings.js';
-import { readJsonFile, writeJsonAtomic } from '../fs/atomic-write.js';
+import { readJsonFile, writeJsonAtomic } from '../fs/index.js';
 import type { Logger } from '../ports.js';
 
 /**

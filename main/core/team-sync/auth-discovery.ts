@@ -1,6 +1,14 @@
 import * as oauth from 'oauth4webapi';
 import { err, ok, type Result } from '../../../common/result.js';
-import type { AuthServerMetadata } from './oauth-client.js';
+
+/** RFC 8414 metadata, the fields the desktop client uses. */
+export interface AuthServerMetadata {
+  issuer: string;
+  authorization_endpoint: string;
+  token_endpoint: string;
+  revocation_endpoint?: string;
+  code_challenge_methods_supported?: string[];
+}
 
 /**
  * The issuer the client expects (RFC 8414 §2): the team server URL's scheme, host, port and path,

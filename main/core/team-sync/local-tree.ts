@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../fs/atomic-write.js';
+import { writeFileAtomic } from '../fs/index.js';
 import { KeySpace } from '../../../common/team-memory/index.js';
 import { hashText, isValidTeamKey, teamKeyProblem } from './team-key.js';
 

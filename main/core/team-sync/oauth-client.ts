@@ -1,17 +1,10 @@
 import * as oauth from 'oauth4webapi';
 import { err, ok, type Result } from '../../../common/result.js';
 import type { Clock, CredentialStore, Logger } from '../ports.js';
-import { discoverAuthServer } from './auth-discovery.js';
+import { discoverAuthServer, type AuthServerMetadata } from './auth-discovery.js';
 import { startLoopbackListener } from './loopback-listener.js';
 
-/** RFC 8414 metadata, the fields the desktop client uses. */
-export interface AuthServerMetadata {
-  issuer: string;
-  authorization_endpoint: string;
-  token_endpoint: string;
-  revocation_endpoint?: string;
-  code_challenge_methods_supported?: string[];
-}
+export type { AuthServerMetadata } from './auth-discovery.js';
 
 /** What the credential store keeps per server; never written to files or logs. */
 interface StoredTokens {

@@ -1,7 +1,7 @@
 import type { Emitter, Event } from '../../../common/async/event.js';
 import type { TeamStatus } from '../../../common/domain/team.js';
 import type { Clock, CredentialStore, Logger } from '../ports.js';
-import type { VaultServices } from '../services.js';
+import type { VaultServices } from '../vault-services.js';
 
 export interface TeamServiceOptions {
   /** The current vault (rebuilt on a vault switch). */

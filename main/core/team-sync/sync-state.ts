@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { readJsonFile, writeFileAtomic, writeJsonAtomic } from '../fs/atomic-write.js';
+import { readJsonFile, writeFileAtomic, writeJsonAtomic } from '../fs/index.js';
 import { hashText } from './team-key.js';
 import type { FaultSeam } from './fault-seam.js';
 import type { Clock, Logger } from '../ports.js';

@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { atomicTempPattern } from '../fs/atomic-write.js';
+import { atomicTempPattern } from '../fs/index.js';
 
 /**
  * Temp files our atomic writes leave behind when the process is killed between write and rename:

@@ -1,8 +1,8 @@
 import { promises as fs, type Stats } from 'node:fs';
 import { createTwoFilesPatch } from 'diff';
 import { z } from 'zod';
-import { writeFileAtomic } from '../fs/atomic-write.js';
-import { isAllowanceFile } from '../secrets/allowances.js';
+import { writeFileAtomic } from '../fs/index.js';
+import { isAllowanceFile } from '../secrets/index.js';
 import { resolveInScope, type Resolved } from './path-scope.js';
 import { EDITABLE_MAX_BYTES, specialKind, statOrNull } from './file-kind.js';
 import { toolError, type MemoryWriteVerdict, type Tool, type ToolContext, type ToolOutput } from './tool-types.js';

@@ -1,8 +1,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { AppFailure } from '../../../common/result.js';
-import { writeFileAtomic } from '../fs/atomic-write.js';
-import { isValidSessionId } from '../paths/project-paths.js';
+import { writeFileAtomic } from '../fs/index.js';
+import { isValidSessionId } from '../paths/index.js';
 
 export interface ImportOptions {
   /** Claude Code's data folder (`~/.claude`). */

@@ -7,3 +7,6 @@ export { SessionStateStore, type SessionStateSlot } from './session-state-store.
 export { importClaudeCode, type ImportCounts, type ImportOptions } from './claude-code-import.js';
 export { conversationChain, type ConversationChain } from './conversation-chain.js';
 export { appendRecords, readTranscriptFile } from './transcript-file.js';
+export { contextReminderRecord, newestReminder, newestReminderRecord, reminderTextOf } from './context-reminder.js';
+export { parseCompleteLines } from './jsonl.js';
+export { IncognitoSessions } from './incognito.js';

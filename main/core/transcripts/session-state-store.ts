@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { promises as fs } from 'node:fs';
-import { readJsonFile, writeJsonAtomic } from '../fs/atomic-write.js';
-import { assertSessionId } from '../paths/project-paths.js';
+import { readJsonFile, writeJsonAtomic } from '../fs/index.js';
+import { assertSessionId } from '../paths/index.js';
 import { KeyedSequencer } from '../../../common/async/sequencer.js';
 import type { IncognitoSessions } from './incognito.js';
 

@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { AppFailure } from '../../../common/result.js';
-import { assertSessionId, isValidSessionId } from '../paths/project-paths.js';
+import { assertSessionId, isValidSessionId } from '../paths/index.js';
 import { silentLogger, systemClock, type Clock, type Logger } from '../ports.js';
 import type { ParsedTranscript } from './jsonl.js';
 import { appendRecords, readTranscriptFile } from './transcript-file.js';

@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { AppFailure } from '../../../common/result.js';
-import { readJsonFile, writeJsonAtomic } from '../fs/atomic-write.js';
+import { readJsonFile, writeJsonAtomic } from '../fs/index.js';
 import type { Clock } from '../ports.js';
 
 /** One soft-deleted thing in `<vault>/.strata/trash/<id>/`, restorable until it is purged. */

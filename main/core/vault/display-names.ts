@@ -1,8 +1,8 @@
 import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
 import path from 'node:path';
-import { parseCompleteLines } from '../transcripts/jsonl.js';
-import { isMessageRecord, type TranscriptRecord } from '../transcripts/records.js';
-import { promptText } from '../transcripts/session-summary.js';
+import { parseCompleteLines } from '../transcripts/index.js';
+import { isMessageRecord, type TranscriptRecord } from '../transcripts/index.js';
+import { promptText } from '../transcripts/index.js';
 
 /** How much of a transcript's head is read for its first question or its working folder. */
 const HEAD_BYTES = 64 * 1024;

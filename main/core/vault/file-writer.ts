@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import { AppFailure } from '../../../common/result.js';
 import type { ChangeAuthor, VaultFile, VaultFileMeta } from '../../../common/domain/vault.js';
-import { writeFileAtomic } from '../fs/atomic-write.js';
+import { writeFileAtomic } from '../fs/index.js';
 import { AUTOSAVE_REASON } from './history-coalesce.js';
 import { decodeText, sha256 } from './file-scan.js';
 import { parseMarkdown } from './markdown-view.js';

@@ -1,7 +1,7 @@
 import type { MemoryConfig } from '../../../common/config.js';
 import { healthFixKinds, type HealthFixKind, type HealthProblem, type HealthReport, type MemoryIndexView, type VaultFileMeta } from '../../../common/domain/vault.js';
 import { naturalCompare } from '../../../common/text/natural-sort.js';
-import { estimateTextTokens } from '../llm/tokens.js';
+import { estimateTextTokens } from '../llm/index.js';
 import { isMemoryScope, memoryDir } from './vault-paths.js';
 import { freshnessOf, splitFrontmatter, todayOf } from '../../../common/memory-file/index.js';
 import { nearDuplicates, shingleHashes, type DuplicateCandidate } from './near-duplicates.js';

@@ -5,7 +5,7 @@ import { Sequencer } from '../../../common/async/sequencer.js';
 import { AppFailure } from '../../../common/result.js';
 import type { ChangeAuthor, HistoryVersion } from '../../../common/domain/vault.js';
 import type { Clock, Logger } from '../ports.js';
-import { readJsonFile, writeFileAtomic, writeJsonAtomic } from '../fs/atomic-write.js';
+import { readJsonFile, writeFileAtomic, writeJsonAtomic } from '../fs/index.js';
 import { sha256 } from './file-scan.js';
 import { STATE_DIR } from './vault-paths.js';
 

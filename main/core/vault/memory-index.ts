@@ -2,7 +2,7 @@ import type { MemoryConfig } from '../../../common/config.js';
 import type { IndexLine, MemoryIndexView } from '../../../common/domain/vault.js';
 import { INDEX_FILE_NAME, parseIndex } from '../../../common/memory-file/index.js';
 import { naturalCompare } from '../../../common/text/natural-sort.js';
-import { estimateTextTokens } from '../llm/tokens.js';
+import { estimateTextTokens } from '../llm/index.js';
 
 /**
  * MEMORY.md, the index of a memory folder (docs/memory.md#auto-memory): one line a memory, `- [Title](file.md) — hook`.

@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import type { Logger } from '../ports.js';
-import type { SearchIndex } from '../search/search-index.js';
-import { slug } from '../paths/slug.js';
+import type { SearchIndex } from '../search/index.js';
+import { slug } from '../paths/index.js';
 import { listProjectInstructions } from './file-scan.js';
 import { reconcile, type Difference } from './vault-catalog.js';
 import { isIgnoredInProject, PROJECTS_PREFIX } from './vault-paths.js';

@@ -1,4 +1,4 @@
-import { saveSearchCache } from '../search/index-cache.js';
+import { saveSearchCache } from '../search/index.js';
 import type { VaultContext } from './vault-context.js';
 
 /**

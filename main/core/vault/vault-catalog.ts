@@ -1,8 +1,8 @@
 import { lstatSync } from 'node:fs';
 import type { Logger } from '../ports.js';
-import { SearchIndex, type IndexedDoc } from '../search/search-index.js';
-import { loadSearchCache } from '../search/index-cache.js';
-import { transcriptText } from '../search/transcript-text.js';
+import { SearchIndex, type IndexedDoc } from '../search/index.js';
+import { loadSearchCache } from '../search/index.js';
+import { transcriptText } from '../search/index.js';
 import { forEachSlice, scanFileSync, walkVault, type ScannedFile } from './file-scan.js';
 import { placeOf, PROJECTS_PREFIX, type ProjectDirs } from './vault-paths.js';
 

@@ -1,6 +1,6 @@
 import { Emitter, type Event } from '../../../common/async/event.js';
 import type { VaultChange } from '../../../common/domain/vault.js';
-import type { IndexedDoc } from '../search/search-index.js';
+import type { IndexedDoc } from '../search/index.js';
 import { takeChangeAuthor } from './change-authors.js';
 import { scanDoc, type Difference } from './vault-catalog.js';
 import type { VaultContext } from './vault-context.js';

@@ -1,7 +1,7 @@
 import type { MemoryConfig } from '../../../common/config.js';
 import type { MemoryShape } from '../../../common/memory-file/index.js';
 import type { Clock, Logger } from '../ports.js';
-import type { IndexedDoc, SearchIndex } from '../search/search-index.js';
+import type { IndexedDoc, SearchIndex } from '../search/index.js';
 import type { HistoryStore } from './history-store.js';
 import type { OwnWrites } from './own-writes.js';
 import type { WatcherFactory } from './vault-watcher.js';

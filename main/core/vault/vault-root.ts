@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { readJsonFile, writeJsonAtomic } from '../fs/atomic-write.js';
+import { readJsonFile, writeJsonAtomic } from '../fs/index.js';
 
 /** The app's own data folder, per platform, as Electron's `userData` would name it. */
 export function defaultAppDataDir(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {

@@ -13,8 +13,8 @@ import type {
   VaultFileMeta,
 } from '../../../common/domain/vault.js';
 import { naturalCompare } from '../../../common/text/natural-sort.js';
-import type { IndexedDoc, SearchQuery } from '../search/search-index.js';
-import { SearchIndex } from '../search/search-index.js';
+import type { IndexedDoc, SearchQuery } from '../search/index.js';
+import { SearchIndex } from '../search/index.js';
 import { fileView, writeVaultFile } from './file-writer.js';
 import { HistoryStore } from './history-store.js';
 import { MemoryIndexEdits } from './index-edits.js';

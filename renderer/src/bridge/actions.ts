@@ -3,7 +3,7 @@ import type { Result } from '../../../common/result';
 import { useStore } from '../store';
 import { api, onConnectionState } from './index';
 import { loadSessions, refreshOpenSession } from './chat-actions';
-import { loadFiles } from './vault-actions';
+import { loadFiles } from './vault-list';
 import { loadTeamStatus } from './team-actions';
 
 /** Unwraps a result: on failure the error goes to the banner and `null` comes back. */

@@ -26,7 +26,13 @@ function hostToken(): string {
 
 type StateListener = (state: ConnectionState) => void;
 const stateListeners = new Set<StateListener>();
-let connectionState: ConnectionState = window.strata ? 'open' : 'connecting';
+let connectionState: ConnectionState = 'connecting';
+let transport: StrataApi | null = null;
+
+function setConnectionState(state: ConnectionState): void {
+  connectionState = state;
+  for (const listener of stateListeners) listener(state);
+}
 
 export function onConnectionState(listener: StateListener): () => void {
   stateListeners.add(listener);
@@ -34,12 +40,36 @@ export function onConnectionState(listener: StateListener): () => void {
   return () => stateListeners.delete(listener);
 }
 
-/** The transport, chosen once: Electron's preload when present, else the host's WebSocket. */
-export const api: StrataApi =
-  window.strata ??
-  createWsBridge(`ws://${window.location.host}/ipc?token=${encodeURIComponent(hostToken())}`, (state) => {
-    connectionState = state;
-    for (const listener of stateListeners) listener(state);
-  });
+/**
+ * Hands the renderer its transport to main. The entry (main.tsx) calls `startBridge` once; a test installs
+ * its fake of main here, before it renders, and again for the next test — no module reload needed.
+ * `connected` says whether the transport is open already (the preload is; a socket reports its own state).
+ */
+export function installBridge(next: StrataApi, connected = true): void {
+  transport = next;
+  setConnectionState(connected ? 'open' : 'connecting');
+}
 
-export const shellKind: 'electron' | 'host' = window.strata ? 'electron' : 'host';
+/** The app's transport: Electron's preload when present, else the WebSocket of the host that served the page. */
+export function startBridge(): void {
+  if (window.strata) {
+    installBridge(window.strata);
+    return;
+  }
+  installBridge(createWsBridge(`ws://${window.location.host}/ipc?token=${encodeURIComponent(hostToken())}`, setConnectionState), false);
+}
+
+function current(): StrataApi {
+  if (!transport) throw new Error('The bridge to main is not started: call startBridge() (or installBridge in a test) first.');
+  return transport;
+}
+
+/** Main's API for every caller in the renderer; it reaches whichever transport was installed last. */
+export const api: StrataApi = {
+  get invoke() {
+    return current().invoke;
+  },
+  get on() {
+    return current().on;
+  },
+};

@@ -2,7 +2,7 @@ import type { ConflictChoice } from '../../../common/domain/team';
 import type { Result } from '../../../common/result';
 import { useStore } from '../store';
 import { api } from './index';
-import { loadFiles } from './vault-actions';
+import { loadFiles } from './vault-list';
 
 function take<T>(result: Result<T>): T | null {
   if (result.ok) return result.value;

@@ -4,16 +4,14 @@ import { useStore, type SearchFilters } from '../store';
 import { api } from './index';
 import { onDiskChange, saveNow } from './vault-autosave';
 import { isTranscriptPath, openConversationFile } from './open-conversation';
+import { loadFiles } from './vault-list';
+
+export { loadFiles } from './vault-list';
 
 function take<T>(result: Result<T>): T | null {
   if (result.ok) return result.value;
   useStore.getState().showError(result.error);
   return null;
-}
-
-export async function loadFiles(): Promise<void> {
-  const files = take(await api.invoke['vault:list-files']({}));
-  if (files) useStore.getState().setFiles(files);
 }
 
 /**

@@ -1,7 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type { AppInfo, CredentialStatus } from '../../../common/domain/app';
 import type { AppError } from '../../../common/result';
-import type { StoreState } from './index';
 
 export type View = 'chat' | 'vault' | 'settings';
 export type Connection = 'connecting' | 'open' | 'closed';
@@ -31,7 +30,7 @@ export interface Toast {
   action?: () => void;
 }
 
-export const createAppSlice: StateCreator<StoreState, [], [], AppSlice> = (set) => ({
+export const createAppSlice: StateCreator<AppSlice> = (set) => ({
   info: null,
   view: 'chat',
   connection: 'connecting',

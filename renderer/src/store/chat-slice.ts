@@ -7,7 +7,6 @@ import type {
   SessionNotes,
   SessionSummary,
 } from '../../../common/domain/chat';
-import type { StoreState } from './index';
 import { applyChatDelta, applyChatUpdate } from '../../../common/chat/apply-update';
 
 export interface ChatSlice {
@@ -38,7 +37,7 @@ export interface ChatSlice {
   setNotesOpen(open: boolean): void;
 }
 
-export const createChatSlice: StateCreator<StoreState, [], [], ChatSlice> = (set) => ({
+export const createChatSlice: StateCreator<ChatSlice> = (set) => ({
   sessions: {},
   activeSessionId: null,
   views: {},

@@ -1,6 +1,5 @@
 import type { StateCreator } from 'zustand';
 import type { Project } from '../../../common/domain/app';
-import type { StoreState } from './index';
 
 export interface ProjectsSlice {
   projects: Project[];
@@ -10,7 +9,7 @@ export interface ProjectsSlice {
   setActiveProject(path: string | null): void;
 }
 
-export const createProjectsSlice: StateCreator<StoreState, [], [], ProjectsSlice> = (set, get) => ({
+export const createProjectsSlice: StateCreator<ProjectsSlice> = (set, get) => ({
   projects: [],
   activeProject: null,
   setProjects: (projects) => {

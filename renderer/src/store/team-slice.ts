@@ -1,6 +1,5 @@
 import type { StateCreator } from 'zustand';
 import type { TeamStatus } from '../../../common/domain/team';
-import type { StoreState } from './index';
 
 export interface TeamSlice {
   /** Team sync status per project path. */
@@ -11,7 +10,7 @@ export interface TeamSlice {
   openConflict(conflict: { project: string; key: string } | null): void;
 }
 
-export const createTeamSlice: StateCreator<StoreState, [], [], TeamSlice> = (set) => ({
+export const createTeamSlice: StateCreator<TeamSlice> = (set) => ({
   team: {},
   conflict: null,
   setTeamStatus: (status) => set((s) => ({ team: { ...s.team, [status.project]: status } })),

@@ -1,7 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type { MemoryType, SearchHit, VaultFile, VaultFileMeta, VaultScope } from '../../../common/domain/vault';
 import type { MemoryProposal } from '../../../common/domain/chat';
-import type { StoreState } from './index';
 
 export type VaultSort = 'name' | 'updated' | 'size';
 export interface SearchFilters {
@@ -57,7 +56,7 @@ export interface VaultSlice {
   setOverlay(overlay: 'switcher' | 'palette' | null): void;
 }
 
-export const createVaultSlice: StateCreator<StoreState, [], [], VaultSlice> = (set) => ({
+export const createVaultSlice: StateCreator<VaultSlice> = (set) => ({
   files: [],
   filesLoaded: false,
   proposals: {},

@@ -9,6 +9,8 @@ import {
   type StrataApi,
 } from '../../../common/ipc/contract';
 import { err, ok, type Result } from '../../../common/result';
+import { installBridge } from '../../../renderer/src/bridge';
+import { restartStore } from '../../../renderer/src/store';
 
 type Answer<C extends InvokeChannel> = ResponseOf<C> | Result<ResponseOf<C>>;
 /** A handler may answer later (a promise), as main does over IPC. */
@@ -53,4 +55,13 @@ export function createFakeApi(handlers: FakeHandlers) {
       for (const l of listeners.get(channel) ?? []) l(payload);
     },
   };
+}
+
+/**
+ * Starts the renderer against `api` as its entry does (one transport, installed at start) with the store as
+ * a fresh start makes it: each test, and each restart within one, gets a new app without reloading modules.
+ */
+export function startFakeMain(api: StrataApi): void {
+  installBridge(api);
+  restartStore();
 }

@@ -1,0 +1,3 @@
+/** The fs engine's public face: what code outside main/core/fs imports. */
+export { atomicTempPattern, readJsonFile, writeFileAtomic, writeJsonAtomic } from './atomic-write.js';
+export { listDirs } from './list-dirs.js';

@@ -1,0 +1,5 @@
+/** The search engine's public face: what code outside main/core/search imports. */
+export { loadSearchCache, saveSearchCache } from './index-cache.js';
+export { SearchIndex } from './search-index.js';
+export type { IndexedDoc, SearchQuery } from './search-index.js';
+export { transcriptText } from './transcript-text.js';

@@ -1,0 +1,139 @@
+// Lint rules for the fences between our own folders (docs/architecture.md#what-may-import-what): which layer may
+// import which, engines only through their index.ts, and no import cycles. They look at where an import lands
+// (the resolved file), so `../x`, `./../x/index.js` and `import()` are judged alike.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ImportGraph, resolveImport } from './import-graph.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const ENGINES = 'main/core/';
+
+const toRel = (abs) => path.relative(ROOT, abs).split(path.sep).join('/');
+const under = (rel, folder) => rel === folder.replace(/\/$/, '') || rel.startsWith(folder.endsWith('/') ? folder : `${folder}/`);
+
+/** Every module specifier of the linted file, with the node to report on and whether it is a cycle edge. */
+function eachImport(context, onImport) {
+  const literal = (node) => (node && node.type === 'Literal' && typeof node.value === 'string' ? node.value : null);
+  const staticImport = (node) => {
+    const specifier = literal(node.source);
+    if (specifier) onImport(specifier, node.source, { dynamic: false });
+  };
+  return {
+    ImportDeclaration: staticImport,
+    ExportNamedDeclaration: (node) => node.source && staticImport(node),
+    ExportAllDeclaration: staticImport,
+    TSImportEqualsDeclaration(node) {
+      const specifier = literal(node.moduleReference?.expression);
+      if (node.moduleReference?.type === 'TSExternalModuleReference' && specifier) {
+        onImport(specifier, node.moduleReference.expression, { dynamic: false });
+      }
+    },
+    ImportExpression(node) {
+      const specifier = literal(node.source);
+      if (specifier) onImport(specifier, node.source, { dynamic: true });
+    },
+    CallExpression(node) {
+      if (node.callee.type !== 'Identifier' || node.callee.name !== 'require') return;
+      const specifier = literal(node.arguments[0]);
+      if (specifier) onImport(specifier, node.arguments[0], { dynamic: true });
+    },
+  };
+}
+
+/** The repo-relative file an import lands on (the resolved file, or the bare path when it does not exist yet). */
+function landing(filename, specifier) {
+  if (!specifier.startsWith('.')) return null;
+  const resolved = resolveImport(filename, specifier);
+  return toRel(resolved ?? path.resolve(path.dirname(filename), specifier));
+}
+
+const layers = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'A folder imports, of ours, only itself and the folders it is allowed.' },
+    schema: [
+      {
+        type: 'object',
+        properties: {
+          layers: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: {
+                folder: { type: 'string' },
+                allow: { type: 'array', items: { type: 'string' } },
+                message: { type: 'string' },
+              },
+              required: ['folder', 'message'],
+              additionalProperties: false,
+            },
+          },
+        },
+        additionalProperties: false,
+      },
+    ],
+  },
+  create(context) {
+    const file = toRel(context.filename);
+    const mine = (context.options[0]?.layers ?? []).filter((layer) => under(file, layer.folder));
+    if (!mine.length) return {};
+    return eachImport(context, (specifier, node) => {
+      const target = landing(context.filename, specifier);
+      if (!target || target.startsWith('..') || under(target, 'node_modules')) return;
+      for (const layer of mine) {
+        const allowed = [layer.folder, ...(layer.allow ?? [])].some((f) => under(target, f));
+        if (!allowed) context.report({ node, message: `${layer.message} (${target})` });
+      }
+    });
+  },
+};
+
+/** `main/core/<engine>/…` → the engine's name; root files such as services.ts have none. */
+const engineOf = (rel) => (rel.startsWith(ENGINES) ? (/^([^/]+)\//.exec(rel.slice(ENGINES.length))?.[1] ?? null) : null);
+
+const engineEntry = {
+  meta: {
+    type: 'problem',
+    docs: { description: "Code outside an engine imports it only through its index.ts, the engine's public face." },
+    schema: [],
+  },
+  create(context) {
+    const file = toRel(context.filename);
+    const from = engineOf(file);
+    return eachImport(context, (specifier, node) => {
+      const target = landing(context.filename, specifier);
+      const engine = target && engineOf(target);
+      if (!engine || engine === from) return;
+      const entry = `${ENGINES}${engine}/index`;
+      if (target.replace(/\.(ts|tsx|js)$/, '') === entry) return;
+      context.report({ node, message: `Import the ${engine} engine through ${entry}.ts, its public face (${target}).` });
+    });
+  },
+};
+
+const graph = new ImportGraph();
+
+const noCycle = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'No static import cycles, type-only imports included.' },
+    schema: [],
+  },
+  create(context) {
+    const file = context.filename;
+    return eachImport(context, (specifier, node, { dynamic }) => {
+      if (dynamic || !specifier.startsWith('.')) return;
+      const target = resolveImport(file, specifier);
+      if (!target || target === file) return;
+      const chain = graph.pathBetween(target, file);
+      if (!chain) return;
+      const shown = [file, ...chain].map(toRel).join(' → ');
+      context.report({ node, message: `Import cycle: ${shown}. Move the shared part down a layer.` });
+    });
+  },
+};
+
+export default {
+  meta: { name: 'strata-fences' },
+  rules: { layers, 'engine-entry': engineEntry, 'no-cycle': noCycle },
+};
