@@ -45,7 +45,8 @@ export default defineConfig({
         },
       },
       {
-        // The docs/ screenshot generators (`npm run screenshots`): they rewrite files, so `npm test` leaves them out.
+        // The chat's docs/ screenshot generator. `npm run screenshots` runs it with the e2e tests and
+        // STRATA_DOCS_SCREENSHOTS=1, so their shots land in docs/ too; under `npm test` e2e shots go to test-results/.
         test: {
           name: 'screenshots',
           environment: 'node',

@@ -7,6 +7,7 @@ import { tempDir } from '../support/temp-dir.js';
 import { startApp, type TestApp } from './support/app.js';
 import { hasChromium, openPage, useBrowser } from './support/browser.js';
 import { memoryDirOf, prepareChat, TEST_API_KEY } from './support/chat-app.js';
+import { docsShot } from './support/screenshots.js';
 
 /**
  * The screenshots in docs/screenshots/: one conversation with every card kind, light and dark, at 1280
@@ -95,7 +96,7 @@ describe.skipIf(!hasChromium)('chat screenshots for docs/', () => {
         const rest = await page.getByRole('log', { name: 'Conversation' }).evaluate((el) => el.scrollHeight - el.clientHeight);
         await page.setViewportSize({ width, height: 800 + Math.max(0, rest) + 40 });
         await bottom(page);
-        await page.screenshot({ path: `docs/screenshots/chat-${scheme}-${width}.png` });
+        await page.screenshot({ path: docsShot(`screenshots/chat-${scheme}-${width}.png`) });
       }
     }
 
@@ -113,7 +114,7 @@ describe.skipIf(!hasChromium)('chat screenshots for docs/', () => {
         await page.emulateMedia({ colorScheme: scheme });
         await page.setViewportSize({ width, height });
         await page.waitForTimeout(200);
-        await page.screenshot({ path: `docs/screenshots/chat-before-compaction-${width}x${height}-${scheme}.png` });
+        await page.screenshot({ path: docsShot(`screenshots/chat-before-compaction-${width}x${height}-${scheme}.png`) });
       }
     }
     await before.getByRole('button', { name: 'Close' }).click();
@@ -136,7 +137,7 @@ describe.skipIf(!hasChromium)('chat screenshots for docs/', () => {
         await page.emulateMedia({ colorScheme: scheme });
         await page.setViewportSize({ width, height });
         await bottom(page);
-        await page.screenshot({ path: `docs/screenshots/chat-earlier-versions-${width}x${height}-${scheme}.png` });
+        await page.screenshot({ path: docsShot(`screenshots/chat-earlier-versions-${width}x${height}-${scheme}.png`) });
       }
     }
   }, 240_000);

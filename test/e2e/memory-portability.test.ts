@@ -6,6 +6,7 @@ import { readZip } from '../../main/core/portability/zip.js';
 import { tempDir } from '../support/temp-dir.js';
 import { startApp, type TestApp } from './support/app.js';
 import { expectAccessible, hasChromium, openPage, useBrowser } from './support/browser.js';
+import { docsShot } from './support/screenshots.js';
 
 const pasted = `Here's everything I have stored in memory about you:
 
@@ -28,7 +29,7 @@ async function screenshots(page: Page, name: string, top: string): Promise<void>
     }, theme);
     for (const [w, h] of [[1280, 800], [1024, 700]] as const) {
       await page.setViewportSize({ width: w, height: h });
-      await page.screenshot({ path: path.join('docs', `${name}-${w}x${h}-${theme}.png`) });
+      await page.screenshot({ path: docsShot(`${name}-${w}x${h}-${theme}.png`) });
     }
   }
   await page.evaluate(() => delete document.documentElement.dataset.theme);

@@ -82,7 +82,9 @@ describe.skipIf(!hasChromium)('the memory table', () => {
     await expectAccessible(page);
     await themedScreenshots(page, 'memory-used-by');
     await pane.getByText('Used 2 times').getByRole('button', { name: '“I design the checkout, remember that”' }).click();
-    await page.getByText('I design the checkout, remember that').first().waitFor();
+    // The conversation's own heading: the link's text is also in the table, so waiting for the text alone
+    // could return before the chat opened (and the chat then replaced the table reopened below).
+    await page.getByRole('heading', { name: 'I design the checkout, remember that' }).waitFor();
     await page.keyboard.press('Control+k');
     await page.getByRole('combobox', { name: 'Commands' }).fill('memory table');
     await page.keyboard.press('Enter');

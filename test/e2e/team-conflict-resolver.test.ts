@@ -12,6 +12,7 @@ import { tempDir } from '../support/temp-dir.js';
 import { testLogger } from '../support/test-logger.js';
 import { startApp, type TestApp } from './support/app.js';
 import { expectAccessible, hasChromium, openPage, useBrowser } from './support/browser.js';
+import { docsShot } from './support/screenshots.js';
 
 const REPO = 'acme/site';
 const PASSWORD = 'correct horse battery';
@@ -157,7 +158,7 @@ describe.skipIf(!hasChromium)('team conflict resolver in Chromium', () => {
       expect(await dialog.getByRole('button', { name: 'Keep both' }).isVisible()).toBe(true);
       for (const scheme of ['light', 'dark'] as const) {
         await page.emulateMedia({ colorScheme: scheme });
-        await page.screenshot({ path: `docs/resolver-${width}-${scheme}.png` });
+        await page.screenshot({ path: docsShot(`resolver-${width}-${scheme}.png`) });
       }
       await page.emulateMedia({ colorScheme: 'light' });
     }
@@ -170,7 +171,7 @@ describe.skipIf(!hasChromium)('team conflict resolver in Chromium', () => {
     // The choices stay on screen with the base open, even at 1024×700.
     expect(await dialog.getByRole('button', { name: 'Keep both' }).boundingBox()).toMatchObject({ y: expect.any(Number) });
     expect((await dialog.getByRole('button', { name: 'Keep both' }).boundingBox())!.y).toBeLessThan(700 - 30);
-    await page.screenshot({ path: 'docs/resolver-1024-base-light.png' });
+    await page.screenshot({ path: docsShot('resolver-1024-base-light.png') });
     await dialog.getByRole('button', { name: 'Hide the base' }).click();
     expect(await base.count()).toBe(0);
 

@@ -1,8 +1,8 @@
 import { cleanup, render, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { MemoryUsage } from '../../common/domain/memory-use';
 import type { HealthReport, VaultFileMeta } from '../../common/domain/vault';
-import { createFakeApi } from './support/fake-api';
+import { createFakeApi, startFakeMain } from './support/fake-api';
 
 afterEach(cleanup);
 
@@ -26,8 +26,7 @@ const empty: HealthReport = { totalTokens: 0, files: [], indexes: [], stale: [],
 
 async function mount(usage: MemoryUsage) {
   const fake = createFakeApi({ 'vault:health': () => empty, 'memory:usage': () => usage });
-  window.strata = fake.api;
-  vi.resetModules();
+  startFakeMain(fake.api);
   const { useStore } = await import('../../renderer/src/store');
   const { HealthPanel } = await import('../../renderer/src/features/vault/health-panel');
   useStore.getState().setFiles([meta('used', 60), meta('forgotten', 60), meta('new', 5), { ...meta('MEMORY', 60), path: `${MEM}/MEMORY.md` }]);

@@ -1,11 +1,11 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { parse as parseYaml } from 'yaml';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { defaultSettings, type Settings } from '../../common/domain/settings';
 import type { VaultFile } from '../../common/domain/vault';
 import { parseMemoryFile, splitFrontmatter } from '../../common/memory-file';
-import { createFakeApi } from './support/fake-api';
+import { createFakeApi, startFakeMain } from './support/fake-api';
 
 afterEach(cleanup);
 
@@ -36,8 +36,7 @@ async function editType(shape: Settings['memoryShape'], type: string): Promise<s
       return { ...file, text: request.text, hash: 'h2' };
     },
   });
-  window.strata = fake.api;
-  vi.resetModules();
+  startFakeMain(fake.api);
   const { useStore } = await import('../../renderer/src/store');
   const { FilePane } = await import('../../renderer/src/features/vault/file-pane');
   useStore.getState().setSettings({ ...defaultSettings(), memoryShape: shape });
