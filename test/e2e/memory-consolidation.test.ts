@@ -7,7 +7,7 @@ import { tempDir } from '../support/temp-dir.js';
 import { startApp, type TestApp } from './support/app.js';
 import { expectAccessible, hasChromium, openPage, useBrowser } from './support/browser.js';
 import { memoryDirOf, prepareChat, TEST_API_KEY } from './support/chat-app.js';
-import { docsShot } from './support/screenshots.js';
+import { themedScreenshots } from './support/screenshots.js';
 
 const memory = (name: string, description: string, type: string, body: string) => `---\nname: ${name}\ndescription: ${description}\ntype: ${type}\n---\n\n${body}\n`;
 const seeded: Record<string, string> = {
@@ -44,16 +44,7 @@ async function screenshots(page: Page, name: string): Promise<void> {
     (document.activeElement as HTMLElement | null)?.blur();
     document.getElementById('tidy-heading')?.scrollIntoView({ block: 'start' });
   });
-  for (const theme of ['light', 'dark'] as const) {
-    await page.evaluate((t) => {
-      document.documentElement.dataset.theme = t;
-    }, theme);
-    for (const [w, h] of [[1280, 800], [1024, 700]] as const) {
-      await page.setViewportSize({ width: w, height: h });
-      await page.screenshot({ path: docsShot(`${name}-${w}x${h}-${theme}.png`) });
-    }
-  }
-  await page.evaluate(() => delete document.documentElement.dataset.theme);
+  await themedScreenshots(page, name);
 }
 
 if (!hasChromium) console.warn('e2e: Chromium is not installed (scripts/install-system-deps.sh installs it); skipping');

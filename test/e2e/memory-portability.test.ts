@@ -6,7 +6,7 @@ import { readZip } from '../../main/core/portability/zip.js';
 import { tempDir } from '../support/temp-dir.js';
 import { startApp, type TestApp } from './support/app.js';
 import { expectAccessible, hasChromium, openPage, useBrowser } from './support/browser.js';
-import { docsShot } from './support/screenshots.js';
+import { themedScreenshots } from './support/screenshots.js';
 
 const pasted = `Here's everything I have stored in memory about you:
 
@@ -17,22 +17,13 @@ const pasted = `Here's everything I have stored in memory about you:
 
 Let me know if you'd like me to update or forget any of these.`;
 
-/** docs/ screenshots of the import preview: two window sizes, light and dark. */
+/** docs/screenshots/ of the import preview, scrolled to its heading: two window sizes, light and dark. */
 async function screenshots(page: Page, name: string, top: string): Promise<void> {
   await page.evaluate((heading) => {
     (document.activeElement as HTMLElement | null)?.blur();
     Array.from(document.querySelectorAll('h2')).find((h) => h.textContent?.startsWith(heading))?.scrollIntoView({ block: 'start' });
   }, top);
-  for (const theme of ['light', 'dark'] as const) {
-    await page.evaluate((t) => {
-      document.documentElement.dataset.theme = t;
-    }, theme);
-    for (const [w, h] of [[1280, 800], [1024, 700]] as const) {
-      await page.setViewportSize({ width: w, height: h });
-      await page.screenshot({ path: docsShot(`${name}-${w}x${h}-${theme}.png`) });
-    }
-  }
-  await page.evaluate(() => delete document.documentElement.dataset.theme);
+  await themedScreenshots(page, name);
 }
 
 if (!hasChromium) console.warn('e2e: Chromium is not installed (scripts/install-system-deps.sh installs it); skipping');
