@@ -4,10 +4,10 @@ const unescape = (s: string) =>
   s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 
 /**
- * What a person does in the browser tab the app opened: load the team server's sign-in page, submit
- * the form, follow the redirect to the app's loopback listener. Returns the page the listener showed.
+ * Loads the team server's sign-in page and submits its form as a person would (hidden fields, cookie);
+ * returns the server's redirect to the app's loopback listener, not yet followed.
  */
-export async function signInAsBrowser(authorizeUrl: string, username: string, password: string): Promise<string> {
+export async function submitSignInForm(authorizeUrl: string, username: string, password: string): Promise<string> {
   const page = await fetch(authorizeUrl);
   expect(page.status).toBe(200);
   const html = await page.text();
@@ -25,5 +25,13 @@ export async function signInAsBrowser(authorizeUrl: string, username: string, pa
   expect(posted.status).toBe(302);
   const location = posted.headers.get('location')!;
   expect(location.startsWith('http://127.0.0.1:')).toBe(true);
-  return (await fetch(location)).text();
+  return location;
+}
+
+/**
+ * What a person does in the browser tab the app opened: sign in on the team server's page and follow
+ * the redirect to the app's loopback listener. Returns the page the listener showed.
+ */
+export async function signInAsBrowser(authorizeUrl: string, username: string, password: string): Promise<string> {
+  return (await fetch(await submitSignInForm(authorizeUrl, username, password))).text();
 }
