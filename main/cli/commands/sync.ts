@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { promises as fs } from 'node:fs';
 import { resolveMemoryConfig } from '../../../common/config.js';
+import { AppFailure } from '../../../common/result.js';
 import { systemClock, type Logger } from '../../core/ports.js';
 import { SettingsStore } from '../../core/settings/index.js';
 import { loadKeytarStore, MemoryCredentialStore } from '../../core/auth/index.js';
@@ -79,7 +80,7 @@ export const syncCommand: Command = {
     const paths = await ProjectPaths.resolve(vaultRoot, projectDir);
     const detected = await detectTeamRepo(paths.gitRoot ?? paths.projectDir, projectSettings?.teamRepo ?? null);
     if (!detected.ok) throw new UsageError(detected.error.message);
-    const opened = await openTeamSync({
+    const { engine, repo, teamDir } = await openTeamSync({
       vaultRoot,
       projectDir,
       serverUrl,
@@ -89,9 +90,10 @@ export const syncCommand: Command = {
       clock: systemClock,
       logger,
       fault: faultSeamFrom(io.env.STRATA_FAULT),
+    }).catch((error: unknown) => {
+      // No repository is bad usage here: the message says how to set one.
+      throw error instanceof AppFailure && error.code === 'not_found' ? new UsageError(error.message) : error;
     });
-    if (!opened.ok) throw new UsageError(opened.error.message);
-    const { engine, repo, teamDir } = opened.value;
     for (const key of values.restore ?? []) {
       try {
         await engine.restoreDeleted(key);
