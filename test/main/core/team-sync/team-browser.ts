@@ -4,10 +4,10 @@ const unescape = (s: string) =>
   s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 
 /**
- * What a person does in the browser tab the app opened: load the team server's sign-in page, submit
- * the form, follow the redirect to the app's loopback listener. Returns the page the listener showed.
+ * The first half of a person's sign-in in the browser tab the app opened: load the team server's
+ * sign-in page and submit the form. Returns where the server redirects: the app's loopback listener.
  */
-export async function signInAsBrowser(authorizeUrl: string, username: string, password: string): Promise<string> {
+export async function submitSignInForm(authorizeUrl: string, username: string, password: string): Promise<string> {
   const page = await fetch(authorizeUrl);
   expect(page.status).toBe(200);
   const html = await page.text();
@@ -25,5 +25,10 @@ export async function signInAsBrowser(authorizeUrl: string, username: string, pa
   expect(posted.status).toBe(302);
   const location = posted.headers.get('location')!;
   expect(location.startsWith('http://127.0.0.1:')).toBe(true);
-  return (await fetch(location)).text();
+  return location;
+}
+
+/** The whole sign-in as a person does it: the form, then the redirect. Returns the page the listener showed. */
+export async function signInAsBrowser(authorizeUrl: string, username: string, password: string): Promise<string> {
+  return (await fetch(await submitSignInForm(authorizeUrl, username, password))).text();
 }
