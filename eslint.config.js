@@ -114,6 +114,22 @@ export default tseslint.config(
     },
   },
   { files: ['main/**/*.{ts,tsx}'], plugins: { strata: fences }, rules: { 'strata/engine-entry': 'error' } },
+  // One error rule (docs/architecture.md#errors): the files listed keep outcome unions their callers branch on.
+  {
+    files: ['main/core/**/*.{ts,tsx}'],
+    plugins: { strata: fences },
+    rules: {
+      'strata/error-rule': ['error', {
+        boundary: 'main/core/ipc',
+        outcomes: [
+          'main/core/auto-memory/write-guard.ts', 'main/core/auto-memory/write-sandbox.ts', 'main/core/llm/llm-client.ts',
+          'main/core/compact/compactor.ts', 'main/core/compact/session-memory-compact.ts', 'main/core/team-sync/repo-detect.ts',
+          'main/core/tools/write-tools.ts', 'main/core/tools/file-kind.ts', 'main/core/tools/path-scope.ts',
+          'main/core/tools/search-tools.ts', 'main/core/tools/memory-tool.ts', 'main/core/consolidation/consolidation-lock.ts',
+        ],
+      }],
+    },
+  },
   {
     files: ['**/*.{js,mjs,cjs}'],
     languageOptions: { globals: globals.node },

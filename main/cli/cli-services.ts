@@ -1,8 +1,10 @@
-import { createServices, type Services } from '../core/services.js';
+import { promises as fs } from 'node:fs';
+import { createServices, createVaultEngines, type Services, type VaultEngines } from '../core/services.js';
 import { loadKeytarStore, MemoryCredentialStore } from '../core/auth/index.js';
 import { defaultAppDataDir } from '../core/vault/index.js';
 import { stderrLogger, type Logger } from '../core/ports.js';
 import type { CliIo } from './cli-io.js';
+import { existingFolder, resolveVault } from './options.js';
 
 /**
  * The engines for a CLI command. An unusable keychain is a warning, never a failure (docs/architecture.md):
@@ -28,4 +30,21 @@ export async function cliServices(
     logger,
     env: io.env,
   });
+}
+
+/** Warnings and errors as single stderr lines; the engines log neither file contents nor secrets. */
+function stderrLoggerOf(io: CliIo): Logger {
+  const write = (level: string) => (message: string, fields?: Record<string, unknown>) =>
+    io.stderr(`${level}: ${message}${fields ? ` ${JSON.stringify(fields)}` : ''}`);
+  return { info: () => undefined, warn: write('warning'), error: write('error') };
+}
+
+/**
+ * The files of the vault of `--vault DIR` (else the app's), which must exist, for one command: its own
+ * memory settings, no watcher, nothing else started; the caller opens it (after `setProjects`, for a
+ * command that lists a project's files).
+ */
+export async function cliVault(io: CliIo, vaultFlag: string | undefined): Promise<VaultEngines['files']> {
+  const root = await fs.realpath(await existingFolder(await resolveVault(vaultFlag, io), '--vault'));
+  return (await createVaultEngines({ root, logger: stderrLoggerOf(io) })).files;
 }

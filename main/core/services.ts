@@ -2,7 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { resolveMemoryConfig } from '../../common/config.js';
+import { resolveMemoryConfig, type MemoryConfig } from '../../common/config.js';
 import { Emitter, type Event } from '../../common/async/event.js';
 import type { Project, VaultRootInfo } from '../../common/domain/app.js';
 import type { Settings } from '../../common/domain/settings.js';
@@ -16,7 +16,7 @@ import { Vault } from './vault/index.js';
 import { TranscriptStore } from './transcripts/index.js';
 import { SessionCatalog, type SessionsChange } from './chat/index.js';
 import { ChatRunner } from './chat/index.js';
-import { TeamService } from './team-sync/index.js';
+import { openTeamSync, TeamAuth, TeamService, type OpenedTeamSync, type OpenTeamSyncInput } from './team-sync/index.js';
 import type { AgentEnvironment } from './chat/index.js';
 import type { VaultServices } from './vault-services.js';
 
@@ -69,6 +69,54 @@ const packageVersion = (() => {
   }
 })();
 
+/** What one-shot commands (`strata search`, `memory`, `sync`) use of a vault: nothing watches, nothing starts. */
+export interface VaultEngines {
+  readonly root: string;
+  readonly settings: SettingsStore;
+  readonly memoryConfig: () => MemoryConfig;
+  /** The vault's files and search index, not opened yet (the caller opens it when it needs the catalog). */
+  readonly files: Vault;
+  /** The team sign-in stored for `serverUrl` in `credentials`; it never opens a browser. */
+  teamAuth(serverUrl: string, credentials: CredentialStore): TeamAuth;
+  /** The team sync engine of one project of this vault, with the vault's sync settings (`openTeamSync`). */
+  teamSync(input: Omit<OpenTeamSyncInput, 'vaultRoot' | 'config' | 'clock' | 'logger'>): Promise<OpenedTeamSync>;
+}
+
+/** The settings and the file engine of a vault, built alike for the app and for one-shot commands. */
+async function vaultCore(root: string, options: { clock: Clock; logger: Logger; watch: boolean }) {
+  const { clock, logger } = options;
+  const settings = SettingsStore.forVault(root, logger);
+  await settings.load();
+  const memoryConfig = () => resolveMemoryConfig(settings.get().memory);
+  const files = new Vault({ root, clock, logger, config: memoryConfig, watch: options.watch, memoryShape: () => settings.get().memoryShape });
+  return { settings, memoryConfig, files };
+}
+
+/**
+ * The lightweight half of the composition root, for a command that runs once and exits: the vault's
+ * settings, files and team sign-in, without the conversation engines, the trash purge at start, the
+ * watcher or the team service's pulls. The vault folder is used as it is (never created).
+ */
+export async function createVaultEngines(input: { root: string; logger: Logger; clock?: Clock }): Promise<VaultEngines> {
+  const clock = input.clock ?? systemClock;
+  const core = await vaultCore(input.root, { clock, logger: input.logger, watch: false });
+  return {
+    root: input.root,
+    ...core,
+    teamAuth: (serverUrl, credentials) =>
+      new TeamAuth({
+        serverUrl,
+        credentials,
+        clock,
+        logger: input.logger,
+        openBrowser: () => undefined,
+        refreshLeadMs: core.memoryConfig().teamSync.tokenRefreshLeadMs,
+      }),
+    teamSync: (project) =>
+      openTeamSync({ ...project, vaultRoot: input.root, config: core.memoryConfig().teamSync, clock, logger: input.logger }),
+  };
+}
+
 async function openVault(
   root: string,
   isDefault: boolean,
@@ -76,11 +124,8 @@ async function openVault(
 ): Promise<VaultServices> {
   const { clock, logger } = options;
   await mkdir(root, { recursive: true });
-  const settings = SettingsStore.forVault(root, logger);
   const projects = new ProjectRegistry(root, clock);
-  await Promise.all([settings.load(), projects.load()]);
-  const memoryConfig = () => resolveMemoryConfig(settings.get().memory);
-  const files = new Vault({ root, clock, logger, config: memoryConfig, watch: options.watch, memoryShape: () => settings.get().memoryShape });
+  const [{ settings, memoryConfig, files }] = await Promise.all([vaultCore(root, options), projects.load()]);
   const transcripts = new TranscriptStore({ vaultRoot: root, clock, logger, trashDays: memoryConfig().vault.trashDays });
   const sessions = new SessionCatalog(root, transcripts, memoryConfig);
   // Deleted conversations stay restorable for `trashDays`; older ones go at start-up.

@@ -133,7 +133,58 @@ const noCycle = {
   },
 };
 
+/** A property `ok` whose value or type is the literal `true` or `false`: the shape of an `{ok}` union. */
+const isOkFlag = (node) => {
+  const key = node.key;
+  if (node.computed || !key || (key.type === 'Identifier' ? key.name : key.value) !== 'ok') return false;
+  const value = node.type === 'Property' ? node.value : node.typeAnnotation?.typeAnnotation?.literal;
+  return value?.type === 'Literal' && typeof value.value === 'boolean';
+};
+
+/**
+ * docs/architecture.md#errors: an engine refuses by throwing `AppFailure`; `Result<T>` is the IPC boundary's
+ * shape. Outside that boundary an engine neither uses `Result`/`ok`/`err` nor builds an `{ok: true|false}`
+ * union of its own, except in the files listed as outcomes their callers branch on (option `outcomes`).
+ */
+const errorRule = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Engines throw AppFailure; Result values and {ok} unions only at the IPC boundary.' },
+    schema: [
+      {
+        type: 'object',
+        properties: { boundary: { type: 'string' }, outcomes: { type: 'array', items: { type: 'string' } } },
+        additionalProperties: false,
+      },
+    ],
+  },
+  create(context) {
+    const { boundary = 'main/core/ipc', outcomes = [] } = context.options[0] ?? {};
+    const file = toRel(context.filename);
+    if (under(file, boundary)) return {};
+    const reportOk = (node) => {
+      if (!outcomes.includes(file) && isOkFlag(node)) {
+        context.report({ node, message: 'An {ok} union outside the IPC boundary: throw AppFailure(code, message) instead (docs/architecture.md#errors).' });
+      }
+    };
+    return {
+      ImportDeclaration(node) {
+        const target = landing(context.filename, node.source.value);
+        if (target?.replace(/\.(ts|js)$/, '') !== 'common/result') return;
+        for (const spec of node.specifiers) {
+          const name = spec.type === 'ImportSpecifier' ? (spec.imported.name ?? spec.imported.value) : null;
+          if (name === 'ok' || name === 'err' || name === 'Result') {
+            context.report({ node: spec, message: `\`${name}\` is the IPC boundary's shape; an engine throws AppFailure(code, message) (docs/architecture.md#errors).` });
+          }
+        }
+      },
+      Property: reportOk,
+      TSPropertySignature: reportOk,
+    };
+  },
+};
+
 export default {
   meta: { name: 'strata-fences' },
-  rules: { layers, 'engine-entry': engineEntry, 'no-cycle': noCycle },
+  rules: { layers, 'engine-entry': engineEntry, 'no-cycle': noCycle, 'error-rule': errorRule },
 };

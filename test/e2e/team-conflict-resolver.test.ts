@@ -58,9 +58,8 @@ describe.skipIf(!hasChromium)('team conflict resolver in Chromium', () => {
       clock: systemClock,
       logger: testLogger().logger,
     });
-    if (!opened.ok) throw new Error(opened.error.message);
-    await fs.mkdir(opened.value.teamDir, { recursive: true });
-    return opened.value;
+    await fs.mkdir(opened.teamDir, { recursive: true });
+    return opened;
   }
 
   /** Settings → server and repository → sign in on the server's page in the tab the app opens. */

@@ -50,9 +50,8 @@ describe.skipIf(!hasChromium)('team memory in Chromium', () => {
       clock: systemClock,
       logger: log.logger,
     });
-    if (!opened.ok) throw new Error(opened.error.message);
-    await fs.mkdir(opened.value.teamDir, { recursive: true });
-    return opened.value;
+    await fs.mkdir(opened.teamDir, { recursive: true });
+    return opened;
   }
 
   it('signs in in a new tab, receives a teammate memory, resolves a conflict in the resolver, and pushes it', async () => {

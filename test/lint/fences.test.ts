@@ -127,3 +127,24 @@ describe('no import cycles', () => {
     expect(fenceErrors(await lint(file, code), 'no-cycle')).toEqual([]);
   });
 });
+
+describe('one error rule: engines throw AppFailure, Result values only at the IPC boundary', () => {
+  it.each([
+    ['an engine imports Result', 'main/core/vault/x.ts', "import type { Result } from '../../../common/result.js';\nexport type A = Result<string>;\n"],
+    ['an engine returns err()', 'main/core/vault/x.ts', "import { err } from '../../../common/result.js';\nexport const a = () => err('not_found', 'gone');\n"],
+    ['an engine returns an {ok} object of its own', 'main/core/chat/x.ts', "export const a = (n: number) => (n > 0 ? { ok: true, value: n } : { ok: false, reason: 'negative' });\n"],
+    ['an engine declares an {ok} union type', 'main/core/team-sync/x.ts', "export type Opened = { ok: true; repo: string } | { ok: false; message: string };\n"],
+    ['the composition root imports ok', 'main/core/x.ts', "import { ok } from '../../common/result.js';\nexport const a = ok(1);\n"],
+  ])('fails lint when %s', async (_label, file, code) => {
+    expect(fenceErrors(await lint(file, code), 'error-rule')).not.toEqual([]);
+  });
+
+  it.each([
+    ['an engine throws AppFailure', 'main/core/vault/x.ts', "import { AppFailure } from '../../../common/result.js';\nexport const a = () => {\n  throw new AppFailure('not_found', 'gone');\n};\n"],
+    ['an IPC handler answers Result', 'main/core/ipc/x.ts', "import { ok, type Result } from '../../../common/result.js';\nexport const a = (): Result<number> => ok(1);\n"],
+    ['a listed outcome union', 'main/core/team-sync/repo-detect.ts', "export type RepoDetection = { ok: true; repo: string } | { ok: false; message: string };\n"],
+    ['an ok flag that is not a literal', 'main/core/vault/x.ts', "export const a = (n: number) => ({ ok: n > 0 });\n"],
+  ])('allows %s', async (_label, file, code) => {
+    expect(fenceErrors(await lint(file, code), 'error-rule')).toEqual([]);
+  });
+});

@@ -9,7 +9,7 @@ import { systemClock } from '../../core/ports.js';
 import { writeFileAtomic } from '../../core/fs/index.js';
 import type { Vault } from '../../core/vault/index.js';
 import { UsageError, type CliIo, type Command } from '../cli-io.js';
-import { cliVault } from '../cli-vault.js';
+import { cliVault } from '../cli-services.js';
 import { existingFolder, parseOptions, required, vaultAndJson } from '../options.js';
 
 const USAGE = [

@@ -1,7 +1,7 @@
 import type { VaultScope } from '../../../common/domain/vault.js';
 import { ProjectPaths } from '../../core/paths/index.js';
 import { UsageError, type Command } from '../cli-io.js';
-import { cliVault } from '../cli-vault.js';
+import { cliVault } from '../cli-services.js';
 import { existingFolder, parseOptions, required, vaultAndJson, wholeNumber } from '../options.js';
 
 const scopes: VaultScope[] = ['instructions', 'session-notes', 'project-memory', 'team-memory', 'transcript'];

@@ -1,13 +1,11 @@
 import path from 'node:path';
 import { promises as fs } from 'node:fs';
-import { resolveMemoryConfig } from '../../../common/config.js';
-import { systemClock, type Logger } from '../../core/ports.js';
-import { SettingsStore } from '../../core/settings/index.js';
+import { AppFailure } from '../../../common/result.js';
+import type { Logger } from '../../core/ports.js';
 import { loadKeytarStore, MemoryCredentialStore } from '../../core/auth/index.js';
+import { createVaultEngines } from '../../core/services.js';
 import { ProjectPaths } from '../../core/paths/index.js';
 import { detectTeamRepo } from '../../core/team-sync/index.js';
-import { openTeamSync } from '../../core/team-sync/index.js';
-import { TeamAuth } from '../../core/team-sync/index.js';
 import { faultSeamFrom } from '../../core/team-sync/index.js';
 import type { SyncReport } from '../../core/team-sync/index.js';
 import { UsageError, type CliIo, type Command } from '../cli-io.js';
@@ -50,7 +48,8 @@ export const syncCommand: Command = {
     const projectDir = await fs.realpath(await existingFolder(required(values.project, '--project DIR'), '--project'));
     const vaultRoot = await resolveVault(values.vault, io);
     const logger = cliLogger(io);
-    const settings = await SettingsStore.forVault(vaultRoot, logger).load();
+    const vault = await createVaultEngines({ root: vaultRoot, logger });
+    const settings = vault.settings.get();
     const projectSettings = settings.projects[projectDir];
     const serverUrl = values.server ?? projectSettings?.teamServerUrl ?? settings.teamServerUrl;
     if (!serverUrl) throw new UsageError('no team server: pass --server URL or set teamServerUrl in the settings');
@@ -60,18 +59,8 @@ export const syncCommand: Command = {
       throw new UsageError(`--server must be a URL, not ${serverUrl}`);
     }
 
-    const config = resolveMemoryConfig(settings.memory).teamSync;
     const envToken = io.env.STRATA_TEAM_TOKEN;
-    const auth = envToken
-      ? null
-      : new TeamAuth({
-          serverUrl,
-          credentials: (await loadKeytarStore()) ?? new MemoryCredentialStore(),
-          clock: systemClock,
-          logger,
-          openBrowser: () => undefined,
-          refreshLeadMs: config.tokenRefreshLeadMs,
-        });
+    const auth = envToken ? null : vault.teamAuth(serverUrl, (await loadKeytarStore()) ?? new MemoryCredentialStore());
     const getToken = envToken ? async () => envToken : () => auth!.getAccessToken();
     if (!(await getToken())) throw new UsageError(`not signed in to ${serverUrl}: sign in from Strata's settings, or set STRATA_TEAM_TOKEN`);
 
@@ -79,19 +68,16 @@ export const syncCommand: Command = {
     const paths = await ProjectPaths.resolve(vaultRoot, projectDir);
     const detected = await detectTeamRepo(paths.gitRoot ?? paths.projectDir, projectSettings?.teamRepo ?? null);
     if (!detected.ok) throw new UsageError(detected.error.message);
-    const opened = await openTeamSync({
-      vaultRoot,
+    const { engine, repo, teamDir } = await vault.teamSync({
       projectDir,
       serverUrl,
       teamRepo: detected.repo,
       getToken,
-      config,
-      clock: systemClock,
-      logger,
       fault: faultSeamFrom(io.env.STRATA_FAULT),
+    }).catch((error: unknown) => {
+      // No repository is bad usage here: the message says how to set one.
+      throw error instanceof AppFailure && error.code === 'not_found' ? new UsageError(error.message) : error;
     });
-    if (!opened.ok) throw new UsageError(opened.error.message);
-    const { engine, repo, teamDir } = opened.value;
     for (const key of values.restore ?? []) {
       try {
         await engine.restoreDeleted(key);

@@ -1,11 +1,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { err, ok, type Result } from '../../../common/result.js';
+import { AppFailure } from '../../../common/result.js';
 
 /** The loopback redirect receiver of RFC 8252 §7.3: 127.0.0.1, any free port, path `/callback`. */
 export interface LoopbackListener {
   redirectUri: string;
-  waitForCode(timeoutMs: number, signal?: AbortSignal): Promise<Result<string>>;
+  /** The authorization code; a decline, a refusal, the timeout or the abort rejects with an `AppFailure`. */
+  waitForCode(timeoutMs: number, signal?: AbortSignal): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -17,10 +18,22 @@ const page = (title: string, text: string) =>
  * redirect, RFC 6749 §10.12) is answered 400 and ignored, so it cannot end the user's real sign-in.
  */
 export async function startLoopbackListener(expectedState: string): Promise<LoopbackListener> {
-  let settle: (result: Result<string>) => void = () => undefined;
-  const outcome = new Promise<Result<string>>((resolve) => {
-    settle = resolve;
+  // The first outcome wins; a later redirect, timeout or abort changes nothing.
+  let settled = false;
+  let resolveCode: (code: string) => void = () => undefined;
+  let rejectCode: (failure: AppFailure) => void = () => undefined;
+  const outcome = new Promise<string>((resolve, reject) => {
+    resolveCode = resolve;
+    rejectCode = reject;
   });
+  // Nobody may be waiting yet when the browser answers; the rejection is read by `waitForCode`.
+  outcome.catch(() => undefined);
+  const settle = (result: string | AppFailure) => {
+    if (settled) return;
+    settled = true;
+    if (result instanceof AppFailure) rejectCode(result);
+    else resolveCode(result);
+  };
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (url.pathname !== '/callback') {
@@ -35,19 +48,19 @@ export async function startLoopbackListener(expectedState: string): Promise<Loop
     const code = url.searchParams.get('code');
     if (error || !code) {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page('Sign-in cancelled', 'You can close this tab and try again from Strata.'));
-      settle(err('permission_denied', error === 'access_denied' ? 'the sign-in was declined' : `the team server refused the sign-in (${error ?? 'no code'})`));
+      settle(new AppFailure('permission_denied', error === 'access_denied' ? 'the sign-in was declined' : `the team server refused the sign-in (${error ?? 'no code'})`));
       return;
     }
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page('Signed in to Strata', 'You can close this tab and return to Strata.'));
-    settle(ok(code));
+    settle(code);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {
     redirectUri: `http://127.0.0.1:${port}/callback`,
     waitForCode(timeoutMs, signal) {
-      const timer = setTimeout(() => settle(err('io_error', 'the sign-in timed out; try again')), timeoutMs);
-      signal?.addEventListener('abort', () => settle(err('invalid_request', 'the sign-in was cancelled')), { once: true });
+      const timer = setTimeout(() => settle(new AppFailure('io_error', 'the sign-in timed out; try again')), timeoutMs);
+      signal?.addEventListener('abort', () => settle(new AppFailure('invalid_request', 'the sign-in was cancelled')), { once: true });
       return outcome.finally(() => clearTimeout(timer));
     },
     close: () =>

@@ -1,5 +1,5 @@
 import * as oauth from 'oauth4webapi';
-import { err, ok, type Result } from '../../../common/result.js';
+import { AppFailure } from '../../../common/result.js';
 import type { Clock, CredentialStore, Logger } from '../ports.js';
 import { discoverAuthServer, type AuthServerMetadata } from './auth-discovery.js';
 import { startLoopbackListener } from './loopback-listener.js';
@@ -48,7 +48,7 @@ export class TeamAuth {
   }
 
   /** RFC 8414: the path-aware metadata URL of the team server URL, its issuer checked (auth-discovery.ts). */
-  discover(): Promise<Result<AuthServerMetadata>> {
+  discover(): Promise<AuthServerMetadata> {
     return discoverAuthServer(this.o.serverUrl, this.fetchImpl);
   }
 
@@ -56,17 +56,16 @@ export class TeamAuth {
     return (await this.load()) !== null;
   }
 
-  /** Runs the browser flow; resolves once the tokens are stored. */
-  async signIn(options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<Result<void>> {
+  /** Runs the browser flow; resolves once the tokens are stored, rejects with an `AppFailure` saying why not. */
+  async signIn(options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<void> {
     const meta = await this.discover();
-    if (!meta.ok) return meta;
     // RFC 7636 S256 and an RFC 6749 §10.12 state, from oauth4webapi.
     const verifier = oauth.generateRandomCodeVerifier();
     const challenge = await oauth.calculatePKCECodeChallenge(verifier);
     const state = oauth.generateRandomState();
     const listener = await startLoopbackListener(state);
     try {
-      const authorize = new URL(meta.value.authorization_endpoint);
+      const authorize = new URL(meta.authorization_endpoint);
       authorize.search = new URLSearchParams({
         response_type: 'code',
         client_id: this.clientId,
@@ -77,18 +76,15 @@ export class TeamAuth {
       }).toString();
       await this.o.openBrowser(authorize.toString());
       const code = await listener.waitForCode(options.timeoutMs ?? 5 * 60_000, options.signal);
-      if (!code.ok) return code;
-      const as = meta.value as oauth.AuthorizationServer;
+      const as = meta as oauth.AuthorizationServer;
       const tokens = await this.tokenRequest(async (options) => {
         // The listener checked `state`; oauth4webapi checks the callback again (RFC 9207 `iss` when advertised).
-        const callback = oauth.validateAuthResponse(as, this.client, new URLSearchParams({ code: code.value, state }), state);
+        const callback = oauth.validateAuthResponse(as, this.client, new URLSearchParams({ code, state }), state);
         const response = await oauth.authorizationCodeGrantRequest(as, this.client, oauth.None(), callback, listener.redirectUri, verifier, options);
         return oauth.processAuthorizationCodeResponse(as, this.client, response);
       });
-      if (!tokens.ok) return tokens;
-      await this.save(tokens.value);
+      await this.save(tokens);
       this.o.logger.info('signed in to the team server', { server: new URL(this.o.serverUrl).origin });
-      return ok(undefined);
     } finally {
       await listener.close();
     }
@@ -159,9 +155,10 @@ export class TeamAuth {
     const tokens = await this.load();
     await this.o.credentials.delete(this.account);
     if (!tokens) return;
-    const meta = await this.discover();
-    if (!meta.ok || !meta.value.revocation_endpoint) return;
-    const as = meta.value as oauth.AuthorizationServer;
+    // Without metadata there is nowhere to revoke; the tokens are already forgotten.
+    const meta = await this.discover().catch(() => null);
+    if (!meta?.revocation_endpoint) return;
+    const as = meta as oauth.AuthorizationServer;
     for (const [token, hint] of [
       [tokens.refreshToken, 'refresh_token'],
       [tokens.accessToken, 'access_token'],
@@ -176,47 +173,51 @@ export class TeamAuth {
 
   private async refresh(tokens: StoredTokens): Promise<string | null> {
     if (!tokens.refreshToken) return tokens.expiresAt > this.o.clock.now() ? tokens.accessToken : null;
-    const meta = await this.discover();
-    if (!meta.ok) return tokens.expiresAt > this.o.clock.now() ? tokens.accessToken : null;
-    const as = meta.value as oauth.AuthorizationServer;
+    const stillValid = () => (tokens.expiresAt > this.o.clock.now() ? tokens.accessToken : null);
     const refreshToken = tokens.refreshToken;
-    const next = await this.tokenRequest(async (options) =>
-      oauth.processRefreshTokenResponse(as, this.client, await oauth.refreshTokenGrantRequest(as, this.client, oauth.None(), refreshToken, options)),
-    );
-    if (!next.ok) {
-      if (next.error.code === 'permission_denied') {
+    // No metadata (offline, a refused issuer): keep the tokens, the current one while it lasts.
+    const meta = await this.discover().catch(() => null);
+    if (!meta) return stillValid();
+    const as = meta as oauth.AuthorizationServer;
+    let next: StoredTokens;
+    try {
+      next = await this.tokenRequest(async (options) =>
+        oauth.processRefreshTokenResponse(as, this.client, await oauth.refreshTokenGrantRequest(as, this.client, oauth.None(), refreshToken, options)),
+      );
+    } catch (error) {
+      if (error instanceof AppFailure && error.code === 'permission_denied') {
         // invalid_grant: the refresh token is dead (expired, revoked, reused); sign in again.
         await this.o.credentials.delete(this.account);
         return null;
       }
-      return tokens.expiresAt > this.o.clock.now() ? tokens.accessToken : null;
+      return stillValid();
     }
-    await this.save({ ...next.value, refreshToken: next.value.refreshToken ?? tokens.refreshToken });
-    return next.value.accessToken;
+    await this.save({ ...next, refreshToken: next.refreshToken ?? tokens.refreshToken });
+    return next.accessToken;
   }
 
   /**
    * One token endpoint exchange through oauth4webapi, its answer as the tokens to store. An OAuth error
-   * answer `invalid_grant` (the code or refresh token is dead) is `permission_denied`; anything else,
-   * the network included, is `io_error`.
+   * answer `invalid_grant` (the code or refresh token is dead) throws `AppFailure('permission_denied')`;
+   * anything else, the network included, `AppFailure('io_error')`.
    */
-  private async tokenRequest(exchange: (options: RequestOptions) => Promise<oauth.TokenEndpointResponse>): Promise<Result<StoredTokens>> {
+  private async tokenRequest(exchange: (options: RequestOptions) => Promise<oauth.TokenEndpointResponse>): Promise<StoredTokens> {
     let body: oauth.TokenEndpointResponse;
     try {
       body = await exchange(this.requestOptions());
     } catch (error) {
       if (error instanceof oauth.ResponseBodyError) {
-        return err(error.error === 'invalid_grant' ? 'permission_denied' : 'io_error', `the team server refused the sign-in (${error.error})`);
+        throw new AppFailure(error.error === 'invalid_grant' ? 'permission_denied' : 'io_error', `the team server refused the sign-in (${error.error})`);
       }
-      if (error instanceof oauth.OperationProcessingError) return err('io_error', `the team server refused the sign-in (${error.message})`);
-      return err('io_error', `the team server cannot be reached: ${(error as Error).message}`);
+      if (error instanceof oauth.OperationProcessingError) throw new AppFailure('io_error', `the team server refused the sign-in (${error.message})`);
+      throw new AppFailure('io_error', `the team server cannot be reached: ${(error as Error).message}`);
     }
     const expiresIn = typeof body.expires_in === 'number' ? body.expires_in : 900;
-    return ok({
+    return {
       accessToken: body.access_token,
       refreshToken: typeof body.refresh_token === 'string' ? body.refresh_token : null,
       expiresAt: this.o.clock.now() + expiresIn * 1000,
-    });
+    };
   }
 
   private requestOptions(): RequestOptions {

@@ -1,5 +1,5 @@
 import { defaultMemoryConfig, type MemoryConfig } from '../../../common/config.js';
-import { err, ok, type Result } from '../../../common/result.js';
+import { AppFailure } from '../../../common/result.js';
 import { ProjectPaths } from '../paths/index.js';
 import { SecretAllowanceStore } from '../secrets/index.js';
 import type { Clock, Logger } from '../ports.js';
@@ -38,12 +38,13 @@ export interface OpenedTeamSync {
 /**
  * Builds the sync engine of one project: repository from the git remote or the `teamRepo` setting,
  * folders from the vault layout (docs/architecture.md#data-on-disk), the shared secret scanner. The composition
- * root, the CLI and the tests call this; `no_repo` comes back as a value saying how to set it.
+ * root, the CLI and the tests call this. Without a repository it throws `AppFailure('not_found')` whose
+ * message says how to set one.
  */
-export async function openTeamSync(input: OpenTeamSyncInput): Promise<Result<OpenedTeamSync>> {
+export async function openTeamSync(input: OpenTeamSyncInput): Promise<OpenedTeamSync> {
   const paths = await ProjectPaths.resolve(input.vaultRoot, input.projectDir);
   const detected = await detectTeamRepo(paths.gitRoot ?? paths.projectDir, input.teamRepo);
-  if (!detected.ok) return err('not_found', detected.error.message);
+  if (!detected.ok) throw new AppFailure('not_found', detected.error.message);
   const repo = detected.repo;
   if (await migrateLegacyStateDir(input.vaultRoot, repo)) input.logger.info('team sync: moved the sync state to its owner/name folder', { repo });
   const stateDir = teamSyncStateDir(input.vaultRoot, repo);
@@ -61,5 +62,5 @@ export async function openTeamSync(input: OpenTeamSyncInput): Promise<Result<Ope
     fault: input.fault,
     onStatus: input.onStatus,
   });
-  return ok({ engine, repo, teamDir: paths.teamMemoryDir, stateDir });
+  return { engine, repo, teamDir: paths.teamMemoryDir, stateDir };
 }

@@ -1,4 +1,4 @@
-import { AppFailure, err } from '../../../common/result.js';
+import { AppFailure } from '../../../common/result.js';
 import type { Clock, CredentialStore, Logger } from '../ports.js';
 import { TeamAuth } from './oauth-client.js';
 
@@ -95,17 +95,20 @@ export class SessionSignIn {
     const announced = new Promise<string | null>((resolve) => (this.announce = resolve));
     const flow = this.auth
       .signIn({ timeoutMs: this.o.timeoutMs, signal: abort.signal })
-      .catch((error: unknown) => err('io_error', (error as Error).message))
-      .then((result) => {
+      .then(
+        () => null,
+        (error: unknown) => (error as Error).message,
+      )
+      .then((failure) => {
         if (this.abort !== abort || this.closed) return;
         this.abort = null;
         this.pageUrl = null;
-        if (result.ok) {
+        if (failure === null) {
           this.signedInNow = true;
           this.o.signedIn();
           void this.checkAccount();
         } else {
-          this.failure = `Sign-in failed: ${result.error.message}`;
+          this.failure = `Sign-in failed: ${failure}`;
         }
         this.o.changed();
       });

@@ -68,7 +68,8 @@ export class TeamSession {
     let opened: OpenedTeamSync | null = null;
     if (repo) {
       // The resolved repository goes in as `teamRepo`, which the engine takes as given.
-      const result = await openTeamSync({
+      // No repository is not a failure of the session: its status says how to set one.
+      opened = await openTeamSync({
         vaultRoot: config.vaultRoot,
         projectDir: project,
         serverUrl: config.serverUrl,
@@ -78,9 +79,11 @@ export class TeamSession {
         clock: o.clock,
         logger: o.logger,
         onStatus: () => session?.emit(),
+      }).catch((error: unknown) => {
+        if (!(error instanceof AppFailure && error.code === 'not_found')) throw error;
+        [repo, repoProblem] = [null, error.message];
+        return null;
       });
-      if (result.ok) opened = result.value;
-      else [repo, repoProblem] = [null, result.error.message];
     }
     session = new TeamSession(project, config, opened?.teamDir ?? paths.teamMemoryDir, repo, repoProblem, opened, o);
     session.signIn = signIn;

@@ -58,17 +58,17 @@ function signInFor(serverUrl: string, opened: string[] = []): TeamAuth {
 
 describe('OAuth discovery (RFC 8414)', () => {
   it('derives the issuer from the team server URL and puts the well-known suffix before its path', () => {
-    expect(issuerOf('https://strata.example.com/')).toEqual({ ok: true, value: 'https://strata.example.com' });
-    expect(issuerOf('https://example.com:8443/tools/team/')).toEqual({ ok: true, value: 'https://example.com:8443/tools/team' });
+    expect(issuerOf('https://strata.example.com/')).toBe('https://strata.example.com');
+    expect(issuerOf('https://example.com:8443/tools/team/')).toBe('https://example.com:8443/tools/team');
     expect(metadataUrlOf('https://strata.example.com')).toBe('https://strata.example.com/.well-known/oauth-authorization-server');
     expect(metadataUrlOf('https://example.com:8443/tools/team')).toBe('https://example.com:8443/.well-known/oauth-authorization-server/tools/team');
-    expect(issuerOf('https://example.com/team?x=1').ok).toBe(false);
+    expect(() => issuerOf('https://example.com/team?x=1')).toThrow(expect.objectContaining({ code: 'invalid_request', message: expect.stringMatching(/cannot carry a query/) }));
   });
 
   it("accepts the real server's metadata when its issuer is the team server URL", async () => {
     const server = await teamServer();
     const meta = await signInFor(`${server.url}/`).discover();
-    expect(meta).toMatchObject({ ok: true, value: { issuer: server.url, authorization_endpoint: `${server.url}/oauth/authorize` } });
+    expect(meta).toMatchObject({ issuer: server.url, authorization_endpoint: `${server.url}/oauth/authorize` });
   });
 
   it('finds the metadata of a server mounted under a path at the path-aware well-known URL', async () => {
@@ -77,20 +77,18 @@ describe('OAuth discovery (RFC 8414)', () => {
     proxy.target(server.port);
     expect((await fetch(`${proxy.url}/.well-known/oauth-authorization-server`)).status).toBe(404);
     const meta = await signInFor(`${proxy.url}/team`).discover();
-    expect(meta).toMatchObject({ ok: true, value: { issuer: `${proxy.url}/team`, token_endpoint: `${proxy.url}/team/oauth/token` } });
+    expect(meta).toMatchObject({ issuer: `${proxy.url}/team`, token_endpoint: `${proxy.url}/team/oauth/token` });
   });
 
   it('refuses metadata naming another issuer, before any browser opens', async () => {
     const server = await teamServer('https://strata.example.com');
     const opened: string[] = [];
     const auth = signInFor(server.url, opened);
-    const meta = await auth.discover();
-    expect(meta.ok).toBe(false);
-    expect(meta.ok ? '' : meta.error.message).toBe(
-      `refusing to sign in: the OAuth metadata at ${server.url}/.well-known/oauth-authorization-server names the issuer "https://strata.example.com", not "${server.url}" (the team server URL); check the team server URL, or the server's public URL`,
-    );
-    const signIn = await auth.signIn({ timeoutMs: 1_000 });
-    expect(signIn).toMatchObject({ ok: false, error: { code: 'permission_denied' } });
+    await expect(auth.discover()).rejects.toMatchObject({
+      code: 'permission_denied',
+      message: `refusing to sign in: the OAuth metadata at ${server.url}/.well-known/oauth-authorization-server names the issuer "https://strata.example.com", not "${server.url}" (the team server URL); check the team server URL, or the server's public URL`,
+    });
+    await expect(auth.signIn({ timeoutMs: 1_000 })).rejects.toMatchObject({ code: 'permission_denied' });
     expect(opened).toEqual([]);
   });
 });

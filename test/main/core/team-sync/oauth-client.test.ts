@@ -61,8 +61,7 @@ describe('team sign-in (OAuth code + PKCE, loopback redirect)', () => {
     });
 
     expect(await auth.isSignedIn()).toBe(false);
-    const signedIn = await auth.signIn({ timeoutMs: 15_000 });
-    expect(signedIn).toEqual({ ok: true, value: undefined });
+    await auth.signIn({ timeoutMs: 15_000 });
     const authorize = new URL(seen.url!);
     expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
     expect(authorize.searchParams.get('redirect_uri')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
@@ -114,9 +113,7 @@ describe('team sign-in (OAuth code + PKCE, loopback redirect)', () => {
         await fetch(redirect);
       },
     });
-    const result = await auth.signIn({ timeoutMs: 15_000 });
-    expect(result.ok).toBe(false);
-    expect(result.ok ? null : result.error.message).toMatch(/declined/);
+    await expect(auth.signIn({ timeoutMs: 15_000 })).rejects.toMatchObject({ code: 'permission_denied', message: expect.stringMatching(/declined/) });
     expect(await auth.isSignedIn()).toBe(false);
   });
 
@@ -128,7 +125,6 @@ describe('team sign-in (OAuth code + PKCE, loopback redirect)', () => {
       logger: testLogger().logger,
       openBrowser: () => undefined,
     });
-    const result = await auth.signIn();
-    expect(result.ok ? null : result.error.code).toBe('io_error');
+    await expect(auth.signIn()).rejects.toMatchObject({ code: 'io_error' });
   });
 });

@@ -8,7 +8,7 @@ import { testLogger } from '../../../support/test-logger.js';
 
 /** Opens the sync of a project whose repository comes from the teamRepo setting; no server is asked. */
 async function open(vault: string, teamRepo: string) {
-  const opened = await openTeamSync({
+  return openTeamSync({
     vaultRoot: vault,
     projectDir: await tempDir('strata-state-folder-project-'),
     serverUrl: 'http://127.0.0.1:9',
@@ -17,8 +17,6 @@ async function open(vault: string, teamRepo: string) {
     clock: systemClock,
     logger: testLogger().logger,
   });
-  if (!opened.ok) throw new Error(opened.error.message);
-  return opened.value;
 }
 
 async function legacyState(vault: string, folder: string): Promise<string> {

@@ -4,8 +4,8 @@ const unescape = (s: string) =>
   s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 
 /**
- * Loads the team server's sign-in page and submits its form as a person would (hidden fields, cookie);
- * returns the server's redirect to the app's loopback listener, not yet followed.
+ * The first half of a person's sign-in in the browser tab the app opened: load the team server's
+ * sign-in page and submit the form. Returns where the server redirects: the app's loopback listener.
  */
 export async function submitSignInForm(authorizeUrl: string, username: string, password: string): Promise<string> {
   const page = await fetch(authorizeUrl);
@@ -28,10 +28,7 @@ export async function submitSignInForm(authorizeUrl: string, username: string, p
   return location;
 }
 
-/**
- * What a person does in the browser tab the app opened: sign in on the team server's page and follow
- * the redirect to the app's loopback listener. Returns the page the listener showed.
- */
+/** The whole sign-in as a person does it: the form, then the redirect. Returns the page the listener showed. */
 export async function signInAsBrowser(authorizeUrl: string, username: string, password: string): Promise<string> {
   return (await fetch(await submitSignInForm(authorizeUrl, username, password))).text();
 }
