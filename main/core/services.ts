@@ -160,11 +160,14 @@ export async function createServices(input: ServicesConfig): Promise<Services> {
     watch: input.watch ?? input.shell !== 'cli',
     tempDir: input.tempDir ?? os.tmpdir(),
   };
-  // A crash leaves its incognito transcripts in the temp folder; they go at the next start (docs/memory.md#pause-and-incognito).
-  void sweepIncognitoLeftovers(config.tempDir).then(
-    (removed) => removed.length > 0 && config.logger.info('removed incognito conversations a crash left behind', { count: removed.length }),
-    (error: unknown) => config.logger.warn('could not sweep incognito leftovers', { error: (error as Error).message }),
-  );
+  // A crash leaves its incognito transcripts in the temp folder; they go at the app's next start
+  // (docs/memory.md#pause-and-incognito). A one-shot CLI command leaves that to the app.
+  if (config.shell !== 'cli') {
+    void sweepIncognitoLeftovers(config.tempDir).then(
+      (removed) => removed.length > 0 && config.logger.info('removed incognito conversations a crash left behind', { count: removed.length }),
+      (error: unknown) => config.logger.warn('could not sweep incognito leftovers', { error: (error as Error).message }),
+    );
+  }
   const pointer = new VaultRootPointer(config.appDataDir);
   const initial = config.vaultRoot
     ? { root: path.resolve(config.vaultRoot), isDefault: false }
