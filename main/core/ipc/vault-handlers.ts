@@ -33,7 +33,11 @@ export function createVaultHandlers(services: Services): Pick<Handlers, VaultCha
     await vault.ready;
     return vault.files;
   };
-  const usage = () => MemoryUsageStore.forVault(services.vault().root, services.config.clock);
+  const store = () => MemoryUsageStore.forVault(services.vault().root, services.config.clock);
+  /** Use-count bookkeeping after a file operation that already happened: a failure of it must not turn that into an error (its Undo token would be lost). */
+  const counts = async (change: (usage: MemoryUsageStore) => Promise<void>) => {
+    await change(store()).catch((error: unknown) => services.config.logger.warn('could not update memory use counts', { error: (error as Error).message }));
+  };
   return {
     'vault:list-files': async () => services.team.withBadges((await files()).list()),
     'vault:read-file': async ({ path }) => (await files()).read(path),
@@ -47,18 +51,18 @@ export function createVaultHandlers(services: Services): Pick<Handlers, VaultCha
     // its Undo (docs/memory.md#provenance-and-use).
     'vault:rename': async ({ path, newFileName }) => {
       const meta = await (await files()).rename(path, newFileName);
-      await usage().move([{ from: path, to: meta.path }]);
+      await counts((usage) => usage.move([{ from: path, to: meta.path }]));
       return meta;
     },
     'vault:mark-reviewed': async ({ path }) => (await files()).markReviewed(path),
     'vault:delete': async ({ path }) => {
       const done = await (await files()).delete(path);
-      await usage().setAside(path);
+      await counts((usage) => usage.setAside(path));
       return done;
     },
     'vault:undo': async ({ undoToken }) => {
       const done = await (await files()).undoDelete(undoToken);
-      await usage().restore(done.restored);
+      await counts((usage) => usage.restore(done.restored));
       return done;
     },
     'vault:search': async ({ query, scope, type, limit }) => (await files()).search(query, { scope, type, limit }),

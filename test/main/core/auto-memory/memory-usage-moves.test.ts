@@ -38,7 +38,7 @@ async function setUp(clock = { now: () => Date.UTC(2026, 11, 1, 9) }) {
     return result.value as Record<string, unknown>;
   };
   const counts = async () => Object.fromEntries(Object.entries((await usage.all()).files).map(([rel, use]) => [rel, use.count]));
-  return { call, counts, usage };
+  return { call, counts, usage, log };
 }
 
 describe('use counts follow a memory (docs/memory.md#provenance-and-use)', () => {
@@ -90,6 +90,19 @@ describe('use counts follow a memory (docs/memory.md#provenance-and-use)', () =>
     expect(JSON.parse(await fs.readFile(usage.file, 'utf8')).setAside).toEqual({});
     await call('vault:undo', { undoToken }).catch(() => undefined);
     expect((await counts())['projects/-p/memory/user_role.md']).toBeUndefined();
+  });
+
+  it('still deletes and undoes when the counts cannot be kept, and says so in the log', async () => {
+    const { call, usage, log } = await setUp();
+    // A folder where the count file should be: reading it fails, the counts cannot be updated.
+    await fs.rm(usage.file);
+    await fs.mkdir(usage.file);
+    const { undoToken } = await call('vault:delete', { path: 'projects/-p/memory/user_role.md' });
+    expect(typeof undoToken).toBe('string');
+    await expect(fs.stat(path.join(services!.vault().root, 'projects/-p/memory/user_role.md'))).rejects.toThrow();
+    await call('vault:undo', { undoToken });
+    expect(await fs.readFile(path.join(services!.vault().root, 'projects/-p/memory/user_role.md'), 'utf8')).toBe(memory('Role'));
+    expect(log.entries.filter((e) => e.message === 'could not update memory use counts')).toHaveLength(2);
   });
 
   it('refuses a move out of the vault', async () => {
