@@ -266,6 +266,10 @@ export const invokeChannels = {
   ),
   /** How recall used each memory, by vault-relative path (docs/memory.md#provenance-and-use). */
   'memory:usage': invoke<MemoryUsage>()(none),
+  /** Memories moved by copy-then-delete (the memory table's move, or its Undo): their use counts go along. */
+  'memory:usage-move': invoke<{ moved: number }>()(
+    z.object({ moves: z.array(z.object({ from: vaultPath, to: vaultPath }).strict()).max(1000) }).strict(),
+  ),
   /** The project's consolidation changeset waiting in the Inbox (null: none). */
   'memory:consolidation-get': invoke<ConsolidationChangeset | null>()(z.object({ project: absolutePath }).strict()),
   /** "Tidy memory now": one pass without the time and session gates. */

@@ -13,7 +13,7 @@ import { ProjectRegistry } from './projects/index.js';
 import { VaultRootPointer } from './vault/index.js';
 import { MemoryCredentialStore } from './auth/index.js';
 import { Vault } from './vault/index.js';
-import { TranscriptStore } from './transcripts/index.js';
+import { sweepIncognitoLeftovers, TranscriptStore } from './transcripts/index.js';
 import { SessionCatalog, type SessionsChange } from './chat/index.js';
 import { ChatRunner } from './chat/index.js';
 import { openTeamSync, TeamAuth, TeamService, type OpenedTeamSync, type OpenTeamSyncInput } from './team-sync/index.js';
@@ -34,6 +34,8 @@ export interface ServicesConfig {
   homeDir?: string;
   /** Watch the vault for changes (the app does; one-shot CLI commands need not). Default: true. */
   watch?: boolean;
+  /** Where incognito conversations are kept until quit, and crash leftovers swept at start. Default: the system's temp folder. */
+  tempDir?: string;
 }
 
 export type { VaultServices } from './vault-services.js';
@@ -120,13 +122,13 @@ export async function createVaultEngines(input: { root: string; logger: Logger; 
 async function openVault(
   root: string,
   isDefault: boolean,
-  options: { clock: Clock; logger: Logger; watch: boolean; events: EventHub; credentials: CredentialStore; env: NodeJS.ProcessEnv; shell: ServicesConfig['shell'] },
+  options: { clock: Clock; logger: Logger; watch: boolean; events: EventHub; credentials: CredentialStore; env: NodeJS.ProcessEnv; shell: ServicesConfig['shell']; tempDir: string },
 ): Promise<VaultServices> {
   const { clock, logger } = options;
   await mkdir(root, { recursive: true });
   const projects = new ProjectRegistry(root, clock);
   const [{ settings, memoryConfig, files }] = await Promise.all([vaultCore(root, options), projects.load()]);
-  const transcripts = new TranscriptStore({ vaultRoot: root, clock, logger, trashDays: memoryConfig().vault.trashDays });
+  const transcripts = new TranscriptStore({ vaultRoot: root, clock, logger, trashDays: memoryConfig().vault.trashDays, tempDir: options.tempDir });
   const sessions = new SessionCatalog(root, transcripts, memoryConfig);
   // Deleted conversations stay restorable for `trashDays`; older ones go at start-up.
   void transcripts.purgeTrash().catch((error: unknown) => logger.warn('could not empty the conversation trash', { error: (error as Error).message }));
@@ -201,7 +203,16 @@ export async function createServices(input: ServicesConfig): Promise<Services> {
     env: input.env ?? process.env,
     homeDir: input.homeDir ?? os.homedir(),
     watch: input.watch ?? input.shell !== 'cli',
+    tempDir: input.tempDir ?? os.tmpdir(),
   };
+  // A crash leaves its incognito transcripts in the temp folder; they go at the app's next start
+  // (docs/memory.md#pause-and-incognito). A one-shot CLI command leaves that to the app.
+  if (config.shell !== 'cli') {
+    void sweepIncognitoLeftovers(config.tempDir).then(
+      (removed) => removed.length > 0 && config.logger.info('removed incognito conversations a crash left behind', { count: removed.length }),
+      (error: unknown) => config.logger.warn('could not sweep incognito leftovers', { error: (error as Error).message }),
+    );
+  }
   const pointer = new VaultRootPointer(config.appDataDir);
   const initial = config.vaultRoot
     ? { root: path.resolve(config.vaultRoot), isDefault: false }
@@ -225,7 +236,7 @@ export async function createServices(input: ServicesConfig): Promise<Services> {
     ];
     return () => offs.forEach((off) => off());
   };
-  const vaultOptions = { clock: config.clock, logger: config.logger, watch: config.watch, events, credentials: config.credentials, env: config.env, shell: config.shell };
+  const vaultOptions = { clock: config.clock, logger: config.logger, watch: config.watch, events, credentials: config.credentials, env: config.env, shell: config.shell, tempDir: config.tempDir };
   let current = await openVault(initial.root, initial.isDefault, vaultOptions);
   let unrelay = relay(current);
   // The app pulls every team-enabled project at start (docs/memory.md#team-sync); a one-shot CLI command does not.

@@ -45,6 +45,8 @@ describe.skipIf(!hasChromium)('incognito and paused memory in Chromium via strat
     await page.getByText('I have no memory of that in this chat.').waitFor();
     await page.getByRole('button', { name: 'Send', exact: true }).waitFor();
     await page.getByRole('list', { name: 'Incognito conversations' }).getByRole('button', { name: /Which day do we deploy/ }).waitFor();
+    // Its notes panel says why it stays empty, instead of when notes would start.
+    await page.getByRole('complementary', { name: 'Session notes' }).getByText(/An incognito conversation keeps no session notes/).waitFor();
     await expectAccessible(page);
     await themedScreenshots(page, 'chat-incognito');
 

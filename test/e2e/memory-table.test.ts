@@ -106,18 +106,27 @@ describe.skipIf(!hasChromium)('the memory table', () => {
     expect(await fs.readFile(path.join(dir, 'team', 'reference_board.md'), 'utf8')).toBe(seeded['reference_board.md']);
     expect(await fs.readFile(path.join(dir, 'team', 'MEMORY.md'), 'utf8')).toContain('(user_role.md)');
     expect(await fs.readFile(path.join(dir, 'MEMORY.md'), 'utf8')).not.toContain('(user_role.md)');
+    // Its use count went along (docs/memory.md#provenance-and-use): the row still says used twice.
+    const useOf = async (file: string) => (await usage.all()).files[path.relative(vault.root, file).split(path.sep).join('/')]?.count;
+    await expect.poll(() => useOf(path.join(dir, 'team', 'user_role.md'))).toBe(2);
+    expect(await useOf(path.join(dir, 'user_role.md'))).toBeUndefined();
+    await expect.poll(() => row('Role').locator('td').nth(6).textContent()).toBe('2');
     await page.getByRole('button', { name: 'Undo' }).click();
     await expect.poll(() => exists(path.join(dir, 'user_role.md'))).toBe(true);
     await expect.poll(() => exists(path.join(dir, 'team', 'user_role.md'))).toBe(false);
     expect(await fs.readFile(path.join(dir, 'MEMORY.md'), 'utf8')).toContain('(user_role.md)');
+    await expect.poll(() => useOf(path.join(dir, 'user_role.md'))).toBe(2);
+    expect(await useOf(path.join(dir, 'team', 'user_role.md'))).toBeUndefined();
 
     await table.getByRole('button', { name: 'Tone' }).waitFor();
     await page.getByLabel('Select Tone').check();
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     await page.getByText('Deleted 1 memory.').waitFor();
     expect(await exists(path.join(dir, 'feedback_tone.md'))).toBe(false);
+    expect(await useOf(path.join(dir, 'feedback_tone.md'))).toBeUndefined();
     await page.getByRole('button', { name: 'Undo' }).click();
     await expect.poll(() => fs.readFile(path.join(dir, 'feedback_tone.md'), 'utf8').catch(() => null)).toBe(seeded['feedback_tone.md']);
+    await expect.poll(() => useOf(path.join(dir, 'feedback_tone.md'))).toBe(1);
 
     // Retire: kept, but dated yesterday, so it shows expired; Undo puts the text back.
     const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);

@@ -7,6 +7,7 @@ import { tempDir } from '../support/temp-dir.js';
 import { startApp, type TestApp } from './support/app.js';
 import { expectAccessible, hasChromium, openPage, useBrowser } from './support/browser.js';
 import { memoryDirOf, prepareChat, TEST_API_KEY } from './support/chat-app.js';
+import { themedScreenshots } from './support/screenshots.js';
 
 if (!hasChromium) console.warn('e2e: Chromium is not installed (scripts/install-system-deps.sh installs it); skipping');
 
@@ -118,6 +119,33 @@ describe.skipIf(!hasChromium)('auto memory in Chromium via strata host and the f
 
     const chips = page.getByLabel('Memories used');
     await chips.getByRole('button', { name: 'Deploy day' }).click();
+    await expect.poll(() => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /^Vault/ }).getAttribute('aria-current')).toBe('page');
+    await page.getByText('We deploy on Thursdays.').first().waitFor();
+    allAccepted(fake);
+    expect(errors).toEqual([]);
+  });
+
+  it('"Why do you know this?" on an answer lists the memories recall attached for it, each opening its file', async () => {
+    const isSelector = (r: WireRequest) => JSON.stringify(r.system ?? '').includes('You pick memory files');
+    const { page, errors, memoryDir, fake } = await open('memory-why', (r) =>
+      isSelector(r) ? text('{"selected_memories": ["project_deploy.md"]}') : text('We deploy on Thursdays, after the review.'),
+    );
+    await fs.mkdir(memoryDir, { recursive: true });
+    await fs.writeFile(path.join(memoryDir, 'project_deploy.md'), memory('Deploy day', 'Deployments happen on Thursdays after the review', 'project', 'We deploy on Thursdays.'));
+    await fs.writeFile(path.join(memoryDir, 'MEMORY.md'), '- [Deploy day](project_deploy.md) — Thursdays\n');
+
+    await send(page, 'Which day do we deploy?');
+    const answer = page.locator('.message-block.assistant', { hasText: 'We deploy on Thursdays, after the review.' });
+    await answer.waitFor();
+    const why = answer.getByRole('button', { name: 'Why do you know this?' });
+    await answer.hover();
+    await why.click();
+    expect(await why.getAttribute('aria-expanded')).toBe('true');
+    const behind = page.getByRole('region', { name: 'Memories behind this answer' });
+    expect(await behind.getByRole('listitem').allTextContents()).toEqual(['Deploy day saved today']);
+    await expectAccessible(page);
+    await themedScreenshots(page, 'chat-why-do-you-know');
+    await behind.getByRole('button', { name: 'Deploy day' }).click();
     await expect.poll(() => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /^Vault/ }).getAttribute('aria-current')).toBe('page');
     await page.getByText('We deploy on Thursdays.').first().waitFor();
     allAccepted(fake);

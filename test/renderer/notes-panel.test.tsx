@@ -107,4 +107,29 @@ describe('the session notes panel', () => {
     expect(await screen.findByText(/Notes start once the conversation has some substance/)).toBeTruthy();
     expect((screen.getByRole('button', { name: 'Edit' }) as HTMLButtonElement).disabled).toBe(true);
   });
+
+  it('says an incognito conversation keeps no notes, instead of when they will start, and never asks for them', async () => {
+    const fake = createFakeApi({
+      'chat:new-incognito-session': ({ project }) => ({
+        incognito: true,
+        projectPath: project,
+        sessionId: 's1',
+        title: 'New conversation',
+        items: [],
+        phase: 'idle',
+        error: null,
+        context: { used: 0, threshold: 100_000, warning: false },
+      }),
+      'notes:read': () => notes('', { exists: false, hash: null }),
+    });
+    startFakeMain(fake.api);
+    const { newIncognitoSession } = await import('../../renderer/src/features/memory-controls/incognito');
+    expect(await newIncognitoSession('/p')).toBe('s1');
+    const { NotesPanel } = await import('../../renderer/src/features/chat/notes-panel');
+    render(<NotesPanel project="/p" sessionId="s1" />);
+    expect(screen.getByText(/An incognito conversation keeps no session notes/)).toBeTruthy();
+    expect(screen.queryByText(/Notes start once/)).toBeNull();
+    expect((screen.getByRole('button', { name: 'Edit' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(fake.calls.filter((c) => c.channel === 'notes:read')).toEqual([]);
+  });
 });

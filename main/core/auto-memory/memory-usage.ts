@@ -9,6 +9,8 @@ import { STATE_DIR } from '../vault/index.js';
 export const RECENT_USES_KEPT = 20;
 
 const FILE_NAME = 'memory-usage.json';
+/** How long a deleted memory's count is kept for its Undo (the vault trash's default). */
+const SET_ASIDE_DAYS = 30;
 
 interface UsageDocument {
   version: 1;
@@ -16,6 +18,8 @@ interface UsageDocument {
   since: string | null;
   /** By the memory's path relative to the vault root, with `/`. */
   files: Record<string, MemoryUse>;
+  /** Counts of deleted memories, by their path, kept so Undo brings them back (`at`: when deleted). */
+  setAside: Record<string, { use: MemoryUse; at: string }>;
 }
 
 const isUse = (v: unknown): v is MemoryUse => {
@@ -63,16 +67,67 @@ export class MemoryUsageStore {
 
   /** Counts one use of each memory (absolute paths; those outside the vault are ignored) by `sessionId`. */
   record(absPaths: readonly string[], sessionId: string): Promise<void> {
-    const next = this.chain.catch(() => undefined).then(async () => {
-      const rels = absPaths.map((p) => this.relative(p)).filter((p): p is string => p !== null);
-      if (rels.length === 0) return;
-      const doc = await this.load();
-      const at = new Date(this.clock.now()).toISOString();
+    const rels = absPaths.map((p) => this.relative(p)).filter((p): p is string => p !== null);
+    return this.update((doc, at) => {
+      if (rels.length === 0) return false;
       doc.since ??= at;
       for (const rel of new Set(rels)) {
         const old = Object.hasOwn(doc.files, rel) ? doc.files[rel]! : { count: 0, lastUsed: at, recent: [] };
         doc.files[rel] = { count: old.count + 1, lastUsed: at, recent: [{ sessionId, at }, ...old.recent].slice(0, RECENT_USES_KEPT) };
       }
+      return true;
+    });
+  }
+
+  /**
+   * A memory was renamed or moved (vault-relative paths): its count goes with it, also from a count set
+   * aside by the delete a move is made of; added to any count the new path already has.
+   */
+  move(moves: readonly { from: string; to: string }[]): Promise<void> {
+    return this.update((doc) => {
+      let changed = false;
+      for (const { from, to } of moves) {
+        if (from === to) continue;
+        const use = Object.hasOwn(doc.files, from) ? doc.files[from]! : Object.hasOwn(doc.setAside, from) ? doc.setAside[from]!.use : null;
+        if (!use) continue;
+        delete doc.files[from];
+        delete doc.setAside[from];
+        doc.files[to] = Object.hasOwn(doc.files, to) ? mergeUses(doc.files[to]!, use) : use;
+        changed = true;
+      }
+      return changed;
+    });
+  }
+
+  /** A memory was deleted: its count is no longer listed, but kept for an Undo (`restore`) for a while. */
+  setAside(rel: string): Promise<void> {
+    return this.update((doc, at) => {
+      if (!Object.hasOwn(doc.files, rel)) return false;
+      doc.setAside[rel] = { use: doc.files[rel]!, at };
+      delete doc.files[rel];
+      return true;
+    });
+  }
+
+  /** A deleted memory came back (Undo): so does its count. */
+  restore(rel: string): Promise<void> {
+    return this.update((doc) => {
+      if (!Object.hasOwn(doc.setAside, rel)) return false;
+      const { use } = doc.setAside[rel]!;
+      delete doc.setAside[rel];
+      doc.files[rel] = Object.hasOwn(doc.files, rel) ? mergeUses(doc.files[rel]!, use) : use;
+      return true;
+    });
+  }
+
+  /** One read-modify-write at a time; `change` returns false when there is nothing to write. */
+  private update(change: (doc: UsageDocument, now: string) => boolean): Promise<void> {
+    const next = this.chain.catch(() => undefined).then(async () => {
+      const doc = await this.load();
+      const now = this.clock.now();
+      if (!change(doc, new Date(now).toISOString())) return;
+      const oldest = now - SET_ASIDE_DAYS * 86_400_000;
+      for (const [rel, { at }] of Object.entries(doc.setAside)) if (Date.parse(at) < oldest) delete doc.setAside[rel];
       await writeJsonAtomic(this.file, doc, { mode: 0o600, dirMode: 0o700 });
     });
     this.chain = next;
@@ -88,7 +143,7 @@ export class MemoryUsageStore {
     try {
       text = await fs.readFile(this.file, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, since: null, files: {} };
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return emptyDocument();
       throw error;
     }
     let parsed: unknown;
@@ -100,12 +155,19 @@ export class MemoryUsageStore {
     const files = (parsed as UsageDocument | null)?.files;
     if (typeof files !== 'object' || files === null || Array.isArray(files)) {
       await fs.rename(this.file, `${this.file}.damaged`).catch(() => undefined);
-      return { version: 1, since: null, files: {} };
+      return emptyDocument();
     }
-    const out: Record<string, MemoryUse> = Object.create(null) as Record<string, MemoryUse>;
-    for (const [rel, use] of Object.entries(files)) if (isUse(use)) out[rel] = use;
+    const doc = emptyDocument();
+    for (const [rel, use] of Object.entries(files)) if (isUse(use)) doc.files[rel] = use;
+    const setAside = (parsed as { setAside?: unknown }).setAside;
+    if (typeof setAside === 'object' && setAside !== null) {
+      for (const [rel, entry] of Object.entries(setAside as Record<string, { use?: unknown; at?: unknown }>)) {
+        if (isUse(entry?.use) && typeof entry.at === 'string') doc.setAside[rel] = { use: entry.use, at: entry.at };
+      }
+    }
     const since = (parsed as { since?: unknown }).since;
-    return { version: 1, since: typeof since === 'string' ? since : null, files: out };
+    doc.since = typeof since === 'string' ? since : null;
+    return doc;
   }
 
   private relative(abs: string): string | null {
@@ -115,6 +177,16 @@ export class MemoryUsageStore {
     }
     return null;
   }
+}
+
+function emptyDocument(): UsageDocument {
+  return { version: 1, since: null, files: Object.create(null) as UsageDocument['files'], setAside: Object.create(null) as UsageDocument['setAside'] };
+}
+
+/** Two counts of one memory as one: summed, the later last use, the latest uses of both. */
+function mergeUses(a: MemoryUse, b: MemoryUse): MemoryUse {
+  const recent = [...a.recent, ...b.recent].sort((x, y) => y.at.localeCompare(x.at)).slice(0, RECENT_USES_KEPT);
+  return { count: a.count + b.count, lastUsed: a.lastUsed > b.lastUsed ? a.lastUsed : b.lastUsed, recent };
 }
 
 function realOr(p: string): string {

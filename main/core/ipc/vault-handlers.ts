@@ -1,4 +1,5 @@
 import { AUTOSAVE_REASON } from '../vault/index.js';
+import { MemoryUsageStore } from '../auto-memory/index.js';
 import type { Services } from '../services.js';
 import type { Handlers } from './dispatcher.js';
 import { ProjectPaths } from '../paths/index.js';
@@ -32,6 +33,11 @@ export function createVaultHandlers(services: Services): Pick<Handlers, VaultCha
     await vault.ready;
     return vault.files;
   };
+  const store = () => MemoryUsageStore.forVault(services.vault().root, services.config.clock);
+  /** Use-count bookkeeping after a file operation that already happened: a failure of it must not turn that into an error (its Undo token would be lost). */
+  const counts = async (change: (usage: MemoryUsageStore) => Promise<void>) => {
+    await change(store()).catch((error: unknown) => services.config.logger.warn('could not update memory use counts', { error: (error as Error).message }));
+  };
   return {
     'vault:list-files': async () => services.team.withBadges((await files()).list()),
     'vault:read-file': async ({ path }) => (await files()).read(path),
@@ -41,10 +47,24 @@ export function createVaultHandlers(services: Services): Pick<Handlers, VaultCha
       const slug = projectSlug ?? (await ProjectPaths.resolve(services.vault().root, project!)).memorySlug;
       return (await files()).createMemory({ ...input, projectSlug: slug });
     },
-    'vault:rename': async ({ path, newFileName }) => (await files()).rename(path, newFileName),
+    // A memory's use count follows it through a rename, is set aside by a delete and comes back with
+    // its Undo (docs/memory.md#provenance-and-use).
+    'vault:rename': async ({ path, newFileName }) => {
+      const meta = await (await files()).rename(path, newFileName);
+      await counts((usage) => usage.move([{ from: path, to: meta.path }]));
+      return meta;
+    },
     'vault:mark-reviewed': async ({ path }) => (await files()).markReviewed(path),
-    'vault:delete': async ({ path }) => (await files()).delete(path),
-    'vault:undo': async ({ undoToken }) => (await files()).undoDelete(undoToken),
+    'vault:delete': async ({ path }) => {
+      const done = await (await files()).delete(path);
+      await counts((usage) => usage.setAside(path));
+      return done;
+    },
+    'vault:undo': async ({ undoToken }) => {
+      const done = await (await files()).undoDelete(undoToken);
+      await counts((usage) => usage.restore(done.restored));
+      return done;
+    },
     'vault:search': async ({ query, scope, type, limit }) => (await files()).search(query, { scope, type, limit }),
     'vault:memory-index': async ({ projectSlug, team }) => (await files()).memoryIndex(projectSlug, team),
     'vault:fix-index': async ({ projectSlug, team, fix, target }) => (await files()).fixIndex(projectSlug, team, fix, target),

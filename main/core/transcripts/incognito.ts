@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { INCOGNITO_OWNER_FILE, INCOGNITO_PREFIX } from './incognito-sweep.js';
 
 /**
  * Incognito conversations of this process (docs/memory.md#pause-and-incognito): their transcripts live
@@ -11,6 +12,9 @@ import path from 'node:path';
 export class IncognitoSessions {
   private readonly ids = new Set<string>();
   private root: string | null = null;
+
+  /** `tempDir`: where the private folder is made (the system's temp folder; tests pass their own). */
+  constructor(private readonly tempDir: string = os.tmpdir()) {}
 
   has(sessionId: string): boolean {
     return this.ids.has(sessionId);
@@ -22,7 +26,13 @@ export class IncognitoSessions {
 
   /** `<temp>/strata-incognito-XXXX/<projectSlug>` (or `.state` for session state), the root made (0700) on first use. */
   dirFor(projectSlug: string): string {
-    this.root ??= mkdtempSync(path.join(os.tmpdir(), 'strata-incognito-'));
+    if (!this.root) {
+      const root = mkdtempSync(path.join(this.tempDir, INCOGNITO_PREFIX));
+      // Names the process that owns the folder, so a later start can tell a crash's leftover (its owner is
+      // gone) from a running Strata's folder, and from anything else that merely has a similar name.
+      writeFileSync(path.join(root, INCOGNITO_OWNER_FILE), JSON.stringify({ pid: process.pid }), { mode: 0o600, flag: 'wx' });
+      this.root = root;
+    }
     return path.join(this.root, projectSlug);
   }
 

@@ -10,3 +10,4 @@ export { appendRecords, readTranscriptFile } from './transcript-file.js';
 export { contextReminderRecord, newestReminder, newestReminderRecord, reminderTextOf } from './context-reminder.js';
 export { parseCompleteLines } from './jsonl.js';
 export { IncognitoSessions } from './incognito.js';
+export { sweepIncognitoLeftovers } from './incognito-sweep.js';

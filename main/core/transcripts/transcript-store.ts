@@ -17,6 +17,8 @@ export interface TranscriptStoreOptions {
   logger?: Logger;
   /** Days a deleted conversation stays restorable (`config.vault.trashDays`). */
   trashDays?: number;
+  /** Where incognito transcripts are kept (the system's temp folder by default). */
+  tempDir?: string;
 }
 
 /** How many transcripts are summarized at once while listing. */
@@ -35,11 +37,12 @@ export class TranscriptStore {
   private readonly logger: Logger;
   private readonly queue = new KeyedSequencer();
   /** Conversations whose transcript stays out of the vault (incognito.ts). */
-  readonly incognito = new IncognitoSessions();
+  readonly incognito: IncognitoSessions;
 
   constructor(options: TranscriptStoreOptions) {
     this.vaultRoot = path.resolve(options.vaultRoot);
     this.logger = options.logger ?? silentLogger;
+    this.incognito = new IncognitoSessions(options.tempDir);
     this.trash = new VaultTrash(this.vaultRoot, options.clock ?? systemClock, options.trashDays ?? 30);
   }
 

@@ -1,12 +1,32 @@
+import { useId, useState } from 'react';
 import type { ChatItem } from '../../../../common/domain/chat';
 import { regenerateAnswer } from '../../bridge/chat-actions';
+import { openFile } from '../../bridge/vault-actions';
+import { useStore } from '../../store';
 import { Markdown } from './markdown';
 import { CopyButton, MessageActions } from './message-actions';
 
 type AssistantItem = Extract<ChatItem, { kind: 'assistant' }>;
+type RecallItem = Extract<ChatItem, { kind: 'recall' }>;
 
 /** An answer: copy it as markdown; the newest one can be answered again (the old answer stays reachable). */
-export function AssistantMessage({ item, project, sessionId, last, busy }: { item: AssistantItem; project: string; sessionId: string; last: boolean; busy: boolean }) {
+export function AssistantMessage({
+  item,
+  project,
+  sessionId,
+  last,
+  recall,
+  busy,
+}: {
+  item: AssistantItem;
+  project: string;
+  sessionId: string;
+  last: boolean;
+  recall?: RecallItem;
+  busy: boolean;
+}) {
+  const [why, setWhy] = useState(false);
+  const whyId = useId();
   // The actions sit beside the answer, not in it: the answer's text is the answer alone.
   return (
     <div className="message-block assistant">
@@ -27,8 +47,42 @@ export function AssistantMessage({ item, project, sessionId, last, busy }: { ite
               Regenerate
             </button>
           )}
+          {recall && (
+            <button type="button" className="button ghost small" aria-expanded={why} aria-controls={whyId} onClick={() => setWhy(!why)}>
+              Why do you know this?
+            </button>
+          )}
         </MessageActions>
       )}
+      {recall && why && <RecalledFor id={whyId} recall={recall} />}
     </div>
+  );
+}
+
+/** The memories recall attached for this answer (docs/memory.md#provenance-and-use), each opening its file. */
+function RecalledFor({ id, recall }: { id: string; recall: RecallItem }) {
+  return (
+    <section id={id} className="answer-recall" aria-label="Memories behind this answer">
+      <p className="muted small">This answer had these saved memories to go on:</p>
+      <ul>
+        {recall.memories.map((m) => (
+          <li key={m.path}>
+            <button
+              type="button"
+              className="link"
+              onClick={() => {
+                useStore.getState().setScreen('vault');
+                void openFile(m.path);
+              }}
+            >
+              {m.title}
+            </button>{' '}
+            <span className="muted small">
+              saved {m.ageDays === 0 ? 'today' : m.ageDays === 1 ? 'yesterday' : `${m.ageDays} days ago`}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }

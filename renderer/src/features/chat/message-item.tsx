@@ -14,6 +14,7 @@ export const MessageItem = memo(function MessageItem({
   project,
   sessionId,
   lastAnswer = false,
+  recall,
   busy = false,
 }: {
   item: ChatItem;
@@ -21,13 +22,15 @@ export const MessageItem = memo(function MessageItem({
   sessionId: string;
   /** The newest answer of the conversation: the one Regenerate replaces. */
   lastAnswer?: boolean;
+  /** For a turn's final answer: the memories recall attached to its question. */
+  recall?: Extract<ChatItem, { kind: 'recall' }>;
   busy?: boolean;
 }) {
   switch (item.kind) {
     case 'user':
       return <UserMessage item={item} project={project} sessionId={sessionId} busy={busy} />;
     case 'assistant':
-      return <AssistantMessage item={item} project={project} sessionId={sessionId} last={lastAnswer} busy={busy} />;
+      return <AssistantMessage item={item} project={project} sessionId={sessionId} last={lastAnswer} recall={recall} busy={busy} />;
     case 'tool':
       return <ToolCard item={item} />;
     case 'compaction':

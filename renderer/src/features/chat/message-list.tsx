@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from '../../store';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { ChatItem } from '../../../../common/domain/chat';
 import { MessageItem } from './message-item';
+import { recallByAnswer } from './answer-recall';
 
 /** The words a row shows, for finding a search hit in it. */
 function itemText(item: ChatItem): string {
@@ -50,6 +51,7 @@ export function MessageList({ items, project, sessionId, busy = false }: { items
   }, [hit, items, virtualizer]);
 
   const lastAnswer = items.findLastIndex((i) => i.kind === 'assistant');
+  const recalls = useMemo(() => recallByAnswer(items), [items]);
   const last = items[items.length - 1];
   const lastSize = last ? (last.kind === 'assistant' ? last.text.length : 0) : 0;
   useEffect(() => {
@@ -95,7 +97,7 @@ export function MessageList({ items, project, sessionId, busy = false }: { items
             aria-current={items[row.index]!.id === marked ? 'true' : undefined}
             style={{ transform: `translateY(${row.start}px)` }}
           >
-            <MessageItem item={items[row.index]!} project={project} sessionId={sessionId} lastAnswer={row.index === lastAnswer} busy={busy} />
+            <MessageItem item={items[row.index]!} project={project} sessionId={sessionId} lastAnswer={row.index === lastAnswer} recall={recalls.get(row.index)} busy={busy} />
           </div>
         ))}
       </div>

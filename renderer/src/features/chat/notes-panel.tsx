@@ -22,7 +22,10 @@ export function NotesPanel({
   drawer?: boolean;
   onHide?: () => void;
 }) {
-  const { notes } = useStoreShallow((s) => ({ notes: s.notes[sessionId] ?? null }));
+  const { notes, incognito } = useStoreShallow((s) => ({
+    notes: s.notes[sessionId] ?? null,
+    incognito: s.views[sessionId]?.incognito === true,
+  }));
   const [editing, setEditing] = useState(false);
   const panel = useRef<HTMLElement>(null);
   useEffect(() => {
@@ -31,8 +34,9 @@ export function NotesPanel({
 
   useEffect(() => {
     setEditing(false);
-    void loadNotes(project, sessionId);
-  }, [project, sessionId]);
+    // An incognito conversation has no notes file to read (docs/memory.md#pause-and-incognito).
+    if (!incognito) void loadNotes(project, sessionId);
+  }, [project, sessionId, incognito]);
 
   const readable = notes?.exists ? readableNotes(notes.text) : null;
 
@@ -61,7 +65,7 @@ export function NotesPanel({
           type="button"
           className="button ghost"
           aria-pressed={editing}
-          disabled={!notes?.exists}
+          disabled={incognito || !notes?.exists}
           onClick={() => setEditing(!editing)}
         >
           {editing ? 'Done' : 'Edit'}
@@ -71,7 +75,12 @@ export function NotesPanel({
         </button>
       </header>
       {readable?.title && !editing && <p className="notes-title">{readable.title}</p>}
-      {!notes || !notes.exists ? (
+      {incognito ? (
+        <p className="muted small">
+          An incognito conversation keeps no session notes: nothing of it is written to your vault, and it is gone when Strata
+          quits.
+        </p>
+      ) : !notes || !notes.exists ? (
         <p className="muted small">
           Notes start once the conversation has some substance (about 10,000 tokens). They keep track of the task, files, errors
           and results, and let long conversations continue without losing the thread.

@@ -12,10 +12,11 @@ function take<T>(result: Result<T>): T | null {
 
 const plural = (n: number) => `${n} ${n === 1 ? 'memory' : 'memories'}`;
 
-/** Undoes a list of vault deletes (and removes the copies a move made first). */
-async function undoAll(tokens: string[], copies: string[]): Promise<void> {
+/** Undoes a list of vault deletes (and removes the copies a move made first, their use counts going back). */
+async function undoAll(tokens: string[], copies: string[], moves: { from: string; to: string }[] = []): Promise<void> {
   for (const undoToken of tokens) take(await api.invoke['vault:undo']({ undoToken }));
   for (const path of copies) take(await api.invoke['vault:delete']({ path }));
+  if (moves.length > 0) take(await api.invoke['memory:usage-move']({ moves: moves.map(({ from, to }) => ({ from: to, to: from })) }));
   useStore.getState().showToast(null);
   await loadFiles();
 }
@@ -34,10 +35,12 @@ export async function deleteMemories(paths: readonly string[]): Promise<void> {
 /**
  * Moves memories between a project's own memory and its team memory: the copy is written (with its
  * MEMORY.md line) before the original is deleted, so a failure midway loses nothing; one Undo for all.
+ * Each moved memory keeps its use count (docs/memory.md#provenance-and-use).
  */
 export async function moveMemories(paths: readonly string[], toTeam: boolean): Promise<void> {
   const tokens: string[] = [];
   const copies: string[] = [];
+  const moves: { from: string; to: string }[] = [];
   for (const path of paths) {
     const m = /^projects\/([^/]+)\/memory\/(?:team\/)?([^/]+\.md)$/.exec(path);
     if (!m) continue;
@@ -52,12 +55,14 @@ export async function moveMemories(paths: readonly string[], toTeam: boolean): P
     const done = take(await api.invoke['vault:delete']({ path }));
     if (!done) break;
     tokens.push(done.undoToken);
+    moves.push({ from: path, to: target });
   }
+  if (moves.length > 0) take(await api.invoke['memory:usage-move']({ moves }));
   await loadFiles();
   useStore.getState().showToast({
     text: `Moved ${plural(tokens.length)} to ${toTeam ? 'team memory' : 'project memory'}.`,
     actionLabel: 'Undo',
-    action: () => void undoAll(tokens, copies),
+    action: () => void undoAll(tokens, copies, moves),
   });
 }
 
