@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultSettings } from '../../common/domain/settings';
 import type { ChatSessionView, SessionSummary } from '../../common/domain/chat';
 import { createFakeApi, startFakeMain } from './support/fake-api';
+import { useStore } from '../../renderer/src/store';
 
 const PROJECT = '/home/ada/site';
 const SESSION = 'session-7';
@@ -87,6 +88,24 @@ describe('a reload returns to where the user was', () => {
     // The conversation was restored behind it: Chat shows it.
     await user.click(nav().getByRole('button', { name: /^Chat/ }));
     await waitFor(() => expect(screen.getByRole('heading', { name: 'The launch plan', level: 1 })).toBeTruthy());
+    stop();
+  });
+
+  it('keeps the screen the user picks while the newest conversation opens in place of one that is gone', async () => {
+    // The place names a conversation main no longer lists (a new one never written to): Chat opens the newest instead.
+    localStorage.setItem('strata.place', JSON.stringify({ project: PROJECT, sessionId: 'never-written', view: 'chat' }));
+    const opened = held(view);
+    const { restored, stop } = await reload({ 'chat:list-sessions': () => [summary], 'chat:open-session': opened.answer });
+    await act(() => restored);
+    await screen.findByText('Opening…');
+    const user = userEvent.setup();
+    await user.click(nav().getByRole('button', { name: /^Vault/ }));
+    opened.release();
+    await waitFor(() => expect(useStore.getState().activeSessionId).toBe(SESSION));
+    expect(nav().getByRole('button', { name: /^Vault/ }).getAttribute('aria-current')).toBe('page');
+    expect(screen.getByRole('button', { name: 'Search' })).toBeTruthy();
+    await user.click(nav().getByRole('button', { name: /^Chat/ }));
+    await screen.findByRole('heading', { name: 'The launch plan', level: 1 });
     stop();
   });
 });
