@@ -1,7 +1,7 @@
 import type { ChatItem } from '../../../common/domain/chat.js';
 import { isMessageRecord, type ContentBlock, type MessageRecord, type TranscriptRecord } from '../transcripts/index.js';
 import { conversationChain } from '../transcripts/index.js';
-import { displayRecords } from './records-to-items.js';
+import { displayRecords, isItemRecord, itemRecord } from './records-to-items.js';
 import { isPromptRecord } from './turn-records.js';
 
 /**
@@ -108,10 +108,30 @@ export function withEarlierVersions(items: ChatItem[], transcript: readonly Tran
 }
 
 /**
+ * The cards of a branch (memory cards, "Stopped", notices), by the record they are anchored to: each
+ * card once, under the record it first appeared after, in its newest state — an Undo or a proposal
+ * decided since is what happened to that memory, wherever the card was showing then.
+ */
+function cardsByAnchor(file: readonly TranscriptRecord[], anchors: ReadonlySet<string>): Map<string, ChatItem[]> {
+  const newest = new Map<string, ChatItem>();
+  for (const r of file) if (isItemRecord(r)) newest.set(r.item.id, r.item);
+  const placed = new Set<string>();
+  const byAnchor = new Map<string, ChatItem[]>();
+  for (const r of file) {
+    if (!isItemRecord(r) || r.anchorUuid === undefined || !anchors.has(r.anchorUuid) || placed.has(r.item.id)) continue;
+    placed.add(r.item.id);
+    byAnchor.set(r.anchorUuid, [...(byAnchor.get(r.anchorUuid) ?? []), newest.get(r.item.id)!]);
+  }
+  return byAnchor;
+}
+
+/**
  * "Continue from this version": the branch ending at `leafUuid` becomes the conversation again. Its
  * records from where it left the current branch are appended anew (fresh uuids, the same parent at the
  * fork), so the newest leaf — what Strata and Claude Code both resume — is that version; the branch
- * the user leaves stays in the transcript as an earlier version. Empty when it is the conversation already.
+ * the user leaves stays in the transcript as an earlier version. The cards that branch showed follow
+ * its records (same item ids, anchored to the copies), so a memory it remembered still shows, with
+ * its Undo. Empty when it is the conversation already.
  */
 export function branchCopy(transcript: readonly TranscriptRecord[], leafUuid: string, make: { uuid: () => string; timestamp: string }): TranscriptRecord[] {
   const file = firstCopies(transcript);
@@ -125,10 +145,12 @@ export function branchCopy(transcript: readonly TranscriptRecord[], leafUuid: st
   const current = new Set(conversationChain(transcript).records.map((r) => r.uuid));
   const fork = path.findIndex((r) => !current.has(r.uuid));
   if (fork === -1) return [];
+  const leaving = path.slice(fork);
+  const cards = cardsByAnchor(transcript, new Set(leaving.map((r) => r.uuid as string)));
   let parentUuid = path[fork]!.parentUuid ?? null;
-  return path.slice(fork).map((r) => {
+  return leaving.flatMap((r) => {
     const copy = { ...r, uuid: make.uuid(), parentUuid, timestamp: make.timestamp } as TranscriptRecord;
     parentUuid = copy.uuid as string;
-    return copy;
+    return [copy, ...(cards.get(r.uuid as string) ?? []).map((item) => itemRecord(item, Date.parse(make.timestamp), parentUuid as string))];
   });
 }

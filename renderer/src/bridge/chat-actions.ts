@@ -37,6 +37,19 @@ export async function openSession(project: string, sessionId: string): Promise<v
   s.setScreen('chat');
 }
 
+/**
+ * The conversation an open project shows when none is chosen: its newest, else a new one. Made the
+ * open one only while the user still has none: it never changes the screen, and a screen or a
+ * conversation picked while main answers (a slow disk, a busy main) is the user's newer choice.
+ */
+export async function openDefaultSession(project: string, newest: string | undefined): Promise<void> {
+  const view = take(await (newest ? api.invoke['chat:open-session']({ project, sessionId: newest }) : api.invoke['chat:new-session']({ project })));
+  const s = useStore.getState();
+  if (!view || s.activeProject !== project || s.activeSessionId !== null) return;
+  s.putSessionView(view);
+  s.setActiveSession(view.sessionId);
+}
+
 /** The open conversation read again from main (its transcript and live state), where it is shown. */
 export async function refreshOpenSession(): Promise<void> {
   const { activeProject, activeSessionId, sessions } = useStore.getState();

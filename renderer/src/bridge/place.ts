@@ -1,7 +1,7 @@
 import { useStore } from '../store';
 import type { View } from '../store/app-slice';
-import { selectProject } from './actions';
-import { openSession } from './chat-actions';
+import { loadSessions, refreshOpenSession } from './chat-actions';
+import { loadTeamStatus } from './team-actions';
 
 /** Where the user was (project, conversation, screen), kept by the window so a reload returns there. */
 const KEY = 'strata.place';
@@ -40,14 +40,23 @@ export function rememberPlace(): () => void {
   });
 }
 
-/** After the first load: the project, the conversation (when it still exists) and the screen the user left. */
+/**
+ * After the first load: the project, the conversation (when it still exists) and the screen the user
+ * left. All three are set at once, before anything loads; what loads afterwards only fills the
+ * conversation in. A screen or a conversation the user picks while main answers (a slow disk, a busy
+ * main) is their newer choice: nothing that finishes loading later takes them back.
+ */
 export async function restorePlace(): Promise<void> {
   const place = readPlace();
   const s = useStore.getState();
   if (!place?.project || s.activeProject || !s.projects.some((p) => p.path === place.project)) return;
-  await selectProject(place.project, place.sessionId);
-  const known = useStore.getState().sessions[place.project]?.some((x) => x.sessionId === place.sessionId);
-  if (place.sessionId && known) await openSession(place.project, place.sessionId);
-  else if (useStore.getState().activeSessionId === place.sessionId) useStore.getState().setActiveSession(null);
-  useStore.getState().setScreen(place.view);
+  s.setActiveProject(place.project);
+  s.setActiveSession(place.sessionId);
+  // Still the first screen: a click made during the first load already chose another one.
+  if (s.view === 'chat') s.setScreen(place.view);
+  await Promise.all([loadSessions(place.project), loadTeamStatus(place.project)]);
+  const now = useStore.getState();
+  if (now.activeProject !== place.project || now.activeSessionId !== place.sessionId || !place.sessionId) return;
+  if (now.sessions[place.project]?.some((x) => x.sessionId === place.sessionId)) await refreshOpenSession();
+  else now.setActiveSession(null);
 }

@@ -1,8 +1,8 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
-import { afterAll, beforeAll, onTestFailed, expect } from 'vitest';
+import { afterAll, beforeAll, onTestFinished, expect } from 'vitest';
 import { chromiumPath, hasChromium, launchChromium } from './chromium.js';
 
 export { chromiumPath, hasChromium };
@@ -22,17 +22,26 @@ export function useBrowser(): () => Browser {
 }
 
 /**
- * A page that fails the test on any uncaught page error, and leaves a screenshot in test-results/
- * when the test fails.
+ * A page of its own browser context that fails the test on any uncaught page error, leaves a
+ * screenshot and its DOM in test-results/ when the test fails, and is closed when the test ends.
  */
 export async function openPage(b: Browser, url: string, name: string): Promise<{ page: Page; errors: string[] }> {
   const context = await b.newContext({ viewport: { width: 1200, height: 780 } });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  onTestFailed(async () => {
-    mkdirSync('test-results', { recursive: true });
-    await page.screenshot({ path: path.join('test-results', `${name.replace(/\W+/g, '-')}.png`) }).catch(() => undefined);
+  // At the end of the test: the evidence when it failed, then the context goes, so no page of an
+  // ended test keeps reconnecting to its closed host (or to a later test's host on the same port).
+  onTestFinished(async ({ task }) => {
+    if (task.result?.state === 'fail') {
+      mkdirSync('test-results', { recursive: true });
+      const file = path.join('test-results', name.replace(/\W+/g, '-'));
+      await page.screenshot({ path: `${file}.png` }).catch(() => undefined);
+      // The DOM as it was: which screen, which element was missing or replaced.
+      const html = await page.content().catch(() => null);
+      if (html !== null) writeFileSync(`${file}.html`, html);
+    }
+    await context.close().catch(() => undefined);
   });
   await page.goto(url);
   return { page, errors };

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useStoreShallow, useStore } from '../../store';
 import { modLabel } from '../../ui/use-shortcuts';
-import { newSession, openSession } from '../../bridge/chat-actions';
+import { openDefaultSession } from '../../bridge/chat-actions';
 import { SessionPane } from './session-pane';
 
 /** Where the key Strata found is held, in words that stay true for each credential driver. */
@@ -30,7 +30,7 @@ export function ChatView() {
   const loaded = listed !== undefined;
   useEffect(() => {
     if (!project || activeSessionId || !loaded) return;
-    void (newest ? openSession(project.path, newest) : newSession(project.path));
+    void openDefaultSession(project.path, newest);
   }, [project, activeSessionId, loaded, newest]);
 
   if (!project) {

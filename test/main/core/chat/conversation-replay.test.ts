@@ -1,3 +1,4 @@
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyChatDelta, applyChatUpdate } from '../../../../common/chat/apply-update.js';
@@ -204,6 +205,64 @@ describe('a conversation replayed from its transcript', () => {
     const size = (await f.transcript(sessionId)).length;
     await f.call('chat:continue-branch', { project: f.project, sessionId, leafUuid: reopened.items.find((i) => i.kind === 'user' && i.text.startsWith('How many'))!.id });
     expect((await f.transcript(sessionId)).length).toBe(size);
+    expectAllAccepted(f.fake);
+  });
+
+  it('continues from a version that remembered something: its memory card follows, with a working Undo, also reopened and after a restart', async () => {
+    f = await chatFixture();
+    const memoryDir = (await f.services.vault().sessions.paths(f.project)).memoryDir;
+    const initial = await f.call('chat:new-session', { project: f.project });
+    const sessionId = initial.sessionId;
+    const name = path.join(memoryDir, 'user_name.md');
+    f.fake.enqueue(
+      toolCalls([{ name: 'Write', input: { file_path: name, content: '---\nname: Their name\ndescription: The user is called Ada\ntype: user\n---\nThe user is called Ada.\n' } }]),
+      text('I will remember that.'),
+    );
+    await f.turn(sessionId, 'Remember that my name is Ada');
+    const question = (await f.call('chat:open-session', { project: f.project, sessionId })).items.find((i) => i.kind === 'user')!;
+    const cardsOf = (items: readonly ChatItem[]) => items.filter((i) => i.kind === 'memory');
+    expect(cardsOf((await f.call('chat:open-session', { project: f.project, sessionId })).items)).toHaveLength(1);
+
+    // Edited into a question that remembers nothing: that version shows no card.
+    f.fake.enqueue(text('4.'));
+    const edited = f.next('chat:did-update', (u) => u.sessionId === sessionId && u.phase === 'idle');
+    await f.call('chat:send', { project: f.project, sessionId, text: 'What is 2 + 2?', replaces: question.id });
+    await edited;
+    const now = await f.call('chat:open-session', { project: f.project, sessionId });
+    expect(cardsOf(now.items)).toEqual([]);
+    const edit = now.items.find((i) => i.kind === 'user' && i.text === 'What is 2 + 2?');
+    const remembered = edit?.kind === 'user' ? edit.earlier?.[0] : undefined;
+    expect(remembered).toMatchObject({ question: 'Remember that my name is Ada' });
+
+    // Continued from the version that remembered: the card shows there again, under its answer.
+    const reset = f.next('chat:did-update', (u) => u.sessionId === sessionId && u.reset === true);
+    await f.call('chat:continue-branch', { project: f.project, sessionId, leafUuid: remembered!.leafUuid });
+    const rows = (items: readonly ChatItem[]) =>
+      items.map((i) => (i.kind === 'user' || i.kind === 'assistant' ? i.text : i.kind === 'memory' ? `${i.action} ${i.title}${i.state ? ` (${i.state})` : ''}` : i.kind));
+    const shownNow = (await reset).upserts;
+    expect(rows(shownNow).filter((r) => r !== 'tool')).toEqual(['Remember that my name is Ada', 'saved Their name', 'I will remember that.']);
+    const [card] = cardsOf(shownNow);
+    expect(card?.kind === 'memory' && card.undoToken).toEqual(expect.any(String));
+    expect(rows((await f.call('chat:open-session', { project: f.project, sessionId })).items)).toEqual(rows(shownNow));
+
+    // Its Undo still works, and the card there says so.
+    const undone = f.next('chat:did-update', (u) => u.sessionId === sessionId && u.upserts.some((i) => i.kind === 'memory' && i.state === 'undone'));
+    expect(await f.call('chat:undo-memory', { undoToken: card!.kind === 'memory' ? card!.undoToken! : '' })).toEqual({ undone: true });
+    await undone;
+    await expect(fs.access(name)).rejects.toThrow();
+    const afterUndo = rows((await f.call('chat:open-session', { project: f.project, sessionId })).items);
+    expect(afterUndo).toContain('saved Their name (undone)');
+
+    // Left and taken up again: the card comes in its newest state, once.
+    const again = (await f.call('chat:open-session', { project: f.project, sessionId })).items.find((i) => i.kind === 'user' && i.text === 'Remember that my name is Ada');
+    const twoPlusTwo = again?.kind === 'user' ? again.earlier?.find((e) => e.question === 'What is 2 + 2?') : undefined;
+    await f.call('chat:continue-branch', { project: f.project, sessionId, leafUuid: twoPlusTwo!.leafUuid });
+    expect(cardsOf((await f.call('chat:open-session', { project: f.project, sessionId })).items)).toEqual([]);
+    const back = (await f.call('chat:open-session', { project: f.project, sessionId })).items.find((i) => i.kind === 'user' && i.text === 'What is 2 + 2?');
+    const toMemory = back?.kind === 'user' ? back.earlier?.find((e) => e.question === 'Remember that my name is Ada') : undefined;
+    await f.call('chat:continue-branch', { project: f.project, sessionId, leafUuid: toMemory!.leafUuid });
+    await f.restart();
+    expect(rows((await f.call('chat:open-session', { project: f.project, sessionId })).items)).toEqual(afterUndo);
     expectAllAccepted(f.fake);
   });
 });
