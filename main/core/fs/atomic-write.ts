@@ -11,9 +11,8 @@ export interface AtomicWriteOptions {
    * Runs with the new content written and fsynced, right before the rename; `false` abandons the write
    * (temp removed, target untouched). A sync pull re-checks the target here: the user may have saved it
    * while the download was being written (docs/sync-protocol.md#a-client-that-loses-nothing, Syncthing's re-check before replacing).
-   * `temp` is the fsynced new content, which the hook may copy (a sync pull keeps it as the base text).
    */
-  beforeRename?: (temp: string) => Promise<boolean>;
+  beforeRename?: () => Promise<boolean>;
   /**
    * The caller knows the folder exists and the target is new (a sync pull writing thousands of new
    * files): skips the folder creation and the mode lookup, two system calls a file.
@@ -52,7 +51,7 @@ export async function writeFileAtomic(
     await handle.close();
   }
   try {
-    if (options.beforeRename && !(await options.beforeRename(temp))) {
+    if (options.beforeRename && !(await options.beforeRename())) {
       await fs.rm(temp, { force: true });
       return false;
     }
