@@ -96,6 +96,8 @@ export class SyncStateStore {
   private readonly known = new Set<string>();
   /** Base texts kept by `keepBase`, not yet written (the next `save` writes them as one pack). */
   private readonly pending = new Map<string, string>();
+  /** Pack name → the hashes it holds, as this process wrote or first read it. */
+  private readonly packIndex = new Map<string, Set<string>>();
   private basesReady = false;
   /** Why a state file was last set aside, until the engine reports it (see `takeSetAside`). */
   private setAsideNotice: string | null = null;
@@ -216,6 +218,17 @@ export class SyncStateStore {
     const temp = path.join(this.basesDir, `.${randomBytes(8).toString('hex')}.${randomBytes(4).toString('hex')}.tmp`);
     await fs.writeFile(temp, JSON.stringify(texts));
     await fs.rename(temp, path.join(this.basesDir, name));
+    this.packIndex.set(name, new Set(Object.keys(texts)));
+  }
+
+  /** The hashes a pack holds: known from writing it, or read once (every sync's garbage collection asks). */
+  private async packHashes(name: string): Promise<Set<string>> {
+    let hashes = this.packIndex.get(name);
+    if (!hashes) {
+      hashes = new Set(Object.keys(await this.readPack(name)));
+      this.packIndex.set(name, hashes);
+    }
+    return hashes;
   }
 
   /** A pack's texts by hash; a pack torn by a power cut reads as empty (its bases as missing, like a lost loose base). */
@@ -235,9 +248,10 @@ export class SyncStateStore {
     return names.filter(isPackName);
   }
 
-  /** Looked up only when a base is needed and not loose (a merge or a conflict), so packs are not indexed. */
+  /** Looked up only when a base is needed and not loose (a merge or a conflict). */
   private async findInPacks(hash: string): Promise<string | null> {
     for (const name of await this.packNames()) {
+      if (!(await this.packHashes(name)).has(hash)) continue;
       const text = (await this.readPack(name))[hash];
       if (typeof text === 'string') return text;
     }
@@ -282,20 +296,21 @@ export class SyncStateStore {
    * crash in between leaves a text twice, never missing.
    */
   private async collectPacks(names: string[], live: Set<string>): Promise<void> {
-    const kept: Record<string, string> = {};
     let dirty = names.length > maxPacks;
+    for (const name of names) {
+      for (const hash of await this.packHashes(name)) if (!live.has(hash)) dirty = true;
+    }
+    if (!dirty) return;
+    const kept: Record<string, string> = {};
     for (const name of names) {
       for (const [hash, text] of Object.entries(await this.readPack(name))) {
         if (live.has(hash)) kept[hash] = text;
-        else {
-          dirty = true;
-          this.known.delete(hash);
-        }
+        else this.known.delete(hash);
       }
     }
-    if (!dirty) return;
     if (Object.keys(kept).length > 0) await this.writePack(newPackName(), kept);
     await Promise.all(names.map((name) => fs.rm(path.join(this.basesDir, name), { force: true })));
+    for (const name of names) this.packIndex.delete(name);
   }
 
   private baseFile(hash: string): string {
