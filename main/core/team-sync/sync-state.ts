@@ -274,7 +274,7 @@ export class SyncStateStore {
     await fs.rm(this.conflictFile(key), { force: true });
   }
 
-  /** Drops base texts no longer referenced by a base, a conflict or a restorable deletion. */
+  /** Drops base texts no longer referenced by a base, a conflict or a restorable deletion (packed ones in bulk, see `collectPacks`). */
   async collectGarbage(state: SyncState): Promise<void> {
     const live = new Set<string>([
       ...Object.values(state.bases),
@@ -291,16 +291,21 @@ export class SyncStateStore {
   }
 
   /**
-   * Packs holding a dead text, or more than `maxPacks` of them (one per pull that fetched new files), are
-   * rewritten as one pack of their live texts: the new pack is in place before the old ones go, so a
-   * crash in between leaves a text twice, never missing.
+   * When a quarter of the packed texts are dead, or there are more than `maxPacks` packs (one per pull
+   * that fetched new files), they are rewritten as one pack of their live texts; below that a few dead
+   * texts wait, so one edited file does not rewrite a first pull's whole pack at every sync. The new pack
+   * is in place before the old ones go: a crash in between leaves a text twice, never missing.
    */
   private async collectPacks(names: string[], live: Set<string>): Promise<void> {
-    let dirty = names.length > maxPacks;
+    let total = 0;
+    let dead = 0;
     for (const name of names) {
-      for (const hash of await this.packHashes(name)) if (!live.has(hash)) dirty = true;
+      for (const hash of await this.packHashes(name)) {
+        total++;
+        if (!live.has(hash)) dead++;
+      }
     }
-    if (!dirty) return;
+    if (names.length <= maxPacks && (dead === 0 || dead * 4 < total)) return;
     const kept: Record<string, string> = {};
     for (const name of names) {
       for (const [hash, text] of Object.entries(await this.readPack(name))) {

@@ -50,20 +50,28 @@ describe('base texts kept by a pull', () => {
     expect(await open(dir).getBase(hashText('pulled\n'))).toBe('pulled\n');
   });
 
-  it('that are no longer live are collected; the live ones in the same pack stay readable', async () => {
+  it('that are no longer live are collected once they are a quarter of the pack; the live ones stay readable', async () => {
     const dir = await stateDir();
     const store = open(dir);
     const state = emptyState();
-    for (const text of ['keep\n', 'drop\n']) {
+    const others = Array.from({ length: 6 }, (_, i) => `other ${i}\n`);
+    for (const text of ['keep\n', 'drop\n', ...others]) {
       store.keepBase(text, hashText(text));
       state.bases[text.trim()] = hashText(text);
     }
     await store.save(state);
+    // One dead text of eight waits (no rewrite of the whole pack for one edited file)…
     delete state.bases['drop'];
+    await store.collectGarbage(state);
+    expect(await open(dir).getBase(hashText('drop\n'))).toBe('drop\n');
+    // …two of eight (a quarter) rewrite the pack without them.
+    delete state.bases['other 0'];
     await store.collectGarbage(state);
     const later = open(dir);
     expect(await later.getBase(hashText('keep\n'))).toBe('keep\n');
     expect(await later.getBase(hashText('drop\n'))).toBeNull();
+    expect(await later.getBase(hashText('other 0\n'))).toBeNull();
+    for (const text of others.slice(1)) delete state.bases[text.trim()];
     delete state.bases['keep'];
     await store.collectGarbage(state);
     expect(await fs.readdir(path.join(dir, 'bases'))).toEqual([]);
