@@ -1,4 +1,4 @@
-import { promises as fs } from 'node:fs';
+import { constants as fsConstants, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 
@@ -11,9 +11,8 @@ export interface AtomicWriteOptions {
    * Runs with the new content written and fsynced, right before the rename; `false` abandons the write
    * (temp removed, target untouched). A sync pull re-checks the target here: the user may have saved it
    * while the download was being written (docs/sync-protocol.md#a-client-that-loses-nothing, Syncthing's re-check before replacing).
-   * `temp` is the fsynced new content, which the hook may copy (a sync pull keeps it as the base text).
    */
-  beforeRename?: (temp: string) => Promise<boolean>;
+  beforeRename?: () => Promise<boolean>;
   /**
    * The caller knows the folder exists and the target is new (a sync pull writing thousands of new
    * files): skips the folder creation and the mode lookup, two system calls a file.
@@ -23,7 +22,7 @@ export interface AtomicWriteOptions {
 
 /**
  * Writes a file so a crash leaves either the old or the new content whole: write a temp file in the
- * same folder, fsync it, rename it over the target (rename is atomic within one file system).
+ * same folder synchronously to disk, rename it over the target (rename is atomic within one file system).
  * Resolves false only when `beforeRename` abandoned the write.
  */
 export async function writeFileAtomic(
@@ -44,15 +43,15 @@ export async function writeFileAtomic(
   // A short name of its own, not the target's name plus a suffix: a target whose name is already
   // at the file system's 255-byte limit must still be writable (docs on team sync, key rules).
   const temp = path.join(dir, tempFileName());
-  const handle = await fs.open(temp, 'wx', mode);
+  const handle = await fs.open(temp, newSyncedFileFlags ?? 'wx', mode);
   try {
     await handle.writeFile(data);
-    await handle.sync();
+    if (newSyncedFileFlags === null) await handle.sync();
   } finally {
     await handle.close();
   }
   try {
-    if (options.beforeRename && !(await options.beforeRename(temp))) {
+    if (options.beforeRename && !(await options.beforeRename())) {
       await fs.rm(temp, { force: true });
       return false;
     }
@@ -63,6 +62,15 @@ export async function writeFileAtomic(
   }
   return true;
 }
+
+/**
+ * Create-exclusive, with O_DSYNC: each write returns once its data (and the size needed to read it back)
+ * is on disk, the guarantee fdatasync gives, which is what a rename exposing the content needs. One call
+ * a file fewer than write + fsync (a sync pull writes thousands). Null where the flag does not exist
+ * (Windows): an explicit fsync instead.
+ */
+const newSyncedFileFlags =
+  fsConstants.O_DSYNC === undefined ? null : fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL | fsConstants.O_DSYNC;
 
 /** Prefix and suffix of every temp file `writeFileAtomic` makes: `.strata-<12 hex>.tmp`. */
 export const atomicTempPattern = /^\.strata-[0-9a-f]{12}\.tmp$/;

@@ -126,7 +126,7 @@ export async function writeLocalFile(
   mtime: Date | null,
   /** Folders already checked during this run (a pull writes thousands of files into a few folders). */
   checked?: Map<string, Promise<void>>,
-  beforeRename?: (temp: string) => Promise<boolean>,
+  beforeRename?: () => Promise<boolean>,
   /** The caller planned this as a new file (nothing at the path). */
   expectNew = false,
 ): Promise<boolean> {

@@ -196,7 +196,7 @@ async function forEachLimit<T>(items: T[], limit: number, task: (item: T) => Pro
  */
 async function download(ctx: PullContext, key: string, text: string, expected: string | null, mtime: Date | null): Promise<boolean> {
   const hash = hashText(text);
-  const unchanged = async (temp: string) => {
+  const unchanged = async () => {
     ctx.fault.hit('before-pull-rename');
     // Expected absent: one lstat says whether a file appeared (anything else in the way fails the
     // rename, and so this file alone); otherwise the content must still match.
@@ -204,8 +204,8 @@ async function download(ctx: PullContext, key: string, text: string, expected: s
       expected === null
         ? !(await fs.lstat(keyToPath(ctx.teamDir, key)!).then((stat) => stat.isFile(), () => false))
         : ((await readLocalFile(ctx.teamDir, key))?.hash ?? null) === expected;
-    // The base text is the download itself, kept before the state can name it (saved after the pull).
-    if (still) await ctx.store.keepBaseFile(temp, hash);
+    // The base text is the download itself; the store writes it before any state can name it.
+    if (still) ctx.store.keepBase(text, hash);
     return still;
   };
   if (!(await writeLocalFile(ctx.teamDir, key, text, mtime, ctx.checkedFolders, unchanged, expected === null))) {

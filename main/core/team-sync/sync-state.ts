@@ -79,6 +79,14 @@ export function missingRemoteContent(state: SyncState): boolean {
   return Object.keys(state.remote).some((key) => state.remote[key] !== state.bases[key] && state.conflicts[key]?.theirsHash !== state.remote[key]);
 }
 
+/** A pack of base texts (`pack-<12 hex>.json`, hash → text), written by one save after a pull. */
+const packPrefix = 'pack-';
+const packSuffix = '.json';
+const isPackName = (name: string) => name.startsWith(packPrefix) && name.endsWith(packSuffix);
+const newPackName = () => `${packPrefix}${randomBytes(6).toString('hex')}${packSuffix}`;
+/** Beyond this many packs, garbage collection merges them (a base lookup outside a pack reads them all). */
+const maxPacks = 8;
+
 /** The state file, the base texts and the conflict copies ("theirs") of one repository. */
 export class SyncStateStore {
   readonly stateFile: string;
@@ -86,6 +94,10 @@ export class SyncStateStore {
   readonly conflictsDir: string;
   /** Hashes whose base file is known to exist (this process wrote or saw it). */
   private readonly known = new Set<string>();
+  /** Base texts kept by `keepBase`, not yet written (the next `save` writes them as one pack). */
+  private readonly pending = new Map<string, string>();
+  /** Pack name → the hashes it holds, as this process wrote or first read it. */
+  private readonly packIndex = new Map<string, Set<string>>();
   private basesReady = false;
   /** Why a state file was last set aside, until the engine reports it (see `takeSetAside`). */
   private setAsideNotice: string | null = null;
@@ -140,6 +152,8 @@ export class SyncStateStore {
 
   /** Named fault points around every state write (docs/memory.md#team-sync: crash tests). */
   async save(state: SyncState): Promise<void> {
+    // Bases first: a saved state never names a base that is not on disk.
+    await this.flushBases();
     this.fault.hit('before-state-write');
     await writeJsonAtomic(this.stateFile, state);
     this.fault.hit('after-state-write');
@@ -174,31 +188,74 @@ export class SyncStateStore {
   }
 
   /**
-   * Keeps the file `file` (whose text hashes to `hash`) as a base text: one copy in the kernel instead
-   * of writing the text again through a temp file, which on a first pull of thousands of files was four
-   * of the eleven file-system calls each file cost. The copy lands under its final name: a copy torn by
-   * a crash fails the hash check on read, as a lost base does, and the next copy of that text repairs it.
+   * Keeps `text` (which hashes to `hash`) as a base text in memory until the next `save`, which writes
+   * every such text as one pack before the state can name them. A first pull of thousands of files then
+   * costs one write for all their bases instead of a copy each. A crash before that save loses only
+   * bases no saved state names: a pulled file found equal to the server's next time is its own base again.
    */
-  async keepBaseFile(file: string, hash: string): Promise<void> {
+  keepBase(text: string, hash: string): void {
     if (this.known.has(hash)) return;
-    const target = this.baseFile(hash);
-    if (!this.basesReady) {
-      await fs.mkdir(this.basesDir, { recursive: true });
-      this.basesReady = true;
-    }
-    await fs.copyFile(file, target).catch(async (error: NodeJS.ErrnoException) => {
-      // The folder was removed since (a reset of the sync state): make it again.
-      if (error.code !== 'ENOENT') throw error;
-      await fs.mkdir(this.basesDir, { recursive: true });
-      await fs.copyFile(file, target);
-    });
+    this.pending.set(hash, text);
     this.known.add(hash);
   }
 
   async getBase(hash: string | null | undefined): Promise<string | null> {
     if (!hash) return null;
-    const text = await fs.readFile(this.baseFile(hash), 'utf8').catch(() => null);
+    const text = this.pending.get(hash) ?? (await fs.readFile(this.baseFile(hash), 'utf8').catch(() => null)) ?? (await this.findInPacks(hash));
     return text !== null && hashText(text) === hash ? text : null;
+  }
+
+  /** The base texts a pull kept in memory, written as one pack (temp + rename, unsynced like `putBase`). */
+  private async flushBases(): Promise<void> {
+    if (this.pending.size === 0) return;
+    const texts = Object.fromEntries(this.pending);
+    await fs.mkdir(this.basesDir, { recursive: true });
+    await this.writePack(newPackName(), texts);
+    this.pending.clear();
+  }
+
+  private async writePack(name: string, texts: Record<string, string>): Promise<void> {
+    const temp = path.join(this.basesDir, `.${randomBytes(8).toString('hex')}.${randomBytes(4).toString('hex')}.tmp`);
+    await fs.writeFile(temp, JSON.stringify(texts));
+    await fs.rename(temp, path.join(this.basesDir, name));
+    this.packIndex.set(name, new Set(Object.keys(texts)));
+  }
+
+  /** The hashes a pack holds: known from writing it, or read once (every sync's garbage collection asks). */
+  private async packHashes(name: string): Promise<Set<string>> {
+    let hashes = this.packIndex.get(name);
+    if (!hashes) {
+      hashes = new Set(Object.keys(await this.readPack(name)));
+      this.packIndex.set(name, hashes);
+    }
+    return hashes;
+  }
+
+  /** A pack's texts by hash; a pack torn by a power cut reads as empty (its bases as missing, like a lost loose base). */
+  private async readPack(name: string): Promise<Record<string, string>> {
+    const raw = await fs.readFile(path.join(this.basesDir, name), 'utf8').catch(() => null);
+    if (raw === null) return {};
+    try {
+      const parsed = JSON.parse(raw) as unknown;
+      return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, string>) : {};
+    } catch {
+      return {};
+    }
+  }
+
+  private async packNames(): Promise<string[]> {
+    const names = await fs.readdir(this.basesDir).catch(() => [] as string[]);
+    return names.filter(isPackName);
+  }
+
+  /** Looked up only when a base is needed and not loose (a merge or a conflict). */
+  private async findInPacks(hash: string): Promise<string | null> {
+    for (const name of await this.packNames()) {
+      if (!(await this.packHashes(name)).has(hash)) continue;
+      const text = (await this.readPack(name))[hash];
+      if (typeof text === 'string') return text;
+    }
+    return null;
   }
 
   conflictFile(key: string): string {
@@ -217,7 +274,7 @@ export class SyncStateStore {
     await fs.rm(this.conflictFile(key), { force: true });
   }
 
-  /** Drops base texts no longer referenced by a base, a conflict or a restorable deletion. */
+  /** Drops base texts no longer referenced by a base, a conflict or a restorable deletion (packed ones in bulk, see `collectPacks`). */
   async collectGarbage(state: SyncState): Promise<void> {
     const live = new Set<string>([
       ...Object.values(state.bases),
@@ -227,9 +284,38 @@ export class SyncStateStore {
       ...Object.values(state.pulling),
     ]);
     const names = await fs.readdir(this.basesDir).catch(() => [] as string[]);
-    const dead = names.filter((n) => !n.startsWith('.') && !live.has(`sha256:${n}`));
+    const dead = names.filter((n) => !n.startsWith('.') && !isPackName(n) && !live.has(`sha256:${n}`));
     for (const n of dead) this.known.delete(`sha256:${n}`);
     await Promise.all(dead.map((n) => fs.rm(path.join(this.basesDir, n), { force: true })));
+    await this.collectPacks(names.filter(isPackName), live);
+  }
+
+  /**
+   * When a quarter of the packed texts are dead, or there are more than `maxPacks` packs (one per pull
+   * that fetched new files), they are rewritten as one pack of their live texts; below that a few dead
+   * texts wait, so one edited file does not rewrite a first pull's whole pack at every sync. The new pack
+   * is in place before the old ones go: a crash in between leaves a text twice, never missing.
+   */
+  private async collectPacks(names: string[], live: Set<string>): Promise<void> {
+    let total = 0;
+    let dead = 0;
+    for (const name of names) {
+      for (const hash of await this.packHashes(name)) {
+        total++;
+        if (!live.has(hash)) dead++;
+      }
+    }
+    if (names.length <= maxPacks && (dead === 0 || dead * 4 < total)) return;
+    const kept: Record<string, string> = {};
+    for (const name of names) {
+      for (const [hash, text] of Object.entries(await this.readPack(name))) {
+        if (live.has(hash)) kept[hash] = text;
+        else this.known.delete(hash);
+      }
+    }
+    if (Object.keys(kept).length > 0) await this.writePack(newPackName(), kept);
+    await Promise.all(names.map((name) => fs.rm(path.join(this.basesDir, name), { force: true })));
+    for (const name of names) this.packIndex.delete(name);
   }
 
   private baseFile(hash: string): string {
