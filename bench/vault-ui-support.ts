@@ -16,7 +16,7 @@ const rendererDir = path.resolve('dist/renderer');
 /** Why a `vault-ui-*` bench cannot run here, or null. */
 export function missing(): string | null {
   if (!hasChromium) return 'Chromium is not installed (scripts/install-system-deps.sh)';
-  if (!existsSync(path.join(rendererDir, 'index.html'))) return 'the renderer is not built (node scripts/build.mjs)';
+  if (!existsSync(path.join(rendererDir, 'index.html'))) return 'the renderer is not built (npm run bench builds it; node scripts/build.mjs)';
   return null;
 }
 
