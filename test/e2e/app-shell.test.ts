@@ -5,7 +5,6 @@ import { tempDir } from '../support/temp-dir.js';
 import { startApp, type TestApp } from './support/app.js';
 import { expectAccessible, hasChromium, openPage, useBrowser } from './support/browser.js';
 
-if (!hasChromium) console.warn('e2e: Chromium is not installed (scripts/install-system-deps.sh installs it); skipping');
 
 describe.skipIf(!hasChromium)('the app shell in Chromium via strata host', () => {
   const browser = useBrowser();

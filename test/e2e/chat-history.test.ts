@@ -12,7 +12,6 @@ import { memoryDirOf, prepareChat, TEST_API_KEY } from './support/chat-app.js';
 
 const WORKLOG_LINE = '_A terse step-by-step log of what was tried and done_\n';
 
-if (!hasChromium) console.warn('e2e: Chromium is not installed (scripts/install-system-deps.sh installs it); skipping');
 
 const lastUserText = (r: WireRequest): string => {
   const last = r.messages?.at(-1);

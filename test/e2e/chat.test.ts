@@ -9,7 +9,6 @@ import { startApp, type TestApp } from './support/app.js';
 import { expectAccessible, hasChromium, openPage, useBrowser } from './support/browser.js';
 import { memoryDirOf, prepareChat, TEST_API_KEY } from './support/chat-app.js';
 
-if (!hasChromium) console.warn('e2e: Chromium is not installed (scripts/install-system-deps.sh installs it); skipping');
 
 const exists = (file: string) => fs.access(file).then(() => true, () => false);
 /** The messages of the fake's request `at` (the newest by default). */

@@ -47,7 +47,6 @@ async function screenshots(page: Page, name: string): Promise<void> {
   await themedScreenshots(page, name);
 }
 
-if (!hasChromium) console.warn('e2e: Chromium is not installed (scripts/install-system-deps.sh installs it); skipping');
 
 describe.skipIf(!hasChromium)('tidying memory from the Inbox', () => {
   const browser = useBrowser();

@@ -26,7 +26,6 @@ async function screenshots(page: Page, name: string, top: string): Promise<void>
   await themedScreenshots(page, name);
 }
 
-if (!hasChromium) console.warn('e2e: Chromium is not installed (scripts/install-system-deps.sh installs it); skipping');
 
 describe.skipIf(!hasChromium)('importing and exporting memory', () => {
   const browser = useBrowser();

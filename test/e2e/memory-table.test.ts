@@ -18,7 +18,6 @@ const seeded: Record<string, string> = {
 
 const exists = (file: string) => fs.access(file).then(() => true, () => false);
 
-if (!hasChromium) console.warn('e2e: Chromium is not installed (scripts/install-system-deps.sh installs it); skipping');
 
 describe.skipIf(!hasChromium)('the memory table', () => {
   const browser = useBrowser();

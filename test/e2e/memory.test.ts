@@ -9,7 +9,6 @@ import { expectAccessible, hasChromium, openPage, useBrowser } from './support/b
 import { memoryDirOf, prepareChat, TEST_API_KEY } from './support/chat-app.js';
 import { themedScreenshots } from './support/screenshots.js';
 
-if (!hasChromium) console.warn('e2e: Chromium is not installed (scripts/install-system-deps.sh installs it); skipping');
 
 const exists = (file: string) => fs.access(file).then(() => true, () => false);
 const read = (file: string) => fs.readFile(file, 'utf8').catch(() => '');

@@ -25,7 +25,6 @@ const LEES = memory(['Indent with tabs, shown 4 wide.', ...BODY.slice(1, 4), '**
 const DANAS = memory(['Indent with tabs, shown 2 wide.', ...BODY.slice(1)]);
 const INDEX = '- [Prefers tabs](tabs.md) — how the team indents code\n';
 
-if (!hasChromium) console.warn('e2e: Chromium is not installed (scripts/install-system-deps.sh installs it); skipping');
 
 /**
  * The conflict resolver in Chromium via `strata host` and a real team server (SQLite): Dana signs in

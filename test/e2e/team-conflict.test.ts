@@ -15,7 +15,6 @@ const PASSWORD = 'correct horse battery';
 const ORIGINAL = '---\nname: Release checklist\ndescription: Steps before tagging a release\ntype: project\n---\n- Run the tests.\n';
 const THEIRS = '---\nname: Release checklist\ndescription: Steps before tagging a release\ntype: project\n---\n- Run the tests.\n- Update the changelog.\n';
 
-if (!hasChromium) console.warn('e2e: Chromium is not installed (scripts/install-system-deps.sh installs it); skipping');
 
 /**
  * Team memory in Chromium via `strata host` and a local team server (SQLite): Dana signs in in the new

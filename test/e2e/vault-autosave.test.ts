@@ -10,7 +10,6 @@ const SLUG = '-work-notes';
 const TABS = '---\nname: Prefers tabs\ndescription: The user indents with tabs\ntype: user\n---\nUse tabs for indentation.\n\nAlso in Makefiles.\n';
 const FRIDAY = '---\nname: No Friday deploys\ndescription: Deploys are frozen on Fridays\ntype: project\n---\nNever deploy on a Friday.\n';
 
-if (!hasChromium) console.warn('e2e: Chromium is not installed (scripts/install-system-deps.sh installs it); skipping');
 
 /** The vault never loses an edit: autosave, save on leaving, and merge with changes made on disk. */
 describe.skipIf(!hasChromium)('vault autosave in Chromium', () => {

@@ -28,7 +28,6 @@ async function seedVault(root: string) {
   return memory;
 }
 
-if (!hasChromium) console.warn('e2e: Chromium is not installed (scripts/install-system-deps.sh installs it); skipping');
 
 describe.skipIf(!hasChromium)('the vault browser in Chromium', () => {
   const browser = useBrowser();

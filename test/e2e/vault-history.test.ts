@@ -8,7 +8,6 @@ import { expectAccessible, hasChromium, openPage, useBrowser } from './support/b
 const SLUG = '-work-history';
 const TABS = '---\nname: Prefers tabs\ndescription: The user indents with tabs\ntype: user\n---\nUse tabs for indentation.\n';
 
-if (!hasChromium) console.warn('e2e: Chromium is not installed (scripts/install-system-deps.sh installs it); skipping');
 
 /** History reads like a notes app: when and who, the version beside now, restore with Undo, at 1024 px. */
 describe.skipIf(!hasChromium)('vault history in Chromium', () => {

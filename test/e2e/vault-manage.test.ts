@@ -37,7 +37,6 @@ async function seedVault(root: string): Promise<string> {
 
 const exists = (file: string) => fs.access(file).then(() => true, () => false);
 
-if (!hasChromium) console.warn('e2e: Chromium is not installed (scripts/install-system-deps.sh installs it); skipping');
 
 describe.skipIf(!hasChromium)('managing memories in the vault browser', () => {
   const browser = useBrowser();

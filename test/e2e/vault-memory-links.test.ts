@@ -11,7 +11,6 @@ const SESSION = '0b8f3c1e-8a8e-4d1c-9a55-1f2e3d4c5b6a';
 const memory = (name: string, description: string, body: string, extra = '') =>
   `---\nname: ${name}\ndescription: ${description}\ntype: project\n${extra}---\n${body}\n`;
 
-if (!hasChromium) console.warn('e2e: Chromium is not installed (scripts/install-system-deps.sh installs it); skipping');
 
 /**
  * A memory's [[links]], backlinks and the conversation that wrote it, in Chromium via `strata host`

@@ -8,7 +8,6 @@ import { expectAccessible, hasChromium, openPage, useBrowser } from './support/b
 const SLUG = '-work-many';
 const COUNT = 600;
 
-if (!hasChromium) console.warn('e2e: Chromium is not installed (scripts/install-system-deps.sh installs it); skipping');
 
 /** The vault at scale: a virtual tree in natural order, groups that collapse and stay so, search that counts. */
 describe.skipIf(!hasChromium)('the vault tree at scale in Chromium', () => {
