@@ -98,6 +98,8 @@ export class SyncStateStore {
   private readonly pending = new Map<string, string>();
   /** Pack name → the hashes it holds, as this process wrote or first read it. */
   private readonly packIndex = new Map<string, Set<string>>();
+  /** The pack `readPack` read last (see there). */
+  private lastPack: { name: string; texts: Record<string, string> } | null = null;
   private basesReady = false;
   /** Why a state file was last set aside, until the engine reports it (see `takeSetAside`). */
   private setAsideNotice: string | null = null;
@@ -231,16 +233,24 @@ export class SyncStateStore {
     return hashes;
   }
 
-  /** A pack's texts by hash; a pack torn by a power cut reads as empty (its bases as missing, like a lost loose base). */
+  /**
+   * A pack's texts by hash; a pack torn by a power cut reads as empty (its bases as missing, like a lost
+   * loose base). The last pack read is kept: packs never change once written (GC writes a new one under a
+   * new name), and a sync merging many files after a large pull would otherwise parse it once per file.
+   */
   private async readPack(name: string): Promise<Record<string, string>> {
+    if (this.lastPack?.name === name) return this.lastPack.texts;
     const raw = await fs.readFile(path.join(this.basesDir, name), 'utf8').catch(() => null);
     if (raw === null) return {};
+    let texts: Record<string, string> = {};
     try {
       const parsed = JSON.parse(raw) as unknown;
-      return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, string>) : {};
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) texts = parsed as Record<string, string>;
     } catch {
-      return {};
+      // Torn: its bases are missing.
     }
+    this.lastPack = { name, texts };
+    return texts;
   }
 
   private async packNames(): Promise<string[]> {
@@ -316,6 +326,7 @@ export class SyncStateStore {
     if (Object.keys(kept).length > 0) await this.writePack(newPackName(), kept);
     await Promise.all(names.map((name) => fs.rm(path.join(this.basesDir, name), { force: true })));
     for (const name of names) this.packIndex.delete(name);
+    this.lastPack = null;
   }
 
   private baseFile(hash: string): string {
