@@ -109,3 +109,58 @@ describe('a reload returns to where the user was', () => {
     stop();
   });
 });
+
+describe('a conversation main opens slowly', () => {
+  const budget: ChatSessionView = { ...view, sessionId: 'session-8', title: 'The budget', items: [] };
+  const budgetSummary: SessionSummary = { ...summary, sessionId: 'session-8', title: 'The budget' };
+  const listed = { 'chat:list-sessions': () => [summary, budgetSummary] };
+
+  async function opened() {
+    const started = await reload({ ...listed, 'chat:open-session': ({ sessionId }) => (sessionId === SESSION ? view : slowBudget.answer()) });
+    await act(() => started.restored);
+    await screen.findByRole('heading', { name: 'The launch plan', level: 1 });
+    return started;
+  }
+  let slowBudget = held(budget);
+  beforeEach(() => (slowBudget = held(budget)));
+
+  it('waits in Chat when the user went to another screen meanwhile, instead of taking them back', async () => {
+    const { stop } = await opened();
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: /^The budget/ }));
+    await user.click(nav().getByRole('button', { name: /^Vault/ }));
+    slowBudget.release();
+    await waitFor(() => expect(useStore.getState().activeSessionId).toBe('session-8'));
+    expect(nav().getByRole('button', { name: /^Vault/ }).getAttribute('aria-current')).toBe('page');
+    expect(screen.getByRole('button', { name: 'Search' })).toBeTruthy();
+    await user.click(nav().getByRole('button', { name: /^Chat/ }));
+    await screen.findByRole('heading', { name: 'The budget', level: 1 });
+    stop();
+  });
+
+  it('does not replace a conversation the user opened after it', async () => {
+    const { stop } = await opened();
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: /^The budget/ }));
+    await user.click(screen.getByRole('button', { name: /^The launch plan/ }));
+    slowBudget.release();
+    await act(() => slowBudget.answer());
+    await act(() => new Promise((r) => setTimeout(r, 20)));
+    expect(useStore.getState().activeSessionId).toBe(SESSION);
+    expect(screen.getByRole('heading', { name: 'The launch plan', level: 1 })).toBeTruthy();
+    stop();
+  });
+
+  it('a new conversation made slowly does not take the user back from the vault', async () => {
+    const made = held({ ...view, sessionId: 'session-9', title: 'New conversation', items: [] });
+    const { restored, stop } = await reload({ ...listed, 'chat:new-session': made.answer });
+    await act(() => restored);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: /^New conversation/ }));
+    await user.click(nav().getByRole('button', { name: /^Vault/ }));
+    made.release();
+    await waitFor(() => expect(useStore.getState().activeSessionId).toBe('session-9'));
+    expect(nav().getByRole('button', { name: /^Vault/ }).getAttribute('aria-current')).toBe('page');
+    stop();
+  });
+});

@@ -1,6 +1,6 @@
 import type { ChatSessionView, PermissionDecision } from '../../../common/domain/chat';
 import type { Result } from '../../../common/result';
-import { useStore } from '../store';
+import { useStore, type View } from '../store';
 import { api } from './index';
 
 function take<T>(result: Result<T>): T | null {
@@ -28,13 +28,35 @@ export async function loadSessions(project: string): Promise<void> {
   if (sessions) useStore.getState().setSessions(project, sessions);
 }
 
-export async function openSession(project: string, sessionId: string): Promise<void> {
-  const view = take(await api.invoke['chat:open-session']({ project, sessionId }));
-  if (!view) return;
+/**
+ * Where the user is when a conversation starts opening. Main may take seconds to answer (a slow disk, a
+ * busy main); if by then the user opened another project or conversation, that newer choice stands; if
+ * they went to another screen, the conversation waits in Chat for them instead of taking them back.
+ */
+export interface Departure {
+  screen: View;
+  project: string | null;
+  ticket: number;
+}
+
+let departures = 0;
+
+export function depart(): Departure {
+  const s = useStore.getState();
+  return { screen: s.view, project: s.activeProject, ticket: ++departures };
+}
+
+function arrive(view: ChatSessionView, from: Departure): void {
   const s = useStore.getState();
   s.putSessionView(view);
-  s.setActiveSession(sessionId);
-  s.setScreen('chat');
+  if (from.ticket !== departures || s.activeProject !== from.project) return;
+  s.setActiveSession(view.sessionId);
+  if (s.view === from.screen) s.setScreen('chat');
+}
+
+export async function openSession(project: string, sessionId: string, from = depart()): Promise<void> {
+  const view = take(await api.invoke['chat:open-session']({ project, sessionId }));
+  if (view) arrive(view, from);
 }
 
 /**
@@ -59,16 +81,14 @@ export async function refreshOpenSession(): Promise<void> {
 }
 
 export async function newSession(project: string): Promise<string | null> {
-  return showNewSession(take(await api.invoke['chat:new-session']({ project })));
+  const from = depart();
+  return showNewSession(take(await api.invoke['chat:new-session']({ project })), from);
 }
 
-/** A conversation main just made, opened in Chat; its id, or null when main refused. */
-export function showNewSession(view: ChatSessionView | null): string | null {
+/** A conversation main just made, opened in Chat unless the user went elsewhere since `from`; its id, or null when main refused. */
+export function showNewSession(view: ChatSessionView | null, from: Departure): string | null {
   if (!view) return null;
-  const s = useStore.getState();
-  s.putSessionView(view);
-  s.setActiveSession(view.sessionId);
-  s.setScreen('chat');
+  arrive(view, from);
   return view.sessionId;
 }
 

@@ -1,15 +1,16 @@
 import type { ChatSessionView } from '../../../../common/domain/chat';
 import { api } from '../../bridge';
-import { openSession, showNewSession } from '../../bridge/chat-actions';
+import { depart, openSession, showNewSession } from '../../bridge/chat-actions';
 import { useStore, useStoreShallow } from '../../store';
 import { MemoryPauseToggle } from './memory-pause';
 import './memory-controls.css';
 
 /** Starts a conversation that reads and writes no memory (docs/memory.md#pause-and-incognito) and opens it. */
 export async function newIncognitoSession(project: string): Promise<string | null> {
+  const from = depart();
   const result = await api.invoke['chat:new-incognito-session']({ project });
   if (!result.ok) useStore.getState().showError(result.error);
-  return showNewSession(result.ok ? result.value : null);
+  return showNewSession(result.ok ? result.value : null, from);
 }
 
 /** Its first question, else "Incognito conversation". */
