@@ -114,6 +114,7 @@ export default tseslint.config(
     },
   },
   { files: ['main/**/*.{ts,tsx}'], plugins: { strata: fences }, rules: { 'strata/engine-entry': 'error' } },
+  { files: ['main/cli/**/*.{ts,tsx}'], plugins: { strata: fences }, rules: { 'strata/builds-through-services': 'error' } },
   // One error rule (docs/architecture.md#errors): the files listed keep outcome unions their callers branch on.
   {
     files: ['main/core/**/*.{ts,tsx}'],

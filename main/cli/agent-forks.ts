@@ -1,10 +1,8 @@
 import type { TranscriptRecord } from '../core/transcripts/index.js';
 import type { ForkRunner as ExtractorFork } from '../core/auto-memory/index.js';
 import type { ForkRunner as NotesFork } from '../core/session-memory/index.js';
-import { ConversationAgent } from '../core/chat/index.js';
-import { MemoryChanges } from '../core/chat/index.js';
+import type { ConversationAgent, MemoryChanges } from '../core/chat/index.js';
 import { notesPathFor, realProjectPath } from '../core/session-memory/index.js';
-import { ReadState } from '../core/tools/index.js';
 import { conversationChain } from '../core/transcripts/index.js';
 import type { CliIo } from './cli-io.js';
 import { cliServices } from './cli-services.js';
@@ -31,10 +29,7 @@ export type ExtractForkFactory = (args: { projectDir: string; vaultRoot: string;
 async function cliAgent(vaultRoot: string, projectDir: string, sessionId: string, io: CliIo): Promise<{ agent: ConversationAgent; changes: MemoryChanges }> {
   const services = await cliServices(io, vaultRoot, 'cli', { warnWithoutKeychain: false });
   try {
-    const changes = new MemoryChanges(vaultRoot);
-    const env = services.vault().agentEnv;
-    const agent = await ConversationAgent.create({ env, project: projectDir, sessionId, readState: new ReadState(), changes });
-    return { agent, changes };
+    return await services.vault().oneShotAgent(projectDir, sessionId);
   } finally {
     await services.close();
   }

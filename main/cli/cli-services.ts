@@ -1,6 +1,5 @@
 import { promises as fs } from 'node:fs';
-import { createServices, createVaultEngines, type Services, type VaultEngines } from '../core/services.js';
-import { loadKeytarStore, MemoryCredentialStore } from '../core/auth/index.js';
+import { createServices, createVaultEngines, openCredentialStore, type Services, type VaultEngines } from '../core/services.js';
 import { defaultAppDataDir } from '../core/vault/index.js';
 import { stderrLogger, type Logger } from '../core/ports.js';
 import type { CliIo } from './cli-io.js';
@@ -18,15 +17,15 @@ export async function cliServices(
   { warnWithoutKeychain = true }: { warnWithoutKeychain?: boolean } = {},
 ): Promise<Services> {
   const logger: Logger = stderrLogger();
-  const credentials = await loadKeytarStore();
-  if (!credentials && warnWithoutKeychain) {
+  const credentials = await openCredentialStore();
+  if (!credentials.keychain && warnWithoutKeychain) {
     io.stderr('warning: no OS keychain is available; secrets entered now last only until this process ends');
   }
   return createServices({
     appDataDir: defaultAppDataDir(io.env),
     vaultRoot: vault,
     shell,
-    credentials: credentials ?? new MemoryCredentialStore(),
+    credentials: credentials.store,
     logger,
     env: io.env,
   });

@@ -1,7 +1,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { defaultAppDataDir, VaultRootPointer } from '../core/vault/index.js';
+import { defaultAppDataDir } from '../core/vault/index.js';
+import { appVaultRoot } from '../core/services.js';
 import { UsageError, type CliIo } from './cli-io.js';
 
 type OptionsConfig = NonNullable<ParseArgsConfig['options']>;
@@ -44,7 +45,7 @@ export async function existingFile(value: string, flag: string): Promise<string>
 /** `--vault DIR`, else the app's vault root (the pointer in the app data folder, or that folder). */
 export async function resolveVault(vault: string | undefined, io: CliIo): Promise<string> {
   if (vault) return path.resolve(vault);
-  return (await new VaultRootPointer(defaultAppDataDir(io.env)).read()).root;
+  return appVaultRoot(defaultAppDataDir(io.env));
 }
 
 /** A whole-number flag within `min`…`max`, or undefined when it was not given. */

@@ -2,23 +2,22 @@ import os from 'node:os';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { resolveMemoryConfig, type MemoryConfig } from '../../common/config.js';
 import { Emitter, type Event } from '../../common/async/event.js';
 import type { Project, VaultRootInfo } from '../../common/domain/app.js';
 import type { Settings } from '../../common/domain/settings.js';
 import { EventHub } from './events.js';
 import { systemClock, silentLogger, type Clock, type CredentialStore, type Logger } from './ports.js';
-import { SettingsStore } from './settings/index.js';
 import { ProjectRegistry } from './projects/index.js';
 import { VaultRootPointer } from './vault/index.js';
 import { MemoryCredentialStore } from './auth/index.js';
-import { Vault } from './vault/index.js';
 import { sweepIncognitoLeftovers, TranscriptStore } from './transcripts/index.js';
 import { SessionCatalog, type SessionsChange } from './chat/index.js';
-import { ChatRunner } from './chat/index.js';
-import { openTeamSync, TeamAuth, TeamService, type OpenedTeamSync, type OpenTeamSyncInput } from './team-sync/index.js';
+import { ChatRunner, ConversationAgent, MemoryChanges } from './chat/index.js';
+import { ReadState } from './tools/index.js';
+import { TeamService } from './team-sync/index.js';
 import type { AgentEnvironment } from './chat/index.js';
 import type { VaultServices } from './vault-services.js';
+import { vaultCore } from './vault-engines.js';
 
 /** Everything the composition root needs from its caller (Electron entry, host, CLI, tests). */
 export interface ServicesConfig {
@@ -39,6 +38,15 @@ export interface ServicesConfig {
 }
 
 export type { VaultServices } from './vault-services.js';
+export {
+  appVaultRoot,
+  createVaultEngines,
+  openCredentialStore,
+  readVaultMemoryConfig,
+  secretAllowances,
+  sessionNotesUpdater,
+  type VaultEngines,
+} from './vault-engines.js';
 
 export interface Services {
   readonly config: Required<Omit<ServicesConfig, 'vaultRoot'>> & { vaultRoot?: string };
@@ -70,54 +78,6 @@ const packageVersion = (() => {
     return '0.0.0';
   }
 })();
-
-/** What one-shot commands (`strata search`, `memory`, `sync`) use of a vault: nothing watches, nothing starts. */
-export interface VaultEngines {
-  readonly root: string;
-  readonly settings: SettingsStore;
-  readonly memoryConfig: () => MemoryConfig;
-  /** The vault's files and search index, not opened yet (the caller opens it when it needs the catalog). */
-  readonly files: Vault;
-  /** The team sign-in stored for `serverUrl` in `credentials`; it never opens a browser. */
-  teamAuth(serverUrl: string, credentials: CredentialStore): TeamAuth;
-  /** The team sync engine of one project of this vault, with the vault's sync settings (`openTeamSync`). */
-  teamSync(input: Omit<OpenTeamSyncInput, 'vaultRoot' | 'config' | 'clock' | 'logger'>): Promise<OpenedTeamSync>;
-}
-
-/** The settings and the file engine of a vault, built alike for the app and for one-shot commands. */
-async function vaultCore(root: string, options: { clock: Clock; logger: Logger; watch: boolean }) {
-  const { clock, logger } = options;
-  const settings = SettingsStore.forVault(root, logger);
-  await settings.load();
-  const memoryConfig = () => resolveMemoryConfig(settings.get().memory);
-  const files = new Vault({ root, clock, logger, config: memoryConfig, watch: options.watch, memoryShape: () => settings.get().memoryShape });
-  return { settings, memoryConfig, files };
-}
-
-/**
- * The lightweight half of the composition root, for a command that runs once and exits: the vault's
- * settings, files and team sign-in, without the conversation engines, the trash purge at start, the
- * watcher or the team service's pulls. The vault folder is used as it is (never created).
- */
-export async function createVaultEngines(input: { root: string; logger: Logger; clock?: Clock }): Promise<VaultEngines> {
-  const clock = input.clock ?? systemClock;
-  const core = await vaultCore(input.root, { clock, logger: input.logger, watch: false });
-  return {
-    root: input.root,
-    ...core,
-    teamAuth: (serverUrl, credentials) =>
-      new TeamAuth({
-        serverUrl,
-        credentials,
-        clock,
-        logger: input.logger,
-        openBrowser: () => undefined,
-        refreshLeadMs: core.memoryConfig().teamSync.tokenRefreshLeadMs,
-      }),
-    teamSync: (project) =>
-      openTeamSync({ ...project, vaultRoot: input.root, config: core.memoryConfig().teamSync, clock, logger: input.logger }),
-  };
-}
 
 async function openVault(
   root: string,
@@ -178,6 +138,11 @@ async function openVault(
     sessions,
     chat,
     agentEnv,
+    async oneShotAgent(project, sessionId) {
+      const changes = new MemoryChanges(root);
+      const agent = await ConversationAgent.create({ env: agentEnv, project, sessionId, readState: new ReadState(), changes });
+      return { agent, changes };
+    },
     async close() {
       await chat.close();
       // Incognito transcripts last until the app quits (docs/memory.md#pause-and-incognito).

@@ -7,7 +7,7 @@ import type { Vault } from './vault/index.js';
 import type { TranscriptStore } from './transcripts/index.js';
 import type { SessionCatalog } from './chat/index.js';
 import type { ChatRunner } from './chat/index.js';
-import type { AgentEnvironment } from './chat/index.js';
+import type { AgentEnvironment, ConversationAgent, MemoryChanges } from './chat/index.js';
 
 /** The engines bound to one vault root; rebuilt when the user points the vault elsewhere. */
 export interface VaultServices {
@@ -23,7 +23,12 @@ export interface VaultServices {
   sessions: SessionCatalog;
   /** Running conversations and the memory engines on their loop. */
   chat: ChatRunner;
-  /** What a conversation's agent is built from (settings, key, environment); the CLI's one-shot forks use it. */
+  /** What a conversation's agent is built from (settings, key, environment). */
   agentEnv: AgentEnvironment;
+  /**
+   * An agent outside the running conversations, for a command's one-shot fork (`strata session-memory`,
+   * `extract`): the same system prompt and tools; `changes` records the memory files it writes.
+   */
+  oneShotAgent(project: string, sessionId: string): Promise<{ agent: ConversationAgent; changes: MemoryChanges }>;
   close(): Promise<void>;
 }

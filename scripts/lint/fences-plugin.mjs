@@ -184,7 +184,45 @@ const errorRule = {
   },
 };
 
+/** A static method that makes an engine: `X.create(…)`, `X.forVault(…)`, `X.open(…)`. */
+const FACTORY = /^(create|open|for[A-Z])/;
+
+/**
+ * docs/architecture.md#the-composition-root: a shell (the CLI) builds engines only through main/core/services.ts, so a
+ * one-shot command reads the same settings, defaults and keychain as the app. It may call an engine's
+ * functions, but neither `new` nor a static factory of a class it imported from main/core.
+ */
+const buildsThroughServices = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'A shell builds engines only through main/core/services.ts.' },
+    schema: [],
+  },
+  create(context) {
+    const fromEngines = new Set();
+    const check = (node, callee) => {
+      if (callee?.type === 'Identifier' && fromEngines.has(callee.name)) {
+        context.report({ node, message: `Build ${callee.name} through main/core/services.ts (the composition root), not here.` });
+      }
+    };
+    return {
+      ImportDeclaration(node) {
+        if (node.importKind === 'type') return;
+        const target = landing(context.filename, node.source.value);
+        if (!target || !under(target, 'main/core') || target.replace(/\.(ts|js)$/, '') === 'main/core/services') return;
+        for (const spec of node.specifiers) if (spec.importKind !== 'type') fromEngines.add(spec.local.name);
+      },
+      NewExpression: (node) => check(node, node.callee),
+      CallExpression(node) {
+        const callee = node.callee;
+        if (callee.type !== 'MemberExpression' || callee.computed || !FACTORY.test(callee.property.name ?? '')) return;
+        check(node, callee.object);
+      },
+    };
+  },
+};
+
 export default {
   meta: { name: 'strata-fences' },
-  rules: { layers, 'engine-entry': engineEntry, 'no-cycle': noCycle, 'error-rule': errorRule },
+  rules: { layers, 'engine-entry': engineEntry, 'no-cycle': noCycle, 'error-rule': errorRule, 'builds-through-services': buildsThroughServices },
 };

@@ -148,3 +148,24 @@ describe('one error rule: engines throw AppFailure, Result values only at the IP
     expect(fenceErrors(await lint(file, code), 'error-rule')).toEqual([]);
   });
 });
+
+describe('the CLI builds engines only through services.ts', () => {
+  it.each([
+    ['a command news an engine', 'main/cli/commands/x.ts', "import { SessionNotesUpdater } from '../../core/session-memory/index.js';\nexport const a = (o: never) => new SessionNotesUpdater(o);\n"],
+    ['a command calls a static factory', 'main/cli/commands/x.ts', "import { SecretAllowanceStore } from '../../core/secrets/index.js';\nexport const a = SecretAllowanceStore.forVault('/v');\n"],
+    ['a CLI file creates an agent', 'main/cli/x.ts', "import { ConversationAgent } from '../core/chat/index.js';\nexport const a = (o: never) => ConversationAgent.create(o);\n"],
+    ['a CLI file news a store under another name', 'main/cli/x.ts', "import { MemoryCredentialStore as Store } from '../core/auth/index.js';\nexport const a = new Store();\n"],
+  ])('fails lint when %s', async (_label, file, code) => {
+    expect(fenceErrors(await lint(file, code), 'builds-through-services')).not.toEqual([]);
+  });
+
+  it.each([
+    ['a command calls the composition root', 'main/cli/x.ts', "import { createVaultEngines } from '../core/services.js';\nexport const a = createVaultEngines;\n"],
+    ['a command calls an engine function', 'main/cli/commands/x.ts', "import { scanPaths } from '../../core/secrets/index.js';\nexport const a = () => scanPaths([], {});\n"],
+    ['a command resolves a value object', 'main/cli/commands/x.ts', "import { ProjectPaths } from '../../core/paths/index.js';\nexport const a = () => ProjectPaths.resolve('/v', '/p');\n"],
+    ['a command news its own error', 'main/cli/commands/x.ts', "import { UsageError } from '../cli-io.js';\nexport const a = new UsageError('no');\n"],
+    ['the host news an engine (it is not the CLI)', 'main/host/x.ts', "import { MemoryCredentialStore } from '../core/auth/index.js';\nexport const a = new MemoryCredentialStore();\n"],
+  ])('allows %s', async (_label, file, code) => {
+    expect(fenceErrors(await lint(file, code), 'builds-through-services')).toEqual([]);
+  });
+});

@@ -1,23 +1,11 @@
 import path from 'node:path';
-import { resolveMemoryConfig, type MemoryConfig } from '../../../common/config.js';
-import { settingsSchema } from '../../../common/domain/settings.js';
-import { readJsonFile } from '../../core/fs/index.js';
+import { readVaultMemoryConfig } from '../../core/services.js';
 import { readTranscriptFile, sessionMemoryCompact } from '../../core/compact/index.js';
 import { loadCustomization, readNotes } from '../../core/session-memory/index.js';
 import { conversationChain } from '../../core/transcripts/index.js';
 import type { TranscriptRecord } from '../../core/transcripts/index.js';
 import { UsageError, type Command } from '../cli-io.js';
 import { parseOptions, required, resolveVault, vaultAndJson, wholeNumber } from '../options.js';
-
-/**
- * The vault's memory numbers (settings `memory` overrides over the defaults), read without the
- * settings store, which may move a bad file aside: these commands write nothing.
- */
-export async function vaultMemoryConfig(vaultRoot: string): Promise<MemoryConfig> {
-  const raw = await readJsonFile(path.join(vaultRoot, '.strata', 'settings.json')).catch(() => undefined);
-  const parsed = settingsSchema.safeParse(raw ?? {});
-  return resolveMemoryConfig(parsed.success ? parsed.data.memory : undefined);
-}
 
 export async function readTranscriptArg(file: string | undefined): Promise<{ path: string; records: TranscriptRecord[] }> {
   const resolved = path.resolve(required(file, '--transcript FILE'));
@@ -60,7 +48,7 @@ export const compactCommand: Command = {
     // A custom template in the vault counts for the "still the template" test (docs/architecture.md).
     const vaultRoot = await resolveVault(values.vault, io);
     const { template } = await loadCustomization(vaultRoot);
-    const config = await vaultMemoryConfig(vaultRoot);
+    const config = await readVaultMemoryConfig(vaultRoot);
     const compacted = sessionMemoryCompact({
       // The conversation as resumed: branches left by a rewind or an edit, and sidechains, drop out.
       records: conversationChain(transcript.records).records,

@@ -4,7 +4,7 @@ import { silentLogger, systemClock } from '../../core/ports.js';
 import { scanText } from '../../core/secrets/index.js';
 import type { Command } from '../cli-io.js';
 import { existingFile, existingFolder, parseOptions, required, resolveVault, vaultAndJson } from '../options.js';
-import { vaultMemoryConfig } from './compact.js';
+import { readVaultMemoryConfig } from '../../core/services.js';
 import { cliExtractFork, type ExtractForkFactory } from '../agent-forks.js';
 
 /**
@@ -32,7 +32,7 @@ export function createExtractCommand(makeFork: ExtractForkFactory = cliExtractFo
         vaultRoot,
         fork,
         scan: scanText,
-        config: (await vaultMemoryConfig(vaultRoot)).autoMemory,
+        config: (await readVaultMemoryConfig(vaultRoot)).autoMemory,
         // A failed pass is thrown and printed as the one stderr line; nothing else goes to stderr.
         logger: silentLogger,
         clock: systemClock,

@@ -1,6 +1,7 @@
 import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { scanPaths, SecretAllowanceStore, secretRules, type FileScanResult } from '../../core/secrets/index.js';
+import { scanPaths, secretRules, type FileScanResult, type SecretAllowanceStore } from '../../core/secrets/index.js';
+import { secretAllowances } from '../../core/services.js';
 import { UsageError, type CliIo, type Command } from '../cli-io.js';
 import { parseOptions, resolveVault, vaultAndJson } from '../options.js';
 
@@ -54,7 +55,7 @@ export const scanSecretsCommand: Command = {
   usage: 'strata scan-secrets PATH… [--json] [--vault DIR] | --not-a-secret FILE:LINE:RULE [--vault DIR]',
   async run(argv, io) {
     const { values, positionals } = parseOptions(argv, { ...vaultAndJson, 'not-a-secret': { type: 'string' } }, { positionals: true });
-    const store = SecretAllowanceStore.forVault(await resolveVault(values.vault, io));
+    const store = secretAllowances(await resolveVault(values.vault, io));
     if (values['not-a-secret'] !== undefined) {
       if (positionals.length > 0) throw new UsageError('--not-a-secret marks one finding; give no paths to scan with it');
       return markNotASecret(values['not-a-secret'], store, values.json, io);

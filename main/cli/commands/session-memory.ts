@@ -1,12 +1,12 @@
 import path from 'node:path';
-import { stderrLogger, systemClock } from '../../core/ports.js';
-import { SessionNotesUpdater } from '../../core/session-memory/index.js';
+import { stderrLogger } from '../../core/ports.js';
+import { sessionNotesUpdater } from '../../core/services.js';
 import { conversationChain } from '../../core/transcripts/index.js';
 import { isMessageRecord, type TranscriptRecord } from '../../core/transcripts/index.js';
 import { UsageError, type Command } from '../cli-io.js';
 import { cliNotesFork, type MakeForkRunner } from '../agent-forks.js';
 import { parseOptions, required, resolveVault, vaultAndJson } from '../options.js';
-import { readTranscriptArg, vaultMemoryConfig } from './compact.js';
+import { readTranscriptArg } from './compact.js';
 
 export type { ForkRunnerRequest } from '../agent-forks.js';
 
@@ -36,12 +36,7 @@ export function makeSessionMemoryCommand(makeFork: MakeForkRunner): Command {
       // The conversation as resumed: a rewound or edited transcript's abandoned branches are not in it.
       const records = conversationChain(transcript.records).records;
       const fork = await makeFork({ vaultRoot, projectDir, sessionId, records, io });
-      const updater = new SessionNotesUpdater({
-        vaultRoot,
-        config: (await vaultMemoryConfig(vaultRoot)).sessionMemory,
-        clock: systemClock,
-        logger: stderrLogger(),
-      });
+      const updater = await sessionNotesUpdater({ vaultRoot, logger: stderrLogger() });
       const outcome = await updater.updateNow({ sessionId, projectDir, records, fork });
       const report = { path: outcome.path, updated: outcome.updated, usage: outcome.usage, cacheHitRatio: outcome.cacheHitRatio };
       if (values.json) io.stdout(JSON.stringify(report));

@@ -2,8 +2,7 @@ import path from 'node:path';
 import { promises as fs } from 'node:fs';
 import { AppFailure } from '../../../common/result.js';
 import type { Logger } from '../../core/ports.js';
-import { loadKeytarStore, MemoryCredentialStore } from '../../core/auth/index.js';
-import { createVaultEngines } from '../../core/services.js';
+import { createVaultEngines, openCredentialStore } from '../../core/services.js';
 import { ProjectPaths } from '../../core/paths/index.js';
 import { detectTeamRepo } from '../../core/team-sync/index.js';
 import { faultSeamFrom } from '../../core/team-sync/index.js';
@@ -60,7 +59,7 @@ export const syncCommand: Command = {
     }
 
     const envToken = io.env.STRATA_TEAM_TOKEN;
-    const auth = envToken ? null : vault.teamAuth(serverUrl, (await loadKeytarStore()) ?? new MemoryCredentialStore());
+    const auth = envToken ? null : vault.teamAuth(serverUrl, (await openCredentialStore()).store);
     const getToken = envToken ? async () => envToken : () => auth!.getAccessToken();
     if (!(await getToken())) throw new UsageError(`not signed in to ${serverUrl}: sign in from Strata's settings, or set STRATA_TEAM_TOKEN`);
 
