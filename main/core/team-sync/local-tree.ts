@@ -1,5 +1,6 @@
-import { promises as fs } from 'node:fs';
+import { promises as fs, readFile } from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { writeFileAtomic } from '../fs/index.js';
 import { KeySpace } from '../../../common/team-memory/index.js';
 import { hashText, isValidTeamKey, teamKeyProblem } from './team-key.js';
@@ -54,7 +55,7 @@ export class LocalTree extends Map<string, LocalFile> {
  * case-insensitive file system would make one file, the first in sort order syncs and the other is
  * listed (common/team-memory/key-space).
  */
-export async function readLocalTree(teamDir: string): Promise<LocalTree> {
+export async function readLocalTree(teamDir: string, written?: WrittenFiles): Promise<LocalTree> {
   const tree = new LocalTree();
   const candidates: [string, string][] = [];
   const walk = async (dir: string, prefix: string): Promise<void> => {
@@ -92,21 +93,49 @@ export async function readLocalTree(teamDir: string): Promise<LocalTree> {
   }
   await Promise.all(
     accepted.map(async ([key, full]) => {
-      const file = await readLocalFile(teamDir, key, full);
+      const file = await readLocalFile(teamDir, key, full, written);
       if (file) tree.set(key, file);
     }),
   );
   return tree;
 }
 
+/**
+ * Files a sync run wrote itself (a pull's downloads, stamped with the server's time). A later read of the
+ * tree in the same run takes one whose size and mtime are still what was written as that text instead of
+ * reading and hashing it again: rsync's and git's quick check. Any other write changes the mtime (to now,
+ * not the server's past time), so an edit made meanwhile is still read.
+ */
+export class WrittenFiles {
+  private readonly files = new Map<string, { file: LocalFile; mtimeMs: number }>();
+
+  note(file: LocalFile, mtime: Date): void {
+    this.files.set(file.key, { file, mtimeMs: mtime.getTime() });
+  }
+
+  /** The file as written, if `stat` still shows it; undefined when it must be read. */
+  unchanged(key: string, stat: { size: number; mtimeMs: number }): LocalFile | undefined {
+    const known = this.files.get(key);
+    // Within a millisecond: the time goes to disk as seconds and nanoseconds and comes back as a float.
+    if (!known || known.file.bytes !== stat.size || Math.abs(known.mtimeMs - stat.mtimeMs) >= 1) return undefined;
+    return known.file;
+  }
+}
+
+// The callback readFile, not the promise one: that one goes through a FileHandle and costs about twice
+// as much per file (the tree is read whole at every sync; bench sync-first-pull).
+const readText = promisify(readFile);
+
 /** One file, or null when it does not exist (or stopped existing while being read). */
-export async function readLocalFile(teamDir: string, key: string, known?: string): Promise<LocalFile | null> {
+export async function readLocalFile(teamDir: string, key: string, known?: string, written?: WrittenFiles): Promise<LocalFile | null> {
   const file = known ?? keyToPath(teamDir, key);
   if (!file) return null;
   try {
     const stat = await fs.lstat(file);
     if (!stat.isFile()) return null;
-    const text = await fs.readFile(file, 'utf8');
+    const same = written?.unchanged(key, stat);
+    if (same) return same;
+    const text = await readText(file, 'utf8');
     return { key, text, hash: hashText(text), bytes: Buffer.byteLength(text, 'utf8') };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;

@@ -1,5 +1,5 @@
 import { promises as fs } from 'node:fs';
-import { keyToPath, readLocalFile, readLocalTree, removeLocalFile, writeLocalFile, type LocalTree } from './local-tree.js';
+import { keyToPath, readLocalFile, readLocalTree, removeLocalFile, writeLocalFile, type LocalTree, type WrittenFiles } from './local-tree.js';
 import { describeFileFailure } from './file-failure.js';
 import { InjectedCrash } from './fault-seam.js';
 import { merge3 } from '../../../common/text/merge3.js';
@@ -24,6 +24,8 @@ export interface PullContext {
   describe?(key: string): Promise<{ updatedBy: string | null; updatedAt: string | null } | null>;
   /** Folders checked for symlinks during this pull. */
   checkedFolders?: Map<string, Promise<void>>;
+  /** Where the downloads are noted, so the run's later reads of the tree need not read them again. */
+  written?: WrittenFiles;
 }
 
 /**
@@ -213,6 +215,7 @@ async function download(ctx: PullContext, key: string, text: string, expected: s
     return false;
   }
   ctx.fault.hit('after-pull-rename');
+  if (mtime && !Number.isNaN(mtime.getTime())) ctx.written?.note({ key, text, hash, bytes: Buffer.byteLength(text, 'utf8') }, mtime);
   ctx.state.bases[key] = hash;
   delete ctx.state.pulling[key];
   delete ctx.state.deleted[key];

@@ -1,7 +1,7 @@
 import { applySnapshot } from './pull-apply.js';
 import { applyEntryLimit, expireEntryLimit, planPush } from './push-plan.js';
 import { backoffDelay, batchEntries } from './batching.js';
-import { readLocalTree } from './local-tree.js';
+import { readLocalTree, WrittenFiles } from './local-tree.js';
 import { expireDeleted, missingRemoteContent, SyncStateStore, type SyncState } from './sync-state.js';
 import { InjectedCrash, noFaults, type FaultSeam } from './fault-seam.js';
 import { failureToError } from './sync-errors.js';
@@ -29,6 +29,8 @@ export class TeamSyncEngine extends ConflictDesk {
   private readonly random: () => number;
   /** Temp files left by a crash are removed once, at the first run. */
   private tempsCleaned = false;
+  /** The files the latest run downloaded (see WrittenFiles). */
+  private written = new WrittenFiles();
   /** Aborted by `close()`: ends the request in flight and any backoff wait at once. */
   private readonly closing = new AbortController();
   private current: TeamSyncStatus = { phase: 'synced', progress: null, pending: 0, conflicts: [], blocked: [], tooLarge: [], invalidNames: [], failed: [], lastSyncAt: null, error: null };
@@ -76,7 +78,7 @@ export class TeamSyncEngine extends ConflictDesk {
   fileStates(): Promise<Map<string, FileSyncState>> {
     return this.exclusive(async () => {
       const state = await this.store.load();
-      const local = await readLocalTree(this.o.teamDir);
+      const local = await this.localTree();
       const plan = planPush(state, local, this.o.scan, this.o.config.maxFileBytes);
       const out = new Map<string, FileSyncState>();
       for (const { key } of local.invalid) out.set(key, 'invalid-name');
@@ -90,8 +92,14 @@ export class TeamSyncEngine extends ConflictDesk {
     });
   }
 
+  /** The team folder now; files this run downloaded and nobody touched since are not read again. */
+  private localTree() {
+    return readLocalTree(this.o.teamDir, this.written);
+  }
+
   private async run(pull: boolean, push: boolean, confirmDeletions = false): Promise<SyncReport> {
     const report = emptyReport();
+    this.written = new WrittenFiles();
     if (this.closing.signal.aborted) {
       report.error = failureToError({ kind: 'cancelled' });
       return report;
@@ -111,7 +119,7 @@ export class TeamSyncEngine extends ConflictDesk {
       expireDeleted(state, this.o.clock.now() - this.o.config.tombstoneDays * 86_400_000);
       expireEntryLimit(state, this.o.clock.now());
       let forcePull = false;
-      if (!confirmDeletions && folderVanished(await readLocalTree(this.o.teamDir), state)) {
+      if (!confirmDeletions && folderVanished(await this.localTree(), state)) {
         // Every synced file gone at once: bring them back from the server rather than delete them for all.
         report.warnings.push(`the team folder was empty; restored its ${Object.keys(state.bases).length} files from the team server (delete files a few at a time, or confirm, to delete them for everyone)`);
         state.bases = {};
@@ -163,6 +171,7 @@ export class TeamSyncEngine extends ConflictDesk {
         clock: this.o.clock,
         logger: this.o.logger,
         progress: (d, t) => this.progress(d, t),
+        written: this.written,
         describe: (key) => this.o.api.entryInfo?.(key, this.closing.signal) ?? Promise.resolve(null),
       },
       snapshot,
@@ -185,10 +194,10 @@ export class TeamSyncEngine extends ConflictDesk {
     // Keys the server refused in this run (a name it will not hold): each waits on its own.
     const refused = new Set<string>();
     for (let attempt = 0; ; ) {
-      let plan = planPush(state, await readLocalTree(this.o.teamDir), this.o.scan, this.o.config.maxFileBytes, refused);
+      let plan = planPush(state, await this.localTree(), this.o.scan, this.o.config.maxFileBytes, refused);
       if (plan.needsPull) {
         if (!(await this.pullStep(state, report, true))) return;
-        plan = planPush(state, await readLocalTree(this.o.teamDir), this.o.scan, this.o.config.maxFileBytes, refused);
+        plan = planPush(state, await this.localTree(), this.o.scan, this.o.config.maxFileBytes, refused);
       }
       await this.recordAgreed(state, plan.agreed);
       if (!confirmDeletions) {
@@ -235,7 +244,7 @@ export class TeamSyncEngine extends ConflictDesk {
   private async adoptProbe(state: SyncState, report: SyncReport, probe: GetResult): Promise<boolean> {
     const snapshot = probe.kind === 'snapshot' ? probe.snapshot : null;
     const sums = snapshot?.entryChecksums ?? {};
-    const local = await readLocalTree(this.o.teamDir);
+    const local = await this.localTree();
     const keys = new Set([...Object.keys(sums), ...Object.keys(state.bases)]);
     const needsContent = [...keys].some((key) => {
       const remote = sums[key] ?? null;
@@ -318,7 +327,7 @@ export class TeamSyncEngine extends ConflictDesk {
 
   /** Closes the run: the report's lists, the persisted blocked list, base texts no longer needed. */
   private async finish(state: SyncState, report: SyncReport): Promise<void> {
-    const local = await readLocalTree(this.o.teamDir);
+    const local = await this.localTree();
     report.invalidNames = [...local.invalid].sort((a, b) => a.key.localeCompare(b.key));
     report.failed.sort((a, b) => a.key.localeCompare(b.key));
     state.failed = Object.fromEntries(report.failed.map((f) => [f.key, { step: f.step, reason: f.reason, advice: f.advice }]));

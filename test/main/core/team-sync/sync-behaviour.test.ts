@@ -71,6 +71,19 @@ describe('team sync behaviour', () => {
     }
   });
 
+  it('sees an edit of a just-pulled file that keeps its size (the quick check trusts size and mtime only)', async () => {
+    const { a, b, entries } = await pair();
+    await a.write('plan.md', 'ship on monday\n');
+    await a.engine.sync();
+    expect((await b.engine.pull()).pulled).toEqual(['plan.md']);
+    expect((await b.engine.fileStates()).get('plan.md')).toBe('synced');
+    // Same length, other words: only the mtime (now, not the server's time) tells the edit apart.
+    await b.write('plan.md', 'ship on friday\n');
+    expect((await b.engine.fileStates()).get('plan.md')).toBe('pending');
+    expect((await b.engine.sync()).pushed).toEqual(['plan.md']);
+    expect((await entries())['plan.md']).toBe('ship on friday\n');
+  });
+
   it('records a change both sides made identically without a conflict or an upload', async () => {
     const { a, b } = await pair();
     await a.write('same.md', 'v1\n');
