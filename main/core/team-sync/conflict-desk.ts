@@ -70,8 +70,8 @@ export class ConflictDesk {
     });
   }
 
-  /** Resolves a conflict; call `sync()` (or let the scheduler push) to upload the result. */
-  resolveConflict(key: string, resolution: ConflictResolution): Promise<void> {
+  /** Resolves a conflict; call `sync()` (or let the scheduler push) to upload the result. The keys written. */
+  resolveConflict(key: string, resolution: ConflictResolution): Promise<string[]> {
     return this.exclusive(async () => {
       const state = await this.store.load();
       const conflict = state.conflicts[key];
@@ -80,14 +80,16 @@ export class ConflictDesk {
       if (theirs === null) throw new AppFailure('not_found', `the server's version of ${key} is missing`);
       if (resolution.keep === 'merged' && resolution.text === undefined) throw new AppFailure('invalid_request', 'a merged resolution needs its text');
       await this.store.putBase(theirs);
+      let written = [key];
       if (resolution.keep === 'theirs') await writeLocalFile(this.opts.teamDir, key, theirs, null);
       if (resolution.keep === 'merged') await writeLocalFile(this.opts.teamDir, key, resolution.text!, null);
-      if (resolution.keep === 'both') await this.keepBoth(key, theirs, resolution.author);
+      if (resolution.keep === 'both') written = await this.keepBoth(key, theirs, resolution.author);
       // Theirs is what the server holds: as the base, whatever stays in place now reads as a local change.
       state.bases[key] = conflict.theirsHash;
       delete state.conflicts[key];
       await this.store.save(state);
       await this.store.removeConflict(key);
+      return written;
     });
   }
 
@@ -132,11 +134,11 @@ export class ConflictDesk {
    * Theirs at the key, mine in a sibling memory named by its author and day, indexed in MEMORY.md next
    * to the original (keep-both.ts says why mine is the copy). Mine deleted: only theirs comes back.
    */
-  private async keepBoth(key: string, theirs: string, author: string | undefined): Promise<void> {
+  private async keepBoth(key: string, theirs: string, author: string | undefined): Promise<string[]> {
     const mine = await readLocalFile(this.opts.teamDir, key);
     if (!mine || mine.text === theirs) {
       await writeLocalFile(this.opts.teamDir, key, theirs, null);
-      return;
+      return [key];
     }
     const who = author ?? localUser();
     const now = new Date(this.opts.clock.now());
@@ -153,10 +155,11 @@ export class ConflictDesk {
     await writeLocalFile(this.opts.teamDir, copyKey, renameMemory(mine.text, title), null);
     await writeLocalFile(this.opts.teamDir, key, theirs, null);
     // A copy of the index itself is no memory to point at.
-    if (key === 'MEMORY.md') return;
+    if (key === 'MEMORY.md') return [copyKey, key];
     const index = await readLocalFile(this.opts.teamDir, 'MEMORY.md');
     const hook = parseMemoryFile(mine.text).description ?? `kept beside ${key} when both changed`;
     await writeLocalFile(this.opts.teamDir, 'MEMORY.md', indexWithCopy(index?.text ?? null, key, copyKey, title, hook), null);
+    return [copyKey, key, 'MEMORY.md'];
   }
 }
 

@@ -149,7 +149,7 @@ export class TeamSession {
   async resolveConflict(key: string, keep: ConflictChoice, text: string | undefined): Promise<TeamStatus> {
     const engine = this.requireEngine();
     const account = this.signIn?.account ?? null;
-    await engine.resolveConflict(key, { keep, text, ...(account ? { author: account } : {}) });
+    await this.noticeInVault(await engine.resolveConflict(key, { keep, text, ...(account ? { author: account } : {}) }));
     await this.badges.refresh();
     if (this.scheduler) void this.scheduler.runNow().catch(() => undefined);
     const status = this.status();
@@ -166,9 +166,19 @@ export class TeamSession {
   async restoreDeleted(key: string): Promise<DeletedTeamFile[]> {
     const engine = this.requireEngine();
     await engine.restoreDeleted(key);
+    await this.noticeInVault([key]);
     await this.badges.refresh();
     if (this.scheduler) void this.scheduler.runNow().catch(() => undefined);
     return this.listDeleted();
+  }
+
+  /**
+   * Files sync wrote or removed (a pull, a resolved conflict, a restore) are in the vault's list at once,
+   * not when the watcher reports them (it may be late under load, or miss a rename; `Vault.notice`).
+   */
+  private async noticeInVault(keys: readonly string[]): Promise<void> {
+    if (keys.length === 0) return;
+    await this.o.vault().files.notice(keys.map((key) => `${this.teamDirRel}/${key}`)).catch(() => undefined);
   }
 
   /** The badge of each team file of this project, keyed by vault-relative path. */
@@ -222,9 +232,7 @@ export class TeamSession {
           const who = await signIn.checkAccount();
           if (who === 'user' && !this.closed) report = await engine.sync();
         }
-        // The files the pull wrote or removed are in the vault's list at once, not when the watcher reports them.
-        const written = [...report.pulled, ...report.merged];
-        if (written.length > 0) await this.o.vault().files.notice(written.map((key) => `${this.teamDirRel}/${key}`)).catch(() => undefined);
+        await this.noticeInVault([...report.pulled, ...report.merged]);
         await this.badges.refresh();
         this.emit();
         return report;

@@ -128,9 +128,10 @@ afterAll(async () => {
     expect((await ana.fail('team:restore-deleted', { project, key: 'oncall.md' })).code).toBe('not_found');
   });
 
-  it('keeps both edits of the same file as a conflict, shows the three texts, and pushes the merge', async () => {
-    const ana = await startApp('ana2');
-    const ben = await startApp('ben2');
+  /** Ana and Ben share `key`, then both change it, Ana's first: Ben's sync finds the conflict. */
+  async function conflictOn(key: string, names: [string, string]) {
+    const ana = await startApp(names[0]);
+    const ben = await startApp(names[1]);
     const projectA = await gitProject();
     const projectB = await gitProject();
     for (const app of [ana, ben]) await app.call('settings:set', { patch: { teamServerUrl: server.url } });
@@ -138,10 +139,9 @@ afterAll(async () => {
     await signIn(ben, projectB, 'ben');
     const dirA = await teamDir(ana, projectA);
     const dirB = await teamDir(ben, projectB);
-    const key = 'style/naming.md';
 
     // A shared starting point.
-    await fs.mkdir(path.join(dirA, 'style'), { recursive: true });
+    await fs.mkdir(path.dirname(path.join(dirA, key)), { recursive: true });
     await fs.writeFile(path.join(dirA, key), '# Naming\n\nUse camelCase.\n');
     await ana.call('team:sync-now', { project: projectA });
     await expect.poll(async () => {
@@ -157,6 +157,12 @@ afterAll(async () => {
     await fs.writeFile(path.join(dirB, key), '# Naming\n\nUse snake_case in SQL.\n');
 
     await expect.poll(async () => (await ben.call('team:sync-now', { project: projectB })).conflicts, { timeout: 10_000 }).toEqual([key]);
+    return { ana, ben, projectA, projectB, dirA, dirB };
+  }
+
+  it('keeps both edits of the same file as a conflict, shows the three texts, and pushes the merge', async () => {
+    const key = 'style/naming.md';
+    const { ana, ben, projectA, projectB, dirA, dirB } = await conflictOn(key, ['ana2', 'ben2']);
     // Nothing lost: Ben's text is still in place, the badge says conflict.
     expect(await fs.readFile(path.join(dirB, key), 'utf8')).toBe('# Naming\n\nUse snake_case in SQL.\n');
     const fileB = rel(ben, path.join(dirB, key));
@@ -192,6 +198,16 @@ afterAll(async () => {
     }, { timeout: 10_000 }).toBe(merged);
     const final = await ben.call('team:status', { project: projectB });
     expect(final).toMatchObject({ phase: 'synced', conflicts: [], pending: 0 });
+  }, 60_000);
+
+  it('lists the memory "keep both" made in the vault as soon as the choice is answered, not when the watcher sees it', async () => {
+    const key = 'naming.md';
+    const { ben, projectB, dirB } = await conflictOn(key, ['ana3', 'ben3']);
+    await ben.call('team:resolve-conflict', { project: projectB, key, keep: 'both' });
+    const copy = (await fs.readdir(dirB)).find((f) => f.startsWith('naming-ben-'));
+    expect(copy).toBeDefined();
+    const listed = (await ben.call('vault:list-files', {})).map((f) => f.path);
+    expect(listed).toContain(rel(ben, path.join(dirB, copy!)));
   }, 60_000);
 
   it('rebuilds the session on a vault switch, reports a declined sign-in, and stops a waiting sign-in at shutdown', async () => {
