@@ -37,4 +37,20 @@ describe("npm test's closing line", () => {
     expect(missing.lines.at(-1)).toBe('0 passed, 2 failed');
     expect(missing.status).toBe(1);
   });
+
+  it('adds up the unit and the e2e reports, and counts a missing one as a failure', async () => {
+    const dir = await tempDir();
+    const unit = path.join(dir, 'unit.json');
+    const e2e = path.join(dir, 'e2e.json');
+    await fs.writeFile(unit, JSON.stringify(green));
+    await fs.writeFile(e2e, JSON.stringify({ numPassedTests: 40, numFailedTests: 1, numPendingTests: 1, testResults: [] }));
+    const run = (...files: string[]) => spawnSync(process.execPath, ['scripts/summarize-results.mjs', ...files, '--failed-steps', ''], { encoding: 'utf8' });
+    const both = run(unit, e2e);
+    expect(both.stdout.trim()).toBe('852 passed, 1 failed, 4 skipped');
+    expect(both.status).toBe(1);
+    const oneMissing = run(unit, path.join(dir, 'gone.json'));
+    expect(oneMissing.stdout.trim()).toBe('812 passed, 1 failed, 3 skipped');
+    expect(oneMissing.stderr).toContain('no test report');
+    expect(oneMissing.status).toBe(1);
+  });
 });
