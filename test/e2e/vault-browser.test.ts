@@ -112,7 +112,8 @@ describe.skipIf(!hasChromium)('the vault browser in Chromium', () => {
     const tree = page.getByRole('navigation', { name: 'Vault files' });
     await tree.getByRole('button', { name: /Prefers tabs/ }).click();
     await page.getByRole('heading', { name: 'Prefers tabs', level: 1 }).waitFor();
-    expect(await page.evaluate(() => getComputedStyle(document.body).colorScheme)).toBe('dark');
+    // The dark palette is in force: the body's background is the dark --bg (#16181d).
+    expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(22, 24, 29)');
     await expectAccessible(page);
     expect(errors).toEqual([]);
   });
