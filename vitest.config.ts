@@ -8,7 +8,6 @@ import react from '@vitejs/plugin-react';
  */
 export default defineConfig({
   test: {
-    reporters: process.env.CI ? ['default', ['json', { outputFile: 'test-results/vitest.json' }]] : ['default'],
     projects: [
       {
         test: {

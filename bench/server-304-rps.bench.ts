@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { line, type Bench, type BenchLine } from './harness.js';
-import { postgresBenchDb, request, seededServer, sqliteBenchDb, throughput, type BenchDb } from './server-bench-support.js';
+import { line, type Bench } from './harness.js';
+import { onBothDatabases, request, seededServer, throughput, type BenchDb } from './server-bench-support.js';
 
 const name = 'server-304-rps';
 // Small by default (docs/architecture.md: the whole run stays under 10 minutes on 2 cores).
@@ -40,24 +40,7 @@ const bench: Bench = {
   name,
   async run() {
     const baseline = await bareRps();
-    const lines: BenchLine[] = [];
-    const sqlite = await sqliteBenchDb();
-    try {
-      lines.push(line(name, 'sqlite-304-per-second', 'req/s', await serverRps(sqlite), baseline, { concurrency, seconds }));
-    } finally {
-      await sqlite.drop();
-    }
-    const pg = await postgresBenchDb();
-    if (!pg) {
-      process.stdout.write(`${JSON.stringify({ bench: name, skipped: 'PostgreSQL part: STRATA_TEST_PG_URL is not set (run under scripts/with-services.sh)' })}\n`);
-      return lines;
-    }
-    try {
-      lines.push(line(name, 'postgres-304-per-second', 'req/s', await serverRps(pg), baseline, { concurrency, seconds }));
-    } finally {
-      await pg.drop();
-    }
-    return lines;
+    return onBothDatabases(name, async (db) => [line(name, `${db.kind}-304-per-second`, 'req/s', await serverRps(db), baseline, { concurrency, seconds })]);
   },
 };
 export default bench;

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { startTeamServer, TeamAdmin, type TeamServer } from '../server/index.js';
 import { silentLogger } from '../main/core/ports.js';
+import type { BenchLine } from './harness.js';
 
 export const benchRepo = 'bench/memory';
 
@@ -44,6 +45,27 @@ export async function postgresBenchDb(): Promise<BenchDb | null> {
       await c.end();
     },
   };
+}
+
+/**
+ * `measure` on a fresh SQLite database, then on a fresh PostgreSQL one when the tests' cluster runs
+ * (STRATA_TEST_PG_URL; otherwise that part is said to be skipped); each database is dropped after.
+ */
+export async function onBothDatabases(bench: string, measure: (db: BenchDb) => Promise<BenchLine[]>): Promise<BenchLine[]> {
+  const lines: BenchLine[] = [];
+  for (const open of [sqliteBenchDb, postgresBenchDb]) {
+    const db = await open();
+    if (!db) {
+      process.stdout.write(`${JSON.stringify({ bench, skipped: 'PostgreSQL part: STRATA_TEST_PG_URL is not set (run under scripts/with-services.sh)' })}\n`);
+      break;
+    }
+    try {
+      lines.push(...(await measure(db)));
+    } finally {
+      await db.drop();
+    }
+  }
+  return lines;
 }
 
 /** A running server, a member token, and a repository seeded with `entries` keys. */

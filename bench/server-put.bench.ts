@@ -1,5 +1,5 @@
 import { line, median, percentile, type Bench, type BenchLine } from './harness.js';
-import { postgresBenchDb, request, seededServer, sqliteBenchDb, type BenchDb } from './server-bench-support.js';
+import { onBothDatabases, request, seededServer, type BenchDb } from './server-bench-support.js';
 
 const name = 'server-put';
 const puts = Number(process.env.STRATA_BENCH_PUTS ?? 100);
@@ -68,25 +68,6 @@ async function measure(db: BenchDb): Promise<BenchLine[]> {
 
 const bench: Bench = {
   name,
-  async run() {
-    const lines: BenchLine[] = [];
-    const sqlite = await sqliteBenchDb();
-    try {
-      lines.push(...(await measure(sqlite)));
-    } finally {
-      await sqlite.drop();
-    }
-    const pg = await postgresBenchDb();
-    if (!pg) {
-      process.stdout.write(`${JSON.stringify({ bench: name, skipped: 'PostgreSQL part: STRATA_TEST_PG_URL is not set (run under scripts/with-services.sh)' })}\n`);
-      return lines;
-    }
-    try {
-      lines.push(...(await measure(pg)));
-    } finally {
-      await pg.drop();
-    }
-    return lines;
-  },
+  run: () => onBothDatabases(name, measure),
 };
 export default bench;
