@@ -99,6 +99,13 @@ export class MemoryUsageStore {
     });
   }
 
+  /** `move` for absolute paths (the memory tool's rename); a path outside the vault moves nothing. */
+  moveFiles(fromAbs: string, toAbs: string): Promise<void> {
+    const from = this.relative(fromAbs);
+    const to = this.relative(toAbs);
+    return from === null || to === null ? Promise.resolve() : this.move([{ from, to }]);
+  }
+
   /** A memory was deleted: its count is no longer listed, but kept for an Undo (`restore`) for a while. */
   setAside(rel: string): Promise<void> {
     return this.update((doc, at) => {

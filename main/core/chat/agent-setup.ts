@@ -168,6 +168,8 @@ export class ConversationAgent {
     review?: { inbox: ReviewInbox; onProposal: (proposal: MemoryProposal) => void };
     /** False for an incognito conversation: as if auto memory were off (no folder, no index, no recall). */
     memory?: boolean;
+    /** The memory tool renamed a memory file (absolute paths): what follows it, its use count, moves too. */
+    afterMemoryMove?: (from: string, to: string) => Promise<void>;
   }): Promise<ConversationAgent> {
     const { env, project, sessionId } = input;
     const paths = await ProjectPaths.resolve(env.vaultRoot, project);
@@ -199,12 +201,14 @@ export class ConversationAgent {
       await input.changes.capture(file, text, by);
       return text !== content && text !== null ? { write: text } : null;
     };
+    const afterMemoryMove = input.afterMemoryMove;
     const mainContext: Omit<ToolContext, 'signal'> = {
       scope: await realScope({ project: paths.projectDir, memory: memoryDirs, readOnly: [sessionDir] }),
       readState: input.readState,
       limits,
       ...(input.permissionGate ? { permissionGate: input.permissionGate } : {}),
       beforeMemoryWrite: memoryHook('agent'),
+      ...(afterMemoryMove ? { afterMemoryMove } : {}),
     };
     // Forks write their notes in the session folder and memories through the guard; never project files.
     const inSession = (file: string) => file.startsWith(sessionDir + path.sep);
@@ -227,6 +231,7 @@ export class ConversationAgent {
       readState: new ReadState(),
       limits,
       beforeMemoryWrite: (file, content) => (inSession(file) ? Promise.resolve(null) : forkHook(file, content)),
+      ...(afterMemoryMove ? { afterMemoryMove } : {}),
     };
     const features = contextFeaturesOf(env.settings(), env.config(), memoryDirs.length > 0);
     const agent = new ConversationAgent(paths, sessionId, switches, mainContext, forkContext, createClients(env, features), memoryDirs, guard, features, env.settings().memoryShape);

@@ -368,6 +368,12 @@ export class ChatSession {
       changes: this.changes,
       ...(this.policy.incognito ? { memory: false } : {}),
       permissionGate: { requestPermission: (request) => this.permissions.ask(request) },
+      // A memory the model renames keeps its use count (docs/memory.md#provenance-and-use), as a rename in the vault does.
+      // Bookkeeping after a rename that happened: its failure is logged, never the tool's.
+      afterMemoryMove: (from, to) =>
+        MemoryUsageStore.forVault(this.deps.env.vaultRoot, this.deps.clock)
+          .moveFiles(from, to)
+          .catch((error: unknown) => this.deps.logger.warn('could not move a memory use count', { error: (error as Error).message })),
       review: {
         inbox: this.deps.review.inbox,
         onProposal: (proposal) => {

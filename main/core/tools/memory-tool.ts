@@ -201,6 +201,7 @@ export function memoryTool(tools: MemoryWriteTools): Tool<MemoryCommand> {
         if (wrote.isError || !wrote.content.startsWith('File created')) return wrote;
         const removed = await delegate(tools.delete, { file_path: file }, ctx);
         if (removed.isError) return removed;
+        await ctx.afterMemoryMove?.(file, target);
       }
       if (st.isDirectory()) await fs.rm(from.abs, { recursive: true, force: true });
       return { content: `Successfully renamed ${from.virtual} to ${to.virtual}` };

@@ -36,6 +36,8 @@ export interface ToolContext {
   limits: MemoryConfig['agent'];
   permissionGate?: PermissionGate;
   beforeMemoryWrite?: BeforeMemoryWrite;
+  /** The memory tool renamed a memory file (absolute paths), after both writes landed: what follows a file (its use count) moves too. */
+  afterMemoryMove?: (from: string, to: string) => Promise<void>;
   signal?: AbortSignal;
 }
 

@@ -2,7 +2,8 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatItem } from '../../../../common/domain/chat.js';
-import { text, toolCalls } from '../../../fakes/anthropic-server/index.js';
+import { MemoryUsageStore } from '../../../../main/core/auto-memory/index.js';
+import { text, toolCalls, type WireRequest } from '../../../fakes/anthropic-server/index.js';
 import { chatFixture, expectAllAccepted, type ChatFixture } from './chat-fixture.js';
 
 let f: ChatFixture | null = null;
@@ -75,6 +76,29 @@ describe('the API memory tool, mapped onto the project memory folder', () => {
     // Context editing never clears what the memory tool read.
     expect(JSON.stringify((first.body as { context_management?: unknown }).context_management)).toContain('"exclude_tools":["memory"]');
     expectAllAccepted(f.fake);
+  });
+
+  it('moves a memory\'s use count with it when the model renames it', async () => {
+    // With a memory in the folder recall asks its selector first; it picks none, the model renames.
+    const isSelector = (r: WireRequest) => JSON.stringify(r.system ?? '').includes('You pick memory files');
+    let mainCalls = 0;
+    const rename = { command: 'rename', old_path: '/memories/user_role.md', new_path: '/memories/user_designer.md' };
+    f = await chatFixture({ fake: { respond: (r) => (isSelector(r) ? text('{"selected_memories": []}') : mainCalls++ === 0 ? memoryCall(rename) : text('Renamed.')) } });
+    await f.call('settings:set', { patch: { memoryWrites: 'memory-tool' } });
+    const memoryDir = (await f.services.vault().sessions.paths(f.project)).memoryDir;
+    await fs.mkdir(memoryDir, { recursive: true });
+    await fs.writeFile(path.join(memoryDir, 'user_role.md'), '---\nname: Role\ndescription: The user designs checkouts\ntype: user\n---\nDesigner.\n');
+    const root = f.services.vault().root;
+    const usage = MemoryUsageStore.forVault(root, f.services.config.clock);
+    await usage.record([path.join(memoryDir, 'user_role.md')], 'earlier');
+    await usage.record([path.join(memoryDir, 'user_role.md')], 'earlier');
+    const rel = (file: string) => path.relative(root, path.join(memoryDir, file)).split(path.sep).join('/');
+
+    await f.turn(await f.newSession(), 'Call that memory "designer".');
+    await expect(fs.stat(path.join(memoryDir, 'user_designer.md'))).resolves.toBeTruthy();
+    const files = (await usage.all()).files;
+    expect(files[rel('user_designer.md')]?.count).toBe(2);
+    expect(files[rel('user_role.md')]).toBeUndefined();
   });
 
   it('refuses paths outside /memories, path tricks, links out of the folder and secrets, and writes nothing', async () => {
