@@ -138,7 +138,7 @@ async function applyKey(
     }
     // Unchanged locally (or deleted locally while a teammate edited: the edit wins): take theirs.
     if (mine === base || mine === null) {
-      if (await download(ctx, key, text, mine, mtime)) return;
+      if (await download(ctx, key, text, remote, mine, mtime)) return;
     } else if (mineFile && (await mergeBothSides(ctx, key, mineFile.text, mine, text, base, mtime))) {
       return;
     }
@@ -196,8 +196,8 @@ async function forEachLimit<T>(items: T[], limit: number, task: (item: T) => Pro
  * caller records a conflict instead. A save in the microseconds between re-check and rename is the
  * only window left; no rename can compare-and-swap.
  */
-async function download(ctx: PullContext, key: string, text: string, expected: string | null, mtime: Date | null): Promise<boolean> {
-  const hash = hashText(text);
+/** `hash` is the text's, checked against the server's checksum by the caller. */
+async function download(ctx: PullContext, key: string, text: string, hash: string, expected: string | null, mtime: Date | null): Promise<boolean> {
   const unchanged = async () => {
     ctx.fault.hit('before-pull-rename');
     // Expected absent: one lstat says whether a file appeared (anything else in the way fails the
