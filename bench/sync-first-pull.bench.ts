@@ -1,9 +1,19 @@
+import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { line, median, type Bench } from './harness.js';
 import { benchDevice, benchRoot, FILES, REPO, startBenchServer, writeNotes } from './sync-bench-setup.js';
 
 const RUNS = 3;
+
+/**
+ * Writes back what earlier steps left in the page cache (the seed's 5,000 files, the baseline's), so
+ * each timed step pays only for its own writes: otherwise the kernel flushes the baseline's files while
+ * the next pull runs, and charges them to it.
+ */
+function settleDisk(): void {
+  execFileSync('sync');
+}
 
 /**
  * docs/memory.md#team-sync: ms for a fresh device's first pull of 5,000 files. Baseline: the same GET with every entry
@@ -25,6 +35,7 @@ const bench: Bench = {
       const plain: number[] = [];
       for (let run = 0; run < RUNS; run++) {
         const device = await benchDevice(root, `pull-${run}`, server);
+        settleDisk();
         const started = performance.now();
         const report = await device.engine.pull();
         pulls.push(performance.now() - started);
@@ -32,6 +43,7 @@ const bench: Bench = {
 
         const dir = path.join(root, `plain-${run}`);
         await fs.mkdir(dir, { recursive: true });
+        settleDisk();
         const t0 = performance.now();
         const response = await fetch(`${server.url}/api/team_memory?repo=${encodeURIComponent(REPO)}`, { headers: { authorization: `Bearer ${server.token}` } });
         const body = (await response.json()) as { content: { entries: Record<string, string> } };
