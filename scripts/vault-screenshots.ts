@@ -10,6 +10,7 @@ import { createDispatcher } from '../main/core/ipc/dispatcher.js';
 import { createHandlers } from '../main/core/ipc/handlers.js';
 import { startHost } from '../main/host/host-server.js';
 import { silentLogger } from '../main/core/ports.js';
+import { DEFAULT_NOTES_TEMPLATE, joinSections, parseSections, sectionOf } from '../main/core/session-memory/index.js';
 import { launchChromium } from '../test/e2e/support/chromium.js';
 
 const OUT = path.resolve('docs/screenshots');
@@ -19,46 +20,27 @@ const SESSION = '3f6c2a9e-1b7d-4e0a-9c55-7d2e8f1a4b60';
 const memory = (name: string, description: string, type: string, body: string) =>
   `---\nname: ${name}\ndescription: ${JSON.stringify(description)}\ntype: ${type}\n---\n\n${body}\n`;
 
-const NOTES = `# Session Title
-_A short, distinctive title for this session, five to ten words, dense with meaning_
-Watering schedule for the raised beds
+/** Ana's session notes: the default template, some sections filled in as the notes fork would. */
+const NOTES = fillNotes({
+  'Session Title': 'Watering schedule for the raised beds',
+  'Current State': 'The schedule table is done; next, a reminder the evening before each watering day.',
+  'Task specification': 'Ana wants one watering plan for the four raised beds, in the garden-planner sheet, by bed and weekday.',
+  'Errors & Corrections': "Bed 3 holds tomatoes, not herbs: corrected after Ana's note.",
+  'Key results': '| Bed | Mon | Wed | Fri |\n| --- | --- | --- | --- |\n| 1 (lettuce) | ✓ | ✓ | ✓ |\n| 3 (tomatoes) | ✓ |  | ✓ |',
+  Worklog: "- Read the sheet's Beds tab\n- Wrote the table, checked it with Ana",
+});
 
-# Current State
-_What is being worked on right now: pending tasks and the immediate next steps_
-The schedule table is done; next, a reminder the evening before each watering day.
-
-# Task specification
-_What the user asked for, the design decisions taken and the context that shaped them_
-Ana wants one watering plan for the four raised beds, in the garden-planner sheet, by bed and weekday.
-
-# Files and Functions
-_The important files, what each contains and why it matters here_
-
-# Workflow
-_The commands usually run and in which order, and how to read their output_
-
-# Errors & Corrections
-_Errors met and how they were fixed, corrections from the user, approaches that failed and must not be retried_
-Bed 3 holds tomatoes, not herbs: corrected after Ana's note.
-
-# Codebase and System Documentation
-_The important components and how they fit together_
-
-# Learnings
-_What worked, what did not, what to avoid; nothing already said in another section_
-
-# Key results
-_An exact copy of any specific output the user asked for: an answer, a table, a document_
-| Bed | Mon | Wed | Fri |
-| --- | --- | --- | --- |
-| 1 (lettuce) | ✓ | ✓ | ✓ |
-| 3 (tomatoes) | ✓ |  | ✓ |
-
-# Worklog
-_A terse step-by-step log of what was tried and done_
-- Read the sheet's Beds tab
-- Wrote the table, checked it with Ana
-`;
+function fillNotes(content: Record<string, string>): string {
+  const parsed = parseSections(DEFAULT_NOTES_TEMPLATE);
+  const sections = parsed.sections.map((section) => {
+    const added = content[section.title];
+    if (added === undefined) return section;
+    // The body is the italic description line; the content goes under it, before the blank line.
+    const body = section.body.replace(/\n*$/, '\n') + `${added}\n` + (section.body.endsWith('\n\n') ? '\n' : '');
+    return sectionOf(`${section.headerLine}\n${body}`);
+  });
+  return joinSections({ ...parsed, sections });
+}
 
 async function seed(root: string): Promise<string> {
   const dir = path.join(root, 'projects', SLUG, 'memory');
