@@ -13,9 +13,10 @@ import type { Row, SqlDb, SqlExecutor, SqlValue } from './sql-db.js';
 export async function openSqliteDb(file: string): Promise<SqlDb> {
   const { default: Database } = await import('better-sqlite3');
   mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const db = new Database(file);
+  // The busy wait first: switching a new file to WAL needs its lock too, and a second process starting at
+  // the same moment (migrating it) may hold that for a while on a loaded machine.
+  const db = new Database(file, { timeout: 10_000 });
   db.pragma('journal_mode = WAL');
-  db.pragma('busy_timeout = 10000');
   db.pragma('foreign_keys = ON');
   return new SqliteDb(db);
 }
