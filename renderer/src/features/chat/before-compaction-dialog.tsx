@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { BeforeCompaction, ChatItem } from '../../../../common/domain/chat';
 import { api } from '../../bridge';
-import { useFocusTrap } from '../../ui/use-focus-trap';
+import { ReadOnlyDialog } from '../../ui/read-only-dialog';
 import { Markdown } from './markdown';
 
 /** One row of the conversation as it was, without the live chat's actions (nothing here can be changed). */
@@ -41,61 +41,49 @@ export function BeforeCompactionDialog({ project, sessionId, compactionId, onClo
   const [past, setPast] = useState<BeforeCompaction | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [raw, setRaw] = useState(false);
-  const dialog = useRef<HTMLDivElement>(null);
   const list = useRef<HTMLElement | null>(null);
   const keep = (el: HTMLElement | null) => {
     list.current = el;
   };
-  const close = useRef<HTMLButtonElement>(null);
-  useFocusTrap(dialog);
   useEffect(() => {
-    close.current?.focus();
     void api.invoke['chat:before-compaction']({ project, sessionId, compactionId }).then((r) => (r.ok ? setPast(r.value) : setProblem(r.error.message)));
   }, [project, sessionId, compactionId]);
   // Opened from the divider: the reader starts where the compaction happened, at the end of what it replaced.
   useEffect(() => {
     if (past && list.current) list.current.scrollTop = list.current.scrollHeight;
   }, [past, raw]);
+  const toggle = past && (
+    <button type="button" className="button ghost" aria-pressed={raw} onClick={() => setRaw(!raw)}>
+      {raw ? 'Show as conversation' : 'Show raw'}
+    </button>
+  );
   return (
-    <div className="modal-backdrop">
-      <div className="modal wide" role="dialog" aria-modal="true" aria-labelledby="before-heading" ref={dialog} onKeyDown={(e) => e.key === 'Escape' && onClose()}>
-        <h2 id="before-heading">Before this compaction (read-only)</h2>
-        <p className="muted small">
-          The conversation as it was when it was compacted. Nothing was deleted: the model now works from the summary below and the messages
-          kept after it.
-        </p>
-        {problem && <p className="error-text">{problem}</p>}
-        {past && (
-          <>
-            <details className="compaction-summary">
-              <summary>The summary the model kept</summary>
-              <pre>{past.summary}</pre>
-            </details>
-            {raw ? (
-              <pre className="raw-transcript" ref={keep} tabIndex={0} aria-label="Transcript records">
-                {past.raw}
-              </pre>
-            ) : (
-              <div className="past-conversation" ref={keep} role="log" aria-label="Conversation before the compaction" tabIndex={0}>
-                {past.items.map((item) => (
-                  <PastItem key={item.id} item={item} />
-                ))}
-              </div>
-            )}
-          </>
-        )}
-        {!past && !problem && <p className="muted">Loading…</p>}
-        <div className="row end">
-          {past && (
-            <button type="button" className="button ghost" aria-pressed={raw} onClick={() => setRaw(!raw)}>
-              {raw ? 'Show as conversation' : 'Show raw'}
-            </button>
+    <ReadOnlyDialog id="before-heading" title="Before this compaction (read-only)" onClose={onClose} actions={toggle}>
+      <p className="muted small">
+        The conversation as it was when it was compacted. Nothing was deleted: the model now works from the summary below and the messages kept
+        after it.
+      </p>
+      {problem && <p className="error-text">{problem}</p>}
+      {past && (
+        <>
+          <details className="compaction-summary">
+            <summary>The summary the model kept</summary>
+            <pre>{past.summary}</pre>
+          </details>
+          {raw ? (
+            <pre className="raw-transcript" ref={keep} tabIndex={0} aria-label="Transcript records">
+              {past.raw}
+            </pre>
+          ) : (
+            <div className="past-conversation" ref={keep} role="log" aria-label="Conversation before the compaction" tabIndex={0}>
+              {past.items.map((item) => (
+                <PastItem key={item.id} item={item} />
+              ))}
+            </div>
           )}
-          <button type="button" className="button primary" ref={close} onClick={onClose}>
-            Close
-          </button>
-        </div>
-      </div>
-    </div>
+        </>
+      )}
+      {!past && !problem && <p className="muted">Loading…</p>}
+    </ReadOnlyDialog>
   );
 }
