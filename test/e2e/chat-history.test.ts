@@ -3,10 +3,10 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { TranscriptBuilder } from '../fixtures/transcripts/transcript-builder.js';
 import type { Page } from 'playwright-core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { apiErrors, startFakeAnthropic, text, toolCalls, type FakeAnthropic, type ScriptedResponse, type WireRequest } from '../fakes/anthropic-server/index.js';
 import { tempDir } from '../support/temp-dir.js';
-import { startApp, type TestApp } from './support/app.js';
+import { closeAfterEach, startApp, type TestApp } from './support/app.js';
 import { hasChromium, openPage, useBrowser } from './support/browser.js';
 import { memoryDirOf, prepareChat, TEST_API_KEY } from './support/chat-app.js';
 
@@ -28,12 +28,7 @@ describe.skipIf(!hasChromium)('conversation history in Chromium via strata host'
   const browser = useBrowser();
   let app: TestApp | null = null;
   let fake: FakeAnthropic | null = null;
-  afterEach(async () => {
-    await app?.close();
-    await fake?.close();
-    app = null;
-    fake = null;
-  });
+  closeAfterEach(() => [app, fake]);
 
   /** The main agent's answers come from `main`, in order; the background extractor gets `extractor`. */
   async function open(name: string, extractor?: (r: WireRequest) => ScriptedResponse | null, forks?: (r: WireRequest) => ScriptedResponse | null) {

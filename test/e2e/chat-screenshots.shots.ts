@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { promises as fs } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { afterEach, describe, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { apiErrors, startFakeAnthropic, text, toolCalls, type FakeAnthropic, type ScriptedResponse, type WireRequest } from '../fakes/anthropic-server/index.js';
 import { tempDir } from '../support/temp-dir.js';
-import { startApp, type TestApp } from './support/app.js';
+import { closeAfterEach, startApp, type TestApp } from './support/app.js';
 import { hasChromium, openPage, useBrowser } from './support/browser.js';
 import { memoryDirOf, prepareChat, TEST_API_KEY } from './support/chat-app.js';
 import { docsShot } from './support/screenshots.js';
@@ -25,10 +25,7 @@ describe.skipIf(!hasChromium)('chat screenshots for docs/', () => {
   const browser = useBrowser();
   let app: TestApp | null = null;
   let fake: FakeAnthropic | null = null;
-  afterEach(async () => {
-    await app?.close();
-    await fake?.close();
-  });
+  closeAfterEach(() => [app, fake]);
 
   it('captures a conversation with every card kind', async () => {
     const main: ScriptedResponse[] = [];

@@ -2,10 +2,10 @@ import { promises as fs } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { apiErrors, startFakeAnthropic, text, toolCalls, type FakeAnthropic } from '../fakes/anthropic-server/index.js';
 import { tempDir } from '../support/temp-dir.js';
-import { startApp, type TestApp } from './support/app.js';
+import { closeAfterEach, startApp, type TestApp } from './support/app.js';
 import { expectAccessible, hasChromium, openPage, useBrowser } from './support/browser.js';
 import { memoryDirOf, prepareChat, TEST_API_KEY } from './support/chat-app.js';
 
@@ -22,12 +22,7 @@ describe.skipIf(!hasChromium)('the chat in Chromium via strata host and the fake
   const browser = useBrowser();
   let app: TestApp | null = null;
   let fake: FakeAnthropic | null = null;
-  afterEach(async () => {
-    await app?.close();
-    await fake?.close();
-    app = null;
-    fake = null;
-  });
+  closeAfterEach(() => [app, fake]);
 
   async function open(name: string) {
     fake = await startFakeAnthropic({ strict: true });

@@ -1,10 +1,10 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TranscriptBuilder } from '../fixtures/transcripts/transcript-builder.js';
 import { startFakeAnthropic, type FakeAnthropic } from '../fakes/anthropic-server/index.js';
 import { tempDir } from '../support/temp-dir.js';
-import { startApp, type TestApp } from './support/app.js';
+import { closeAfterEach, startApp, type TestApp } from './support/app.js';
 import { hasChromium, openPage, useBrowser } from './support/browser.js';
 import { prepareChat, TEST_API_KEY } from './support/chat-app.js';
 
@@ -13,11 +13,7 @@ describe.skipIf(!hasChromium)('a long conversation in Chromium', () => {
   const browser = useBrowser();
   let app: TestApp | null = null;
   let fake: FakeAnthropic | null = null;
-  afterEach(async () => {
-    await app?.close();
-    await fake?.close();
-    app = fake = null;
-  });
+  closeAfterEach(() => [app, fake]);
 
   it('opens 5,000 messages with a light DOM and scrolls to the first one', async () => {
     fake = await startFakeAnthropic({ strict: true });

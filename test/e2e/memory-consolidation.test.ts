@@ -1,10 +1,10 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startFakeAnthropic, text, toolCalls, type FakeAnthropic, type WireRequest } from '../fakes/anthropic-server/index.js';
 import { tempDir } from '../support/temp-dir.js';
-import { startApp, type TestApp } from './support/app.js';
+import { closeAfterEach, startApp, type TestApp } from './support/app.js';
 import { expectAccessible, hasChromium, openPage, useBrowser } from './support/browser.js';
 import { memoryDirOf, prepareChat, TEST_API_KEY } from './support/chat-app.js';
 import { themedScreenshots } from './support/screenshots.js';
@@ -52,12 +52,7 @@ describe.skipIf(!hasChromium)('tidying memory from the Inbox', () => {
   const browser = useBrowser();
   let app: TestApp | null = null;
   let fake: FakeAnthropic | null = null;
-  afterEach(async () => {
-    await app?.close();
-    await fake?.close();
-    app = null;
-    fake = null;
-  });
+  closeAfterEach(() => [app, fake]);
 
   it('"Tidy memory now" shows one changeset with a diff and a reason per file; accepted in part, then one change undone', async () => {
     const project = path.join(await tempDir('strata-e2e-tidy-'), 'launch');

@@ -1,10 +1,10 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startFakeAnthropic, text, type FakeAnthropic } from '../fakes/anthropic-server/index.js';
 import { snapshotDir } from '../support/snapshot-dir.js';
 import { tempDir } from '../support/temp-dir.js';
-import { startApp, type TestApp } from './support/app.js';
+import { closeAfterEach, startApp, type TestApp } from './support/app.js';
 import { expectAccessible, hasChromium, openPage, useBrowser } from './support/browser.js';
 import { memoryDirOf, prepareChat, TEST_API_KEY } from './support/chat-app.js';
 import { themedScreenshots } from './support/screenshots.js';
@@ -14,12 +14,7 @@ describe.skipIf(!hasChromium)('incognito and paused memory in Chromium via strat
   const browser = useBrowser();
   let app: TestApp | null = null;
   let fake: FakeAnthropic | null = null;
-  afterEach(async () => {
-    await app?.close();
-    await fake?.close();
-    app = null;
-    fake = null;
-  });
+  closeAfterEach(() => [app, fake]);
 
   it('an incognito conversation is marked, answers without memory and leaves the vault as it was; pause memory shows in the header and Settings', async () => {
     fake = await startFakeAnthropic({ strict: true, respond: () => text('Deployments? I have no memory of that in this chat.') });

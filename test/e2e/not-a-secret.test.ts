@@ -1,11 +1,11 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startFakeAnthropic, text, toolCalls, type FakeAnthropic } from '../fakes/anthropic-server/index.js';
 import { githubToken, SeededRandom } from '../fixtures/secrets/seeded-random.js';
 import { tempDir } from '../support/temp-dir.js';
-import { startApp, type TestApp } from './support/app.js';
+import { closeAfterEach, startApp, type TestApp } from './support/app.js';
 import { hasChromium, openPage, useBrowser } from './support/browser.js';
 import { memoryDirOf, prepareChat, TEST_API_KEY } from './support/chat-app.js';
 
@@ -21,12 +21,7 @@ describe.skipIf(!hasChromium)('"Not a secret" in Chromium via strata host', () =
   const browser = useBrowser();
   let app: TestApp | null = null;
   let fake: FakeAnthropic | null = null;
-  afterEach(async () => {
-    await app?.close();
-    await fake?.close();
-    app = null;
-    fake = null;
-  });
+  closeAfterEach(() => [app, fake]);
 
   async function send(page: Page, prompt: string) {
     await page.getByLabel('Message', { exact: true }).fill(prompt);

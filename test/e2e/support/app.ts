@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { afterEach } from 'vitest';
 import type { CredentialStore } from '../../../main/core/ports.js';
 import { createServices, type Services } from '../../../main/core/services.js';
 import { createDispatcher } from '../../../main/core/ipc/dispatcher.js';
@@ -54,4 +55,19 @@ export async function startApp(appDataDir: string, homeDirOrOptions?: string | S
       log.assertNoErrors();
     },
   };
+}
+
+/**
+ * After each test, closes what `current()` holds then, in that order (the app before the fake API it
+ * talks to); each thing once, so one a test closed and kept is not closed again.
+ */
+export function closeAfterEach(current: () => readonly ({ close(): Promise<void> } | null)[]): void {
+  const closed = new WeakSet<object>();
+  afterEach(async () => {
+    for (const thing of current()) {
+      if (!thing || closed.has(thing)) continue;
+      closed.add(thing);
+      await thing.close();
+    }
+  });
 }

@@ -96,7 +96,7 @@ describe('KeytarCredentialStore against the real Secret Service', async () => {
     await roundTrip(store!, account);
   });
 
-  it.skipIf(!store && !inKeyring)('keeps secrets of one service apart from another service', async () => {
+  it.skipIf(!store && !inKeyring)(`keeps secrets of one service apart from another service (skipped when ${reason})`, async () => {
     const other = await loadKeytarStore(`${service}-other`);
     const account = `acct-${randomBytes(4).toString('hex')}`;
     touched.push(account);
