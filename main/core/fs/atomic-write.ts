@@ -55,9 +55,13 @@ export async function writeFileAtomic(
   try {
     await writeFd(fd, data);
     if (newSyncedFileFlags === null) await syncFd(fd);
-  } finally {
-    await closeFd(fd);
+  } catch (error) {
+    // A full disk or a failed flush: no half-written temp file is left beside the target.
+    await closeFd(fd).catch(() => undefined);
+    await fs.rm(temp, { force: true });
+    throw error;
   }
+  await closeFd(fd);
   try {
     if (options.beforeRename && !(await options.beforeRename())) {
       await fs.rm(temp, { force: true });

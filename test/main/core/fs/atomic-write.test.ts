@@ -17,6 +17,17 @@ describe('writeFileAtomic', () => {
     expect(await fs.readdir(path.dirname(file))).toEqual(['note.md']);
   });
 
+  it('leaves no temp file beside the target when the write itself fails (the disk full, a size limit)', async () => {
+    const dir = await tempDir();
+    const child = path.join(import.meta.dirname, 'write-past-limit.child.ts');
+    // 16 blocks of 1 KiB: the 200,000-byte write fails with EFBIG instead of killing the process.
+    const run = spawn('bash', ['-c', `trap '' XFSZ; ulimit -f 16; exec "${process.execPath}" --import tsx "${child}" "${dir}"`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    run.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    await new Promise((resolve) => run.once('exit', resolve));
+    expect(JSON.parse(out)).toEqual({ outcome: 'EFBIG', names: [] });
+  });
+
   it('abandons the write when beforeRename says no, with the new content already on disk aside', async () => {
     const dir = await tempDir();
     const file = path.join(dir, 'note.md');
