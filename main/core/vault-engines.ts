@@ -1,10 +1,7 @@
 // The engines of a vault for a command that runs once and exits (`strata search`, `memory`, `sync`,
 // `session-memory`, `scan-secrets`): the CLI builds them only here (a lint fence, docs/architecture.md#what-may-import-what),
 // so a one-shot command reads the same settings, with the same defaults, as the app.
-import path from 'node:path';
 import { resolveMemoryConfig, type MemoryConfig } from '../../common/config.js';
-import { settingsSchema } from '../../common/domain/settings.js';
-import { readJsonFile } from './fs/index.js';
 import { systemClock, type Clock, type CredentialStore, type Logger } from './ports.js';
 import { SettingsStore } from './settings/index.js';
 import { Vault, VaultRootPointer } from './vault/index.js';
@@ -66,9 +63,7 @@ export async function createVaultEngines(input: { root: string; logger: Logger; 
  * settings store, which may move a bad file aside: a command that only reads must leave it be.
  */
 export async function readVaultMemoryConfig(vaultRoot: string): Promise<MemoryConfig> {
-  const raw = await readJsonFile(path.join(vaultRoot, '.strata', 'settings.json')).catch(() => undefined);
-  const parsed = settingsSchema.safeParse(raw ?? {});
-  return resolveMemoryConfig(parsed.success ? parsed.data.memory : undefined);
+  return resolveMemoryConfig((await SettingsStore.peek(vaultRoot)).memory);
 }
 
 /** One session's notes updates through the model (`strata session-memory`), with the vault's session-memory numbers. */

@@ -5,6 +5,8 @@ import { defaultSettings, settingsSchema, type Settings, type SettingsPatch } fr
 import { readJsonFile, writeJsonAtomic } from '../fs/index.js';
 import type { Logger } from '../ports.js';
 
+const settingsFile = (vaultRoot: string) => path.join(vaultRoot, '.strata', 'settings.json');
+
 /**
  * The vault's settings file (`.strata/settings.json`). A file that does not parse is moved aside
  * (never deleted) and defaults are used, so a bad hand edit loses nothing and stops nothing.
@@ -21,7 +23,17 @@ export class SettingsStore {
   ) {}
 
   static forVault(vaultRoot: string, logger: Logger): SettingsStore {
-    return new SettingsStore(path.join(vaultRoot, '.strata', 'settings.json'), logger);
+    return new SettingsStore(settingsFile(vaultRoot), logger);
+  }
+
+  /**
+   * The vault's settings for a command that only reads: a missing, unreadable or invalid file gives the
+   * defaults and is left where it is (`load` moves a bad one aside).
+   */
+  static async peek(vaultRoot: string): Promise<Settings> {
+    const raw = await readJsonFile(settingsFile(vaultRoot)).catch(() => undefined);
+    const parsed = settingsSchema.safeParse(raw ?? {});
+    return parsed.success ? parsed.data : defaultSettings();
   }
 
   async load(): Promise<Settings> {

@@ -51,4 +51,14 @@ describe('SettingsStore', () => {
     expect(await fs.readFile(path.join(root, '.strata', aside!), 'utf8')).toBe(content);
     expect(log.entries.some((e) => e.level === 'warn')).toBe(true);
   });
+
+  it('peeks for a command that only reads: an invalid file gives the defaults and stays where it is', async () => {
+    const root = await tempDir();
+    await fs.mkdir(path.join(root, '.strata'));
+    await fs.writeFile(path.join(root, '.strata', 'settings.json'), '{"theme": 42}');
+    expect((await SettingsStore.peek(root)).theme).toBe('system');
+    expect(await fs.readdir(path.join(root, '.strata'))).toEqual(['settings.json']);
+    await fs.writeFile(path.join(root, '.strata', 'settings.json'), '{"theme": "dark"}');
+    expect((await SettingsStore.peek(root)).theme).toBe('dark');
+  });
 });
