@@ -21,11 +21,6 @@ export interface AtomicWriteOptions {
    * while the download was being written (docs/sync-protocol.md#a-client-that-loses-nothing, Syncthing's re-check before replacing).
    */
   beforeRename?: () => Promise<boolean>;
-  /**
-   * The caller knows the folder exists and the target is new (a sync pull writing thousands of new
-   * files): skips the folder creation and the mode lookup, two system calls a file.
-   */
-  newFileInExistingFolder?: boolean;
 }
 
 /**
@@ -40,28 +35,13 @@ export async function writeFileAtomic(
 ): Promise<boolean> {
   const dir = path.dirname(file);
   let mode = options.mode ?? 0o644;
-  if (!options.newFileInExistingFolder) {
-    await fs.mkdir(dir, { recursive: true, mode: options.dirMode ?? 0o755 });
-    try {
-      mode = (await fs.stat(file)).mode & 0o777;
-    } catch {
-      // New file: the requested mode stands.
-    }
-  }
-  // A short name of its own, not the target's name plus a suffix: a target whose name is already
-  // at the file system's 255-byte limit must still be writable (docs on team sync, key rules).
-  const temp = path.join(dir, tempFileName());
-  const fd = await openFd(temp, newSyncedFileFlags ?? 'wx', mode);
+  await fs.mkdir(dir, { recursive: true, mode: options.dirMode ?? 0o755 });
   try {
-    await writeFd(fd, data);
-    if (newSyncedFileFlags === null) await syncFd(fd);
-  } catch (error) {
-    // A full disk or a failed flush: no half-written temp file is left beside the target.
-    await closeFd(fd).catch(() => undefined);
-    await fs.rm(temp, { force: true });
-    throw error;
+    mode = (await fs.stat(file)).mode & 0o777;
+  } catch {
+    // New file: the requested mode stands.
   }
-  await closeFd(fd);
+  const temp = await writeTempFile(dir, data, mode);
   try {
     if (options.beforeRename && !(await options.beforeRename())) {
       await fs.rm(temp, { force: true });
@@ -84,11 +64,44 @@ export async function writeFileAtomic(
 const newSyncedFileFlags =
   fsConstants.O_DSYNC === undefined ? null : fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL | fsConstants.O_DSYNC;
 
+/**
+ * Writes `data` to a new temp file in `dir`, on disk when this resolves (O_DSYNC, or an fsync where the
+ * flag does not exist), and returns its path. On failure no temp file is left.
+ */
+export async function writeTempFile(dir: string, data: string | Uint8Array, mode: number): Promise<string> {
+  // A short name of its own, not the target's name plus a suffix: a target whose name is already
+  // at the file system's 255-byte limit must still be writable (docs on team sync, key rules).
+  const temp = path.join(dir, tempFileName());
+  const fd = await openFd(temp, newSyncedFileFlags ?? 'wx', mode);
+  try {
+    await writeFd(fd, data);
+    if (newSyncedFileFlags === null) await syncFd(fd);
+  } catch (error) {
+    // A full disk or a failed flush: no half-written temp file is left beside the target.
+    await closeFd(fd).catch(() => undefined);
+    await fs.rm(temp, { force: true });
+    throw error;
+  }
+  await closeFd(fd);
+  return temp;
+}
+
 /** Prefix and suffix of every temp file `writeFileAtomic` makes: `.strata-<12 hex>.tmp`. */
 export const atomicTempPattern = /^\.strata-[0-9a-f]{12}\.tmp$/;
 
-function tempFileName(): string {
-  return `.strata-${randomBytes(6).toString('hex')}.tmp`;
+// Random bytes drawn a thousand names at a time: one call each costs more than the rest of naming
+// (a sync pull names thousands of temp files).
+let pool = Buffer.alloc(0);
+let used = 0;
+
+/** `.strata-<12 hex>.tmp`, matching `atomicTempPattern`. */
+export function tempFileName(): string {
+  if (used + 6 > pool.length) {
+    pool = randomBytes(6 * 1024);
+    used = 0;
+  }
+  used += 6;
+  return `.strata-${pool.toString('hex', used - 6, used)}.tmp`;
 }
 
 /** Reads and parses a JSON file; `undefined` when it does not exist. Other errors propagate. */

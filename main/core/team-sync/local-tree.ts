@@ -1,7 +1,7 @@
 import { promises as fs, readFile } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { writeFileAtomic } from '../fs/index.js';
+import { writeFileAtomic, type WriteBatch } from '../fs/index.js';
 import { KeySpace } from '../../../common/team-memory/index.js';
 import { hashText, isValidTeamKey, teamKeyProblem } from './team-key.js';
 
@@ -156,9 +156,39 @@ export async function writeLocalFile(
   /** Folders already checked during this run (a pull writes thousands of files into a few folders). */
   checked?: Map<string, Promise<void>>,
   beforeRename?: () => Promise<boolean>,
-  /** The caller planned this as a new file (nothing at the path). */
-  expectNew = false,
 ): Promise<boolean> {
+  const file = await checkedPath(teamDir, key, checked);
+  if (!(await writeFileAtomic(file, text, { beforeRename }))) return false;
+  if (mtime && !Number.isNaN(mtime.getTime())) await fs.utimes(file, mtime, mtime);
+  return true;
+}
+
+/** A file of a pull written with many others (`WriteBatch`): staged now, renamed into place after the batch's flush. */
+export interface StagedFile {
+  key: string;
+  file: string;
+  temp: string;
+}
+
+/**
+ * Writes `text` beside the key's file; nothing is visible at the key until `commitLocalFile`. A file that
+ * replaces one keeps its mode; `expectNew` (nothing there when the pull planned it) skips that lookup.
+ */
+export async function stageLocalFile(teamDir: string, key: string, text: string, batch: WriteBatch, checked: Map<string, Promise<void>>, expectNew: boolean): Promise<StagedFile> {
+  const file = await checkedPath(teamDir, key, checked);
+  const mode = expectNew ? undefined : await fs.stat(file).then((stat) => stat.mode & 0o777, () => undefined);
+  return { key, file, temp: await batch.stage(file, text, mode) };
+}
+
+/** Renames a staged file into place (after `beforeRename`, as writeLocalFile) and stamps the server's time. */
+export async function commitLocalFile(batch: WriteBatch, staged: StagedFile, mtime: Date | null, beforeRename?: () => Promise<boolean>): Promise<boolean> {
+  if (!(await batch.commit(staged.temp, staged.file, beforeRename))) return false;
+  if (mtime && !Number.isNaN(mtime.getTime())) await fs.utimes(staged.file, mtime, mtime);
+  return true;
+}
+
+/** The key's path, its folder made and checked once per run: no symlink on the way leaves the team folder. */
+async function checkedPath(teamDir: string, key: string, checked?: Map<string, Promise<void>>): Promise<string> {
   const file = keyToPath(teamDir, key);
   if (!file) throw new Error(`refusing to write the unsafe key ${JSON.stringify(key)}`);
   const dir = path.dirname(file);
@@ -168,12 +198,7 @@ export async function writeLocalFile(
     checked?.set(dir, check);
   }
   await check;
-  // A file absent when the pull planned it is written without the folder and mode lookups; if the
-  // user created it meanwhile, the re-check before the rename still sees it and keeps theirs.
-  const newFile = checked !== undefined && beforeRename !== undefined && expectNew;
-  if (!(await writeFileAtomic(file, text, { beforeRename, newFileInExistingFolder: newFile }))) return false;
-  if (mtime && !Number.isNaN(mtime.getTime())) await fs.utimes(file, mtime, mtime);
-  return true;
+  return file;
 }
 
 async function checkFolder(teamDir: string, dir: string, key: string): Promise<void> {

@@ -1,5 +1,5 @@
-import { promises as fs } from 'node:fs';
-import { keyToPath, readLocalFile, readLocalTree, removeLocalFile, writeLocalFile, type LocalTree, type WrittenFiles } from './local-tree.js';
+import { WriteBatch } from '../fs/index.js';
+import { commitLocalFile, readLocalFile, readLocalTree, removeLocalFile, stageLocalFile, writeLocalFile, type LocalTree, type StagedFile, type WrittenFiles } from './local-tree.js';
 import { describeFileFailure } from './file-failure.js';
 import { InjectedCrash } from './fault-seam.js';
 import { merge3 } from '../../../common/text/merge3.js';
@@ -63,30 +63,75 @@ export async function applySnapshot(ctx: PullContext, snapshot: Snapshot | null,
   if (noted) await store.save(state);
   let done = 0;
   ctx.checkedFolders ??= new Map();
-  // Keys are independent; a few at a time overlaps the fsync of each atomic write (first pull of 5,000 files).
-  await forEachLimit(keys, 32, async (key) => {
-    ctx.progress(done++, keys.length);
-    const problem = teamKeyProblem(key);
-    if (problem) {
-      // Stored by a server without today's key rules: never written here, shown with its reason.
-      report.failed.push({ key, step: 'pull', reason: `this device cannot hold its name: ${problem}`, advice: 'ask the teammate who added it to rename it' });
-      return;
-    }
-    // One file that cannot be written here (a name too long for this disk, a folder in its way) waits
-    // with its reason; every other file still pulls (isolation, docs on team sync).
-    try {
-      await applyKey(ctx, key, local, entries, sums, tombstones, mtime, rollback);
-    } catch (error) {
-      if (error instanceof InjectedCrash) throw error;
-      ctx.report.failed.push(describeFileFailure(key, 'pull', error));
-      ctx.logger.warn('team memory file could not be pulled; the others went on', { key, code: (error as NodeJS.ErrnoException).code ?? null });
-    }
-  });
+  // Downloads are written first and renamed into place after one flush for all (WriteBatch): a first
+  // pull of thousands of files waits for the disk once, not once per file.
+  const incoming = keys.filter((key) => sums[key] !== undefined && sums[key] !== state.bases[key]).length;
+  const run: PullRun = { ...ctx, checkedFolders: ctx.checkedFolders, batch: new WriteBatch(teamDir, { expectedFiles: incoming }), downloads: [] };
+  try {
+    // Keys are independent; a few at a time overlaps each file's system calls.
+    await forEachLimit(keys, 32, async (key) => {
+      ctx.progress(done++, keys.length);
+      const problem = teamKeyProblem(key);
+      if (problem) {
+        // Stored by a server without today's key rules: never written here, shown with its reason.
+        report.failed.push({ key, step: 'pull', reason: `this device cannot hold its name: ${problem}`, advice: 'ask the teammate who added it to rename it' });
+        return;
+      }
+      await isolated(ctx, key, () => applyKey(run, key, local, entries, sums, tombstones, mtime, rollback));
+    });
+    await run.batch.flush();
+    const fresh = run.downloads.filter((download) => download.expected === null);
+    for (let start = 0; start < fresh.length; start += placeChunk) await placeNewFiles(run, fresh.slice(start, start + placeChunk), mtime);
+    const replacing = run.downloads.filter((download) => download.expected !== null);
+    await forEachLimit(replacing, 32, (download) => isolated(ctx, download.staged.key, () => replaceFile(run, download, mtime)));
+  } catch (error) {
+    // A crash injected by a test: nothing staged is left beside the files (a renamed one is already gone).
+    await Promise.all(run.downloads.map((download) => run.batch.discard(download.staged.temp)));
+    throw error;
+  } finally {
+    await run.batch.close();
+  }
   ctx.progress(keys.length, keys.length);
 }
 
+/** One pull's run: the caller's context plus the batch its downloads are written through. */
+interface PullRun extends PullContext {
+  checkedFolders: Map<string, Promise<void>>;
+  batch: WriteBatch;
+  /** Staged downloads waiting for the batch's flush. */
+  downloads: PendingDownload[];
+}
+
+/** New files placed by one request to the batch's worker. */
+const placeChunk = 256;
+
+/** A download written beside its file, renamed into place by `placeNewFiles` or `replaceFile`. */
+interface PendingDownload {
+  staged: StagedFile;
+  text: string;
+  /** The text's hash, checked against the server's checksum. */
+  hash: string;
+  /** What the file held when the pull planned this (null: absent); the re-check compares against it. */
+  expected: string | null;
+  base: string | null;
+}
+
+/**
+ * One file that cannot be written here (a name too long for this disk, a folder in its way) waits with
+ * its reason; every other file still pulls (isolation, docs on team sync).
+ */
+async function isolated(ctx: PullContext, key: string, step: () => Promise<void>): Promise<void> {
+  try {
+    await step();
+  } catch (error) {
+    if (error instanceof InjectedCrash) throw error;
+    ctx.report.failed.push(describeFileFailure(key, 'pull', error));
+    ctx.logger.warn('team memory file could not be pulled; the others went on', { key, code: (error as NodeJS.ErrnoException).code ?? null });
+  }
+}
+
 async function applyKey(
-  ctx: PullContext,
+  ctx: PullRun,
   key: string,
   local: LocalTree,
   entries: Record<string, string>,
@@ -138,10 +183,11 @@ async function applyKey(
     }
     // Unchanged locally (or deleted locally while a teammate edited: the edit wins): take theirs.
     if (mine === base || mine === null) {
-      if (await download(ctx, key, text, remote, mine, mtime)) return;
-    } else if (mineFile && (await mergeBothSides(ctx, key, mineFile.text, mine, text, base, mtime))) {
+      const staged = await stageLocalFile(ctx.teamDir, key, text, ctx.batch, ctx.checkedFolders, mine === null);
+      ctx.downloads.push({ staged, text, hash: remote, expected: mine, base });
       return;
     }
+    if (mineFile && (await mergeBothSides(ctx, key, mineFile.text, mine, text, base, mtime))) return;
     await recordConflict(ctx, key, text, base);
 }
 
@@ -190,37 +236,58 @@ async function forEachLimit<T>(items: T[], limit: number, task: (item: T) => Pro
 }
 
 /**
- * Downloads one file unless it changed since the pull planned against `expected`. The re-check runs
- * with the download already written and fsynced, right before the rename (Syncthing's re-check before
- * replacing, issue #3742), so a save made while the file was being written is never overwritten: the
- * caller records a conflict instead. A save in the microseconds between re-check and rename is the
- * only window left; no rename can compare-and-swap.
+ * Renames downloads of files absent when the pull planned them into place, a chunk at a time (the
+ * batch's worker does it with synchronous calls). Each is re-checked right before its rename (Syncthing's
+ * re-check before replacing, issue #3742): a file the user created there meanwhile stays, and the
+ * server's version becomes a conflict.
  */
-/** `hash` is the text's, checked against the server's checksum by the caller. */
-async function download(ctx: PullContext, key: string, text: string, hash: string, expected: string | null, mtime: Date | null): Promise<boolean> {
+async function placeNewFiles(ctx: PullRun, chunk: PendingDownload[], mtime: Date | null): Promise<void> {
+  for (let i = 0; i < chunk.length; i++) ctx.fault.hit('before-pull-rename');
+  const placements = await ctx.batch.placeNew(chunk.map(({ staged }) => ({ temp: staged.temp, file: staged.file, mtime })));
+  for (const [i, download] of chunk.entries()) {
+    const placement = placements[i]!;
+    await isolated(ctx, download.staged.key, async () => {
+      if (placement instanceof Error) throw placement;
+      if (placement === 'taken') return keptTheirs(ctx, download);
+      // The base text is the download itself; the store writes it before any state names it.
+      ctx.store.keepBase(download.text, download.hash);
+      ctx.fault.hit('after-pull-rename');
+      recordDownload(ctx, download, mtime);
+    });
+  }
+}
+
+/**
+ * Renames a download over the file it replaces unless the file changed since the pull planned it. The
+ * re-check runs with the download on disk, right before the rename, so a save made while the pull was
+ * writing is never overwritten. A save in the microseconds between re-check and rename is the only
+ * window left; no rename can compare-and-swap.
+ */
+async function replaceFile(ctx: PullRun, download: PendingDownload, mtime: Date | null): Promise<void> {
+  const { staged, text, hash, expected } = download;
   const unchanged = async () => {
     ctx.fault.hit('before-pull-rename');
-    // Expected absent: one lstat says whether a file appeared (anything else in the way fails the
-    // rename, and so this file alone); otherwise the content must still match.
-    const still =
-      expected === null
-        ? !(await fs.lstat(keyToPath(ctx.teamDir, key)!).then((stat) => stat.isFile(), () => false))
-        : ((await readLocalFile(ctx.teamDir, key))?.hash ?? null) === expected;
-    // The base text is the download itself; the store writes it before any state can name it.
+    const still = ((await readLocalFile(ctx.teamDir, staged.key))?.hash ?? null) === expected;
     if (still) ctx.store.keepBase(text, hash);
     return still;
   };
-  if (!(await writeLocalFile(ctx.teamDir, key, text, mtime, ctx.checkedFolders, unchanged, expected === null))) {
-    ctx.logger.info('team memory file changed during the pull; kept it and the server copy', { key });
-    return false;
-  }
+  if (!(await commitLocalFile(ctx.batch, staged, mtime, unchanged))) return keptTheirs(ctx, download);
   ctx.fault.hit('after-pull-rename');
+  recordDownload(ctx, download, mtime);
+}
+
+/** The file changed while its download was written: the user's version stays, the server's waits as a conflict. */
+async function keptTheirs(ctx: PullRun, download: PendingDownload): Promise<void> {
+  ctx.logger.info('team memory file changed during the pull; kept it and the server copy', { key: download.staged.key });
+  await recordConflict(ctx, download.staged.key, download.text, download.base);
+}
+
+function recordDownload(ctx: PullRun, { staged: { key }, text, hash }: PendingDownload, mtime: Date | null): void {
   if (mtime && !Number.isNaN(mtime.getTime())) ctx.written?.note({ key, text, hash, bytes: Buffer.byteLength(text, 'utf8') }, mtime);
   ctx.state.bases[key] = hash;
   delete ctx.state.pulling[key];
   delete ctx.state.deleted[key];
   ctx.report.pulled.push(key);
-  return true;
 }
 
 /** Both sides changed (docs/sync-protocol.md#a-client-that-loses-nothing "real conflict"): mine stays in place, theirs waits aside. */

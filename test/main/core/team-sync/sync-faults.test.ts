@@ -43,6 +43,21 @@ describeOnBackends('team sync under faults (docs/sync-protocol.md#a-client-that-
     b = await makeDevice('b', server.url, tokenB, REPO);
   });
 
+  /** A third device whose `saves.next`, once set, runs (once) at the pull's seam right before a rename: the user saving then. */
+  async function deviceSavingBeforeRename(): Promise<{ c: Device; saves: { next: (() => void) | null } }> {
+    const saves: { next: (() => void) | null } = { next: null };
+    const c = await makeDevice('c', server.url, await server.member([REPO]), REPO, {
+      fault: {
+        hit(point) {
+          if (point !== 'before-pull-rename' || !saves.next) return;
+          saves.next();
+          saves.next = null;
+        },
+      },
+    });
+    return { c, saves };
+  }
+
   afterEach(() => {
     a.log.assertNoErrors();
     b.log.assertNoErrors();
@@ -156,33 +171,44 @@ describeOnBackends('team sync under faults (docs/sync-protocol.md#a-client-that-
 
   it('keeps a save made while a download is written, right before its rename, as a conflict (test 3)', async () => {
     const l = ledger();
-    let save: (() => void) | null = null;
     // The user's save lands at the seam the engine reaches with the download fsynced and not renamed yet.
-    const c = await makeDevice('c', server.url, await server.member([REPO]), REPO, {
-      fault: {
-        hit(point) {
-          if (point !== 'before-pull-rename' || !save) return;
-          save();
-          save = null;
-        },
-      },
-    });
+    const { c, saves } = await deviceSavingBeforeRename();
     await l.save(a, 'r.md', 'base\n');
     await a.engine.sync();
     await c.engine.sync();
     await l.save(a, 'r.md', 'theirs from a\n');
     await a.engine.sync();
     l.record(c, 'r.md', 'mine, saved during the download\n');
-    save = () => writeFileSync(path.join(c.teamDir, 'r.md'), 'mine, saved during the download\n');
+    saves.next = () => writeFileSync(path.join(c.teamDir, 'r.md'), 'mine, saved during the download\n');
 
     const report = await c.engine.sync();
-    expect(save).toBeNull();
+    expect(saves.next).toBeNull();
     expect(report.pulled).toEqual([]);
     expect(report.conflicts).toEqual(['r.md']);
     expect(await c.engine.readConflict('r.md')).toMatchObject({ key: 'r.md', base: 'base\n', mine: 'mine, saved during the download\n', theirs: 'theirs from a\n' });
     expect((await serverEntries())['r.md']).toBe('theirs from a\n');
     // The abandoned download leaves no temp file behind.
     expect(await fs.readdir(c.teamDir)).toEqual(['r.md']);
+    await l.assertNothingLost([a, c], await serverEntries());
+    c.log.assertNoErrors();
+  });
+
+  it('keeps a file the user creates while a pull of many new files is written, as a conflict, and places the rest', async () => {
+    const l = ledger();
+    // The pull stages 100 files, flushes once and renames them in chunks; the user's file lands at the seam before the renames.
+    const { c, saves } = await deviceSavingBeforeRename();
+    for (let i = 0; i < 100; i++) await l.save(a, `n/note-${i}.md`, `note ${i} from a\n`);
+    await a.engine.sync();
+    l.record(c, 'n/note-42.md', 'mine, created during the pull\n');
+    saves.next = () => writeFileSync(path.join(c.teamDir, 'n', 'note-42.md'), 'mine, created during the pull\n');
+
+    const report = await c.engine.sync();
+    expect(saves.next).toBeNull();
+    expect(report.conflicts).toEqual(['n/note-42.md']);
+    expect(report.pulled).toHaveLength(99);
+    expect(await c.read('n/note-42.md')).toBe('mine, created during the pull\n');
+    expect(await c.engine.readConflict('n/note-42.md')).toMatchObject({ mine: 'mine, created during the pull\n', theirs: 'note 42 from a\n' });
+    expect((await fs.readdir(path.join(c.teamDir, 'n'))).filter((name) => name.startsWith('.'))).toEqual([]);
     await l.assertNothingLost([a, c], await serverEntries());
     c.log.assertNoErrors();
   });

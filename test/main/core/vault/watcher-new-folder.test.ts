@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { writeFileAtomic } from '../../../../main/core/fs/atomic-write.js';
+import { WriteBatch } from '../../../../main/core/fs/write-batch.js';
 import { VaultWatcher } from '../../../../main/core/vault/vault-watcher.js';
 import { tempDir } from '../../../support/temp-dir.js';
 import { testLogger } from '../../../support/test-logger.js';
@@ -37,16 +37,23 @@ it('reports every file a pull renames into folders it makes the same moment', as
   const old = new Date(Date.now() - 86_400_000);
   for (let round = 0; round < ROUNDS; round++) {
     // As a pull writes: each folder made once, when its first file comes (files of other folders are
-    // being renamed meanwhile), then each file by temp + fsync + rename, then its time.
+    // being staged meanwhile), each file to a temp beside it, one flush, then each renamed and its time set.
     const folders = new Map<string, Promise<unknown>>();
     const keys = Array.from({ length: FILES }, (_, i) => `projects/p${round}/memory/team/from-b/t${i % 10}/note-${i}.md`);
-    await Promise.all(
+    const batch = new WriteBatch(root, { expectedFiles: keys.length });
+    const staged = await Promise.all(
       keys.map(async (key) => {
         const file = path.join(root, ...key.split('/'));
         const dir = path.dirname(file);
         if (!folders.has(dir)) folders.set(dir, fs.mkdir(dir, { recursive: true }));
         await folders.get(dir);
-        await writeFileAtomic(file, `note ${key}\n`, { newFileInExistingFolder: true });
+        return { file, temp: await batch.stage(file, `note ${key}\n`) };
+      }),
+    );
+    await batch.flush();
+    await Promise.all(
+      staged.map(async ({ file, temp }) => {
+        await batch.commit(temp, file);
         await fs.utimes(file, old, old);
       }),
     );

@@ -1,0 +1,111 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { atomicTempPattern } from '../../../../main/core/fs/atomic-write.js';
+import { deferredFlushMinFiles, WriteBatch } from '../../../../main/core/fs/write-batch.js';
+import { tempDir } from '../../../support/temp-dir.js';
+
+/**
+ * A stand-in for `sync -f <folder>` that writes down what the folder holds at the moment of the flush
+ * (and that it ran), then succeeds or fails as asked.
+ */
+async function recordingSync(dir: string, exitCode: number): Promise<{ command: string; seen: () => Promise<string[] | null> }> {
+  const log = path.join(dir, 'flush-saw.txt');
+  const command = path.join(dir, 'fake-sync.sh');
+  await fs.writeFile(command, `#!/bin/sh\n[ "$1" = "-f" ] || exit 9\nls -A "$2" > "${log}"\nexit ${exitCode}\n`, { mode: 0o755 });
+  return {
+    command,
+    seen: async () => {
+      const text = await fs.readFile(log, 'utf8').catch(() => null);
+      return text === null ? null : text.split('\n').filter(Boolean).sort();
+    },
+  };
+}
+
+async function stageMany(batch: WriteBatch, folder: string, count: number) {
+  return Promise.all(
+    Array.from({ length: count }, async (_, i) => {
+      const file = path.join(folder, `note-${i}.md`);
+      return { file, text: `note ${i}\n`, temp: await batch.stage(file, `note ${i}\n`) };
+    }),
+  );
+}
+
+describe.runIf(process.platform === 'linux')('WriteBatch', () => {
+  it('flushes a large batch once, with every file still a temp file and no target in place, then renames each', async () => {
+    const dir = await tempDir();
+    const folder = path.join(dir, 'team');
+    await fs.mkdir(folder);
+    const sync = await recordingSync(dir, 0);
+    const batch = new WriteBatch(folder, { expectedFiles: deferredFlushMinFiles, syncCommand: sync.command });
+    const staged = await stageMany(batch, folder, deferredFlushMinFiles);
+
+    await batch.flush();
+    const atFlush = (await sync.seen())!;
+    expect(atFlush).toHaveLength(deferredFlushMinFiles);
+    expect(atFlush.every((name) => atomicTempPattern.test(name))).toBe(true);
+
+    for (const { temp, file } of staged) expect(await batch.commit(temp, file)).toBe(true);
+    expect((await fs.readdir(folder)).sort()).toEqual(staged.map(({ file }) => path.basename(file)).sort());
+    for (const { file, text } of staged) expect(await fs.readFile(file, 'utf8')).toBe(text);
+  });
+
+  it('fsyncs each file instead when the flush command fails, and still commits them all', async () => {
+    const dir = await tempDir();
+    const sync = await recordingSync(dir, 1);
+    const batch = new WriteBatch(dir, { expectedFiles: 100, syncCommand: sync.command });
+    const staged = await stageMany(batch, dir, 100);
+    await batch.flush();
+    expect(await sync.seen()).not.toBeNull();
+    for (const { temp, file } of staged) expect(await batch.commit(temp, file)).toBe(true);
+    for (const { file, text } of staged) expect(await fs.readFile(file, 'utf8')).toBe(text);
+  });
+
+  it('reports a file whose write failed at its commit, and commits the others', async () => {
+    const dir = await tempDir();
+    const batch = new WriteBatch(dir, { expectedFiles: 100 });
+    const staged = await stageMany(batch, dir, 99);
+    // The worker cannot write this one: its folder does not exist.
+    const lost = await batch.stage(path.join(dir, 'missing', 'note.md'), 'text\n');
+    await batch.flush();
+    await expect(batch.commit(lost, path.join(dir, 'missing', 'note.md'))).rejects.toMatchObject({ code: 'ENOENT' });
+    for (const { temp, file } of staged) expect(await batch.commit(temp, file)).toBe(true);
+    expect(await fs.readdir(dir)).toHaveLength(99);
+  });
+
+  it('writes a handful of files durably as they are staged, with no flush of the file system', async () => {
+    const dir = await tempDir();
+    const sync = await recordingSync(dir, 0);
+    const batch = new WriteBatch(dir, { expectedFiles: 3, syncCommand: sync.command });
+    const staged = await stageMany(batch, dir, 3);
+    // Committed before any flush: allowed, each temp is already on disk.
+    for (const { temp, file } of staged) expect(await batch.commit(temp, file)).toBe(true);
+    await batch.flush();
+    expect(await sync.seen()).toBeNull();
+  });
+
+  it('refuses to expose a file of a deferred batch before the flush, leaving the target as it was', async () => {
+    const dir = await tempDir();
+    const file = path.join(dir, 'note.md');
+    await fs.writeFile(file, 'mine\n');
+    const batch = new WriteBatch(dir, { expectedFiles: 500 });
+    const temp = await batch.stage(file, 'theirs\n');
+    await expect(batch.commit(temp, file)).rejects.toThrow(/before the batch was flushed/);
+    expect(await fs.readFile(file, 'utf8')).toBe('mine\n');
+    expect(await fs.readdir(dir)).toEqual(['note.md']);
+  });
+
+  it('keeps the target when the re-check before the rename says no, and drops discarded files', async () => {
+    const dir = await tempDir();
+    const file = path.join(dir, 'note.md');
+    await fs.writeFile(file, 'saved by the user meanwhile\n');
+    const batch = new WriteBatch(dir, { expectedFiles: 500 });
+    const kept = await batch.stage(file, 'download\n');
+    const dropped = await batch.stage(path.join(dir, 'other.md'), 'other\n');
+    await batch.discard(dropped);
+    await batch.flush();
+    expect(await batch.commit(kept, file, async () => false)).toBe(false);
+    expect(await fs.readFile(file, 'utf8')).toBe('saved by the user meanwhile\n');
+    expect(await fs.readdir(dir)).toEqual(['note.md']);
+  });
+});
