@@ -46,10 +46,7 @@ export class WriteBatch {
   private readonly failed = new Map<string, Error>();
   private worker: StagingWorker | null = null;
 
-  constructor(
-    private readonly root: string,
-    private readonly options: WriteBatchOptions,
-  ) {
+  constructor(private readonly options: WriteBatchOptions) {
     this.deferred = process.platform === 'linux' && options.expectedFiles >= deferredFlushMinFiles;
   }
 
@@ -73,7 +70,7 @@ export class WriteBatch {
     const temps = [...this.unflushed].filter((temp) => !this.failed.has(temp));
     this.unflushed.clear();
     try {
-      await run(this.options.syncCommand ?? 'sync', ['-f', this.root]);
+      await run(this.options.syncCommand ?? 'sync', ['-f', ...(await oneFolderPerFileSystem(temps))]);
       return;
     } catch {
       // No `sync -f` here (or it failed): the same guarantee, one file at a time.
@@ -290,6 +287,18 @@ class StagingWorker {
       this.thread.postMessage([kind, files]);
     });
   }
+}
+
+/**
+ * A folder of the temp files on each file system they are on: one `syncfs` each (a folder mounted
+ * inside the team folder is another file system; one flush of the first would not cover it).
+ */
+async function oneFolderPerFileSystem(temps: string[]): Promise<string[]> {
+  const folders = [...new Set(temps.map((temp) => path.dirname(temp)))];
+  const devices = await Promise.all(folders.map(async (folder) => (await fs.stat(folder)).dev));
+  const byDevice = new Map<number, string>();
+  folders.forEach((folder, i) => byDevice.has(devices[i]!) || byDevice.set(devices[i]!, folder));
+  return [...byDevice.values()];
 }
 
 async function syncPath(file: string): Promise<void> {

@@ -66,7 +66,7 @@ export async function applySnapshot(ctx: PullContext, snapshot: Snapshot | null,
   // Downloads are written first and renamed into place after one flush for all (WriteBatch): a first
   // pull of thousands of files waits for the disk once, not once per file.
   const incoming = keys.filter((key) => sums[key] !== undefined && sums[key] !== state.bases[key]).length;
-  const run: PullRun = { ...ctx, checkedFolders: ctx.checkedFolders, batch: new WriteBatch(teamDir, { expectedFiles: incoming }), downloads: [] };
+  const run: PullRun = { ...ctx, checkedFolders: ctx.checkedFolders, batch: new WriteBatch({ expectedFiles: incoming }), downloads: [] };
   try {
     // Keys are independent; a few at a time overlaps each file's system calls.
     await forEachLimit(keys, 32, async (key) => {

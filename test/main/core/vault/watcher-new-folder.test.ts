@@ -40,7 +40,7 @@ it('reports every file a pull renames into folders it makes the same moment', as
     // being staged meanwhile), each file to a temp beside it, one flush, then each renamed and its time set.
     const folders = new Map<string, Promise<unknown>>();
     const keys = Array.from({ length: FILES }, (_, i) => `projects/p${round}/memory/team/from-b/t${i % 10}/note-${i}.md`);
-    const batch = new WriteBatch(root, { expectedFiles: keys.length });
+    const batch = new WriteBatch({ expectedFiles: keys.length });
     const staged = await Promise.all(
       keys.map(async (key) => {
         const file = path.join(root, ...key.split('/'));
