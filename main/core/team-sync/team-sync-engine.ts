@@ -5,7 +5,7 @@ import { readLocalTree, WrittenFiles } from './local-tree.js';
 import { expireDeleted, missingRemoteContent, SyncStateStore, type SyncState } from './sync-state.js';
 import { InjectedCrash, noFaults, type FaultSeam } from './fault-seam.js';
 import { failureToError } from './sync-errors.js';
-import { removeStaleTempFiles } from './temp-cleanup.js';
+import { removeStaleTempFiles, staleTempMs } from './temp-cleanup.js';
 import { deleteRecheckMs, folderVanished, holdMassDeletions, recheckDeletions } from './delete-guard.js';
 import { withRetry } from './retry.js';
 import { ConflictDesk } from './conflict-desk.js';
@@ -27,8 +27,8 @@ import {
 export class TeamSyncEngine extends ConflictDesk {
   private readonly fault: FaultSeam;
   private readonly random: () => number;
-  /** Temp files left by a crash are removed once, at the first run. */
-  private tempsCleaned = false;
+  /** When temp files left by a crash were last looked for (clock ms; null: not yet). */
+  private lastTempCleanup: number | null = null;
   /** The files the latest run downloaded (see WrittenFiles). */
   private written = new WrittenFiles();
   /** Aborted by `close()`: ends the request in flight and any backoff wait at once. */
@@ -107,9 +107,11 @@ export class TeamSyncEngine extends ConflictDesk {
     let state: SyncState | null = null;
     this.emit({ ...this.current, phase: 'syncing', progress: { done: 0, total: 0 } });
     try {
-      if (!this.tempsCleaned) {
-        this.tempsCleaned = true;
-        const now = this.o.clock.now();
+      const now = this.o.clock.now();
+      // At the first run, and again once anything a crash left then is old enough to go (a killed first
+      // pull can leave thousands of staged downloads, too young at a restart right after it).
+      if (this.lastTempCleanup === null || now - this.lastTempCleanup >= staleTempMs) {
+        this.lastTempCleanup = now;
         const removed = (await removeStaleTempFiles(this.o.teamDir, now)) + (await removeStaleTempFiles(this.o.stateDir, now));
         if (removed > 0) this.o.logger.info('removed temp files left by an interrupted write', { count: removed });
       }

@@ -5,6 +5,7 @@ import { TeamApi } from '../../../../main/core/team-sync/team-api.js';
 import { hashText } from '../../../../main/core/team-sync/team-key.js';
 import { freshRepo, makeDevice } from './sync-harness.js';
 import { startSqliteSyncServer, type SyncServer } from './sync-server.js';
+import { staleTempMs } from '../../../../main/core/team-sync/temp-cleanup.js';
 
 /**
  * One teammate's ordinary file never stops the team (docs on team sync, isolation): names at the file
@@ -139,5 +140,22 @@ describe('team sync isolation', () => {
     await a.engine.sync();
     for (const file of stale) await expect(fs.stat(file), file).rejects.toThrow(/ENOENT/);
     expect(await fs.readFile(fresh, 'utf8')).toBe('half a write');
+  });
+
+  it('removes a temp file that was too young at the first run once it is old enough, in the same session', async () => {
+    const repo = freshRepo();
+    let later = 0;
+    const a = await makeDevice('a', server.url, await server.member([repo]), repo, { clock: { now: () => Date.now() + later } });
+    // Left by a first pull killed a moment before this restart.
+    const young = path.join(a.teamDir, '.strata-0a1b2c3d4e5f.tmp');
+    await fs.writeFile(young, 'a staged download');
+    await a.engine.sync();
+    expect(await fs.readFile(young, 'utf8')).toBe('a staged download');
+    later = 5 * 60_000;
+    await a.engine.sync();
+    expect(await fs.readFile(young, 'utf8')).toBe('a staged download');
+    later = staleTempMs + 60_000;
+    await a.engine.sync();
+    await expect(fs.stat(young)).rejects.toThrow(/ENOENT/);
   });
 });
