@@ -237,10 +237,13 @@ class StagingWorker {
 
   constructor(private readonly onFailure: (temp: string, error: Error) => void) {
     this.thread.on('message', (answer: unknown) => this.answers.shift()?.resolve(answer));
-    this.thread.on('error', (error) => {
-      this.broken = error;
-      for (const waiting of this.answers.splice(0)) waiting.reject(error);
-    });
+    const fail = (error: Error) => {
+      this.broken ??= error;
+      for (const waiting of this.answers.splice(0)) waiting.reject(this.broken);
+    };
+    this.thread.on('error', fail);
+    // A thread that ends with requests unanswered (killed, out of memory) fails them rather than leaving the pull waiting forever.
+    this.thread.on('exit', () => fail(new Error('the worker writing the pull stopped before it was done')));
   }
 
   write(temp: string, data: string, mode: number): void {

@@ -90,6 +90,16 @@ describe.runIf(process.platform === 'linux')('WriteBatch', () => {
     expect(await fs.readdir(dir)).toHaveLength(99);
   });
 
+  it('fails the flush, rather than waiting forever, when its worker thread is killed (out of memory, say)', async () => {
+    const dir = await tempDir();
+    const batch = new WriteBatch({ expectedFiles: 100 });
+    await stageMany(batch, dir, 100);
+    // The thread is private; ending it from outside is the only way to stand in for the system killing it.
+    await (batch as unknown as { worker: { thread: { terminate(): Promise<number> } } }).worker.thread.terminate();
+    await expect(batch.flush()).rejects.toThrow(/stopped before it was done/);
+    await batch.close();
+  });
+
   it('writes a handful of files durably as they are staged, with no flush of the file system', async () => {
     const dir = await tempDir();
     const sync = await recordingSync(dir, 0);
