@@ -35,7 +35,7 @@ async function stubElectronDist(): Promise<string> {
     Buffer.from('\n'),
   ]);
   await fs.writeFile(path.join(dir, 'electron'), wire, { mode: 0o755 });
-  await fs.writeFile(path.join(dir, 'version'), '45.5.0');
+  await fs.writeFile(path.join(dir, 'version'), '45.6.1');
   return dir;
 }
 
