@@ -1,0 +1,204 @@
+/**
+ * Strata's inverted index (docs/memory.md#retrieval-engine): BM25F over named fields, updated one document
+ * at a time, held in typed arrays so that 10,000 notes cost megabytes, not hundreds of them (a postings
+ * entry is a 4-byte slot and a 2-byte count per field). Vault search and memory recall each keep one,
+ * with their own fields and weights, over terms made by the one analyzer (analyzer.ts).
+ */
+
+/** A growable typed array (amortised doubling). */
+class Grow<T extends Uint32Array | Uint16Array | Float32Array> {
+  length = 0;
+  constructor(public data: T) {}
+  ensure(n: number): void {
+    if (n <= this.data.length) return;
+    const next = new (this.data.constructor as new (n: number) => T)(Math.max(n, this.data.length * 2, 4));
+    next.set(this.data);
+    this.data = next;
+  }
+}
+
+/** The documents holding one term: their slots and, per slot, the term's count in each field. */
+interface Postings {
+  slots: Grow<Uint32Array>;
+  /** `fields` counts per entry, in the order of `slots`. */
+  counts: Grow<Uint16Array>;
+}
+
+export interface FieldScoring {
+  /** How much a match in this field counts against one in a weight-1 field. */
+  weight: number;
+  /** BM25's length normalisation for this field (0: none, 1: full). */
+  b: number;
+}
+
+export interface ScoreOptions {
+  fields: Record<string, FieldScoring>;
+  /** BM25's term-frequency saturation. */
+  k1: number;
+  /** Only documents for which this holds are scored. */
+  filter?: (id: string) => boolean;
+}
+
+export interface WeightedTerm {
+  term: string;
+  /** Multiplies the term's BM25 contribution (1 for a typed word). */
+  weight: number;
+}
+
+export interface ScoredDoc {
+  id: string;
+  score: number;
+  /** Indexes into the query's terms of those this document holds. */
+  matched: number[];
+}
+
+const MAX_COUNT = 0xffff;
+
+export class TermIndex {
+  private readonly fieldIndex: Map<string, number>;
+  private readonly postings = new Map<string, Postings>();
+  private readonly slotOf = new Map<string, number>();
+  private ids: (string | undefined)[] = [];
+  private readonly free: number[] = [];
+  /** Length (terms) of each field per slot: `slot * fields + field`. */
+  private readonly lengths = new Grow(new Float32Array(0));
+  private readonly totalLength: number[];
+  /** Each document's distinct terms, to take it out of their postings and to read its key terms. */
+  private readonly termsOfSlot: (string[] | undefined)[] = [];
+
+  constructor(readonly fields: readonly string[]) {
+    this.fieldIndex = new Map(fields.map((f, i) => [f, i]));
+    this.totalLength = fields.map(() => 0);
+  }
+
+  get size(): number {
+    return this.slotOf.size;
+  }
+
+  has(id: string): boolean {
+    return this.slotOf.has(id);
+  }
+
+  /** How many documents hold `term`. */
+  docFrequency(term: string): number {
+    return this.postings.get(term)?.slots.length ?? 0;
+  }
+
+  /** Inverse document frequency as BM25 weighs it (never below a small positive floor). */
+  idf(term: string): number {
+    const n = this.docFrequency(term);
+    return Math.log(1 + (this.size - n + 0.5) / (n + 0.5));
+  }
+
+  /** The distinct terms of a document (empty when it is not indexed). */
+  termsOf(id: string): readonly string[] {
+    const slot = this.slotOf.get(id);
+    return slot === undefined ? [] : (this.termsOfSlot[slot] ?? []);
+  }
+
+  /** Every indexed term, in no particular order. */
+  terms(): IterableIterator<string> {
+    return this.postings.keys();
+  }
+
+  /** Indexes (or re-indexes) `id` with the analyzed terms of each field. */
+  add(id: string, fieldTerms: Record<string, readonly string[]>): void {
+    if (this.slotOf.has(id)) this.remove(id);
+    const nf = this.fields.length;
+    const slot = this.free.pop() ?? this.ids.length;
+    this.ids[slot] = id;
+    this.slotOf.set(id, slot);
+    this.lengths.ensure((slot + 1) * nf);
+    this.lengths.length = Math.max(this.lengths.length, (slot + 1) * nf);
+    const counts = new Map<string, Uint16Array>();
+    for (const [field, terms] of Object.entries(fieldTerms)) {
+      const f = this.fieldIndex.get(field);
+      if (f === undefined) throw new Error(`unknown field ${field}`);
+      this.lengths.data[slot * nf + f] = terms.length;
+      this.totalLength[f]! += terms.length;
+      for (const term of terms) {
+        let c = counts.get(term);
+        if (!c) counts.set(term, (c = new Uint16Array(nf)));
+        if (c[f]! < MAX_COUNT) c[f]!++;
+      }
+    }
+    for (const [term, c] of counts) {
+      let p = this.postings.get(term);
+      if (!p) this.postings.set(term, (p = { slots: new Grow(new Uint32Array(2)), counts: new Grow(new Uint16Array(2 * nf)) }));
+      p.slots.ensure(p.slots.length + 1);
+      p.counts.ensure((p.slots.length + 1) * nf);
+      p.counts.data.set(c, p.slots.length * nf);
+      p.slots.data[p.slots.length++] = slot;
+    }
+    this.termsOfSlot[slot] = [...counts.keys()];
+  }
+
+  remove(id: string): void {
+    const slot = this.slotOf.get(id);
+    if (slot === undefined) return;
+    const nf = this.fields.length;
+    for (const term of this.termsOfSlot[slot] ?? []) {
+      const p = this.postings.get(term)!;
+      const at = p.slots.data.subarray(0, p.slots.length).indexOf(slot);
+      const last = p.slots.length - 1;
+      // Order within a term's postings means nothing: the last entry fills the hole.
+      p.slots.data[at] = p.slots.data[last]!;
+      p.counts.data.copyWithin(at * nf, last * nf, last * nf + nf);
+      p.slots.length = last;
+      if (last === 0) this.postings.delete(term);
+    }
+    for (let f = 0; f < nf; f++) {
+      this.totalLength[f]! -= this.lengths.data[slot * nf + f]!;
+      this.lengths.data[slot * nf + f] = 0;
+    }
+    this.termsOfSlot[slot] = undefined;
+    this.ids[slot] = undefined;
+    this.slotOf.delete(id);
+    this.free.push(slot);
+  }
+
+  /** BM25F scores of the documents holding any of `terms`, best first. */
+  score(terms: readonly WeightedTerm[], options: ScoreOptions): ScoredDoc[] {
+    const nf = this.fields.length;
+    const n = Math.max(1, this.size);
+    const fieldWeight = new Float64Array(nf);
+    const fieldB = new Float64Array(nf);
+    const avg = new Float64Array(nf);
+    for (const [field, s] of Object.entries(options.fields)) {
+      const f = this.fieldIndex.get(field);
+      if (f === undefined) continue;
+      fieldWeight[f] = s.weight;
+      fieldB[f] = s.b;
+      avg[f] = this.totalLength[f]! / n || 1;
+    }
+    const k1 = options.k1;
+    const scores = new Map<number, ScoredDoc>();
+    const allowed = new Map<number, boolean>();
+    terms.forEach(({ term, weight }, qi) => {
+      const p = this.postings.get(term);
+      if (!p || weight === 0) return;
+      const idf = this.idf(term);
+      for (let i = 0; i < p.slots.length; i++) {
+        const slot = p.slots.data[i]!;
+        if (options.filter) {
+          let ok = allowed.get(slot);
+          if (ok === undefined) allowed.set(slot, (ok = options.filter(this.ids[slot]!)));
+          if (!ok) continue;
+        }
+        let tf = 0;
+        for (let f = 0; f < nf; f++) {
+          const c = p.counts.data[i * nf + f]!;
+          if (c === 0 || fieldWeight[f] === 0) continue;
+          const norm = 1 - fieldB[f]! + (fieldB[f]! * this.lengths.data[slot * nf + f]!) / avg[f]!;
+          tf += (fieldWeight[f]! * c) / norm;
+        }
+        if (tf === 0) continue;
+        let doc = scores.get(slot);
+        if (!doc) scores.set(slot, (doc = { id: this.ids[slot]!, score: 0, matched: [] }));
+        doc.score += (weight * idf * tf * (k1 + 1)) / (tf + k1);
+        doc.matched.push(qi);
+      }
+    });
+    return [...scores.values()].sort((a, b) => b.score - a.score);
+  }
+}

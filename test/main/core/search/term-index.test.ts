@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { analyze } from '../../../../main/core/search/analyzer.js';
+import { TermIndex, type ScoreOptions } from '../../../../main/core/search/term-index.js';
+
+const fields: ScoreOptions = { k1: 1.2, fields: { title: { weight: 3, b: 0.75 }, text: { weight: 1, b: 0.75 } } };
+const q = (text: string) => analyze(text).map((term) => ({ term, weight: 1 }));
+const doc = (title: string, text: string) => ({ title: analyze(title), text: analyze(text) });
+
+function sample(): TermIndex {
+  const index = new TermIndex(['title', 'text']);
+  index.add('db.md', doc('Database', 'We use PostgreSQL 15 for the main database.'));
+  index.add('deploy.md', doc('Deploys', 'Deploys go out on Fridays after the database migration.'));
+  index.add('style.md', doc('Code style', 'Tabs, not spaces. Prettier runs on save.'));
+  return index;
+}
+
+describe('TermIndex', () => {
+  it('ranks by BM25F: a title match outweighs a body match', () => {
+    const ids = sample().score(q('database'), fields).map((d) => d.id);
+    expect(ids).toEqual(['db.md', 'deploy.md']);
+  });
+
+  it('reports which query terms each document matched', () => {
+    const [top] = sample().score(q('friday deploys database'), fields);
+    expect(top!.id).toBe('deploy.md');
+    expect(top!.matched.sort()).toEqual([0, 1, 2]);
+  });
+
+  it('keeps document frequencies exact across remove and re-add', () => {
+    const index = sample();
+    expect(index.docFrequency('databas')).toBe(2);
+    index.remove('deploy.md');
+    expect(index.docFrequency('databas')).toBe(1);
+    expect(index.size).toBe(2);
+    expect(index.score(q('fridays'), fields)).toEqual([]);
+    index.add('deploy.md', doc('Deploys', 'Deploys go out on Mondays.'));
+    expect(index.score(q('monday'), fields).map((d) => d.id)).toEqual(['deploy.md']);
+    expect(index.docFrequency('databas')).toBe(1);
+  });
+
+  it('re-indexes a document added again under the same id', () => {
+    const index = sample();
+    index.add('style.md', doc('Code style', 'Spaces now.'));
+    expect(index.size).toBe(3);
+    expect(index.score(q('tabs'), fields)).toEqual([]);
+    expect(index.termsOf('style.md')).toEqual(expect.arrayContaining(['space', 'code', 'style']));
+  });
+
+  it('scores the same after many removals reuse slots as a fresh index over the same documents', () => {
+    const live = new TermIndex(['title', 'text']);
+    const texts = new Map<string, string>();
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 8) / 2 ** 24;
+    const words = 'alpha beta gamma delta epsilon zeta eta theta iota kappa'.split(' ');
+    for (let step = 0; step < 500; step++) {
+      const id = `n${Math.floor(rnd() * 40)}.md`;
+      if (rnd() < 0.3) {
+        live.remove(id);
+        texts.delete(id);
+      } else {
+        const text = Array.from({ length: 1 + Math.floor(rnd() * 12) }, () => words[Math.floor(rnd() * words.length)]).join(' ');
+        live.add(id, doc('', text));
+        texts.set(id, text);
+      }
+    }
+    const fresh = new TermIndex(['title', 'text']);
+    for (const [id, text] of texts) fresh.add(id, doc('', text));
+    const byId = (r: { id: string; score: number }[]) => Object.fromEntries(r.map((d) => [d.id, d.score.toFixed(9)]));
+    expect(byId(live.score(q('beta kappa'), fields))).toEqual(byId(fresh.score(q('beta kappa'), fields)));
+    expect(live.size).toBe(texts.size);
+  });
+
+  it('scores only what the filter keeps', () => {
+    const ids = sample().score(q('database'), { ...fields, filter: (id) => id !== 'db.md' }).map((d) => d.id);
+    expect(ids).toEqual(['deploy.md']);
+  });
+
+  it('refuses a field it was not built with', () => {
+    expect(() => new TermIndex(['text']).add('a', { body: ['x'] })).toThrow(/unknown field/);
+  });
+});
