@@ -1,11 +1,10 @@
 import { promises as fs } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { defaultMemoryConfig } from '../common/config.js';
 import { MemoryRecall, type RecallRequest } from '../main/core/auto-memory/memory-recall.js';
 import { sideQueryOf } from '../main/core/chat/agent-setup.js';
 import { createLlmClient } from '../main/core/llm/index.js';
 import { startFakeAnthropic } from '../test/fakes/anthropic-server/index.js';
+import { writeMemoryFolder } from './memory-folder.js';
 import { line, type Bench, type BenchLine } from './harness.js';
 import { generateRecallFixture, type EvalFixture } from './recall-eval/fixture.js';
 import { scoreRecall, type RecallScore } from './recall-eval/score.js';
@@ -27,16 +26,6 @@ const TO_BEAT = {
 
 const MANIFEST_FILES = 200;
 
-async function writeVault(fixture: EvalFixture): Promise<string> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'strata-bench-recall-quality-'));
-  for (const m of fixture.memories) {
-    const file = path.join(dir, m.relPath);
-    await fs.writeFile(file, m.text);
-    await fs.utimes(file, m.mtimeMs / 1000, m.mtimeMs / 1000);
-  }
-  return dir;
-}
-
 /** Asks every question on a fresh session (nothing seen, no bytes used); returns recalled files and methods. */
 async function ask(fixture: EvalFixture, recall: MemoryRecall, request: Partial<RecallRequest>) {
   const recalled = new Map<string, string[]>();
@@ -56,7 +45,7 @@ const bench: Bench = {
   name: 'recall-quality',
   async run() {
     const fixture = generateRecallFixture();
-    const dir = await writeVault(fixture);
+    const dir = await writeMemoryFolder('strata-bench-recall-quality-', fixture.memories);
     const fake = await startFakeAnthropic({ respond: scriptedSelectorResponder });
     const out: BenchLine[] = [];
     try {

@@ -1,9 +1,11 @@
+import { promises as fs } from 'node:fs';
 import type { MemoryConfig } from '../../../common/config.js';
 import type { Clock } from '../ports.js';
-import { formatManifest, scanMemoryFiles, type MemoryFile } from './memory-files.js';
+import { scanMemoryFiles, type MemoryFile } from './memory-files.js';
 import { attachMemories, type RecalledMemory } from './recall-attach.js';
-import { MemoryRanker } from './recall-rank.js';
-import { selectOnline, type SideQuery } from './recall-select.js';
+import { MemoryRanker, type RankWhy } from './recall-rank.js';
+import { selectOnline, selectorSystemPrompt, selectorUserMessage, type SideQuery } from './recall-select.js';
+import { buildShortlist, estimateTokens } from './recall-shortlist.js';
 
 /** One user turn's recall request; the caller tracks what the session already holds. */
 export interface RecallRequest {
@@ -20,23 +22,71 @@ export interface RecallRequest {
   signal?: AbortSignal;
 }
 
+/** Why one memory was attached: its place and score parts in the local ranking, and who picked it. */
+export interface RecallPick {
+  relPath: string;
+  /** 1-based place in the local ranking; null when it holds none of the question's words. */
+  localRank: number | null;
+  why: RankWhy | null;
+  pickedBy: 'model' | 'local';
+  /** Listed for the model for being among the newest, not for its words. */
+  listedAsNew: boolean;
+}
+
+export interface RecallSkip {
+  relPath: string;
+  reason: 'gone before it could be attached' | 'over the session’s recall budget';
+}
+
+/** What recall did and why (`strata recall --explain`, the chat's recalled-memory chip). */
+export interface RecallExplanation {
+  /** Memory files in the folder. */
+  files: number;
+  /** Of those, already attached or read in this conversation (never attached again). */
+  alreadySeen: number;
+  /** The model's list: how many files and how many tokens the whole selector prompt took. */
+  shortlist: { files: number; tokens: number } | null;
+  /** Why the local ranking answered instead of the model (offline, no model, or its failure). */
+  localBecause: string | null;
+  picks: RecallPick[];
+  skipped: RecallSkip[];
+  /** Why nothing was recalled at all, when nothing was. */
+  nothingBecause: string | null;
+}
+
 export interface RecallResult {
   method: 'model' | 'local' | 'none';
   memories: RecalledMemory[];
+  explain: RecallExplanation;
 }
 
-/** docs/memory.md#recall: files read per scan and the manifest's size. */
-const MANIFEST_FILES = 200;
+/** docs/memory.md#recall: bytes of each file read for ranking and attaching. */
 const RANK_READ_BYTES = 16 * 1024;
+/** How deep the local ranking goes for the model's list (the token budget cuts it shorter). */
+const SHORTLIST_DEPTH = 400;
+
+const words = new Intl.Segmenter(undefined, { granularity: 'word' });
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
+/** Two words or more: apart by a space, or, in a script written without spaces (Japanese, Chinese, Thai), by the word breaker. */
+function hasTwoWords(text: string): boolean {
+  if (/\S\s+\S/.test(text.trim())) return true;
+  if (!UNSPACED.test(text)) return false;
+  let n = 0;
+  for (const s of words.segment(text.slice(0, 200))) if (s.isWordLike && ++n >= 2) return true;
+  return false;
+}
+
+const emptyExplain = (files: number, nothingBecause: string, alreadySeen = 0): RecallExplanation => ({ files, alreadySeen, shortlist: null, localBecause: null, picks: [], skipped: [], nothingBecause });
+const none = (files: number, because: string): RecallResult => ({ method: 'none', memories: [], explain: emptyExplain(files, because) });
 
 /**
- * Relevant-memory recall (docs/memory.md#auto-memory): per user turn, up to 5 files chosen by a small model call over their
- * descriptions, or by the local ranking when offline or when that call fails. Keep one per memory folder
- * across turns: each scan re-reads only files whose mtime or size changed, and the local index is
- * updated for those files instead of rebuilt.
+ * Relevant-memory recall (docs/memory.md#recall): per user turn, up to 5 files — chosen by a small model
+ * call over a shortlist the local ranking builds within a token budget, or by the local ranking alone when
+ * offline or when that call fails. Keep one per memory folder across turns: each scan re-reads only files
+ * whose mtime or size changed, and the local index is updated for those files instead of rebuilt.
  */
 export class MemoryRecall {
-  private ranker: MemoryRanker | null = null;
+  private readonly ranker = new MemoryRanker();
   private readonly files = new Map<string, MemoryFile>();
   /** What the last scan did: files read from disk and files taken from the previous scan. */
   lastScan = { read: 0, reused: 0 };
@@ -53,51 +103,80 @@ export class MemoryRecall {
   async recall(request: RecallRequest): Promise<RecallResult> {
     const { config } = this.options;
     // A one-word message ("thanks") asks nothing worth recalling (docs/memory.md#recall step 1).
-    if (!/\S\s+\S/.test(request.query.trim()) || request.sessionBytesUsed >= config.recallSessionBytes) {
-      return { method: 'none', memories: [] };
-    }
-    const before = new Set(this.files.values());
-    const files = await scanMemoryFiles(this.options.memoryDir, { maxBytes: RANK_READ_BYTES, cache: this.files });
-    const reused = files.filter((f) => before.has(f)).length;
-    this.lastScan = { read: files.length - reused, reused };
-    const candidates = files.filter((f) => !request.seen.has(f.absPath) && !request.seen.has(f.relPath));
-    if (candidates.length === 0) return { method: 'none', memories: [] };
+    if (!hasTwoWords(request.query)) return none(this.files.size, 'a message of one word asks nothing to recall');
+    if (request.sessionBytesUsed >= config.recallSessionBytes) return none(this.files.size, 'this conversation has used its recall budget');
+    const files = await this.scan();
+    if (files.length === 0) return none(0, 'the memory folder holds no memories');
+    const isSeen = (f: MemoryFile) => request.seen.has(f.absPath) || request.seen.has(f.relPath);
+    const candidates = files.filter((f) => !isSeen(f));
+    const seenRel = new Set(files.filter(isSeen).map((f) => f.relPath));
+    if (candidates.length === 0) return { ...none(files.length, 'every memory is already in this conversation'), explain: emptyExplain(files.length, 'every memory is already in this conversation', seenRel.size) };
+    const ranked = this.ranker.rankExplained(request.query, SHORTLIST_DEPTH, seenRel);
+    const rankOf = new Map(ranked.map((r, i) => [r.relPath, { place: i + 1, why: r.why }]));
     const byRel = new Map(candidates.map((f) => [f.relPath, f]));
 
     let method: RecallResult['method'] = 'local';
     let chosen: string[] | null = null;
+    let shortlist: RecallExplanation['shortlist'] = null;
+    let listedAsNew = new Set<string>();
+    let localBecause: string | null = request.offline ? 'offline' : 'no model to ask';
     const sideQuery = request.sideQuery !== undefined ? request.sideQuery : this.options.sideQuery;
     if (sideQuery && !request.offline) {
-      const listed = candidates.slice(0, MANIFEST_FILES);
-      chosen = await selectOnline(sideQuery, {
+      const fixed = estimateTokens(selectorSystemPrompt) + estimateTokens(selectorUserMessage(request.query, '', request.recentTools));
+      const list = buildShortlist(ranked, candidates, fixed);
+      shortlist = { files: list.files.length, tokens: list.tokens };
+      listedAsNew = list.byRecency;
+      const selection = await selectOnline(sideQuery, {
         query: request.query,
-        manifest: formatManifest(listed),
-        known: new Set(listed.map((f) => f.relPath)),
+        manifest: list.manifest,
+        known: new Set(list.files.map((f) => f.relPath)),
         max: config.recallMaxFiles,
         recentTools: request.recentTools,
         signal: request.signal,
       });
-      if (chosen) method = 'model';
+      if (selection.chosen) {
+        method = 'model';
+        chosen = selection.chosen;
+        localBecause = null;
+      } else localBecause = selection.failure;
     }
-    chosen ??= this.rankerFor(files).rank(request.query, config.recallMaxFiles, new Set(files.filter((f) => !byRel.has(f.relPath)).map((f) => f.relPath)));
+    chosen ??= ranked.slice(0, config.recallMaxFiles * 2).map((r) => r.relPath);
+    if (chosen.length === 0) return { method, memories: [], explain: { ...emptyExplain(files.length, method === 'model' ? 'the model chose none of the listed memories' : 'no memory holds the question’s words', seenRel.size), shortlist, localBecause } };
 
-    const memories = attachMemories(
-      chosen.map((rel) => byRel.get(rel)).filter((f): f is MemoryFile => f !== undefined),
-      {
-        limits: { maxLines: config.recallMaxLines, maxBytes: config.recallMaxBytes, sessionBytes: config.recallSessionBytes },
-        now: this.options.clock.now(),
-        sessionBytesUsed: request.sessionBytesUsed,
-        seen: request.seen,
-        max: config.recallMaxFiles,
-      },
-    );
-    return { method, memories };
+    const { present, gone } = await this.stillThere(chosen.map((rel) => byRel.get(rel)).filter((f): f is MemoryFile => f !== undefined));
+    const memories = attachMemories(present, {
+      limits: { maxLines: config.recallMaxLines, maxBytes: config.recallMaxBytes, sessionBytes: config.recallSessionBytes },
+      now: this.options.clock.now(),
+      sessionBytesUsed: request.sessionBytesUsed,
+      seen: request.seen,
+      max: config.recallMaxFiles,
+    });
+    const attached = new Set(memories.map((m) => m.relPath));
+    const skipped: RecallSkip[] = [
+      ...gone.map((f) => ({ relPath: f.relPath, reason: 'gone before it could be attached' as const })),
+      ...present.slice(0, config.recallMaxFiles).filter((f) => !attached.has(f.relPath)).map((f) => ({ relPath: f.relPath, reason: 'over the session’s recall budget' as const })),
+    ];
+    const picks = memories.map((m): RecallPick => {
+      const local = rankOf.get(m.relPath);
+      return { relPath: m.relPath, localRank: local?.place ?? null, why: local?.why ?? null, pickedBy: method === 'model' ? 'model' : 'local', listedAsNew: listedAsNew.has(m.relPath) };
+    });
+    const nothingBecause = memories.length === 0 ? 'the chosen memories could not be attached' : null;
+    return { method: memories.length ? method : 'none', memories, explain: { files: files.length, alreadySeen: seenRel.size, shortlist, localBecause, picks, skipped, nothingBecause } };
   }
 
-  /** The index is a cache of the files: built on first use, then updated for the files that changed. */
-  private rankerFor(files: MemoryFile[]): MemoryRanker {
-    if (this.ranker) this.ranker.sync(files);
-    else this.ranker = new MemoryRanker(files);
-    return this.ranker;
+  /** The folder's files, newest first: unchanged ones from the last scan, the index updated for the rest. */
+  private async scan(): Promise<MemoryFile[]> {
+    const before = new Set(this.files.values());
+    const files = await scanMemoryFiles(this.options.memoryDir, { maxBytes: RANK_READ_BYTES, cache: this.files });
+    const reused = files.filter((f) => before.has(f)).length;
+    this.lastScan = { read: files.length - reused, reused };
+    this.ranker.sync(files);
+    return files;
+  }
+
+  /** A file deleted since the scan (by the user, a sync, a tidy pass) is skipped, not attached from memory. */
+  private async stillThere(files: MemoryFile[]): Promise<{ present: MemoryFile[]; gone: MemoryFile[] }> {
+    const exists = await Promise.all(files.map((f) => fs.stat(f.absPath).then((s) => s.isFile(), () => false)));
+    return { present: files.filter((_, i) => exists[i]), gone: files.filter((_, i) => !exists[i]) };
   }
 }

@@ -1,117 +1,174 @@
-import MiniSearch from 'minisearch';
+import { analyze, analyzeQuery, nameTerms } from '../search/index.js';
+import { TermIndex, type ScoreOptions, type ScoredDoc, type WeightedTerm } from '../search/index.js';
 import type { MemoryFile } from './memory-files.js';
+import { liftWrittenTogether, rewardPhrases, secondHopTerms, tiesToNewer, type Candidate } from './recall-rerank.js';
 
 /**
- * Offline relevant-memory ranking (docs/memory.md#auto-memory: local full-text ranking when the model call is unavailable):
- * an in-memory MiniSearch index over one memory folder's files, rebuilt from the files (a cache only).
+ * The local ranking of recall (docs/memory.md#recall "Local ranking"): BM25F over a memory folder's files
+ * with the one analyzer of vault search (search/analyzer.ts), then a few steps measured on public data
+ * (`npm run bench -- recall-locomo`): name-like words weigh more, a second hop adds the distinctive words
+ * of the first results, query words found side by side count more, memories written together lift each
+ * other, and of two near-equal matches the newer comes first. The index is a cache of the files: built once,
+ * kept current with `sync`, queried per turn.
  */
 
-const STOP_WORDS = new Set(
-  ('a an and are as at be but by can could did do does for from had has have how i if in into is it its me my ' +
-    'not of on or our should so that the their them then there these they this to was we were what when where ' +
-    'which who why will with would you your about any again all also am just more most no only other same some ' +
-    'than too very us use using used get got make want need know tell remember recall again ever')
-    .split(' '),
-);
-
-/** Lower-case, NFKC, stop words out; a few English suffixes trimmed so "deploys" meets "deploy". */
-export function processTerm(term: string): string | null {
-  const t = term.normalize('NFKC').toLowerCase();
-  if (t.length < 2 || STOP_WORDS.has(t)) return null;
-  return t.length > 4 ? t.replace(/(?:ies|es|s|ing|ed)$/, (m) => (m === 'ies' ? 'y' : '')) : t;
+/** Why a memory ranks where it does: the parts of its score, for `strata recall --explain` and the chat. */
+export interface RankWhy {
+  /** Query words it holds, as typed. */
+  words: string[];
+  /** Of those, the name-like ones (weighted up). */
+  names: string[];
+  /** Words of the second hop (from the first results) it holds. */
+  related: string[];
+  /** Pairs of query words it holds side by side. */
+  phrases: string[];
+  /** Share of its score lent by memories written in the same conversation (0 when none). */
+  together: number;
+  /** It moved ahead of a near-equal, older memory. */
+  newer: boolean;
 }
 
-interface Doc {
-  id: string;
-  name: string;
-  description: string;
-  body: string;
-  file: string;
+export interface RankedMemory {
+  relPath: string;
+  score: number;
+  why: RankWhy;
 }
 
-const toDoc = (f: MemoryFile): Doc => ({
-  id: f.relPath,
-  name: f.name ?? '',
-  description: f.description ?? '',
-  body: f.body,
-  file: f.relPath.replace(/\.md$/, ''),
-});
+const SCORING: ScoreOptions = {
+  k1: 1.2,
+  fields: {
+    name: { weight: 1, b: 0.75 },
+    description: { weight: 1, b: 0.75 },
+    body: { weight: 1, b: 0.75 },
+    file: { weight: 0, b: 0.75 },
+  },
+};
+
+/** A name in the question (capitalised, or shaped like `LGBTQ`, `S3`) counts this much more than other words. */
+const NAME_WEIGHT = 2;
+
+/** Conversations are grouped by their id; files without one, by the half hour they were written in. */
+const TOGETHER_WINDOW_MS = 30 * 60_000;
+/** A group larger than this was not written by one conversation (see `togetherGroup`). */
+const TOGETHER_MAX_FILES = 20;
+
+interface Entry {
+  file: MemoryFile;
+  version: string;
+  group: string;
+}
 
 const versionOf = (f: MemoryFile) => `${f.mtimeMs}:${f.size}`;
+const groupOf = (f: MemoryFile) => (f.originSessionId ? `s:${f.originSessionId}` : `t:${Math.floor(f.mtimeMs / TOGETHER_WINDOW_MS)}`);
 
-/**
- * Scores within this share of the best one count as a tie, and a tie goes to the newer file: when two
- * memories say much the same (a fact and the later one that replaced it), the newer should come first.
- * Measured by `npm run bench -- recall-quality` (docs/memory-upkeep.md "Measuring recall").
- */
-const TIE_SHARE = 0.1;
+function fieldTerms(f: MemoryFile): Record<string, string[]> {
+  return {
+    name: analyze(f.name ?? ''),
+    description: analyze(f.description ?? ''),
+    body: analyze(f.body),
+    file: analyze(f.relPath.replace(/\.md$/, '')),
+  };
+}
 
-/** Ranks a memory folder's files for a question; built once, kept current with `sync`, queried per turn. */
 export class MemoryRanker {
-  private readonly index: MiniSearch<Doc>;
-  /** Each indexed file's mtime and size, by relative path. */
-  private readonly versions = new Map<string, string>();
-  /** Each indexed file's modified time, by relative path (ties go to the newer file). */
-  private readonly mtimes = new Map<string, number>();
+  private readonly index = new TermIndex(Object.keys(SCORING.fields));
+  private readonly entries = new Map<string, Entry>();
+  private readonly groupSizes = new Map<string, number>();
 
-  constructor(files: readonly MemoryFile[]) {
-    this.index = new MiniSearch<Doc>({
-      fields: ['name', 'description', 'body', 'file'],
-      storeFields: [],
-      processTerm,
-      tokenize: (text) => text.split(/[^\p{L}\p{N}]+/u).filter(Boolean),
-      searchOptions: {
-        boost: { name: 3, description: 2, file: 1.5, body: 1 },
-        prefix: (term) => term.length >= 4,
-        fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
-        combineWith: 'OR',
-      },
-    });
-    this.index.addAll(files.map(toDoc));
-    for (const f of files) {
-      this.versions.set(f.relPath, versionOf(f));
-      this.mtimes.set(f.relPath, f.mtimeMs);
-    }
+  constructor(files: readonly MemoryFile[] = []) {
+    this.sync(files);
+  }
+
+  get size(): number {
+    return this.entries.size;
   }
 
   /**
-   * Brings the index to `files`: removed files leave it, added ones join it, changed ones are
-   * re-indexed; the rest is untouched. Returns how many documents changed.
+   * Brings the index to `files`: removed files leave it, added ones join it, changed ones (mtime or size)
+   * are re-indexed; the rest is untouched. Returns how many documents changed.
    */
   sync(files: readonly MemoryFile[]): number {
     let changed = 0;
     const present = new Set(files.map((f) => f.relPath));
-    for (const id of [...this.versions.keys()]) {
+    for (const id of [...this.entries.keys()]) {
       if (present.has(id)) continue;
-      this.index.discard(id);
-      this.versions.delete(id);
-      this.mtimes.delete(id);
+      this.index.remove(id);
+      this.countGroup(this.entries.get(id)!.group, -1);
+      this.entries.delete(id);
       changed++;
     }
     for (const f of files) {
-      const version = this.versions.get(f.relPath);
-      if (version === versionOf(f)) continue;
-      if (version === undefined) this.index.add(toDoc(f));
-      else this.index.replace(toDoc(f));
-      this.versions.set(f.relPath, versionOf(f));
-      this.mtimes.set(f.relPath, f.mtimeMs);
+      const entry = this.entries.get(f.relPath);
+      if (entry?.version === versionOf(f)) {
+        entry.file = f;
+        continue;
+      }
+      this.index.add(f.relPath, fieldTerms(f));
+      if (entry) this.countGroup(entry.group, -1);
+      this.entries.set(f.relPath, { file: f, version: versionOf(f), group: groupOf(f) });
+      this.countGroup(groupOf(f), 1);
       changed++;
     }
     return changed;
   }
 
+  private countGroup(group: string, by: number): void {
+    const n = (this.groupSizes.get(group) ?? 0) + by;
+    if (n > 0) this.groupSizes.set(group, n);
+    else this.groupSizes.delete(group);
+  }
+
   /** Relative paths of the best `limit` files, best first, skipping `exclude`. */
   rank(query: string, limit: number, exclude: ReadonlySet<string> = new Set()): string[] {
-    const found = this.index
-      .search(query)
-      .filter((r) => !exclude.has(r.id as string))
-      .slice(0, limit * 2)
-      .map((r) => ({ id: r.id as string, score: r.score, mtime: this.mtimes.get(r.id as string) ?? 0 }));
-    // Neighbours whose scores are within TIE_SHARE of each other are a tie: the newer moves up.
-    for (let i = 0; i + 1 < found.length; i++) {
-      const [a, b] = [found[i]!, found[i + 1]!];
-      if (b.score >= a.score * (1 - TIE_SHARE) && b.mtime > a.mtime) [found[i], found[i + 1]] = [b, a];
-    }
-    return found.slice(0, limit).map((r) => r.id);
+    return this.rankExplained(query, limit, exclude).map((r) => r.relPath);
+  }
+
+  /** The best `limit` files with the parts of their scores. */
+  rankExplained(query: string, limit: number, exclude: ReadonlySet<string> = new Set()): RankedMemory[] {
+    const typed = new Map<string, string>();
+    for (const word of query.match(/[\p{L}\p{N}\p{M}]+/gu) ?? []) for (const t of analyzeQuery(word)) if (!typed.has(t)) typed.set(t, word);
+    if (typed.size === 0 || limit <= 0) return [];
+    const names = nameTerms(query);
+    const terms: WeightedTerm[] = [...typed.keys()].map((term) => ({ term, weight: names.has(term) && this.index.docFrequency(term) > 0 ? NAME_WEIGHT : 1 }));
+    const options: ScoreOptions = exclude.size ? { ...SCORING, filter: (id) => !exclude.has(id) } : SCORING;
+
+    const first = this.index.score(terms, options);
+    const related = secondHopTerms(this.index, first, typed);
+    const all = related.length ? [...terms, ...related] : terms;
+    const scored = related.length ? this.index.score(all, options) : first;
+
+    // The second hop reorders; it never brings in a memory that holds none of the question's words.
+    const candidates: Candidate[] = scored.map((d) => this.candidate(d, all, typed.size)).filter((c) => c.typedMatched > 0);
+    rewardPhrases(candidates, [...typed.keys()], (c) => this.entries.get(c.relPath)!.file);
+    liftWrittenTogether(candidates, (c) => this.togetherGroup(c.relPath));
+    tiesToNewer(candidates, limit);
+    return candidates.slice(0, limit).map((c) => ({
+      relPath: c.relPath,
+      score: c.score,
+      why: {
+        words: c.matched.filter((t) => typed.has(t)).map((t) => typed.get(t)!),
+        names: c.matched.filter((t) => names.has(t)).map((t) => typed.get(t)!),
+        related: c.matched.filter((t) => !typed.has(t)),
+        phrases: c.phrases.map((p) => p.map((t) => typed.get(t) ?? t).join(' ')),
+        together: c.score > 0 ? Math.round((c.together / c.score) * 100) / 100 : 0,
+        newer: c.newer,
+      },
+    }));
+  }
+
+  /**
+   * The group a memory was written in, when that group is a conversation's handful: files copied,
+   * imported or pulled at once share a time but no story, and lifting them all would only add noise.
+   */
+  private togetherGroup(relPath: string): string | null {
+    const group = this.entries.get(relPath)!.group;
+    return (this.groupSizes.get(group) ?? 0) <= TOGETHER_MAX_FILES ? group : null;
+  }
+
+  private candidate(d: ScoredDoc, terms: readonly WeightedTerm[], typedCount: number): Candidate {
+    const entry = this.entries.get(d.id)!;
+    // Typed words first, in the question's order; second-hop words after.
+    const matched = d.matched.sort((a, b) => a - b).map((i) => terms[i]!.term);
+    return { relPath: d.id, score: d.score, mtimeMs: entry.file.mtimeMs, matched, typedMatched: d.matched.filter((i) => i < typedCount).length, phrases: [], together: 0, newer: false };
   }
 }

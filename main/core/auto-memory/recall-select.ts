@@ -5,7 +5,7 @@ export type SideQuery = (system: string, user: string, options: { maxTokens: num
 export const SELECTOR_MAX_TOKENS = 256;
 
 export const selectorSystemPrompt = `You pick memory files that will help answer a question.
-You get the question and a list of memory files, one per line: type, file name, date saved, description.
+You get the question and a list of memory files, one per line: type, file name, day saved, description.
 Return the file names (as listed) of at most 5 memories that are clearly useful for this question. Be selective: an empty list is a fine answer.
 If recently used tools are listed, skip memories that only document how to use those tools, but keep warnings and gotchas about them.
 Answer with JSON only, exactly in this shape: {"selected_memories": ["file.md"]}`;
@@ -44,18 +44,22 @@ export function parseSelection(reply: string, known: ReadonlySet<string>, max: n
   return null;
 }
 
-/** Runs the selector; null on any failure (network, abort, garbage) so the caller ranks locally. */
+/** What the selector answered: the names it chose, or why there is no usable answer. */
+export type Selection = { chosen: string[] } | { chosen: null; failure: string };
+
+/** Runs the selector; on any failure (network, abort, garbage) says why, so the caller ranks locally. */
 export async function selectOnline(
   sideQuery: SideQuery,
   input: { query: string; manifest: string; known: ReadonlySet<string>; max: number; recentTools?: readonly string[]; signal?: AbortSignal },
-): Promise<string[] | null> {
+): Promise<Selection> {
   try {
     const reply = await sideQuery(selectorSystemPrompt, selectorUserMessage(input.query, input.manifest, input.recentTools), {
       maxTokens: SELECTOR_MAX_TOKENS,
       signal: input.signal,
     });
-    return parseSelection(reply, input.known, input.max);
-  } catch {
-    return null;
+    const chosen = parseSelection(reply, input.known, input.max);
+    return chosen ? { chosen } : { chosen: null, failure: 'the model answered without a usable list' };
+  } catch (error) {
+    return { chosen: null, failure: `the model call failed (${(error as Error).message})` };
   }
 }

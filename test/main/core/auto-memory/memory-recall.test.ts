@@ -83,11 +83,13 @@ describe('MemoryRecall', () => {
     const used = config.recallSessionBytes - 300;
     const tight = await recall.recall({ query, seen: new Set(), sessionBytesUsed: used });
     expect(tight.memories.reduce((s, m) => s + m.bytes, used)).toBeLessThanOrEqual(config.recallSessionBytes);
-    expect(await recall.recall({ query, seen: new Set(), sessionBytesUsed: config.recallSessionBytes })).toEqual({ method: 'none', memories: [] });
+    const spent = await recall.recall({ query, seen: new Set(), sessionBytesUsed: config.recallSessionBytes });
+    expect(spent).toMatchObject({ method: 'none', memories: [], explain: { nothingBecause: 'this conversation has used its recall budget' } });
   });
 
   it('skips a one-word message', async () => {
-    expect(await recallFor(await fixtureFolder()).recall({ query: 'thanks', seen: new Set(), sessionBytesUsed: 0 })).toEqual({ method: 'none', memories: [] });
+    const result = await recallFor(await fixtureFolder()).recall({ query: 'thanks', seen: new Set(), sessionBytesUsed: 0 });
+    expect(result).toMatchObject({ method: 'none', memories: [], explain: { nothingBecause: 'a message of one word asks nothing to recall' } });
   });
 
   it('uses the model selection when the side query answers JSON, dropping unknown names', async () => {
@@ -102,7 +104,9 @@ describe('MemoryRecall', () => {
     expect(result.memories.map((m) => m.relPath)).toEqual(['reference_sentry.md', 'feedback_tabs.md']);
     expect(asked[0]!.maxTokens).toBe(256);
     expect(asked[0]!.user).toMatch(/^Query: where do errors go\n\nAvailable memories:\n- \[/);
-    expect(asked[0]!.user).toContain('- [reference] reference_sentry.md (2026-11-22T00:00:00.000Z): Backend exceptions are reported');
+    expect(asked[0]!.user).toContain('- [reference] reference_sentry.md (2026-11-22): Backend exceptions are reported');
+    expect(result.explain.picks.map((p) => p.pickedBy)).toEqual(['model', 'model']);
+    expect(result.explain.shortlist!.tokens).toBeLessThanOrEqual(4000);
   });
 
   it('falls back to the local ranking when the side query returns garbage or fails', async () => {
