@@ -14,6 +14,7 @@ import { sweepIncognitoLeftovers, TranscriptStore } from './transcripts/index.js
 import { SessionCatalog, type SessionsChange } from './chat/index.js';
 import { ChatRunner, ConversationAgent, MemoryChanges } from './chat/index.js';
 import { ReadState } from './tools/index.js';
+import { VaultMemorySource } from './auto-memory/index.js';
 import { TeamService } from './team-sync/index.js';
 import type { AgentEnvironment } from './chat/index.js';
 import type { VaultServices } from './vault-services.js';
@@ -108,6 +109,7 @@ async function openVault(
     catalog: sessions,
     clock,
     logger,
+    memoryFiles: new VaultMemorySource(files),
   });
   const offChanges = files.onChanges((changes) => options.events.emit('vault:did-change-files', changes));
   const offState = files.onState((state) => options.events.emit('vault:did-change-state', { root, state }));

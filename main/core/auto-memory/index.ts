@@ -29,3 +29,4 @@ export { runExtractPass } from './extract-pass.js';
 export { indexCapNotice } from './index-cap-notice.js';
 export { sandboxMemoryPaths } from './memory-path-tools.js';
 export { ReviewInbox } from './review-inbox.js';
+export { VaultMemorySource, type MemoryFileSource } from './memory-source.js';

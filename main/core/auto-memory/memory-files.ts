@@ -43,7 +43,8 @@ async function walk(dir: string, rel: string, out: string[]): Promise<void> {
   }
 }
 
-async function readHead(file: string, maxBytes: number | undefined): Promise<string> {
+/** The file's text, or its first `maxBytes` bytes. */
+export async function readHead(file: string, maxBytes: number | undefined): Promise<string> {
   if (maxBytes === undefined) return fs.readFile(file, 'utf8');
   const handle = await fs.open(file, 'r');
   try {
@@ -55,10 +56,16 @@ async function readHead(file: string, maxBytes: number | undefined): Promise<str
   }
 }
 
-/** Every `.md` topic file under the memory folder, newest first; an unreadable file is skipped, never fatal. */
-export async function scanMemoryFiles(memoryDir: string, options: ScanOptions = {}): Promise<MemoryFile[]> {
+/** The relative paths of the folder's topic files (MEMORY.md, dot-files and symlinks left out), without a stat. */
+export async function listMemoryFiles(memoryDir: string): Promise<string[]> {
   const rels: string[] = [];
   await walk(memoryDir, '', rels);
+  return rels;
+}
+
+/** Every `.md` topic file under the memory folder, newest first; an unreadable file is skipped, never fatal. */
+export async function scanMemoryFiles(memoryDir: string, options: ScanOptions = {}): Promise<MemoryFile[]> {
+  const rels = await listMemoryFiles(memoryDir);
   const files = await Promise.all(
     rels.map(async (relPath): Promise<MemoryFile | null> => {
       const absPath = path.join(memoryDir, relPath);

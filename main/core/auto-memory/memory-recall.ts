@@ -1,4 +1,5 @@
 import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import type { MemoryConfig } from '../../../common/config.js';
 import type { Clock } from '../ports.js';
 import { scanMemoryFiles, type MemoryFile } from './memory-files.js';
@@ -6,6 +7,7 @@ import { attachMemories, type RecalledMemory } from './recall-attach.js';
 import { MemoryRanker, type RankWhy } from './recall-rank.js';
 import { selectOnline, selectorSystemPrompt, selectorUserMessage, type SideQuery } from './recall-select.js';
 import { buildShortlist, estimateTokens } from './recall-shortlist.js';
+import { RECALL_READ_CHARS, type MemoryFileSource } from './memory-source.js';
 
 /** One user turn's recall request; the caller tracks what the session already holds. */
 export interface RecallRequest {
@@ -60,8 +62,6 @@ export interface RecallResult {
   explain: RecallExplanation;
 }
 
-/** docs/memory.md#recall: bytes of each file read for ranking and attaching. */
-const RANK_READ_BYTES = 16 * 1024;
 /** How deep the local ranking goes for the model's list (the token budget cuts it shorter). */
 const SHORTLIST_DEPTH = 400;
 
@@ -88,6 +88,7 @@ const none = (files: number, because: string): RecallResult => ({ method: 'none'
 export class MemoryRecall {
   private readonly ranker = new MemoryRanker();
   private readonly files = new Map<string, MemoryFile>();
+  private synced: MemoryFile[] | null = null;
   /** What the last scan did: files read from disk and files taken from the previous scan. */
   lastScan = { read: 0, reused: 0 };
 
@@ -97,6 +98,8 @@ export class MemoryRecall {
       config: MemoryConfig['autoMemory'];
       clock: Clock;
       sideQuery?: SideQuery | null;
+      /** The vault's catalog of the folder, when it holds it (memory-source.ts); else recall scans the folder. */
+      source?: MemoryFileSource | null;
     },
   ) {}
 
@@ -107,13 +110,12 @@ export class MemoryRecall {
     if (request.sessionBytesUsed >= config.recallSessionBytes) return none(this.files.size, 'this conversation has used its recall budget');
     const files = await this.scan();
     if (files.length === 0) return none(0, 'the memory folder holds no memories');
-    const isSeen = (f: MemoryFile) => request.seen.has(f.absPath) || request.seen.has(f.relPath);
-    const candidates = files.filter((f) => !isSeen(f));
-    const seenRel = new Set(files.filter(isSeen).map((f) => f.relPath));
-    if (candidates.length === 0) return { ...none(files.length, 'every memory is already in this conversation'), explain: emptyExplain(files.length, 'every memory is already in this conversation', seenRel.size) };
+    const seenRel = this.seenIn(request.seen);
+    const isSeen = (f: MemoryFile) => seenRel.has(f.relPath);
+    if (seenRel.size >= files.length) return { ...none(files.length, 'every memory is already in this conversation'), explain: emptyExplain(files.length, 'every memory is already in this conversation', seenRel.size) };
     const ranked = this.ranker.rankExplained(request.query, SHORTLIST_DEPTH, seenRel);
     const rankOf = new Map(ranked.map((r, i) => [r.relPath, { place: i + 1, why: r.why }]));
-    const byRel = new Map(candidates.map((f) => [f.relPath, f]));
+    const byRel = this.files;
 
     let method: RecallResult['method'] = 'local';
     let chosen: string[] | null = null;
@@ -123,7 +125,7 @@ export class MemoryRecall {
     const sideQuery = request.sideQuery !== undefined ? request.sideQuery : this.options.sideQuery;
     if (sideQuery && !request.offline) {
       const fixed = estimateTokens(selectorSystemPrompt) + estimateTokens(selectorUserMessage(request.query, '', request.recentTools));
-      const list = buildShortlist(ranked, candidates, fixed);
+      const list = buildShortlist(ranked, seenRel.size ? files.filter((f) => !isSeen(f)) : files, fixed);
       shortlist = { files: list.files.length, tokens: list.tokens };
       listedAsNew = list.byRecency;
       const selection = await selectOnline(sideQuery, {
@@ -141,6 +143,7 @@ export class MemoryRecall {
       } else localBecause = selection.failure;
     }
     chosen ??= ranked.slice(0, config.recallMaxFiles * 2).map((r) => r.relPath);
+    chosen = chosen.filter((rel) => !seenRel.has(rel));
     if (chosen.length === 0) return { method, memories: [], explain: { ...emptyExplain(files.length, method === 'model' ? 'the model chose none of the listed memories' : 'no memory holds the question’s words', seenRel.size), shortlist, localBecause } };
 
     const { present, gone } = await this.stillThere(chosen.map((rel) => byRel.get(rel)).filter((f): f is MemoryFile => f !== undefined));
@@ -166,12 +169,34 @@ export class MemoryRecall {
 
   /** The folder's files, newest first: unchanged ones from the last scan, the index updated for the rest. */
   private async scan(): Promise<MemoryFile[]> {
+    const fromVault = await this.options.source?.filesIn(this.options.memoryDir);
+    // The vault's catalog answers with the very same list while nothing in the folder changed.
+    if (fromVault && fromVault === this.synced) {
+      this.lastScan = { read: 0, reused: fromVault.length };
+      return fromVault;
+    }
     const before = new Set(this.files.values());
-    const files = await scanMemoryFiles(this.options.memoryDir, { maxBytes: RANK_READ_BYTES, cache: this.files });
+    const files = fromVault ?? (await scanMemoryFiles(this.options.memoryDir, { maxBytes: RECALL_READ_CHARS, cache: this.files }));
+    if (fromVault) {
+      this.files.clear();
+      for (const f of fromVault) this.files.set(f.relPath, f);
+    }
     const reused = files.filter((f) => before.has(f)).length;
     this.lastScan = { read: files.length - reused, reused };
     this.ranker.sync(files);
+    this.synced = files;
     return files;
+  }
+
+  /** The folder's files among `seen` (absolute paths, or paths inside the folder), by relative path. */
+  private seenIn(seen: ReadonlySet<string>): Set<string> {
+    const out = new Set<string>();
+    const prefix = this.options.memoryDir + path.sep;
+    for (const p of seen) {
+      const rel = p.startsWith(prefix) ? p.slice(prefix.length).split(path.sep).join('/') : p;
+      if (this.files.has(rel)) out.add(rel);
+    }
+    return out;
   }
 
   /** A file deleted since the scan (by the user, a sync, a tidy pass) is skipped, not attached from memory. */

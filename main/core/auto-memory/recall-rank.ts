@@ -99,6 +99,8 @@ export class MemoryRanker {
     }
     for (const f of files) {
       const entry = this.entries.get(f.relPath);
+      // The same object is the same version (recall's sources keep unchanged files); else compare identities.
+      if (entry?.file === f) continue;
       if (entry?.version === versionOf(f)) {
         entry.file = f;
         continue;
@@ -132,10 +134,12 @@ export class MemoryRanker {
     const terms: WeightedTerm[] = [...typed.keys()].map((term) => ({ term, weight: names.has(term) && this.index.docFrequency(term) > 0 ? NAME_WEIGHT : 1 }));
     const options: ScoreOptions = exclude.size ? { ...SCORING, filter: (id) => !exclude.has(id) } : SCORING;
 
-    const first = this.index.score(terms, options);
+    // The later steps move memories by bounded factors: scoring the best few hundred is enough.
+    const depth = Math.max(limit * 2, 100);
+    const first = this.index.score(terms, options, depth);
     const related = secondHopTerms(this.index, first, typed);
     const all = related.length ? [...terms, ...related] : terms;
-    const scored = related.length ? this.index.score(all, options) : first;
+    const scored = related.length ? this.index.score(all, options, depth) : first;
 
     // The second hop reorders; it never brings in a memory that holds none of the question's words.
     const candidates: Candidate[] = scored.map((d) => this.candidate(d, all, typed.size)).filter((c) => c.typedMatched > 0);
@@ -168,7 +172,7 @@ export class MemoryRanker {
   private candidate(d: ScoredDoc, terms: readonly WeightedTerm[], typedCount: number): Candidate {
     const entry = this.entries.get(d.id)!;
     // Typed words first, in the question's order; second-hop words after.
-    const matched = d.matched.sort((a, b) => a - b).map((i) => terms[i]!.term);
+    const matched = d.matched.map((i) => terms[i]!.term);
     return { relPath: d.id, score: d.score, mtimeMs: entry.file.mtimeMs, matched, typedMatched: d.matched.filter((i) => i < typedCount).length, phrases: [], together: 0, newer: false };
   }
 }

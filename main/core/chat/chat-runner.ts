@@ -4,7 +4,7 @@ import type { ProjectSettings } from '../../../common/domain/settings.js';
 import { AppFailure } from '../../../common/result.js';
 import type { VaultFile } from '../../../common/domain/vault.js';
 import { memoryDir as vaultMemoryDir } from '../vault/index.js';
-import { ReviewInbox } from '../auto-memory/index.js';
+import { ReviewInbox, type MemoryFileSource } from '../auto-memory/index.js';
 import type { Clock, Logger } from '../ports.js';
 import type { SettingsStore } from '../settings/index.js';
 import type { TranscriptStore } from '../transcripts/index.js';
@@ -36,6 +36,8 @@ export interface ChatRunnerDeps {
   catalog: SessionCatalog;
   clock: Clock;
   logger: Logger;
+  /** The vault's catalog of memory folders, which recall reads instead of the disk (auto-memory/memory-source.ts). */
+  memoryFiles?: MemoryFileSource;
 }
 
 /** The one feedback memory "Don't remember things like this" keeps adding to (docs/memory.md#auto-memory feedback type). */
@@ -86,7 +88,14 @@ export class ChatRunner {
   readonly onDidChangeProposals = this.events.proposals.event;
 
   constructor(private readonly deps: ChatRunnerDeps) {
-    this.engines = new MemoryEngines({ vaultRoot: deps.env.vaultRoot, config: deps.env.config, clock: deps.clock, logger: deps.logger, incognito: deps.transcripts.incognito });
+    this.engines = new MemoryEngines({
+      vaultRoot: deps.env.vaultRoot,
+      config: deps.env.config,
+      clock: deps.clock,
+      logger: deps.logger,
+      incognito: deps.transcripts.incognito,
+      memoryFiles: deps.memoryFiles,
+    });
     this.inbox = new ReviewInbox(deps.env.vaultRoot, deps.clock);
     this.offNotes = this.engines.onNotesUpdating(({ sessionId, updating }) => void this.sessions.get(sessionId)?.emitNotes(updating));
   }

@@ -1,6 +1,6 @@
 import { Emitter } from '../../../common/async/event.js';
 import type { MemoryConfig } from '../../../common/config.js';
-import { MemoryRecall } from '../auto-memory/index.js';
+import { MemoryRecall, type MemoryFileSource } from '../auto-memory/index.js';
 import { Compactor } from '../compact/index.js';
 import type { Clock, Logger } from '../ports.js';
 import { SessionMemoryStateStore, SessionNotesService, SessionNotesUpdater } from '../session-memory/index.js';
@@ -22,7 +22,9 @@ export class MemoryEngines {
   readonly onNotesUpdating = this.notesUpdating.event;
   private readonly recalls = new Map<string, { config: string; recall: MemoryRecall }>();
 
-  constructor(private readonly deps: { vaultRoot: string; config: () => MemoryConfig; clock: Clock; logger: Logger; incognito?: IncognitoSessions }) {
+  constructor(
+    private readonly deps: { vaultRoot: string; config: () => MemoryConfig; clock: Clock; logger: Logger; incognito?: IncognitoSessions; memoryFiles?: MemoryFileSource },
+  ) {
     this.sessionState = new SessionStateStore(deps.vaultRoot, deps.incognito);
     const stateStore = new SessionMemoryStateStore(this.sessionState);
     // Getters: a change of the memory numbers in settings applies at once, as the context meter's does.
@@ -47,7 +49,7 @@ export class MemoryEngines {
     const key = JSON.stringify(config);
     const kept = this.recalls.get(memoryDir);
     if (kept?.config === key) return kept.recall;
-    const recall = new MemoryRecall({ memoryDir, config, clock: this.deps.clock });
+    const recall = new MemoryRecall({ memoryDir, config, clock: this.deps.clock, source: this.deps.memoryFiles });
     this.recalls.set(memoryDir, { config: key, recall });
     return recall;
   }

@@ -157,8 +157,12 @@ export class TermIndex {
     this.free.push(slot);
   }
 
-  /** BM25F scores of the documents holding any of `terms`, best first. */
-  score(terms: readonly WeightedTerm[], options: ScoreOptions): ScoredDoc[] {
+  /**
+   * BM25F scores of the documents holding any of `terms`, best first: the best `limit` of them (all when
+   * not given). Scores add up in a typed array indexed by slot; only the documents returned get their
+   * `matched` terms worked out.
+   */
+  score(terms: readonly WeightedTerm[], options: ScoreOptions, limit = Infinity): ScoredDoc[] {
     const nf = this.fields.length;
     const n = Math.max(1, this.size);
     const fieldWeight = new Float64Array(nf);
@@ -172,33 +176,47 @@ export class TermIndex {
       avg[f] = this.totalLength[f]! / n || 1;
     }
     const k1 = options.k1;
-    const scores = new Map<number, ScoredDoc>();
-    const allowed = new Map<number, boolean>();
-    terms.forEach(({ term, weight }, qi) => {
+    const scores = new Float64Array(this.ids.length);
+    // 0: not yet asked, 1: kept, 2: filtered out.
+    const verdict = options.filter ? new Uint8Array(this.ids.length) : null;
+    const touched: number[] = [];
+    const lengths = this.lengths.data;
+    for (const { term, weight } of terms) {
       const p = this.postings.get(term);
-      if (!p || weight === 0) return;
+      if (!p || weight === 0) continue;
       const idf = this.idf(term);
+      const slots = p.slots.data;
+      const counts = p.counts.data;
       for (let i = 0; i < p.slots.length; i++) {
-        const slot = p.slots.data[i]!;
-        if (options.filter) {
-          let ok = allowed.get(slot);
-          if (ok === undefined) allowed.set(slot, (ok = options.filter(this.ids[slot]!)));
-          if (!ok) continue;
+        const slot = slots[i]!;
+        if (verdict) {
+          if (verdict[slot] === 0) verdict[slot] = options.filter!(this.ids[slot]!) ? 1 : 2;
+          if (verdict[slot] === 2) continue;
         }
         let tf = 0;
         for (let f = 0; f < nf; f++) {
-          const c = p.counts.data[i * nf + f]!;
+          const c = counts[i * nf + f]!;
           if (c === 0 || fieldWeight[f] === 0) continue;
-          const norm = 1 - fieldB[f]! + (fieldB[f]! * this.lengths.data[slot * nf + f]!) / avg[f]!;
-          tf += (fieldWeight[f]! * c) / norm;
+          tf += (fieldWeight[f]! * c) / (1 - fieldB[f]! + (fieldB[f]! * lengths[slot * nf + f]!) / avg[f]!);
         }
         if (tf === 0) continue;
-        let doc = scores.get(slot);
-        if (!doc) scores.set(slot, (doc = { id: this.ids[slot]!, score: 0, matched: [] }));
-        doc.score += (weight * idf * tf * (k1 + 1)) / (tf + k1);
-        doc.matched.push(qi);
+        if (scores[slot] === 0) touched.push(slot);
+        scores[slot]! += (weight * idf * tf * (k1 + 1)) / (tf + k1);
       }
+    }
+    touched.sort((a, b) => scores[b]! - scores[a]! || a - b);
+    const top = touched.length > limit ? touched.slice(0, limit) : touched;
+    const position = new Map<string, number>();
+    terms.forEach((t, i) => {
+      if (!position.has(t.term)) position.set(t.term, i);
     });
-    return [...scores.values()].sort((a, b) => b.score - a.score);
+    return top.map((slot) => {
+      const matched: number[] = [];
+      for (const term of this.termsOfSlot[slot] ?? []) {
+        const i = position.get(term);
+        if (i !== undefined && terms[i]!.weight !== 0) matched.push(i);
+      }
+      return { id: this.ids[slot]!, score: scores[slot]!, matched: matched.sort((a, b) => a - b) };
+    });
   }
 }

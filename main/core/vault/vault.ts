@@ -55,6 +55,8 @@ export class Vault {
   /** The vault's own writes (edit, create, rename, delete, Undo, restore), one at a time. */
   private readonly mutations = new Sequencer();
   private watching: Promise<void> = Promise.resolve();
+  /** The watcher runs and its catch-up pass is done: the catalog follows the files (see `catalogLive`). */
+  private catalogIsLive = false;
   private settled: Promise<void> = Promise.resolve();
   private closing = false;
   private warmTimer: NodeJS.Timeout | null = null;
@@ -151,6 +153,7 @@ export class Vault {
         .then(() =>
           this.enqueue(async () => {
             this.changes.emitDifferences(await reconcile(this.root, this.index, this.cfg().maxFileBytes));
+            this.catalogIsLive = true;
             // Project watchers start with the root's, once the vault is searchable.
             this.projects.startWatching();
             await this.projects.sync();
@@ -199,6 +202,7 @@ export class Vault {
     this.closing = true;
     if (this.warmTimer) clearTimeout(this.warmTimer);
     await this.settled;
+    this.catalogIsLive = false;
     await this.watcher?.close();
     this.watcher = null;
     await this.projects.close();
@@ -237,6 +241,19 @@ export class Vault {
   /** The memory file shape chosen in Settings, for writers outside the vault (imports). */
   memoryShape(): MemoryShape {
     return this.options.memoryShape?.() ?? '2.1.88';
+  }
+
+  /**
+   * Whether the catalog follows the files: the vault is ready and its watcher runs (without one, edits
+   * made outside Strata never reach it). Recall reads memory files from the catalog only then.
+   */
+  get catalogLive(): boolean {
+    return this.state === 'ready' && this.catalogIsLive;
+  }
+
+  /** The catalog's document of one file (text included), as the watcher last saw it. */
+  docAt(rel: string): IndexedDoc | undefined {
+    return this.index.docs.get(rel);
   }
 
   list(): VaultFileMeta[] {

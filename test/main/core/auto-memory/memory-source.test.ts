@@ -1,0 +1,68 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { defaultMemoryConfig } from '../../../../common/config.js';
+import { MemoryRecall } from '../../../../main/core/auto-memory/memory-recall.js';
+import { VaultMemorySource } from '../../../../main/core/auto-memory/memory-source.js';
+import { tempDir } from '../../../support/temp-dir.js';
+import { memoryText, openVault, waitFor } from '../vault/vault-helpers.js';
+
+/** A watching vault with one project's memory folder holding `n` memories. */
+async function vaultWithMemories(n: number) {
+  const root = await tempDir('strata-recall-source-');
+  const memoryDir = path.join(root, 'projects', '-work-app', 'memory');
+  await fs.mkdir(memoryDir, { recursive: true });
+  for (let i = 0; i < n; i++) await fs.writeFile(path.join(memoryDir, `note_${i}.md`), memoryText(`Note ${i}`, `Fact ${i} about the walrus project`, `Walrus detail ${i}.`));
+  const { vault } = await openVault(root);
+  return { root, vault, memoryDir };
+}
+
+describe('VaultMemorySource', () => {
+  it('gives recall the folder from the vault’s catalog, reading no file the catalog holds', async () => {
+    const { vault, memoryDir } = await vaultWithMemories(30);
+    const source = new VaultMemorySource(vault);
+    const files = (await source.filesIn(memoryDir))!;
+    expect(files).toHaveLength(30);
+    expect(files[0]!.absPath.startsWith(memoryDir + path.sep)).toBe(true);
+    expect(files.find((f) => f.relPath === 'note_3.md')!.description).toBe('Fact 3 about the walrus project');
+    // Parsed once: a second turn takes every file as it was.
+    const again = (await source.filesIn(memoryDir))!;
+    expect(again.every((f, i) => f === files.find((g) => g.relPath === again[i]!.relPath))).toBe(true);
+  });
+
+  it('sees a file written a moment ago, before the watcher reports it, and drops a deleted one at once', async () => {
+    const { vault, memoryDir } = await vaultWithMemories(3);
+    const source = new VaultMemorySource(vault);
+    await source.filesIn(memoryDir);
+    await fs.writeFile(path.join(memoryDir, 'fresh.md'), memoryText('Fresh', 'The narwhal launch is on Friday', 'Narwhal.'));
+    await fs.rm(path.join(memoryDir, 'note_0.md'));
+    const names = (await source.filesIn(memoryDir))!.map((f) => f.relPath).sort();
+    expect(names).toEqual(['fresh.md', 'note_1.md', 'note_2.md']);
+  });
+
+  it('follows an edit once the watcher saw it', async () => {
+    const { vault, memoryDir } = await vaultWithMemories(2);
+    const source = new VaultMemorySource(vault);
+    await fs.writeFile(path.join(memoryDir, 'note_1.md'), memoryText('Note 1', 'The walrus project moved to Oslo', 'Oslo.'));
+    await waitFor(() => vault.docAt('projects/-work-app/memory/note_1.md')?.text.includes('Oslo') === true, 'the watcher to see the edit');
+    expect((await source.filesIn(memoryDir))!.find((f) => f.relPath === 'note_1.md')!.description).toBe('The walrus project moved to Oslo');
+  });
+
+  it('is not used for a folder outside the vault, nor once the vault is closed', async () => {
+    const { vault, memoryDir } = await vaultWithMemories(1);
+    const source = new VaultMemorySource(vault);
+    expect(await source.filesIn(await tempDir('strata-elsewhere-'))).toBeNull();
+    await vault.close();
+    expect(await source.filesIn(memoryDir)).toBeNull();
+  });
+
+  it('lets recall answer from the catalog, as from the disk', async () => {
+    const { vault, memoryDir } = await vaultWithMemories(20);
+    const config = defaultMemoryConfig.autoMemory;
+    const recall = new MemoryRecall({ memoryDir, config, clock: { now: () => Date.now() }, source: new VaultMemorySource(vault) });
+    const viaVault = await recall.recall({ query: 'what is fact 7 about the walrus', seen: new Set(), sessionBytesUsed: 0 });
+    const viaDisk = await new MemoryRecall({ memoryDir, config, clock: { now: () => Date.now() } }).recall({ query: 'what is fact 7 about the walrus', seen: new Set(), sessionBytesUsed: 0 });
+    expect(viaVault.memories.map((m) => m.relPath)).toEqual(viaDisk.memories.map((m) => m.relPath));
+    expect(viaVault.memories[0]!.relPath).toBe('note_7.md');
+  });
+});
