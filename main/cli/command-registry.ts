@@ -35,6 +35,7 @@ export const commandEntries: CommandEntry[] = [
     load: async () => (await import('./commands/server.js')).serverCommand,
   },
   { name: 'search', summary: 'full-text search over memories, session notes, instructions and transcripts', load: async () => (await import('./commands/search.js')).searchCommand },
+  { name: 'recall', summary: 'show which memories a chat turn would recall for a question, and why', load: async () => (await import('./commands/recall.js')).recallCommand },
   { name: 'sync', summary: 'pull and push the team memory of a project once', stops: 'itself', load: async () => (await import('./commands/sync.js')).syncCommand },
   { name: 'extract', summary: 'one memory-extraction pass through the model over a whole transcript', load: async () => (await import('./commands/extract.js')).extractCommand },
   { name: 'compact', summary: 'session-memory compaction of a transcript (no model call, read-only)', load: async () => (await import('./commands/compact.js')).compactCommand },

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, realpath } from 'node:fs/promises';
 import { Emitter, type Event } from '../../common/async/event.js';
 import type { Project, VaultRootInfo } from '../../common/domain/app.js';
 import type { Settings } from '../../common/domain/settings.js';
@@ -12,7 +12,7 @@ import { VaultRootPointer } from './vault/index.js';
 import { MemoryCredentialStore } from './auth/index.js';
 import { sweepIncognitoLeftovers, TranscriptStore } from './transcripts/index.js';
 import { SessionCatalog, type SessionsChange } from './chat/index.js';
-import { ChatRunner, ConversationAgent, MemoryChanges } from './chat/index.js';
+import { ChatRunner, ConversationAgent, createClients, MemoryChanges, resolveApiKey, sideQueryOf } from './chat/index.js';
 import { ReadState } from './tools/index.js';
 import { VaultMemorySource } from './auto-memory/index.js';
 import { TeamService } from './team-sync/index.js';
@@ -140,6 +140,16 @@ async function openVault(
     sessions,
     chat,
     agentEnv,
+    async recall(project, question, { offline = false, signal } = {}) {
+      // The recall engine a chat turn in this project uses, asked without a conversation: nothing seen yet.
+      const paths = await sessions.paths(project);
+      const memoryDir = await realpath(paths.memoryDir).catch(() => paths.memoryDir);
+      const keyed = !offline && (await resolveApiKey(agentEnv)) !== null;
+      const sideQuery = keyed ? sideQueryOf(createClients(agentEnv).small) : null;
+      const result = await chat.engines.recallFor(memoryDir).recall({ query: question, seen: new Set(), sessionBytesUsed: 0, offline: !keyed, sideQuery, signal });
+      if (!offline && !keyed && result.explain.localBecause === 'offline') result.explain.localBecause = 'no API key';
+      return result;
+    },
     async oneShotAgent(project, sessionId) {
       const changes = new MemoryChanges(root);
       const agent = await ConversationAgent.create({ env: agentEnv, project, sessionId, readState: new ReadState(), changes });

@@ -1,6 +1,7 @@
 // The shape of the engines bound to one vault, apart from services.ts that builds them: an engine that is handed
 // the current vault (the team session) names this type without importing the composition root.
 import type { MemoryConfig } from '../../common/config.js';
+import type { RecallResult } from './auto-memory/index.js';
 import type { SettingsStore } from './settings/index.js';
 import type { ProjectRegistry } from './projects/index.js';
 import type { Vault } from './vault/index.js';
@@ -29,6 +30,8 @@ export interface VaultServices {
    * An agent outside the running conversations, for a command's one-shot fork (`strata session-memory`,
    * `extract`): the same system prompt and tools; `changes` records the memory files it writes.
    */
+  /** What a chat turn in `project` would recall for `question`, with its reasons (`strata recall`); reads only. */
+  recall(project: string, question: string, options?: { offline?: boolean; signal?: AbortSignal }): Promise<RecallResult>;
   oneShotAgent(project: string, sessionId: string): Promise<{ agent: ConversationAgent; changes: MemoryChanges }>;
   close(): Promise<void>;
 }

@@ -20,7 +20,7 @@ export {
   type MemoryExtractorOptions,
   type TurnEndContext,
 } from './memory-extractor.js';
-export { MemoryRecall, type RecallRequest, type RecallResult } from './memory-recall.js';
+export { MemoryRecall, type RecallExplanation, type RecallPick, type RecallRequest, type RecallResult } from './memory-recall.js';
 export { MemoryRanker } from './recall-rank.js';
 export { attachMemories, renderRecalled, ageLine, type RecalledMemory } from './recall-attach.js';
 export { selectOnline, parseSelection, type SideQuery } from './recall-select.js';
@@ -30,3 +30,4 @@ export { indexCapNotice } from './index-cap-notice.js';
 export { sandboxMemoryPaths } from './memory-path-tools.js';
 export { ReviewInbox } from './review-inbox.js';
 export { VaultMemorySource, type MemoryFileSource } from './memory-source.js';
+export { explainLines, whyLine } from './recall-explain.js';

@@ -144,7 +144,7 @@ export class MemoryRecall {
     }
     chosen ??= ranked.slice(0, config.recallMaxFiles * 2).map((r) => r.relPath);
     chosen = chosen.filter((rel) => !seenRel.has(rel));
-    if (chosen.length === 0) return { method, memories: [], explain: { ...emptyExplain(files.length, method === 'model' ? 'the model chose none of the listed memories' : 'no memory holds the question’s words', seenRel.size), shortlist, localBecause } };
+    if (chosen.length === 0) return { method: 'none', memories: [], explain: { ...emptyExplain(files.length, method === 'model' ? 'the model chose none of the listed memories' : 'no memory holds the question’s words', seenRel.size), shortlist, localBecause } };
 
     const { present, gone } = await this.stillThere(chosen.map((rel) => byRel.get(rel)).filter((f): f is MemoryFile => f !== undefined));
     const memories = attachMemories(present, {

@@ -1,5 +1,5 @@
 /** The chat engine's public face: what code outside main/core/chat imports. */
-export { ConversationAgent, createClients, projectSwitches } from './agent-setup.js';
+export { ConversationAgent, createClients, projectSwitches, resolveApiKey, sideQueryOf } from './agent-setup.js';
 export type { AgentEnvironment } from './agent-setup.js';
 export { ChatRunner } from './chat-runner.js';
 export { MemoryChanges } from './memory-changes.js';
