@@ -1,33 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import type { ChatItem } from '../../../common/domain/chat.js';
 import { indexCapNotice } from '../auto-memory/index.js';
 import { buildSessionContext, InstructionsOnRead } from '../context/index.js';
-import type { Clock, Logger } from '../ports.js';
 import { isStillTemplate, loadCustomization } from '../session-memory/index.js';
 import { contextReminderRecord, reminderTextOf } from '../transcripts/index.js';
-import type { TranscriptRecord } from '../transcripts/index.js';
-import type { AgentEnvironment, ConversationAgent } from './agent-setup.js';
+import type { ConversationAgent } from './agent-setup.js';
 import { contextNotices } from './context-notices.js';
-import type { MemoryEngines } from './memory-engines.js';
+import type { ConversationHost } from './conversation-host.js';
 
 /** Why a reminder block is built: a new session, a resumed one, approved instructions, after a compaction. */
 export type ContextReason = 'start' | 'resume' | 'refresh' | 'compaction';
 
 /** What the context injection needs of its conversation. */
-export interface ContextInjectionHost {
-  env: AgentEnvironment;
-  engines: MemoryEngines;
-  project: string;
-  sessionId: string;
-  clock: Clock;
-  logger: Logger;
+export interface ContextInjectionHost extends ConversationHost {
   /** False for a session that runs without the memory engines (`strata ask --no-memory`). */
   memory(): boolean;
-  /** The model-visible records, which an append extends. */
-  history(): Promise<TranscriptRecord[]>;
-  append(records: TranscriptRecord[]): Promise<void>;
-  addItems(items: ChatItem[]): Promise<void>;
   notice(text: string): void;
 }
 

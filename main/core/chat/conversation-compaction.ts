@@ -1,22 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { ChatItem } from '../../../common/domain/chat.js';
 import { liveContextTokens } from '../session-memory/index.js';
-import type { TranscriptRecord } from '../transcripts/index.js';
 import type { ConversationAgent } from './agent-setup.js';
 import { compactionNotice, compactionRecords } from './compaction-records.js';
-import type { MemoryEngines } from './memory-engines.js';
 import { recordsToItems } from './records-to-items.js';
 import type { SessionCatalog } from './session-catalog.js';
+import type { ConversationHost } from './conversation-host.js';
 
 /** What a compaction run needs of its conversation. */
-export interface CompactionHost {
-  project: string;
-  sessionId: string;
+export interface CompactionHost extends ConversationHost {
   catalog: SessionCatalog;
-  engines: MemoryEngines;
-  /** The model-visible records, which an append extends. */
-  history(): Promise<TranscriptRecord[]>;
-  append(records: TranscriptRecord[]): Promise<void>;
   /** The compaction's records are in: the model's history starts again at its boundary. */
   restartAtBoundary(): void;
   /** The reminder block the model lost with what the compaction replaced (docs/memory.md#instructions). */
