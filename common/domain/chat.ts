@@ -64,7 +64,13 @@ export type ChatItem =
       kind: 'recall';
       id: string;
       /** Memory files attached to the question that produced the next answer. */
-      memories: { path: string; title: string; ageDays: number }[];
+      memories: {
+        path: string;
+        title: string;
+        ageDays: number;
+        /** Why recall chose it, in words (docs/memory.md#recall "Why this memory"); absent in older transcripts. */
+        why?: string;
+      }[];
     }
   | { kind: 'notice'; id: string; text: string }
   /**

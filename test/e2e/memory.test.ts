@@ -78,7 +78,7 @@ describe.skipIf(!hasChromium)('auto memory in Chromium via strata host and the f
     expect(errors).toEqual([]);
   });
 
-  it('"forget" deletes the file and its index line with a card whose Undo brings the file back; recall chips open the file', async () => {
+  it('"forget" deletes the file and its index line with a card whose Undo brings the file back; a recall chip says why and opens the file', async () => {
     const isSelector = (r: WireRequest) => JSON.stringify(r.system ?? '').includes('You pick memory files');
     let tabs = '';
     let index = '';
@@ -113,6 +113,10 @@ describe.skipIf(!hasChromium)('auto memory in Chromium via strata host and the f
 
     const chips = page.getByLabel('Memories used');
     await chips.getByRole('button', { name: 'Deploy day' }).click();
+    const why = page.getByRole('region', { name: 'Why “Deploy day”' });
+    expect(await why.textContent()).toContain('picked by the model');
+    await themedScreenshots(page, 'chat-recall-why');
+    await why.getByRole('button', { name: 'Open memory' }).click();
     await expect.poll(() => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /^Vault/ }).getAttribute('aria-current')).toBe('page');
     await page.getByText('We deploy on Thursdays.').first().waitFor();
     allAccepted(fake);

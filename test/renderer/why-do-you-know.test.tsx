@@ -10,7 +10,14 @@ const DEPLOY = 'projects/-p/memory/project_deploy.md';
 const at = '2026-12-05T09:00:00.000Z';
 const items: ChatItem[] = [
   { kind: 'user', id: 'u1', text: 'Which day do we deploy?', timestamp: at },
-  { kind: 'recall', id: 'r1', memories: [{ path: DEPLOY, title: 'Deploy day', ageDays: 3 }, { path: 'projects/-p/memory/user_role.md', title: 'Role', ageDays: 0 }] },
+  {
+    kind: 'recall',
+    id: 'r1',
+    memories: [
+      { path: DEPLOY, title: 'Deploy day', ageDays: 3, why: 'picked by the model · #1 in the local ranking · has “deploy”' },
+      { path: 'projects/-p/memory/user_role.md', title: 'Role', ageDays: 0 },
+    ],
+  },
   { kind: 'assistant', id: 'a1', text: 'Let me check the calendar.', timestamp: at },
   { kind: 'assistant', id: 'a2', text: 'On Thursdays.', timestamp: at },
   { kind: 'user', id: 'u2', text: 'And what is 2 + 2?', timestamp: at },
@@ -57,11 +64,33 @@ describe('“Why do you know this?” on an answer (docs/memory.md#provenance-an
     await userEvent.click(why);
     expect(why.getAttribute('aria-expanded')).toBe('true');
     const list = screen.getByRole('region', { name: 'Memories behind this answer' });
-    expect(within(list).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Deploy day saved 3 days ago', 'Role saved today']);
+    expect(within(list).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+      'Deploy day saved 3 days agopicked by the model · #1 in the local ranking · has “deploy”',
+      'Role saved today',
+    ]);
     await userEvent.click(within(list).getByRole('button', { name: 'Deploy day' }));
     expect(useStore.getState().view).toBe('vault');
     await waitFor(() => expect(fake.calls.filter((c) => c.channel === 'vault:read-file').map((c) => (c.request as { path: string }).path)).toEqual([DEPLOY]));
     await userEvent.click(why);
     expect(screen.queryByRole('region', { name: 'Memories behind this answer' })).toBeNull();
+  });
+
+  it('shows on a chip why recall chose that memory, with a way to open it', async () => {
+    const { fake, useStore } = await mount();
+    const chips = screen.getByLabelText('Memories used');
+    const chip = within(chips).getByRole('button', { name: 'Deploy day' });
+    await userEvent.click(chip);
+    expect(chip.getAttribute('aria-expanded')).toBe('true');
+    const why = screen.getByRole('region', { name: 'Why “Deploy day”' });
+    expect(why.textContent).toContain('picked by the model · #1 in the local ranking · has “deploy”');
+    // A memory recalled before reasons were kept says so instead of showing nothing.
+    await userEvent.click(within(chips).getByRole('button', { name: 'Role' }));
+    expect(screen.getByRole('region', { name: 'Why “Role”' }).textContent).toContain('no reasons were kept');
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('region', { name: /^Why/ })).toBeNull();
+    await userEvent.click(chip);
+    await userEvent.click(within(screen.getByRole('region', { name: 'Why “Deploy day”' })).getByRole('button', { name: 'Open memory' }));
+    expect(useStore.getState().view).toBe('vault');
+    await waitFor(() => expect(fake.calls.filter((c) => c.channel === 'vault:read-file').map((c) => (c.request as { path: string }).path)).toEqual([DEPLOY]));
   });
 });

@@ -7,6 +7,7 @@ import { attachMemories, type RecalledMemory } from './recall-attach.js';
 import { MemoryRanker, type RankWhy } from './recall-rank.js';
 import { selectOnline, selectorSystemPrompt, selectorUserMessage, type SideQuery } from './recall-select.js';
 import { buildShortlist, estimateTokens } from './recall-shortlist.js';
+import { surfaceWords } from '../search/index.js';
 import { RECALL_READ_CHARS, type MemoryFileSource } from './memory-source.js';
 
 /** One user turn's recall request; the caller tracks what the session already holds. */
@@ -161,7 +162,9 @@ export class MemoryRecall {
     ];
     const picks = memories.map((m): RecallPick => {
       const local = rankOf.get(m.relPath);
-      return { relPath: m.relPath, localRank: local?.place ?? null, why: local?.why ?? null, pickedBy: method === 'model' ? 'model' : 'local', listedAsNew: listedAsNew.has(m.relPath) };
+      const file = byRel.get(m.relPath);
+      const why = local && file ? { ...local.why, related: surfaceWords(`${file.description ?? ''}\n${file.body}`, local.why.related) } : null;
+      return { relPath: m.relPath, localRank: local?.place ?? null, why, pickedBy: method === 'model' ? 'model' : 'local', listedAsNew: listedAsNew.has(m.relPath) };
     });
     const nothingBecause = memories.length === 0 ? 'the chosen memories could not be attached' : null;
     return { method: memories.length ? method : 'none', memories, explain: { files: files.length, alreadySeen: seenRel.size, shortlist, localBecause, picks, skipped, nothingBecause } };

@@ -42,3 +42,4 @@ export function explainLines(result: RecallResult): string[] {
   for (const s of e.skipped) lines.push(`skipped ${s.relPath}: ${s.reason}`);
   return lines;
 }
+

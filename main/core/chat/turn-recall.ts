@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { realpath } from 'node:fs/promises';
 import type { ChatItem } from '../../../common/domain/chat.js';
 import { RecordBuilder } from '../agent/index.js';
-import { MemoryUsageStore, renderRecalled } from '../auto-memory/index.js';
+import { MemoryUsageStore, renderRecalled, whyLine } from '../auto-memory/index.js';
 import type { ReadState } from '../tools/index.js';
 import type { TranscriptRecord } from '../transcripts/index.js';
 import { sideQueryOf, type ConversationAgent } from './agent-setup.js';
@@ -59,7 +59,10 @@ export class TurnRecall {
     return {
       kind: 'recall',
       id: `recall-${randomUUID()}`,
-      memories: result.memories.map((m) => ({ path: vaultRelative(host.env.vaultRoot, m.absPath), title: m.title, ageDays: m.ageDays })),
+      memories: result.memories.map((m) => {
+        const pick = result.explain.picks.find((p) => p.relPath === m.relPath);
+        return { path: vaultRelative(host.env.vaultRoot, m.absPath), title: m.title, ageDays: m.ageDays, ...(pick ? { why: whyLine(pick) } : {}) };
+      }),
     };
   }
 

@@ -114,3 +114,19 @@ export function nameTerms(query: string): Set<string> {
   });
   return names;
 }
+
+/** For each stem, a word of `text` it was made from (`activ` → `activities`), else the stem itself. */
+export function surfaceWords(text: string, stems: readonly string[]): string[] {
+  if (stems.length === 0) return [];
+  const wanted = new Map(stems.map((s) => [s, s]));
+  const found = new Set<string>();
+  for (const word of foldText(text).match(/[\p{L}\p{N}\p{M}]+/gu) ?? []) {
+    const stem = stemWord(word);
+    if (wanted.has(stem) && !found.has(stem)) {
+      wanted.set(stem, word);
+      found.add(stem);
+      if (found.size === wanted.size) break;
+    }
+  }
+  return stems.map((s) => wanted.get(s)!);
+}

@@ -3,6 +3,7 @@ import type { ChatItem } from '../../../../common/domain/chat';
 import { regenerateAnswer } from '../../bridge/chat-actions';
 import { openFile } from '../../bridge/vault-actions';
 import { useStore } from '../../store';
+import { ageText } from './age-text';
 import { Markdown } from './markdown';
 import { CopyButton, MessageActions } from './message-actions';
 
@@ -77,9 +78,8 @@ function RecalledFor({ id, recall }: { id: string; recall: RecallItem }) {
             >
               {m.title}
             </button>{' '}
-            <span className="muted small">
-              saved {m.ageDays === 0 ? 'today' : m.ageDays === 1 ? 'yesterday' : `${m.ageDays} days ago`}
-            </span>
+            <span className="muted small">saved {ageText(m.ageDays)}</span>
+            {m.why && <span className="recall-reason muted small">{m.why}</span>}
           </li>
         ))}
       </ul>

@@ -1,9 +1,10 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import type { ChatItem } from '../../../../common/domain/chat';
 import { api } from '../../bridge';
 import { openFile } from '../../bridge/vault-actions';
 import { useStore } from '../../store';
 import { DiffView } from '../../ui/diff-view';
+import { ageText } from './age-text';
 
 type MemoryItem = Extract<ChatItem, { kind: 'memory' }>;
 
@@ -132,26 +133,51 @@ export function MemoryCard({ item, project, sessionId }: { item: MemoryItem; pro
   );
 }
 
-/** Chips naming the memories attached to a question; each opens its file. */
+/**
+ * Chips naming the memories attached to a question. A chip shows why recall chose that memory
+ * (docs/memory.md#recall "Why this memory") and offers to open it; a second click or Escape closes it.
+ */
 export function RecallChips({ item }: { item: Extract<ChatItem, { kind: 'recall' }> }) {
+  const [shown, setShown] = useState<string | null>(null);
+  const regionId = useId();
   if (item.memories.length === 0) return null;
+  const open = item.memories.find((m) => m.path === shown) ?? null;
   return (
-    <div className="recall-chips" aria-label="Memories used">
-      <span className="muted small">Used memories:</span>
-      {item.memories.map((m) => (
-        <button
-          key={m.path}
-          type="button"
-          className="chip"
-          title={`${m.path} — saved ${m.ageDays} days ago`}
-          onClick={() => {
-            useStore.getState().setScreen('vault');
-            void openFile(m.path);
-          }}
-        >
-          {m.title}
-        </button>
-      ))}
+    <div className="recall-chips-block" onKeyDown={(e) => e.key === 'Escape' && open && setShown(null)}>
+      <div className="recall-chips" aria-label="Memories used">
+        <span className="muted small">Used memories:</span>
+        {item.memories.map((m) => (
+          <button
+            key={m.path}
+            type="button"
+            className="chip"
+            aria-expanded={shown === m.path}
+            aria-controls={regionId}
+            title={`${m.title} — saved ${ageText(m.ageDays)}`}
+            onClick={() => setShown(shown === m.path ? null : m.path)}
+          >
+            {m.title}
+          </button>
+        ))}
+      </div>
+      {open && (
+        <div id={regionId} role="region" aria-label={`Why “${open.title}”`} className="recall-why">
+          <p className="small">
+            <strong>{open.title}</strong> <span className="muted">saved {ageText(open.ageDays)}</span>
+          </p>
+          <p className="small">{open.why ?? 'Recalled for this question (no reasons were kept for it).'}</p>
+          <button
+            type="button"
+            className="button ghost small"
+            onClick={() => {
+              useStore.getState().setScreen('vault');
+              void openFile(open.path);
+            }}
+          >
+            Open memory
+          </button>
+        </div>
+      )}
     </div>
   );
 }

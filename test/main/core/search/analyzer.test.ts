@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyze, analyzeQuery, foldText, nameTerms } from '../../../../main/core/search/analyzer.js';
+import { analyze, analyzeQuery, foldText, nameTerms, surfaceWords } from '../../../../main/core/search/analyzer.js';
 
 describe('analyze', () => {
   it('stems English words with Snowball so inflections meet', () => {
@@ -49,5 +49,11 @@ describe('nameTerms', () => {
   it('takes capitalised words after the first, and shaped tokens', () => {
     expect([...nameTerms('What does Melanie like about LGBTQ events in S3?')].sort()).toEqual(['lgbtq', 'melani', 's3']);
     expect([...nameTerms('Where does the team deploy?')]).toEqual([]);
+  });
+});
+
+describe('surfaceWords', () => {
+  it('names each stem by a word of the text it came from, else the stem itself', () => {
+    expect(surfaceWords('She loves outdoor activities and painting.', ['activ', 'paint', 'zzz'])).toEqual(['activities', 'painting', 'zzz']);
   });
 });
