@@ -140,7 +140,11 @@ describe.skipIf(!hasChromium)('auto memory in Chromium via strata host and the f
     await why.click();
     expect(await why.getAttribute('aria-expanded')).toBe('true');
     const behind = page.getByRole('region', { name: 'Memories behind this answer' });
-    expect(await behind.getByRole('listitem').allTextContents()).toEqual(['Deploy day saved today']);
+    const item = behind.getByRole('listitem');
+    expect(await item.count()).toBe(1);
+    expect(await item.getByRole('button').textContent()).toBe('Deploy day');
+    expect(await item.locator('.recall-reason').textContent()).toMatch(/^picked by the model · #1 in the local ranking · has “day”, “deploy”/);
+    expect(await item.textContent()).toContain('saved today');
     await expectAccessible(page);
     await themedScreenshots(page, 'chat-why-do-you-know');
     await behind.getByRole('button', { name: 'Deploy day' }).click();

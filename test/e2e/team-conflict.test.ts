@@ -120,10 +120,13 @@ describe.skipIf(!hasChromium)('team memory in Chromium', () => {
     await page.keyboard.press('Control+End');
     await page.keyboard.type('Tag from main.');
     await page.keyboard.press('Control+s');
+    // Saved on disk first: a wait for the conflict below then only waits on the sync.
+    const danaDir = (await ProjectPaths.resolve(app.services.vault().root, project)).teamMemoryDir;
+    await expect.poll(() => fs.readFile(path.join(danaDir, 'release.md'), 'utf8'), { timeout: 15_000 }).toContain('Tag from main.');
 
     // The push 2 s later finds Lee's version: a conflict, both kept; the status bar says so.
     const indicator = page.getByRole('button', { name: /1 conflict/ });
-    await indicator.waitFor({ timeout: 20_000 });
+    await indicator.waitFor({ timeout: 30_000 });
     await expect.poll(() => tree.getByRole('button', { name: /Release checklist/ }).textContent()).toContain('conflict');
     await indicator.click();
     await page.getByRole('heading', { name: /^Team memory/, level: 1 }).waitFor();
@@ -162,7 +165,6 @@ describe.skipIf(!hasChromium)('team memory in Chromium', () => {
     // A memory with a secret stays on this machine: listed with rule and line, opened at that line in one click.
     const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
     const secret = `ghp_${Array.from({ length: 36 }, () => alphabet[Math.floor(Math.random() * alphabet.length)]).join('')}`;
-    const danaDir = (await ProjectPaths.resolve(app.services.vault().root, project)).teamMemoryDir;
     await fs.writeFile(path.join(danaDir, 'deploy.md'), `Deploy notes\ntoken ${secret}\nAsk ops first.\n`);
     const blockedIndicator = page.getByRole('button', { name: /1 blocked/ });
     await blockedIndicator.waitFor({ timeout: 20_000 });
