@@ -1,7 +1,7 @@
 import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { scanPaths, secretRules, type FileScanResult, type SecretAllowanceStore } from '../../core/secrets/index.js';
-import { secretAllowances } from '../../core/services.js';
+import { secretAllowances } from '../../core/light-engines.js';
 import { UsageError, type CliIo, type Command } from '../cli-io.js';
 import { parseOptions, resolveVault, vaultAndJson } from '../options.js';
 
