@@ -10,7 +10,8 @@ export interface BlockedFile {
   /** The first finding; `findings` holds every rule and line. */
   rule: string;
   line: number;
-  findings: { rule: string; line: number }[];
+  /** `column`: where the value starts on its line (absent from older senders). */
+  findings: { rule: string; line: number; column?: number }[];
 }
 
 /** A local team file whose name the server refuses (kept here, never uploaded). */

@@ -239,10 +239,16 @@ export const invokeChannels = {
       })
       .strict(),
   ),
-  /** The team panel's "Not a secret" on a held-back file: main re-scans it and records what the rule finds on that line. */
+  /** The team panel's "Not a secret" on a held-back file: main re-scans it and records the one value the rule finds there. */
   'secrets:allow-in-file': invoke<SecretAllowanceView[]>()(
     z
-      .object({ path: vaultPath, line: z.number().int().min(1).max(10_000_000), rule: z.string().regex(/^[a-z0-9-]{1,64}$/), where: z.string().trim().min(1).max(300) })
+      .object({
+        path: vaultPath,
+        line: z.number().int().min(1).max(10_000_000),
+        column: z.number().int().min(1).max(100_000_000).optional(),
+        rule: z.string().regex(/^[a-z0-9-]{1,64}$/),
+        where: z.string().trim().min(1).max(300),
+      })
       .strict(),
   ),
   'secrets:revoke-allowance': invoke<SecretAllowanceView[]>()(z.object({ id: z.string().uuid() }).strict()),

@@ -1,8 +1,10 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { defaultAppDataDir } from '../core/vault/index.js';
-import { appVaultRoot } from '../core/services.js';
+// Not through services.ts, nor the vault engine: every command parses its flags here, and `strata scan-secrets`
+// must start without loading the app.
+import { appVaultRoot } from '../core/light-engines.js';
+import { defaultAppDataDir } from '../core/vault-root.js';
 import { UsageError, type CliIo } from './cli-io.js';
 
 type OptionsConfig = NonNullable<ParseArgsConfig['options']>;

@@ -4,9 +4,8 @@
 import { resolveMemoryConfig, type MemoryConfig } from '../../common/config.js';
 import { systemClock, type Clock, type CredentialStore, type Logger } from './ports.js';
 import { SettingsStore } from './settings/index.js';
-import { Vault, VaultRootPointer } from './vault/index.js';
+import { Vault } from './vault/index.js';
 import { loadKeytarStore, MemoryCredentialStore } from './auth/index.js';
-import { SecretAllowanceStore } from './secrets/index.js';
 import { SessionNotesUpdater } from './session-memory/index.js';
 import { openTeamSync, TeamAuth, type OpenedTeamSync, type OpenTeamSyncInput } from './team-sync/index.js';
 
@@ -72,15 +71,7 @@ export async function sessionNotesUpdater(input: { vaultRoot: string; logger: Lo
   return new SessionNotesUpdater({ vaultRoot: input.vaultRoot, config, clock: input.clock ?? systemClock, logger: input.logger });
 }
 
-/** The vault's "Not a secret" list (docs/memory.md#secret-scanning), read without loading the vault's settings. */
-export function secretAllowances(vaultRoot: string): SecretAllowanceStore {
-  return SecretAllowanceStore.forVault(vaultRoot);
-}
-
-/** The vault the app uses: the root its data folder points at, else that folder's default. */
-export async function appVaultRoot(appDataDir: string): Promise<string> {
-  return (await new VaultRootPointer(appDataDir).read()).root;
-}
+export { appVaultRoot, secretAllowances } from './light-engines.js';
 
 /** The OS keychain, else a store that lasts as long as this process (`keychain` false: say so). */
 export async function openCredentialStore(): Promise<{ store: CredentialStore; keychain: boolean }> {

@@ -48,16 +48,15 @@ describe('"Not a secret"', () => {
     expect(screen.queryByRole('button', { name: 'Not a secret' })).toBeNull();
   });
 
-  it('on a held-back team file: marks each finding by file, line and rule, then syncs again', async () => {
-    const blocked: TeamStatus = {
-      ...syncedStatus,
-      blocked: [{ key: 'deploy.md', path: 'projects/-p/memory/team/deploy.md', rule: 'github-pat', line: 3, findings: [{ rule: 'github-pat', line: 3 }, { rule: 'generic-password', line: 7 }] }],
-    };
+  type Findings = TeamStatus['blocked'][number]['findings'];
+
+  /** The team panel with deploy.md held back for `findings`; the next sync holds it back for `left`. Returns the marks sent. */
+  async function markInTeamPanel(findings: Findings, left: Findings, button: string) {
+    const blocked: TeamStatus = { ...syncedStatus, blocked: [{ key: 'deploy.md', path: 'projects/-p/memory/team/deploy.md', rule: 'github-pat', line: 3, findings }] };
     const fake = createFakeApi({
       'team:status': () => blocked,
       'secrets:allow-in-file': ({ rule, where }) => [{ id: 'y', rule, where, createdAt: '2026-12-04T10:00:00.000Z' }],
-      // The next sync holds the file back for the finding left.
-      'team:sync-now': () => ({ ...blocked, blocked: [{ ...blocked.blocked[0]!, findings: [{ rule: 'github-pat', line: 3 }] }] }),
+      'team:sync-now': () => ({ ...blocked, blocked: [{ ...blocked.blocked[0]!, findings: left }] }),
     });
     startFakeMain(fake.api);
     const { useStore } = await import('../../renderer/src/store');
@@ -65,14 +64,24 @@ describe('"Not a secret"', () => {
     useStore.getState().setActiveProject('/p');
     useStore.getState().setTeamStatus(blocked);
     render(<ConflictsPanel />);
-    await userEvent.click(screen.getByRole('button', { name: 'Not a secret: generic-password on line 7' }));
+    await userEvent.click(screen.getByRole('button', { name: button }));
     await waitFor(() => expect(fake.calls.some((c) => c.channel === 'team:sync-now')).toBe(true));
-    expect(fake.calls.filter((c) => c.channel === 'secrets:allow-in-file').map((c) => c.request)).toEqual([
-      { path: 'projects/-p/memory/team/deploy.md', line: 7, rule: 'generic-password', where: 'team push' },
-    ]);
+    return fake.calls.filter((c) => c.channel === 'secrets:allow-in-file').map((c) => c.request);
+  }
+
+  it('on a held-back team file: marks each finding by file, line and rule, then syncs again', async () => {
+    const marks = await markInTeamPanel([{ rule: 'github-pat', line: 3 }, { rule: 'generic-password', line: 7 }], [{ rule: 'github-pat', line: 3 }], 'Not a secret: generic-password on line 7');
+    expect(marks).toEqual([{ path: 'projects/-p/memory/team/deploy.md', line: 7, rule: 'generic-password', where: 'team push' }]);
     // The other finding is still the user's to decide.
     expect(await screen.findByRole('button', { name: 'Not a secret: github-pat on line 3' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Not a secret: generic-password on line 7' })).toBeNull();
+  });
+
+  it('offers one "Not a secret" per value when one line holds two, and marks only the one clicked', async () => {
+    const findings = [{ rule: 'github-pat', line: 3, column: 7 }, { rule: 'github-pat', line: 3, column: 58 }];
+    const marks = await markInTeamPanel(findings, [findings[1]!], 'Not a secret: github-pat on line 3, column 7');
+    expect(marks).toEqual([{ path: 'projects/-p/memory/team/deploy.md', line: 3, column: 7, rule: 'github-pat', where: 'team push' }]);
+    expect(await screen.findByRole('button', { name: 'Not a secret: github-pat on line 3, column 58' })).toBeTruthy();
   });
 
   it('lists the allowances in Settings by rule and place, and revokes one', async () => {

@@ -1,7 +1,8 @@
 import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { AppFailure } from '../../../common/result.js';
 import { scanPaths, secretRules, type FileScanResult, type SecretAllowanceStore } from '../../core/secrets/index.js';
-import { secretAllowances } from '../../core/services.js';
+import { secretAllowances } from '../../core/light-engines.js';
 import { UsageError, type CliIo, type Command } from '../cli-io.js';
 import { parseOptions, resolveVault, vaultAndJson } from '../options.js';
 
@@ -9,37 +10,46 @@ function humanLines(files: FileScanResult[]): string[] {
   const lines: string[] = [];
   for (const file of files) {
     if (file.skipped) lines.push(`${file.path}: ${file.skipped}, not scanned`);
-    for (const f of file.findings) lines.push(`${file.path}:${f.line} ${f.rule}`);
+    for (const f of file.findings) lines.push(`${file.path}:${f.line}:${f.column} ${f.rule}`);
   }
   const total = files.reduce((n, f) => n + f.findings.length, 0);
   const withFindings = files.filter((f) => f.findings.length > 0).length;
   const scanned = `${files.length} file${files.length === 1 ? '' : 's'}`;
   lines.push(total === 0 ? `no secrets found in ${scanned}` : `${total} possible secret${total === 1 ? '' : 's'} in ${withFindings} of ${scanned}`);
-  if (total > 0) lines.push('a false alarm? add a strata:allow comment on its line, or: strata scan-secrets --not-a-secret FILE:LINE:RULE');
+  if (total > 0) lines.push('a false alarm? add a strata:allow comment on its line, or: strata scan-secrets --not-a-secret FILE:LINE:COLUMN:RULE');
   return lines;
 }
 
-// `notes/b.md:3:github-pat`: split from the right, so a path may itself contain colons.
-function parseFinding(spec: string): { file: string; line: number; rule: string } {
-  const match = /^(.+):(\d{1,9}):([a-z0-9-]{1,64})$/.exec(spec);
-  if (!match) throw new UsageError(`--not-a-secret takes FILE:LINE:RULE as printed by a scan, not ${JSON.stringify(spec)}`);
-  const rule = match[3]!;
+// `notes/b.md:3:41:github-pat` (or without the column, `notes/b.md:3:github-pat`): split from the right, so a
+// path may itself contain colons.
+function parseFinding(spec: string): { file: string; line: number; column?: number; rule: string } {
+  const match = /^(.+?):(\d{1,9})(?::(\d{1,9}))?:([a-z0-9-]{1,64})$/.exec(spec);
+  if (!match) throw new UsageError(`--not-a-secret takes FILE:LINE:COLUMN:RULE as printed by a scan, not ${JSON.stringify(spec)}`);
+  const rule = match[4]!;
   if (!secretRules.some((r) => r.id === rule)) throw new UsageError(`no scanner rule named ${rule}`);
-  return { file: match[1]!, line: Number(match[2]), rule };
+  return { file: match[1]!, line: Number(match[2]), ...(match[3] === undefined ? {} : { column: Number(match[3]) }), rule };
 }
 
-/** `--not-a-secret FILE:LINE:RULE`: re-scans the file and records what the rule finds on that line (never the value). */
+/** `--not-a-secret FILE:LINE:COLUMN:RULE`: re-scans the file and records the one value the rule finds there (never the value). */
 async function markNotASecret(spec: string, store: SecretAllowanceStore, json: boolean, io: CliIo): Promise<number> {
-  const { file, line, rule } = parseFinding(spec);
+  const { file, line, column, rule } = parseFinding(spec);
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch {
     throw new UsageError(`cannot read ${file}`);
   }
-  const marked = await store.allowInText(text, { rule, line, where: `strata scan-secrets: ${path.resolve(file)}` });
-  if (marked === 0) throw new UsageError(`rule ${rule} finds nothing on line ${line} of ${file}`);
-  io.stdout(json ? JSON.stringify({ marked: { file, line, rule } }) : `marked ${rule} on line ${line} of ${file} as not a secret (revoke it in Settings)`);
+  const at = column === undefined ? `line ${line}` : `line ${line}, column ${column}`;
+  let marked: number;
+  try {
+    marked = await store.allowInText(text, { rule, line, ...(column === undefined ? {} : { column }), where: `strata scan-secrets: ${path.resolve(file)}` });
+  } catch (error) {
+    // Two values on the line and no column: bad usage, with the scan's own wording of what to give.
+    if (error instanceof AppFailure && error.code === 'invalid_request') throw new UsageError(`${error.message} (FILE:LINE:COLUMN:RULE, as a scan prints it)`);
+    throw error;
+  }
+  if (marked === 0) throw new UsageError(`rule ${rule} finds nothing at ${at} of ${file}`);
+  io.stdout(json ? JSON.stringify({ marked: { file, line, ...(column === undefined ? {} : { column }), rule } }) : `marked ${rule} at ${at} of ${file} as not a secret (revoke it in Settings)`);
   return 0;
 }
 
@@ -47,12 +57,12 @@ async function markNotASecret(spec: string, store: SecretAllowanceStore, json: b
  * `strata scan-secrets PATH… [--json] [--vault DIR]` (docs/architecture.md): rule and line per finding, never the
  * value; exit 1 iff any finding, 2 on bad usage or when a file could not be read. Findings the user marked
  * "Not a secret" in the vault, and lines with a `strata:allow` comment, are not reported.
- * `--not-a-secret FILE:LINE:RULE` marks one finding.
+ * `--not-a-secret FILE:LINE:COLUMN:RULE` marks one value.
  */
 export const scanSecretsCommand: Command = {
   name: 'scan-secrets',
   summary: 'scan files and folders for secrets (folders recursively, symlinks not followed)',
-  usage: 'strata scan-secrets PATH… [--json] [--vault DIR] | --not-a-secret FILE:LINE:RULE [--vault DIR]',
+  usage: 'strata scan-secrets PATH… [--json] [--vault DIR] | --not-a-secret FILE:LINE:COLUMN:RULE [--vault DIR]',
   async run(argv, io) {
     const { values, positionals } = parseOptions(argv, { ...vaultAndJson, 'not-a-secret': { type: 'string' } }, { positionals: true });
     const store = secretAllowances(await resolveVault(values.vault, io));
@@ -73,7 +83,7 @@ export const scanSecretsCommand: Command = {
     }
     const files = await scanPaths(positionals, { allowed: (rule, value) => store.isAllowed(rule, value), honorAllowComments: true });
     if (values.json) {
-      io.stdout(JSON.stringify({ files: files.map((f) => ({ path: f.path, findings: f.findings.map(({ rule, line }) => ({ rule, line })) })) }));
+      io.stdout(JSON.stringify({ files: files.map((f) => ({ path: f.path, findings: f.findings.map(({ rule, line, column }) => ({ rule, line, column })) })) }));
     } else {
       for (const line of humanLines(files)) io.stdout(line);
     }

@@ -48,11 +48,11 @@ export function createSecretsHandlers(services: Services): Pick<Handlers, Secret
       await allowances.allow({ rule, fingerprint, where });
       return allowances.list().map(view);
     },
-    'secrets:allow-in-file': async ({ path: relative, line, rule, where }) => {
+    'secrets:allow-in-file': async ({ path: relative, line, column, rule, where }) => {
       knownRule(rule);
       const allowances = store();
       const text = await readInVault(services.vault().root, relative);
-      if ((await allowances.allowInText(text, { rule, line, where: `${where}: ${relative}` })) === 0) {
+      if ((await allowances.allowInText(text, { rule, line, ...(column === undefined ? {} : { column }), where: `${where}: ${relative}` })) === 0) {
         throw new AppFailure('not_found', `rule ${rule} finds nothing on line ${line} of ${relative} any more`);
       }
       return allowances.list().map(view);

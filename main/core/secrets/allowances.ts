@@ -1,6 +1,7 @@
 import { linkSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { AppFailure } from '../../../common/result.js';
 import { writeFileAtomic } from '../fs/index.js';
 import { scanText } from './scan-text.js';
 import type { Finding, ScanOptions } from './secret-rule.js';
@@ -158,16 +159,24 @@ export class SecretAllowanceStore {
   }
 
   /**
-   * Marks what `rule` finds on `line` of `text` as not a secret (the team panel and the CLI name a
-   * finding by file, line and rule; the value never leaves this process). Returns how many were recorded.
+   * Marks the one value `rule` finds at `line` (and `column`) of `text` as not a secret: the team panel and
+   * the CLI name a finding by file, line, column and rule; the value never leaves this process. One mark
+   * allows one value, never its neighbours: a decoy marked beside a real key leaves the key reported. Without
+   * a column, a line where the rule finds two different values is refused rather than guessed. Returns
+   * how many were recorded (0 when the rule finds nothing there, else 1).
    */
-  async allowInText(text: string, finding: { rule: string; line: number; where: string }): Promise<number> {
-    const onLine = (f: Finding) => f.line === finding.line;
-    // Nothing on that line: no fingerprint is computed, so no key (and no file) is made for nothing.
-    if (!this.scan(text, { rules: [finding.rule] }).some(onLine)) return 0;
-    const matches = this.scan(text, { fingerprints: true, rules: [finding.rule] }).filter((f) => onLine(f) && f.fingerprint);
-    for (const f of matches) await this.allow({ rule: f.rule, fingerprint: f.fingerprint!, where: finding.where });
-    return matches.length;
+  async allowInText(text: string, finding: { rule: string; line: number; column?: number; where: string }): Promise<number> {
+    const at = (f: Finding) => f.line === finding.line && (finding.column === undefined || f.column === finding.column);
+    // Nothing there: no fingerprint is computed, so no key (and no file) is made for nothing.
+    if (!this.scan(text, { rules: [finding.rule] }).some(at)) return 0;
+    const fingerprints = new Set(this.scan(text, { fingerprints: true, rules: [finding.rule] }).flatMap((f) => (at(f) && f.fingerprint ? [f.fingerprint] : [])));
+    if (fingerprints.size > 1) {
+      throw new AppFailure('invalid_request', `rule ${finding.rule} finds ${fingerprints.size} values on line ${finding.line}: say which by its column`);
+    }
+    const [fingerprint] = fingerprints;
+    if (fingerprint === undefined) return 0;
+    await this.allow({ rule: finding.rule, fingerprint, where: finding.where });
+    return 1;
   }
 
   // The key must be on disk before the first fingerprint leaves this object: another store (the IPC

@@ -65,7 +65,7 @@ async function scanChunked(file: string, chunkBytes: number, options: ScanFileOp
           const key = `${f.rule}:${f.line}:${f.column}`;
           if (!seen.has(key)) {
             seen.add(key);
-            findings.push({ rule: f.rule, line: f.line });
+            findings.push({ rule: f.rule, line: f.line, column: f.column });
           }
         }
       }
@@ -81,7 +81,7 @@ async function scanChunked(file: string, chunkBytes: number, options: ScanFileOp
 
 /**
  * Scans one file. Small files are read whole; larger ones in chunks with an overlap, so memory stays
- * bounded. Binary files are listed with no findings. Findings carry rule and line only.
+ * bounded. Binary files are listed with no findings. Findings carry rule, line and column only.
  */
 export async function scanFile(file: string, options: ScanFileOptions = {}): Promise<FileScanResult> {
   const shown = options.displayPath ?? file;
@@ -91,7 +91,7 @@ export async function scanFile(file: string, options: ScanFileOptions = {}): Pro
     if (stat.size <= chunkBytes) {
       const bytes = await fs.readFile(file);
       if (bytes.subarray(0, binaryProbe).includes(0)) return { path: shown, findings: [], skipped: 'binary' };
-      const findings = scanWith(bytes.toString('utf8'), options).map(({ rule, line }) => ({ rule, line }));
+      const findings = scanWith(bytes.toString('utf8'), options).map(({ rule, line, column }) => ({ rule, line, column }));
       return { path: shown, findings };
     }
     const result = await scanChunked(file, chunkBytes, options);

@@ -106,10 +106,12 @@ export function applyEntryLimit(plan: PushPlan, state: SyncState): void {
 function secretFindings(scan: SecretScan, text: string): SecretFinding[] {
   const seen = new Set<string>();
   const out: SecretFinding[] = [];
-  for (const { rule, line } of scan(text)) {
-    if (seen.has(`${rule}\0${line}`)) continue;
-    seen.add(`${rule}\0${line}`);
-    out.push({ rule, line });
+  // Two values of one rule on one line are two findings: each gets its own "Not a secret".
+  for (const { rule, line, column } of scan(text)) {
+    const at = `${rule}\0${line}\0${column}`;
+    if (seen.has(at)) continue;
+    seen.add(at);
+    out.push({ rule, line, ...(column === undefined ? {} : { column }) });
   }
-  return out.sort((a, b) => a.line - b.line || a.rule.localeCompare(b.rule));
+  return out.sort((a, b) => a.line - b.line || (a.column ?? 0) - (b.column ?? 0) || a.rule.localeCompare(b.rule));
 }

@@ -36,7 +36,7 @@ const stateSchema = z.object({
       hash: z.string(),
       rule: z.string(),
       line: z.number().int(),
-      findings: z.array(z.object({ rule: z.string(), line: z.number().int() })).optional(),
+      findings: z.array(z.object({ rule: z.string(), line: z.number().int(), column: z.number().int().optional() })).optional(),
     }),
   ),
   lastSyncAt: z.string().nullable(),

@@ -5,7 +5,7 @@ import type { FaultSeam } from './fault-seam.js';
 import type { InvalidName } from './local-tree.js';
 
 /** What the scanner reports (main/core/secrets `scanText`): a rule and a line, never the value. */
-export type SecretScan = (text: string) => { rule: string; line: number }[];
+export type SecretScan = (text: string) => { rule: string; line: number; column?: number }[];
 
 /** The protocol calls the engine makes; `TeamApi` implements them, tests may wrap it to drop answers. */
 export interface TeamMemoryPort {
@@ -54,11 +54,13 @@ export interface FileFailure {
 export interface SecretFinding {
   rule: string;
   line: number;
+  /** Where the value starts on its line, so "Not a secret" marks that one value (absent in older state). */
+  column?: number;
 }
 
 /**
  * A file held back by the scanner. `rule`/`line` are its first finding (what the renderer and older
- * readers show); `findings` lists every rule and line, so the user can clear them all in one pass.
+ * readers show); `findings` lists every rule, line and column, so the user can clear them all in one pass.
  */
 export interface BlockedKey extends SecretFinding {
   key: string;

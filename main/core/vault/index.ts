@@ -11,5 +11,5 @@ export type { SearchQuery } from '../search/index.js';
 export { noteChangeAuthor } from './change-authors.js';
 export { AUTOSAVE_REASON } from './history-coalesce.js';
 export { nearDuplicates } from './near-duplicates.js';
-export { VaultRootPointer, defaultAppDataDir } from './vault-root.js';
+export { VaultRootPointer, defaultAppDataDir } from '../vault-root.js';
 export { STATE_DIR } from './vault-paths.js';

@@ -19,9 +19,9 @@ export async function allowFinding(rule: string, fingerprint: string, where: str
   return take(await api.invoke['secrets:allow']({ rule, fingerprint, where })) !== null;
 }
 
-/** Marks what `rule` finds on `line` of a vault file (a held-back team file) as not a secret. */
-export async function allowInFile(path: string, line: number, rule: string, where: string): Promise<boolean> {
-  return take(await api.invoke['secrets:allow-in-file']({ path, line, rule, where })) !== null;
+/** Marks the one value `rule` finds at `line` (and `column`) of a vault file (a held-back team file) as not a secret. */
+export async function allowInFile(path: string, at: { line: number; column?: number }, rule: string, where: string): Promise<boolean> {
+  return take(await api.invoke['secrets:allow-in-file']({ path, ...at, rule, where })) !== null;
 }
 
 export async function revokeAllowance(id: string): Promise<SecretAllowanceView[] | null> {

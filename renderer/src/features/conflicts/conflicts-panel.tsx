@@ -66,10 +66,10 @@ export function ConflictsPanel() {
                 <button type="button" className="link" aria-expanded={atLine === b.key} onClick={() => setAtLine(atLine === b.key ? null : b.key)}>
                   Open at line {b.line}
                 </button>
-                {(b.findings.length > 0 ? b.findings : [b]).map((f) => (
-                  <span key={`${f.rule}:${f.line}`}>
+                {(b.findings.length > 0 ? b.findings : [{ rule: b.rule, line: b.line }]).map((f) => (
+                  <span key={`${f.rule}:${f.line}:${f.column ?? ''}`}>
                     {' '}
-                    <NotASecretInFile project={project} path={b.path} line={f.line} rule={f.rule} />
+                    <NotASecretInFile project={project} path={b.path} line={f.line} {...(f.column === undefined ? {} : { column: f.column })} rule={f.rule} />
                   </span>
                 ))}
                 {opened?.key === b.key && <AtLineEditor path={b.path} line={b.line} rule={b.rule} onClose={() => setAtLine(null)} />}

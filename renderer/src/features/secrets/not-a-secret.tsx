@@ -35,8 +35,8 @@ export function RefusedFindings({ result, where }: { result: string; where: stri
   );
 }
 
-/** "Not a secret" on a team file the scanner holds back: main re-scans the file at that line, then the push is retried. */
-export function NotASecretInFile({ project, path, line, rule }: { project: string; path: string; line: number; rule: string }) {
+/** "Not a secret" on a team file the scanner holds back: main re-scans the file and marks the one value there, then the push is retried. */
+export function NotASecretInFile({ project, path, line, column, rule }: { project: string; path: string; line: number; column?: number; rule: string }) {
   const [state, setState] = useState<'idle' | 'busy' | 'done'>('idle');
   if (state === 'done') return <span className="ok-text small" role="status">Marked as not a secret; syncing again.</span>;
   return (
@@ -44,10 +44,10 @@ export function NotASecretInFile({ project, path, line, rule }: { project: strin
       type="button"
       className="link"
       disabled={state === 'busy'}
-      aria-label={`Not a secret: ${rule} on line ${line}`}
+      aria-label={`Not a secret: ${rule} on line ${line}${column === undefined ? '' : `, column ${column}`}`}
       onClick={() => {
         setState('busy');
-        void allowInFile(path, line, rule, 'team push').then(async (ok) => {
+        void allowInFile(path, column === undefined ? { line } : { line, column }, rule, 'team push').then(async (ok) => {
           setState(ok ? 'done' : 'idle');
           if (ok) await syncNow(project);
         });

@@ -34,18 +34,18 @@ describe('strata scan-secrets', () => {
     expect(JSON.parse(io.out[0]!)).toEqual({
       files: [
         { path: path.join(given, 'a.md'), findings: [] },
-        { path: path.join(given, 'b.md'), findings: [{ rule: 'github-pat', line: 3 }] },
+        { path: path.join(given, 'b.md'), findings: [{ rule: 'github-pat', line: 3, column: 5 }] },
       ],
     });
     expect(io.out.join('\n')).not.toContain(token);
   });
 
-  it('prints file:line rule in human output, never the value', async () => {
+  it('prints file:line:column rule in human output, never the value', async () => {
     const { dir, token } = await vaultWithOneSecret();
     const io = fakeIo();
     const file = path.join(dir, 'notes', 'b.md');
     expect(await runCli(['scan-secrets', file], io)).toBe(1);
-    expect(io.out[0]).toBe(`${file}:3 github-pat`);
+    expect(io.out[0]).toBe(`${file}:3:5 github-pat`);
     expect(io.out.join('\n')).not.toContain(token);
   });
 
@@ -90,7 +90,7 @@ describe('strata scan-secrets', () => {
     await fs.appendFile(file, `again: ${token}\n`);
     const again = fakeIo();
     expect(await runCli(['scan-secrets', '--vault', vault, '--json', file], again)).toBe(1);
-    expect(JSON.parse(again.out[0]!)).toEqual({ files: [{ path: file, findings: [{ rule: 'github-pat', line: 4 }] }] });
+    expect(JSON.parse(again.out[0]!)).toEqual({ files: [{ path: file, findings: [{ rule: 'github-pat', line: 4, column: 8 }] }] });
   });
 
   it('marks a finding as not a secret in the vault with --not-a-secret FILE:LINE:RULE; later scans with that vault skip it', async () => {
@@ -99,11 +99,11 @@ describe('strata scan-secrets', () => {
     const file = path.join(dir, 'notes', 'b.md');
     const first = fakeIo();
     expect(await runCli(['scan-secrets', '--vault', vault, file], first)).toBe(1);
-    expect(first.out.at(-1)).toMatch(/--not-a-secret FILE:LINE:RULE/);
+    expect(first.out.at(-1)).toMatch(/--not-a-secret FILE:LINE:COLUMN:RULE/);
 
     const mark = fakeIo();
     expect(await runCli(['scan-secrets', '--vault', vault, '--not-a-secret', `${file}:3:github-pat`], mark)).toBe(0);
-    expect(mark.out).toEqual([`marked github-pat on line 3 of ${file} as not a secret (revoke it in Settings)`]);
+    expect(mark.out).toEqual([`marked github-pat at line 3 of ${file} as not a secret (revoke it in Settings)`]);
 
     const after = fakeIo();
     expect(await runCli(['scan-secrets', '--vault', vault, file], after)).toBe(0);
@@ -112,6 +112,32 @@ describe('strata scan-secrets', () => {
     const stored = await fs.readFile(path.join(vault, '.strata', 'secret-allowances.json'), 'utf8');
     expect(stored).not.toContain(token.slice(4, 20));
     expect([...first.out, ...mark.out, ...after.out].join('\n')).not.toContain(token);
+  });
+
+  it('--not-a-secret FILE:LINE:COLUMN:RULE marks one value: the real key beside a marked decoy is still reported', async () => {
+    const dir = await tempDir();
+    const vault = await tempDir();
+    const decoy = githubToken(rng, 'ghp');
+    const real = githubToken(rng, 'ghp');
+    const file = path.join(dir, 'a.md');
+    await fs.writeFile(file, `decoy ${decoy} real ${real}\n`);
+    const first = fakeIo();
+    expect(await runCli(['scan-secrets', '--vault', vault, file], first)).toBe(1);
+    const decoyAt = 'decoy '.length + 1;
+    const realAt = `decoy ${decoy} real `.length + 1;
+    expect(first.out.slice(0, 2)).toEqual([`${file}:1:${decoyAt} github-pat`, `${file}:1:${realAt} github-pat`]);
+
+    // Without the column the line is ambiguous: bad usage, nothing recorded.
+    const vague = fakeIo();
+    expect(await runCli(['scan-secrets', '--vault', vault, '--not-a-secret', `${file}:1:github-pat`], vague)).toBe(2);
+    expect(vague.err).toEqual([`strata scan-secrets: rule github-pat finds 2 values on line 1: say which by its column (FILE:LINE:COLUMN:RULE, as a scan prints it)`]);
+
+    const mark = fakeIo();
+    expect(await runCli(['scan-secrets', '--vault', vault, '--not-a-secret', `${file}:1:${decoyAt}:github-pat`], mark)).toBe(0);
+    expect(mark.out).toEqual([`marked github-pat at line 1, column ${decoyAt} of ${file} as not a secret (revoke it in Settings)`]);
+    const after = fakeIo();
+    expect(await runCli(['scan-secrets', '--vault', vault, '--json', file], after)).toBe(1);
+    expect(JSON.parse(after.out[0]!)).toEqual({ files: [{ path: file, findings: [{ rule: 'github-pat', line: 1, column: realAt }] }] });
   });
 
   it('exits 2 when --not-a-secret names no finding, an unknown rule, or a malformed spec', async () => {

@@ -10,11 +10,11 @@ import { tempDir } from '../../../support/temp-dir.js';
 const rng = new SeededRandom(77);
 
 describe('scanFile', () => {
-  it('reports rule and line, without column or value, for a text file', async () => {
+  it('reports rule, line and column, never the value, for a text file', async () => {
     const dir = await tempDir();
     const file = path.join(dir, 'note.md');
     await fs.writeFile(file, `# Note\n\nGITHUB_TOKEN=${githubToken(rng, 'ghp')}\n`);
-    expect(await scanFile(file)).toEqual({ path: file, findings: [{ rule: 'github-pat', line: 3 }] });
+    expect(await scanFile(file)).toEqual({ path: file, findings: [{ rule: 'github-pat', line: 3, column: 14 }] });
   });
 
   it('lists a binary file with no findings and says it was skipped', async () => {
@@ -52,7 +52,7 @@ describe('scanPaths', () => {
     const results = await scanPaths([given, path.join(dir, 'top.md')]);
     expect(results).toEqual([
       { path: `${given}b.md`, findings: [] },
-      { path: `${given}deep${path.sep}a.env`, findings: [{ rule: 'npm-access-token', line: 2 }] },
+      { path: `${given}deep${path.sep}a.env`, findings: [{ rule: 'npm-access-token', line: 2, column: 11 }] },
       { path: path.join(dir, 'top.md'), findings: [] },
     ]);
   });

@@ -64,7 +64,7 @@ describe('strata sync', () => {
     const second = io({ STRATA_TEAM_TOKEN: token });
     expect(await runCli(args, second.cli)).toBe(1);
     const report = JSON.parse(second.out[0]!) as { blocked: unknown[] };
-    const findings = [{ rule: 'github-pat', line: 3 }, { rule: 'github-pat', line: 4 }];
+    const findings = [{ rule: 'github-pat', line: 3, column: 1 }, { rule: 'github-pat', line: 4, column: 1 }];
     expect(report.blocked).toEqual([{ path: path.join(teamDir, 'keys.md'), rule: 'github-pat', line: 3, findings }]);
     expect([...second.out, ...second.err].join('\n')).not.toContain(secret);
 

@@ -315,7 +315,7 @@ describeOnBackends('team sync under faults (docs/sync-protocol.md#a-client-that-
     const blocked = await a.engine.sync();
     // Every finding with its line, so the user can clear them all; rule/line stay the first one's.
     expect(blocked.blocked).toEqual([
-      { key: 'deploy.md', rule: 'github-pat', line: 2, findings: [{ rule: 'github-pat', line: 2 }, { rule: 'github-pat', line: 4 }] },
+      { key: 'deploy.md', rule: 'github-pat', line: 2, findings: [{ rule: 'github-pat', line: 2, column: 7 }, { rule: 'github-pat', line: 4, column: 8 }] },
     ]);
     expect((await a.engine.fileStates()).get('deploy.md')).toBe('blocked');
 

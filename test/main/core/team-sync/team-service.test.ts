@@ -288,7 +288,7 @@ afterAll(async () => {
     await fs.writeFile(path.join(dirB, 'keys.md'), `notes\ntoken ${canarySecret()}\n`);
     await expect
       .poll(async () => (await ben.call('team:status', { project: projectB })).blocked, { timeout: 10_000 })
-      .toEqual([{ key: 'keys.md', path: rel(ben, path.join(dirB, 'keys.md')), rule: 'github-pat', line: 2, findings: [{ rule: 'github-pat', line: 2 }] }]);
+      .toEqual([{ key: 'keys.md', path: rel(ben, path.join(dirB, 'keys.md')), rule: 'github-pat', line: 2, findings: [{ rule: 'github-pat', line: 2, column: 7 }] }]);
     expect((await onServer())['keys.md']).toBeUndefined();
 
     // Ben's sign-in is revoked from elsewhere (another device signs the same sign-in out, RFC 7009):

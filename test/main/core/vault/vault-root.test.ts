@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { defaultAppDataDir, VaultRootPointer } from '../../../../main/core/vault/vault-root.js';
+import { defaultAppDataDir, VaultRootPointer } from '../../../../main/core/vault-root.js';
 import { createServices } from '../../../../main/core/services.js';
 import { tempDir } from '../../../support/temp-dir.js';
 

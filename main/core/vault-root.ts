@@ -1,8 +1,7 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { z } from 'zod';
-import { readJsonFile, writeJsonAtomic } from '../fs/index.js';
+import { readJsonFile, writeJsonAtomic } from './fs/index.js';
 
 /** The app's own data folder, per platform, as Electron's `userData` would name it. */
 export function defaultAppDataDir(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
@@ -13,7 +12,12 @@ export function defaultAppDataDir(env: NodeJS.ProcessEnv = process.env, platform
   return path.join(env.XDG_CONFIG_HOME ?? path.join(home, '.config'), 'Strata');
 }
 
-const pointerSchema = z.object({ root: z.string().min(1) });
+// Checked by hand, not with zod: this module is on the start path of every `strata` command that finds the
+// vault, and loading zod costs more than the whole rest of `strata scan-secrets` (bench/cli-start.bench.ts).
+function pointedRoot(raw: unknown): string | undefined {
+  const root = typeof raw === 'object' && raw !== null ? (raw as { root?: unknown }).root : undefined;
+  return typeof root === 'string' && root.length > 0 ? root : undefined;
+}
 
 /**
  * Where the vault lives. The choice is kept outside the vault (in the app data folder), since the
@@ -29,8 +33,8 @@ export class VaultRootPointer {
 
   async read(): Promise<{ root: string; isDefault: boolean }> {
     const raw = await readJsonFile(this.file).catch(() => undefined);
-    const parsed = pointerSchema.safeParse(raw);
-    if (parsed.success) return { root: parsed.data.root, isDefault: false };
+    const root = pointedRoot(raw);
+    if (root !== undefined) return { root, isDefault: false };
     return { root: this.appDataDir, isDefault: true };
   }
 
