@@ -2,6 +2,15 @@ import { z } from 'zod';
 import { memoryConfigOverrideSchema } from '../config.js';
 import { memoryShapes } from '../memory-file/memory-types.js';
 
+/**
+ * A server URL Strata sends requests to (the Messages API, a team server): http or https only, so no
+ * setting can point a request at `file:`, `data:` or another scheme.
+ */
+const serverUrl = z
+  .string()
+  .url()
+  .refine((u) => /^https?:$/.test(new URL(u).protocol), 'only http and https URLs');
+
 /** Per-project switches (docs/memory.md#auto-memory/§5): each memory engine can be turned off for one project. */
 export const projectSettingsSchema = z.object({
   autoMemory: z.boolean().default(true),
@@ -21,7 +30,7 @@ export const projectSettingsSchema = z.object({
   alwaysAllowWrites: z.boolean().default(false),
   /** Real paths outside the project that this project's CLAUDE.md may include (docs/memory.md#instructions one-time approval). */
   approvedIncludes: z.array(z.string()).default([]),
-  teamServerUrl: z.string().url().nullable().default(null),
+  teamServerUrl: serverUrl.nullable().default(null),
   teamRepo: z.string().regex(/^[A-Za-z0-9._-]+\/[A-Za-z0-9._-]+$/).nullable().default(null),
 });
 
@@ -32,8 +41,8 @@ const fields = {
   theme: z.enum(['system', 'light', 'dark']),
   model: z.string().trim().min(1),
   smallModel: z.string().trim().min(1),
-  baseUrl: z.string().url().nullable(),
-  teamServerUrl: z.string().url().nullable(),
+  baseUrl: serverUrl.nullable(),
+  teamServerUrl: serverUrl.nullable(),
   projects: z.record(z.string(), projectSettingsSchema),
   memory: memoryConfigOverrideSchema,
   /** How the agent writes memory: Claude Code's Write/Edit into the folder, or the API's memory tool. */

@@ -42,7 +42,13 @@ const vaultPath = z
   .max(1024)
   .refine((p) => !p.includes('\0') && !p.startsWith('/') && !p.split('/').includes('..'), 'not a vault path');
 const memoryTypeField = z.enum(memoryTypes);
-const absolutePath = z.string().min(1).max(4096).refine((p) => !p.includes('\0'), 'NUL in path');
+/** An absolute path on the user's machine: POSIX `/…`, Windows `C:\…` or `\\server\share…`; main resolves nothing relative to its own folder. */
+const absolutePath = z
+  .string()
+  .min(1)
+  .max(4096)
+  .refine((p) => !p.includes('\0'), 'NUL in path')
+  .refine((p) => /^(?:\/|[A-Za-z]:[\\/]|\\\\[^\\])/.test(p), 'not an absolute path');
 /** One memory of an import preview, as the user kept or edited it (docs/memory-upkeep.md). */
 const importItem = z
   .object({

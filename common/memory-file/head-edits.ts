@@ -20,9 +20,13 @@ const render = (doc: Document): string => doc.toString({ lineWidth: 0, minConten
  * else, which is never written over.
  */
 function editFrontmatter(text: string, edit: (doc: Document, metadata: () => YAMLMap | null) => void): string {
+  return tryEditFrontmatter(text, edit) ?? text;
+}
+
+function tryEditFrontmatter(text: string, edit: (doc: Document, metadata: () => YAMLMap | null) => void): string | null {
   const block = splitFrontmatter(text);
   const doc = parseDocument(block ? block.yaml : '', { logLevel: 'silent' });
-  if (doc.errors.length > 0 || (doc.contents !== null && !isMap(doc.contents))) return text;
+  if (doc.errors.length > 0 || (doc.contents !== null && !isMap(doc.contents))) return null;
   const metadata = (): YAMLMap | null => {
     const found = doc.get('metadata');
     if (isMap(found)) return found;
@@ -35,6 +39,17 @@ function editFrontmatter(text: string, edit: (doc: Document, metadata: () => YAM
   const bom = text.charCodeAt(0) === 0xfeff ? '\uFEFF' : '';
   const body = block ? block.body : text.replace(/^\uFEFF/, '');
   return `${bom}---\n${render(doc)}---\n${body}`;
+}
+
+/**
+ * The file with its frontmatter `name` set to `name`, every other key, comment and the body kept; a
+ * name written over several lines (`>`, `|`, a quoted string) is replaced whole. Null when the file
+ * has no frontmatter YAML can edit.
+ */
+export function withFrontmatterName(text: string, name: string): string | null {
+  if (!splitFrontmatter(text)) return null;
+  // A new node, so the name is one line again rather than keeping a block style the old one had.
+  return tryEditFrontmatter(text, (doc) => void doc.set('name', doc.createNode(name)));
 }
 
 /**

@@ -1,6 +1,8 @@
+import { controlCharacterProblem } from '../paths/control-characters.js';
+
 /**
  * Team-memory key validation, shared by the server and the desktop client (docs/sync-protocol.md): a key is a
- * relative path with `/`; one with `..`, a backslash, a leading `/`, a NUL, or whose URL-decoded or
+ * relative path with `/`; one with `..`, a backslash, a leading `/`, a NUL or another control character, or whose URL-decoded or
  * NFKC form does any of that, is rejected on both sides. Mirrors the reference system's
  * `validateTeamMemKey` (docs/memory.md#team-keys), minus the file-system checks the client adds.
  */
@@ -29,6 +31,9 @@ const maxForms = 64;
 
 function plainProblem(key: string): string | null {
   if (key.includes('\0')) return 'contains a NUL character';
+  // A line break in a key splits the MEMORY.md line that points at it; an escape repaints a terminal.
+  const control = controlCharacterProblem(key);
+  if (control) return control;
   if (key.includes('\\')) return 'contains a backslash';
   if (key.startsWith('/')) return 'starts with /';
   if (key.split('/').includes('..')) return 'contains a .. path segment';

@@ -26,8 +26,10 @@ export function createMainWindow(preloadFile: string, devServerUrl?: string): Br
       preload: path.resolve(preloadFile),
       sandbox: true,
       contextIsolation: true,
+      // Node reaches no page, worker or frame (docs/security.md): each is spelled out, never left to a default.
       nodeIntegration: false,
       nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
       webviewTag: false,
       spellcheck: true,
     },

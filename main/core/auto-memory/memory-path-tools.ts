@@ -26,7 +26,7 @@ export function sandboxMemoryPaths(tools: readonly Tool[], memoryDirs: readonly 
       const folder = typeof file === 'string' ? folderAsWritten(file, ctx, memoryDirs) : null;
       if (typeof file === 'string' && folder !== null) {
         // Unfolded: the sandbox judges `..` segments as written.
-        const check = await checkMemoryWrite(folder, path.isAbsolute(file) ? file : `${ctx.scope.project}${path.sep}${file}`);
+        const check = await checkMemoryWrite(folder, path.isAbsolute(file) ? file : `${ctx.scope.project}${path.sep}${file}`, tool.name === 'Delete' ? 'existing' : 'write');
         if (!check.ok) return { content: `Refused: ${check.reason}. ${file} is written as a memory file, so it must stay in ${folder}.`, isError: true };
       }
       return tool.run(input, ctx);

@@ -97,7 +97,7 @@ export class MemoryStore {
 
   /** A memory file's text, or null when it does not exist. */
   async read(file: string): Promise<string | null> {
-    return fs.readFile(await this.resolve(file), 'utf8').catch((error: NodeJS.ErrnoException) => {
+    return fs.readFile(await this.resolve(file, 'existing'), 'utf8').catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return null;
       throw error;
     });
@@ -112,7 +112,7 @@ export class MemoryStore {
 
   /** User action: rename a memory file and repoint its index line(s). */
   async rename(from: string, to: string): Promise<string> {
-    const source = await this.resolve(from);
+    const source = await this.resolve(from, 'existing');
     const target = await this.resolve(to);
     if (await fs.lstat(target).catch(() => null)) throw new Error(`${to} already exists`);
     await fs.mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
@@ -129,7 +129,7 @@ export class MemoryStore {
 
   /** User action: delete a memory file and the index line(s) pointing at it. */
   async delete(file: string): Promise<void> {
-    const target = await this.resolve(file);
+    const target = await this.resolve(file, 'existing');
     await fs.rm(target, { force: true });
     await this.editIndex((lines) => lines.filter((line) => parseIndex(line, () => true)[0]?.target !== normalizeTarget(file)));
   }
@@ -139,9 +139,9 @@ export class MemoryStore {
   }
 
   /** User actions go through the same sandbox as the agent's: a vault action never reaches outside the folder. */
-  private async resolve(file: string): Promise<string> {
+  private async resolve(file: string, intent: 'write' | 'existing' = 'write'): Promise<string> {
     if (normalizeTarget(file) === INDEX_FILE_NAME) throw new Error('MEMORY.md is the index, not a memory');
-    const check = await checkMemoryWrite(this.memoryDir, file);
+    const check = await checkMemoryWrite(this.memoryDir, file, intent);
     if (!check.ok) throw new Error(check.reason);
     return check.realPath;
   }

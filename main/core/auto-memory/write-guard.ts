@@ -27,7 +27,7 @@ export function memoryWriteGuard(options: { memoryDirs: readonly string[]; scan:
       let first: SandboxResult | null = null;
       let allowed: SandboxResult | null = null;
       for (const dir of options.memoryDirs) {
-        const result = await checkMemoryWrite(dir, request.path);
+        const result = await checkMemoryWrite(dir, request.path, request.content === undefined ? 'existing' : 'write');
         first ??= result;
         if (result.ok) {
           allowed = result;

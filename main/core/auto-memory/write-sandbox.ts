@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { controlCharacterProblem } from '../../../common/paths/control-characters.js';
 import { isAllowanceFile } from '../secrets/index.js';
 
 /** The outcome of a sandbox check: the real path to write to, or why not (told to the model as is). */
@@ -63,9 +64,10 @@ function lexicalProblem(requested: string): string | null {
 /**
  * Write sandbox for every agent Write/Edit/Delete into a memory folder (docs/memory.md#auto-memory): allowed
  * only when the target's real path lies strictly inside the memory folder's real path. Nothing is created.
- * A relative path is taken relative to the memory folder.
+ * A relative path is taken relative to the memory folder. A write (not a read or delete of a file already there,
+ * which must stay possible to clear it away) may not name a file or folder with a control character in it.
  */
-export async function checkMemoryWrite(memoryDir: string, requestedPath: string): Promise<SandboxResult> {
+export async function checkMemoryWrite(memoryDir: string, requestedPath: string, intent: 'write' | 'existing' = 'write'): Promise<SandboxResult> {
   if (typeof requestedPath !== 'string' || requestedPath.trim() === '') return { ok: false, reason: 'no file path given' };
   const problem = lexicalProblem(requestedPath);
   if (problem) return { ok: false, reason: problem };
@@ -92,6 +94,8 @@ export async function checkMemoryWrite(memoryDir: string, requestedPath: string)
         : `${target} is outside the memory folder ${memReal}`,
     };
   }
+  const named = intent === 'write' ? controlCharacterProblem(target.slice(memReal.length + 1)) : null;
+  if (named) return { ok: false, reason: `the name ${JSON.stringify(target.slice(memReal.length + 1))} is not allowed: it ${named}` };
   // The user's "Not a secret" list is theirs alone, wherever a memory folder happens to sit.
   if (isAllowanceFile(target)) return { ok: false, reason: 'the secret allowance list can only be changed by the user' };
   const stat = await fs.stat(target).catch(() => null);

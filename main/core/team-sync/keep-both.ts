@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { formatIndexLine, parseIndex, parseMemoryFile } from '../../../common/memory-file/index.js';
+import { formatIndexLine, parseIndex, parseMemoryFile, withFrontmatterName } from '../../../common/memory-file/index.js';
 
 /**
  * "Keep both" of a team-memory conflict. The shared key takes the team's version (what every teammate
@@ -32,22 +32,27 @@ export function* copyKeys(key: string, author: string, at: Date): Generator<stri
 
 /**
  * The text with its frontmatter `name` set to `name`, so the copy never shows as a twin of the
- * original. A file without frontmatter is returned as it is: its title is its file name, which already
- * carries the label.
+ * original: edited as YAML, so a name over several lines (`>`, `|`, a quoted string) goes whole and the
+ * copy's frontmatter stays valid for every teammate it syncs to. A file without frontmatter is returned
+ * as it is (its title is its file name, which already carries the label); frontmatter YAML cannot read
+ * gets its top-level `name:` line, and the indented lines that continue it, replaced.
  */
 export function renameMemory(text: string, name: string): string {
+  const edited = withFrontmatterName(text, name);
+  if (edited !== null) return edited;
   const head = /^(\uFEFF?---[ \t]*\r?\n)([\s\S]*?)(\r?\n---[ \t]*(?:\r?\n|$))/.exec(text);
   if (!head) return text;
   const line = `name: ${JSON.stringify(name)}`;
   const fields = head[2]!;
-  // A top-level `name:` line (not an indented key of a nested mapping) is replaced; otherwise one is added.
-  const renamed = /^name[ \t]*:.*$/m.test(fields) ? fields.replace(/^name[ \t]*:.*$/m, line) : `${line}\n${fields}`;
+  const nameLine = /^name[ \t]*:.*(?:\r?\n[ \t]+.*)*$/m;
+  const renamed = nameLine.test(fields) ? fields.replace(nameLine, line) : `${line}\n${fields}`;
   return head[1]! + renamed + head[3]! + text.slice(head[0].length);
 }
 
 /** The copy's title: its frontmatter name, else the original's file name, with the label. */
 export function copyTitle(text: string, key: string, label: string): string {
-  const original = parseMemoryFile(text).name ?? path.posix.basename(key, path.posix.extname(key));
+  // A name written over several lines (`|` keeps its line breaks) is one line of title.
+  const original = parseMemoryFile(text).name?.replace(/\s+/g, ' ') ?? path.posix.basename(key, path.posix.extname(key));
   return `${original} (${label})`;
 }
 

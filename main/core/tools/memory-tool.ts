@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { resolveInScope } from './path-scope.js';
 import { statOrNull } from './file-kind.js';
+import { viewMemoryFolder } from './memory-folder-view.js';
 import { toolError, type Tool, type ToolContext, type ToolOutput } from './tool-types.js';
 
 /**
@@ -15,7 +16,6 @@ import { toolError, type Tool, type ToolContext, type ToolOutput } from './tool-
  */
 export const MEMORY_TOOL_NAME = 'memory';
 const VIRTUAL_ROOT = '/memories';
-const MAX_DEPTH = 2;
 
 const input = z.discriminatedUnion('command', [
   z.object({ command: z.literal('view'), path: z.string(), view_range: z.array(z.number().int()).length(2).optional() }),
@@ -53,35 +53,7 @@ async function mapPath(virtual: string, ctx: ToolContext): Promise<Mapped> {
   return { ok: true, abs: where.path, virtual: segments.length ? `${VIRTUAL_ROOT}/${segments.join('/')}` : VIRTUAL_ROOT };
 }
 
-function formatSize(bytes: number): string {
-  if (bytes === 0) return '0B';
-  const i = Math.min(3, Math.floor(Math.log(bytes) / Math.log(1024)));
-  const size = bytes / 1024 ** i;
-  return (size % 1 === 0 ? String(size) : size.toFixed(1)) + ['B', 'K', 'M', 'G'][i];
-}
-
 const numbered = (lines: string[], first: number) => lines.map((line, i) => `${String(i + first).padStart(6, ' ')}\t${line}`).join('\n');
-
-async function listFolder(abs: string, virtual: string, ctx: ToolContext): Promise<string> {
-  const rows: string[] = [`${formatSize((await fs.stat(abs)).size)}\t${virtual}`];
-  const walk = async (dir: string, rel: string, depth: number) => {
-    const names = (await fs.readdir(dir)).sort();
-    for (const name of names) {
-      if (name.startsWith('.') || name === 'node_modules') continue;
-      const child = path.join(dir, name);
-      const where = await resolveInScope(child, ctx.scope);
-      if (!where.ok || where.kind !== 'memory') continue;
-      const st = await statOrNull(where.path);
-      const childRel = rel ? `${rel}/${name}` : name;
-      if (st?.isDirectory()) {
-        rows.push(`${formatSize(st.size)}\t${virtual}/${childRel}/`);
-        if (depth < MAX_DEPTH) await walk(child, childRel, depth + 1);
-      } else if (st?.isFile()) rows.push(`${formatSize(st.size)}\t${virtual}/${childRel}`);
-    }
-  };
-  await walk(abs, '', 1);
-  return `Here're the files and directories up to 2 levels deep in ${virtual}, excluding hidden items and node_modules:\n${rows.join('\n')}`;
-}
 
 /** The files under a folder, deepest first, so a folder is emptied before it is removed. */
 async function filesUnder(dir: string): Promise<string[]> {
@@ -120,7 +92,7 @@ export function memoryTool(tools: MemoryWriteTools): Tool<MemoryCommand> {
       if (!m.ok) return toolError(m.message);
       const st = await statOrNull(m.abs);
       if (!st) return toolError(`The path ${c.path} does not exist. Please provide a valid path.`);
-      if (st.isDirectory()) return { content: await listFolder(m.abs, m.virtual, ctx) };
+      if (st.isDirectory()) return { content: await viewMemoryFolder(m.abs, m.virtual, ctx, c.view_range) };
       const text = await readText(m.abs, c.path, ctx);
       if (typeof text !== 'string') return text;
       const lines = text.split('\n');

@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import { AppFailure } from '../../../common/result.js';
+import { controlCharacterProblem } from '../../../common/paths/control-characters.js';
 import type { ChangeAuthor, VaultFile, VaultFileMeta } from '../../../common/domain/vault.js';
 import { writeFileAtomic } from '../fs/index.js';
 import { AUTOSAVE_REASON } from './history-coalesce.js';
@@ -26,6 +27,9 @@ export async function writeVaultFile(vault: VaultContext, rel: string, text: str
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== 'ENOENT') throw new AppFailure('permission_denied', `${rel} cannot be read, so it is not written over (${code})`);
   }
+  // A new file's name is checked (docs/memory.md#write-sandbox); one already there stays editable.
+  const badName = current ? null : controlCharacterProblem(rel);
+  if (badName) throw new AppFailure('invalid_request', `${JSON.stringify(rel)} cannot be a file name: it ${badName}`);
   if (options.baseHash !== undefined) {
     const currentHash = current ? sha256(current) : null;
     if (currentHash !== options.baseHash) {

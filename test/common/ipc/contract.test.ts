@@ -27,3 +27,27 @@ describe('the IPC contract', () => {
     expect(parsed.success).toBe(false);
   });
 });
+
+describe('the contract refuses what main must never act on', () => {
+  const parses = (channel: keyof typeof invokeChannels, payload: unknown) => invokeChannels[channel].request.safeParse(payload).success;
+
+  it('takes only absolute paths where it asks for one: POSIX, a Windows drive, a UNC share', () => {
+    for (const good of ['/home/dana/project', 'C:\\Users\\dana\\project', 'd:/work', '\\\\server\\share\\project']) expect(parses('project:open', { path: good }), good).toBe(true);
+    for (const bad of ['relative/path', 'project', './project', '../etc', '~/project', 'C:relative', '\\\\', '/tmp/a\0b']) expect(parses('project:open', { path: bad }), bad).toBe(false);
+    expect(parses('vault:set-root', { root: 'vault' })).toBe(false);
+    expect(parses('fs:list-dirs', { path: 'here' })).toBe(false);
+  });
+
+  it('takes only http and https server URLs in settings', () => {
+    for (const good of ['https://api.anthropic.com', 'http://127.0.0.1:8080/v1']) {
+      expect(parses('settings:set', { patch: { baseUrl: good } }), good).toBe(true);
+      expect(parses('settings:set', { patch: { teamServerUrl: good } }), good).toBe(true);
+    }
+    for (const bad of ['file:///etc/passwd', 'data:text/plain,hi', 'javascript:alert(1)', 'ftp://example.com', 'ws://127.0.0.1:1']) {
+      expect(parses('settings:set', { patch: { baseUrl: bad } }), bad).toBe(false);
+      expect(parses('settings:set', { patch: { teamServerUrl: bad } }), bad).toBe(false);
+      expect(parses('settings:set', { patch: { projects: { '/p': { teamServerUrl: bad } } } }), bad).toBe(false);
+    }
+    expect(parses('settings:set', { patch: { baseUrl: null } })).toBe(true);
+  });
+});

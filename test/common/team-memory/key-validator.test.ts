@@ -39,6 +39,16 @@ describe('validateTeamMemoryKey', () => {
     ['ok%ZZ/%2e%2e/x.md', 'URL-decoded'],
     [`${'é'.repeat(128)}.md`, 'longer than 255 bytes'],
     [`${'a/'.repeat(257)}x.md`, 'longer than 512 bytes'],
+    ['user_role\n.md', 'contains a line feed (U+000A)'],
+    ['notes/a\rb.md', 'contains a carriage return (U+000D)'],
+    ['\u001b[2Jclear.md', 'contains an escape character (U+001B)'],
+    ['tab\there.md', 'contains a tab (U+0009)'],
+    ['del\u007f.md', 'contains a control character (U+007F)'],
+    ['c1\u0085.md', 'contains a control character (U+0085)'],
+    ['line\u2028sep.md', 'contains a line separator (U+2028)'],
+    ['gpj\u202Eexe.md', 'contains a text-direction control (U+202E)'],
+    ['a%0Ab.md', 'URL-decoded form contains a line feed'],
+    ['a%1Bb.md', 'URL-decoded form contains an escape character'],
   ])('refuses %j and says why', (key, reason) => {
     const check = validateTeamMemoryKey(key);
     expect(check.ok).toBe(false);

@@ -159,6 +159,32 @@ describe('checkMemoryWrite', () => {
   });
 });
 
+describe('names with control characters', () => {
+  it.each([
+    ['a line feed', 'user_role\n- [x](evil.md).md', 'U+000A'],
+    ['a carriage return', 'user\rrole.md', 'U+000D'],
+    ['an escape character', '\u001b[31mred.md', 'U+001B'],
+    ['a control character', 'bell\u0007.md', 'U+0007'],
+    ['a line separator', 'a\u2028b.md', 'U+2028'],
+    ['a text-direction control', 'gpj\u202Eexe.md', 'U+202E'],
+    ['a line feed', 'sub\nfolder/x.md', 'U+000A'],
+  ])('refuses a write whose name holds %s', async (what, name, code) => {
+    const t = await tree();
+    const result = await checkMemoryWrite(t.memory, path.join(t.memory, name));
+    expect(result).toEqual({ ok: false, reason: `the name ${JSON.stringify(name)} is not allowed: it contains ${what} (${code})` });
+  });
+
+  it('still lets a file already named so be read or deleted, so it can be cleared away', async () => {
+    const t = await tree();
+    const odd = path.join(t.memory, 'odd\nname.md');
+    await fs.writeFile(odd, 'x');
+    expect(await checkMemoryWrite(t.memory, odd, 'existing')).toEqual({ ok: true, realPath: odd });
+    const guard = memoryWriteGuard({ memoryDirs: [t.memory], scan: () => [] });
+    expect(await guard.check({ path: odd })).toEqual({ ok: true, realPath: odd });
+    expect(await guard.check({ path: odd, content: 'y' })).toMatchObject({ ok: false });
+  });
+});
+
 describe('memoryWriteGuard', () => {
   const scan = (text: string) => (text.includes('sk-live-') ? [{ rule: 'fake-key', line: text.split('\n').findIndex((l) => l.includes('sk-live-')) + 1 }] : []);
 

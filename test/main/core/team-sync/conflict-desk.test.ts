@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseIndex, parseMemoryFile } from '../../../../common/memory-file/index.js';
-import { copyKeys, indexWithCopy, renameMemory, versionLabel } from '../../../../main/core/team-sync/keep-both.js';
+import { copyKeys, copyTitle, indexWithCopy, renameMemory, versionLabel } from '../../../../main/core/team-sync/keep-both.js';
 import { validateTeamMemoryKey } from '../../../../common/team-memory/key-validator.js';
 import { freshRepo, makeDevice, type Device } from './sync-harness.js';
 import { startSqliteSyncServer, type SyncServer } from './sync-server.js';
@@ -37,6 +37,28 @@ describe('keep both, as text', () => {
     expect(parseMemoryFile(renamed).body).toBe('Indent with tabs, width 2.\n');
     expect(parseMemoryFile(renameMemory('---\ntype: user\n---\nx\n', 'Named')).name).toBe('Named');
     expect(renameMemory('plain text\n', 'Named')).toBe('plain text\n');
+  });
+
+  it.each([
+    ['folded (>)', 'name: >\n  Prefers\n  tabs'],
+    ['literal (|)', 'name: |\n  Prefers\n  tabs'],
+    ['double-quoted over two lines', 'name: "Prefers\n  tabs"'],
+    ['single-quoted over two lines', "name: 'Prefers\n  tabs'"],
+  ])('renames a name written %s whole, so the copy has valid frontmatter and a one-line title', (_style, nameYaml) => {
+    const original = `---\n${nameYaml}\ndescription: How we indent code\n# kept comment\ntype: feedback\n---\nIndent with tabs, width 2.\n`;
+    expect(parseMemoryFile(original).frontmatterError).toBeNull();
+    const title = copyTitle(original, 'tabs.md', "dana's version, 4 Dec");
+    expect(title).toBe("Prefers tabs (dana's version, 4 Dec)");
+    const copy = renameMemory(original, title);
+    expect(parseMemoryFile(copy)).toMatchObject({ frontmatterError: null, name: title, description: 'How we indent code', type: 'feedback', body: 'Indent with tabs, width 2.\n' });
+    expect(copy).toContain('# kept comment');
+    expect(copy).not.toMatch(/^\s+(Prefers|tabs)/m);
+  });
+
+  it('replaces a name and its indented continuation lines in frontmatter YAML cannot read', () => {
+    const broken = '---\nname: >\n  Prefers\n  tabs\ndescription: [unclosed\ntype: feedback\n---\nbody\n';
+    expect(parseMemoryFile(broken).frontmatterError).not.toBeNull();
+    expect(renameMemory(broken, 'Copy')).toBe('---\nname: "Copy"\ndescription: [unclosed\ntype: feedback\n---\nbody\n');
   });
 
   it('points MEMORY.md at the copy right after the original, or at the end', () => {
@@ -146,6 +168,28 @@ describe('conflicts between two teammates: keep both and when theirs arrived', (
     const copy = copyKeys('MEMORY.md', 'dana', new Date()).next().value!;
     expect(await dana.read(copy)).toContain('Reviews');
     expect(await dana.read('MEMORY.md')).toBe(`${indexBefore}- [Deploys](deploys.md) — Fridays only\n`);
+  });
+
+  it('keeps both of a memory whose name spans lines: the copy that reaches the teammate has valid frontmatter', async () => {
+    const spanning = (body: string) => `---\nname: >\n  Prefers\n  tabs\ndescription: How we indent code\ntype: feedback\n---\n${body}`;
+    await ana.write('MEMORY.md', '- [Prefers tabs](tabs.md) — how we indent\n');
+    await ana.write('tabs.md', spanning('Indent with tabs.\n'));
+    await ana.engine.sync();
+    await dana.engine.sync();
+    await ana.write('tabs.md', spanning('Indent with tabs, width 4.\n'));
+    await ana.engine.sync();
+    await dana.write('tabs.md', spanning('Indent with tabs, width 2.\n'));
+    expect((await dana.engine.sync()).conflicts).toEqual(['tabs.md']);
+    await dana.engine.resolveConflict('tabs.md', { keep: 'both', author: 'dana' });
+    await dana.engine.sync();
+    await ana.engine.sync();
+    const copyKey = copyKeys('tabs.md', 'dana', new Date()).next().value!;
+    const label = versionLabel('dana', new Date());
+    for (const device of [dana, ana]) {
+      const copy = parseMemoryFile((await device.read(copyKey))!);
+      expect(copy).toMatchObject({ frontmatterError: null, name: `Prefers tabs (${label})`, flags: [], body: 'Indent with tabs, width 2.\n' });
+      expect(parseIndex((await device.read('MEMORY.md'))!).map((p) => p.title)).toEqual(['Prefers tabs', `Prefers tabs (${label})`]);
+    }
   });
 
   it('numbers a second copy of the same day instead of overwriting the first', async () => {
