@@ -7,12 +7,11 @@ import { autoCompactThreshold, type MemoryConfig } from '../../../common/config.
 import { AppFailure } from '../../../common/result.js';
 import { ProjectPaths } from '../paths/index.js';
 import { liveContextTokens } from '../session-memory/index.js';
-import { conversationChain } from '../transcripts/index.js';
+import { conversationChain, conversationTitle, type TitleSources } from '../transcripts/index.js';
 import { isCompactBoundary, isMessageRecord, type TranscriptRecord } from '../transcripts/index.js';
 import type { TranscriptStore } from '../transcripts/index.js';
 import { displayRecords, isItemRecord, recordsToItems } from './records-to-items.js';
 import { withEarlierVersions } from './branches.js';
-import { readNotesTitle } from './session-title.js';
 
 export const NEW_SESSION_TITLE = 'New conversation';
 
@@ -74,10 +73,10 @@ export class SessionCatalog {
     );
   }
 
-  /** The user's own title (a rename), else the session notes' Session Title, else the first question. */
-  private async title(paths: ProjectPaths, s: { sessionId: string; title: string | null; titleSource: string | null }): Promise<string> {
-    if (s.titleSource === 'custom' && s.title) return s.title;
-    return (await readNotesTitle(paths.sessionNotesFile(s.sessionId))) ?? s.title ?? NEW_SESSION_TITLE;
+  /** The one title the app names the conversation by (`conversationTitle`): a rename, the notes' Session Title, its first question. */
+  private async title(paths: ProjectPaths, s: { sessionId: string; titles: Omit<TitleSources, 'notes'> }): Promise<string> {
+    const notes = await fs.readFile(paths.sessionNotesFile(s.sessionId), 'utf8').catch(() => null);
+    return conversationTitle({ ...s.titles, notes }) ?? NEW_SESSION_TITLE;
   }
 
   /** A fresh session: nothing is written until its first message; an incognito one never into the vault. */

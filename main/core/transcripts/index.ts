@@ -1,7 +1,8 @@
 export * from './records.js';
 export { parseJsonl, serializeRecords, type MalformedLine, type ParsedTranscript } from './jsonl.js';
 export { TranscriptStore, type TranscriptStoreOptions } from './transcript-store.js';
-export { summarizeTranscript, promptText, type SessionSummary, type CustomTitleRecord } from './session-summary.js';
+export { summarizeTranscript, titleSourcesOf, type SessionSummary, type CustomTitleRecord } from './session-summary.js';
+export { conversationTitle, currentFirstQuestion, notesSessionTitle, oneLineTitle, promptText, type TitleSources } from './conversation-title.js';
 export { VaultTrash, type TrashEntry } from './trash.js';
 export { SessionStateStore, type SessionStateSlot } from './session-state-store.js';
 export { importClaudeCode, type ImportCounts, type ImportOptions } from './claude-code-import.js';

@@ -1,15 +1,17 @@
 import { promises as fs } from 'node:fs';
 import { parseCompleteLines } from './jsonl.js';
-import { isMessageRecord, type MessageRecord, type OtherRecord, type TranscriptRecord } from './records.js';
+import { conversationTitle, currentFirstQuestion, oneLineTitle, type TitleSources } from './conversation-title.js';
+import { isMessageRecord, type OtherRecord, type TranscriptRecord } from './records.js';
 
 /** One line of the sessions list. */
 export interface SessionSummary {
   sessionId: string;
   /** Absolute path of the transcript. */
   file: string;
-  /** A custom title (rename), else a `summary` record, else the first user prompt; null if none found. */
+  /** A custom title (rename), else a `summary` record, else the first question as it stands; null if none found. */
   title: string | null;
-  titleSource: 'custom' | 'summary' | 'prompt' | null;
+  /** Each of those, for a caller that names the conversation by its notes too (`conversationTitle`). */
+  titles: Omit<TitleSources, 'notes'>;
   /** Epoch ms of the first record's timestamp, else the file's birth/modification time. */
   createdAt: number;
   /** Epoch ms of the last record's timestamp, else the file's modification time. */
@@ -23,7 +25,6 @@ export interface SessionSummary {
 
 /** Bytes read from each end of a transcript when listing: titles and times live there. */
 export const SUMMARY_WINDOW_BYTES = 64 * 1024;
-const MAX_TITLE_CHARS = 120;
 /** How far a title search reads when the head window holds no complete prompt. */
 const LONG_HEAD_BYTES = 4 * 1024 * 1024;
 
@@ -34,24 +35,6 @@ export interface CustomTitleRecord extends OtherRecord {
   sessionId: string;
 }
 
-function oneLine(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > MAX_TITLE_CHARS ? `${flat.slice(0, MAX_TITLE_CHARS - 1)}…` : flat;
-}
-
-/** The text the user typed in a record, or null for meta records, tool results and injected reminders. */
-export function promptText(record: MessageRecord): string | null {
-  if (record.type !== 'user' || record.isMeta || record.isCompactSummary) return null;
-  const content = record.message.content;
-  const texts = typeof content === 'string' ? [content] : content.flatMap((b) => (b.type === 'text' ? [b.text] : []));
-  for (const text of texts) {
-    const trimmed = text.trim();
-    if (trimmed === '' || /^<(system-reminder|command-|local-command-)/.test(trimmed)) continue;
-    return trimmed;
-  }
-  return null;
-}
-
 function timestampOf(record: TranscriptRecord): number | null {
   const ts = (record as { timestamp?: unknown }).timestamp;
   if (typeof ts !== 'string') return null;
@@ -59,26 +42,20 @@ function timestampOf(record: TranscriptRecord): number | null {
   return Number.isNaN(ms) ? null : ms;
 }
 
-function findTitle(head: TranscriptRecord[], tail: TranscriptRecord[]): Pick<SessionSummary, 'title' | 'titleSource'> {
-  const lastOf = (records: TranscriptRecord[], pick: (r: TranscriptRecord) => string | null) => {
+/** What the transcript's records say the conversation is called (the notes are read by the caller). */
+export function titleSourcesOf(records: TranscriptRecord[]): Omit<TitleSources, 'notes'> {
+  const newest = (pick: (r: TranscriptRecord) => unknown) => {
     for (let i = records.length - 1; i >= 0; i--) {
       const value = pick(records[i]!);
-      if (value) return value;
+      if (typeof value === 'string' && value.trim()) return oneLineTitle(value);
     }
     return null;
   };
-  const custom = (r: TranscriptRecord) =>
-    r.type === 'custom-title' && typeof r.customTitle === 'string' && r.customTitle.trim() ? r.customTitle : null;
-  const summary = (r: TranscriptRecord) => (r.type === 'summary' && typeof r.summary === 'string' && r.summary.trim() ? r.summary : null);
-  const customTitle = lastOf(tail, custom) ?? lastOf(head, custom);
-  if (customTitle) return { title: oneLine(customTitle), titleSource: 'custom' };
-  const summaryTitle = lastOf(tail, summary) ?? lastOf(head, summary);
-  if (summaryTitle) return { title: oneLine(summaryTitle), titleSource: 'summary' };
-  for (const r of head) {
-    const text = isMessageRecord(r) ? promptText(r) : null;
-    if (text) return { title: oneLine(text), titleSource: 'prompt' };
-  }
-  return { title: null, titleSource: null };
+  return {
+    custom: newest((r) => (r.type === 'custom-title' ? r.customTitle : null)),
+    summary: newest((r) => (r.type === 'summary' ? r.summary : null)),
+    firstQuestion: currentFirstQuestion(records),
+  };
 }
 
 const countMessages = (records: TranscriptRecord[]) => records.filter(isMessageRecord).length;
@@ -119,19 +96,21 @@ export async function summarizeTranscript(file: string, sessionId: string, windo
       messageCount = seen + Math.round(readBytes > 0 ? (middleBytes * seen) / readBytes : 0);
       approximate = true;
     }
-    let title = findTitle(head, tail);
-    if (title.title === null && size > 2 * window) {
+    // The first question walks back from the newest message: the tail's records lead to the head's.
+    let titles = titleSourcesOf(head === tail ? head : [...head, ...tail]);
+    if (conversationTitle({ ...titles, notes: null }) === null && size > 2 * window) {
       // A first message with a large attachment can fill the head window: look further for the prompt.
       const longer = (await read(0, Math.min(size, LONG_HEAD_BYTES))).split('\n');
       longer.pop();
-      title = findTitle(parseCompleteLines(longer), []);
+      titles = titleSourcesOf(parseCompleteLines(longer));
     }
     const firstTs = head.map(timestampOf).find((t) => t !== null) ?? null;
     const lastTs = [...tail].reverse().map(timestampOf).find((t) => t !== null) ?? null;
     return {
       sessionId,
       file,
-      ...title,
+      title: conversationTitle({ ...titles, notes: null }),
+      titles,
       createdAt: firstTs ?? (stat.birthtimeMs || stat.mtimeMs),
       updatedAt: lastTs ?? stat.mtimeMs,
       messageCount,

@@ -1,36 +1,22 @@
-import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { parseCompleteLines } from '../transcripts/index.js';
-import { isMessageRecord, type TranscriptRecord } from '../transcripts/index.js';
-import { promptText } from '../transcripts/index.js';
+import { conversationTitle, titleSourcesOf, type TranscriptRecord } from '../transcripts/index.js';
 
-/** How much of a transcript's head is read for its first question or its working folder. */
-const HEAD_BYTES = 64 * 1024;
-const MAX_TITLE = 120;
+/** How much of each end of a transcript is read for its title or its working folder. */
+const WINDOW_BYTES = 64 * 1024;
 const RETRY_MS = 30_000;
 
-const oneLine = (s: string) => {
-  const line = s.replace(/\s+/g, ' ').trim();
-  return line.length > MAX_TITLE ? `${line.slice(0, MAX_TITLE - 1)}…` : line;
-};
-
-/**
- * The title session notes give themselves: the first line of content under `# Session Title`, the
- * template's italic instruction line (`_…_`) skipped; null while the section is still empty.
- */
-export function notesSessionTitle(text: string): string | null {
-  const m = /^# Session Title[ \t]*\r?\n([\s\S]*?)(?=^# |(?![\s\S]))/m.exec(text);
-  if (!m) return null;
-  for (const raw of m[1]!.split('\n')) {
-    const line = raw.trim();
-    if (line === '' || /^_[^_][\s\S]*_$/.test(line)) continue;
-    return oneLine(line.replace(/^[-*+]\s+/, '').replace(/^\*\*(.*)\*\*$/, '$1'));
-  }
-  return null;
+/** The records on the complete lines of `text` (a line cut by a window's edge is dropped). */
+function linesOf(text: string, cutStart: boolean, cutEnd: boolean): TranscriptRecord[] {
+  const lines = text.split('\n');
+  if (cutStart) lines.shift();
+  if (cutEnd) lines.pop();
+  return parseCompleteLines(lines);
 }
 
-/** The records at the head of a transcript (sync: the vault's scan reads files synchronously). */
-function transcriptHead(file: string): TranscriptRecord[] {
+/** The records at the head of a transcript, and at its tail when it is longer (sync: the vault's scan reads files synchronously). */
+function transcriptEnds(file: string, withTail: boolean): TranscriptRecord[] {
   let fd: number;
   try {
     fd = openSync(file, 'r');
@@ -38,11 +24,14 @@ function transcriptHead(file: string): TranscriptRecord[] {
     return [];
   }
   try {
-    const buf = Buffer.alloc(HEAD_BYTES);
-    const n = readSync(fd, buf, 0, HEAD_BYTES, 0);
-    const lines = buf.subarray(0, n).toString('utf8').split('\n');
-    if (n === HEAD_BYTES) lines.pop(); // the last line may be cut
-    return parseCompleteLines(lines);
+    const size = fstatSync(fd).size;
+    const read = (position: number, length: number) => {
+      const buf = Buffer.alloc(length);
+      return buf.subarray(0, readSync(fd, buf, 0, length, position)).toString('utf8');
+    };
+    if (size <= WINDOW_BYTES * (withTail ? 2 : 1)) return linesOf(read(0, size), false, false);
+    const head = linesOf(read(0, WINDOW_BYTES), false, true);
+    return withTail ? [...head, ...linesOf(read(size - WINDOW_BYTES, WINDOW_BYTES), true, false)] : head;
   } catch {
     return [];
   } finally {
@@ -50,25 +39,32 @@ function transcriptHead(file: string): TranscriptRecord[] {
   }
 }
 
-/** A conversation's first question (what a session is named by when its notes have no title yet). */
-export function firstQuestion(transcriptFile: string): string | null {
-  return firstQuestionOf(transcriptHead(transcriptFile));
+/** The same ends of a transcript already read. */
+function textEnds(text: string): TranscriptRecord[] {
+  if (text.length <= 2 * WINDOW_BYTES) return linesOf(text, false, false);
+  return [...linesOf(text.slice(0, WINDOW_BYTES), false, true), ...linesOf(text.slice(-WINDOW_BYTES), true, false)];
 }
 
-/** The same, from a transcript's text already read. */
-export function firstQuestionIn(text: string): string | null {
-  const lines = text.slice(0, HEAD_BYTES).split('\n');
-  if (text.length > HEAD_BYTES) lines.pop();
-  return firstQuestionOf(parseCompleteLines(lines));
+/**
+ * A conversation's title as the chat names it (`conversationTitle`: a rename, the notes' Session Title,
+ * its first question as it stands), from its transcript's text and its notes file; read as the chat's
+ * list reads them, from the ends of the transcript.
+ */
+export function transcriptTitle(text: string, notesFile: string): string | null {
+  return conversationTitle({ ...titleSourcesOf(textEnds(text)), notes: readTextOrNull(notesFile) });
 }
 
-function firstQuestionOf(records: TranscriptRecord[]): string | null {
-  for (const record of records) {
-    if (!isMessageRecord(record)) continue;
-    const text = promptText(record);
-    if (text) return oneLine(text);
+/** The same for a conversation whose notes are `notesText`, read from its transcript file. */
+export function notesTitle(notesText: string, transcriptFile: string): string | null {
+  return conversationTitle({ ...titleSourcesOf(transcriptEnds(transcriptFile, true)), notes: notesText });
+}
+
+function readTextOrNull(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null;
   }
-  return null;
 }
 
 /**
@@ -109,7 +105,7 @@ export class ProjectNames {
       return null;
     }
     for (const n of names) {
-      for (const record of transcriptHead(path.join(dir, n))) {
+      for (const record of transcriptEnds(path.join(dir, n), false)) {
         const cwd = (record as { cwd?: unknown }).cwd;
         if (typeof cwd === 'string' && cwd.trim()) return cwd;
       }

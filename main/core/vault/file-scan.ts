@@ -17,7 +17,7 @@ import {
 import { memoryTypeOf } from '../../../common/memory-file/index.js';
 import { parseMarkdown, type ParsedMarkdown } from './markdown-view.js';
 import { memoryExtras } from './memory-extras.js';
-import { firstQuestion, firstQuestionIn, notesSessionTitle } from './display-names.js';
+import { notesTitle, transcriptTitle } from './display-names.js';
 
 /** One scanned file: its metadata and, when it could be loaded as text, the text and its hash. */
 export interface ScannedFile {
@@ -154,11 +154,12 @@ export function scanFileSync(root: string, rel: string, maxBytes: number, projec
     if (extras) meta.memory = extras;
   }
   if (location.scope === 'session-notes' || location.scope === 'transcript') {
-    // A conversation is named as the user knows it: the notes' own title, else its first question.
+    // A conversation and its notes are named as the chat names the conversation (conversationTitle).
+    const folder = path.join(root, 'projects', location.projectSlug!);
     const title =
       location.scope === 'transcript'
-        ? firstQuestionIn(text)
-        : (notesSessionTitle(text) ?? firstQuestion(path.join(root, 'projects', location.projectSlug!, `${location.sessionId}.jsonl`)));
+        ? transcriptTitle(text, path.join(folder, location.sessionId!, 'session-memory', 'summary.md'))
+        : notesTitle(text, path.join(folder, `${location.sessionId}.jsonl`));
     if (title) meta.title = title;
   }
   return { meta, location, text, hash: sha256(buffer), parsed, ino: lstat.ino };

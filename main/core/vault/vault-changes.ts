@@ -95,6 +95,25 @@ export class VaultChanges {
     }
     const kind = own ? own.kind : before ? 'changed' : 'added';
     this.push({ kind, path: rel, external: !own });
+    await this.renamePair(rel);
+  }
+
+  /**
+   * A conversation is named by its transcript (a rename, its first question) and its notes (the Session
+   * Title) together: when one of the two files changes, the other's entry takes the new title too.
+   */
+  private async renamePair(rel: string): Promise<void> {
+    const location = classifyVaultPath(rel);
+    if (!location?.sessionId || (location.scope !== 'transcript' && location.scope !== 'session-notes')) return;
+    const folder = `projects/${location.projectSlug}`;
+    const pair = location.scope === 'transcript' ? `${folder}/${location.sessionId}/session-memory/summary.md` : `${folder}/${location.sessionId}.jsonl`;
+    const current = this.vault.index.docs.get(pair);
+    if (!current) return;
+    const fresh = await scanDoc(this.vault.root, pair, this.vault.cfg().maxFileBytes, this.vault.projectDirs);
+    if (!fresh || fresh.meta.title === current.meta.title) return;
+    this.vault.index.upsert(fresh);
+    this.vault.scheduleSave();
+    this.push({ kind: 'changed', path: pair, external: false });
   }
 
   emitDifferences(diffs: Difference[]): void {

@@ -11,8 +11,9 @@ const MIN_QUERY = 3;
  * What the conversations of this project said that matches the sidebar's search: each hit opens its
  * conversation in Chat, scrolled to the words and marked there.
  */
-export function ConversationHits({ project, query }: { project: string; query: string }) {
+export function ConversationHits({ project, query, onFound }: { project: string; query: string; onFound?: (count: number) => void }) {
   const [hits, setHits] = useState<SearchHit[]>([]);
+  useEffect(() => onFound?.(hits.length), [hits.length, onFound]);
   const q = query.trim();
   useEffect(() => {
     if (q.length < MIN_QUERY) return setHits([]);

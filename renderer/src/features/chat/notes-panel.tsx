@@ -4,6 +4,7 @@ import { loadNotes } from '../../bridge/chat-actions';
 import { Markdown } from './markdown';
 import { NotesEditor } from '../vault/notes-editor';
 import { readableNotes } from '../vault/notes-sections';
+import { readNotesDraft } from '../vault/notes-draft';
 
 /**
  * The session's notes, live: they update as the background updater edits them, and read as notes (the
@@ -33,7 +34,8 @@ export function NotesPanel({
   }, [drawer]);
 
   useEffect(() => {
-    setEditing(false);
+    // An edit not saved yet (the panel closed mid-edit, a reload, a clash with the updater) opens again where it was.
+    setEditing(!incognito && readNotesDraft(sessionId) !== null);
     // An incognito conversation has no notes file to read (docs/memory.md#pause-and-incognito).
     if (!incognito) void loadNotes(project, sessionId);
   }, [project, sessionId, incognito]);
@@ -61,15 +63,12 @@ export function NotesPanel({
           </span>
         )}
         <span className="spacer" />
-        <button
-          type="button"
-          className="button ghost"
-          aria-pressed={editing}
-          disabled={incognito || !notes?.exists}
-          onClick={() => setEditing(!editing)}
-        >
-          {editing ? 'Done' : 'Edit'}
-        </button>
+        {/* An incognito conversation has no notes to edit: no button that can never be used. */}
+        {!incognito && (
+          <button type="button" className="button ghost" aria-pressed={editing} disabled={!notes?.exists} onClick={() => setEditing(!editing)}>
+            {editing ? 'Done' : 'Edit'}
+          </button>
+        )}
         <button type="button" className="icon-button" aria-label="Hide session notes" onClick={onHide}>
           ×
         </button>
@@ -89,6 +88,14 @@ export function NotesPanel({
         <NotesEditor key={notes.sessionId} project={project} notes={notes} />
       ) : (
         <>
+          {readNotesDraft(sessionId) && (
+            <p className="banner warning small" role="status">
+              Your edit of these notes is not saved yet.{' '}
+              <button type="button" className="link" onClick={() => setEditing(true)}>
+                Finish it
+              </button>
+            </p>
+          )}
           {readable!.markdown ? <Markdown text={readable!.markdown} /> : <p className="muted small">Nothing written yet.</p>}
           {readable!.empty.length > 0 && (
             <p className="muted small notes-empty">Not written yet: {readable!.empty.join(', ')}.</p>

@@ -19,6 +19,8 @@ export function SessionList({ project }: { project: string }) {
     activeSessionId: s.activeSessionId,
   }));
   const [query, setQuery] = useState('');
+  // What the conversations said that matches, found by ConversationHits: a title that does not match is no miss then.
+  const [found, setFound] = useState(0);
   const [renaming, setRenaming] = useState<string | null>(null);
   const [draft, setDraft] = useState('');
   // Where the keyboard goes once a rename or a delete is done: a conversation's row, or New conversation.
@@ -136,10 +138,10 @@ export function SessionList({ project }: { project: string }) {
               </li>
             ),
           )}
-          {shown.length === 0 && <li className="muted small">No conversation title matches.</li>}
+          {shown.length === 0 && found === 0 && <li className="muted small">No conversation matches “{query.trim()}”.</li>}
         </ul>
       )}
-      <ConversationHits project={project} query={query} />
+      <ConversationHits project={project} query={query} onFound={setFound} />
     </>
   );
 }

@@ -9,7 +9,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useMediaQuery } from '../../ui/use-media-query';
 import { CompactDialog } from './compact-dialog';
 import { RawTranscriptDialog } from './raw-transcript-dialog';
-import { MemoryStatus } from '../memory-controls/incognito';
+import { incognitoTitle, MemoryStatus } from '../memory-controls/incognito';
 import { slug } from '../../../../common/paths/slug';
 
 /** Below this width the session notes are a drawer over the conversation (styles.css has the same width). */
@@ -39,6 +39,7 @@ export function SessionPane({ project, projectName, sessionId }: { project: stri
     hadDrawer.current = drawerOpen;
   }, [drawerOpen]);
   if (!view) return <p className="muted">Opening the conversation…</p>;
+  const title = listedTitle ?? (view.incognito ? incognitoTitle(view) : view.title);
   const busy = view.phase === 'streaming' || view.phase === 'running-tools' || view.phase === 'waiting-permission';
   return (
     <div className="session-layout">
@@ -48,8 +49,8 @@ export function SessionPane({ project, projectName, sessionId }: { project: stri
             <p className="muted small" title={project}>
               {projectName}
             </p>
-            <h1 id="session-title" title={listedTitle ?? view.title}>
-              {listedTitle ?? view.title}
+            <h1 id="session-title" title={title}>
+              {title}
             </h1>
           </div>
           <div className="session-tools">

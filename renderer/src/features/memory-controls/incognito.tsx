@@ -13,8 +13,8 @@ export async function newIncognitoSession(project: string): Promise<string | nul
   return showNewSession(result.ok ? result.value : null, from);
 }
 
-/** Its first question, else "Incognito conversation". */
-const titleOf = (view: ChatSessionView) => view.items.find((i) => i.kind === 'user')?.text.slice(0, 80) || 'Incognito conversation';
+/** Its first question, else "Incognito conversation" (it is in no list main keeps, so it is named here). */
+export const incognitoTitle = (view: ChatSessionView) => view.items.find((i) => i.kind === 'user')?.text.slice(0, 80) || 'Incognito conversation';
 
 /**
  * The sidebar's way in: "New incognito conversation", and this run's incognito conversations of the
@@ -38,7 +38,7 @@ export function IncognitoSessions({ project }: { project: string }) {
                 aria-current={v.sessionId === activeSessionId ? 'true' : undefined}
                 onClick={() => void openSession(project, v.sessionId)}
               >
-                <span className="badge incognito">Incognito</span> {titleOf(v)}
+                <span className="badge incognito">Incognito</span> {incognitoTitle(v)}
               </button>
             </li>
           ))}

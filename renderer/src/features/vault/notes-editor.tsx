@@ -7,30 +7,56 @@ import { CodeEditor } from './code-editor';
 import { MergeEditor } from '../conflicts/merge-editor';
 import { notesPlaceholders } from './notes-placeholders';
 import { AUTOSAVE_DELAY_MS } from '../../bridge/vault-autosave';
+import { keepNotesDraft, readNotesDraft } from './notes-draft';
 
 type Status = { kind: 'saved' | 'pending' | 'saving' } | { kind: 'failed'; message: string };
+/** The version an edit is typed on. */
+type Base = Pick<SessionNotes, 'hash' | 'text'>;
 
 const RETRY_MS = 3_000;
 
 /**
+ * Where the editor starts: the notes as they are, or the user's unsaved edit kept from last time —
+ * merged with the notes now when that is clean, else beside them (`theirs`).
+ */
+function startFrom(notes: SessionNotes): { base: Base; text: string; theirs: SessionNotes | null } {
+  const kept = readNotesDraft(notes.sessionId);
+  if (!kept || kept.text === notes.text) return { base: notes, text: notes.text, theirs: null };
+  if (kept.baseHash === notes.hash) return { base: notes, text: kept.text, theirs: null };
+  const merged = merge3(kept.baseText, kept.text, notes.text);
+  if (merged.clean) return { base: notes, text: merged.text, theirs: null };
+  return { base: { hash: kept.baseHash, text: kept.baseText }, text: kept.text, theirs: notes };
+}
+
+/**
  * The session notes in the same editor as memories, saved by themselves like them. The background
  * updater keeps writing the notes: its change is merged with the user's (three-way, against the
- * version the editor started from) when they touch different lines, else both are shown side by side.
+ * version the edit was typed on; main merges the same way when a save arrives after an update) when
+ * they touch different lines, else both are shown side by side. Until a save lands the edit is kept
+ * in the browser's storage (notes-draft.ts): closing the panel, a reload or a clash loses nothing.
  */
 export function NotesEditor({ project, notes }: { project: string; notes: SessionNotes }) {
-  const [base, setBase] = useState(notes);
-  const [text, setText] = useState(notes.text);
+  const sessionId = notes.sessionId;
+  const [start] = useState(() => startFrom(notes));
+  const [base, setBase] = useState<Base>(start.base);
+  const [text, setText] = useState(start.text);
   const [revision, setRevision] = useState(0);
-  const [theirs, setTheirs] = useState<SessionNotes | null>(null);
-  const [status, setStatus] = useState<Status>({ kind: 'saved' });
+  const [theirs, setTheirs] = useState<SessionNotes | null>(start.theirs);
+  const [status, setStatus] = useState<Status>({ kind: start.text === notes.text ? 'saved' : 'pending' });
   const live = useRef({ base, text, theirs });
   live.current = { base, text, theirs };
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
 
-  const adopt = (next: SessionNotes, nextText: string) => {
+  /** The draft in storage follows the text: kept while it differs from its base, dropped once saved. */
+  const keep = (from: Base, mine: string) =>
+    keepNotesDraft(sessionId, mine === from.text && !live.current.theirs ? null : { baseHash: from.hash, baseText: from.text, text: mine });
+
+  const adopt = (next: Base, nextText: string) => {
+    const changed = nextText !== live.current.text;
     live.current = { ...live.current, base: next, text: nextText };
     setBase(next);
-    if (nextText !== text) {
+    keep(next, nextText);
+    if (changed) {
       setText(nextText);
       setRevision((r) => r + 1);
     }
@@ -42,18 +68,33 @@ export function NotesEditor({ project, notes }: { project: string; notes: Sessio
     const { base: from, text: sent, theirs: waiting } = live.current;
     if (waiting || sent === from.text) return;
     setStatus({ kind: 'saving' });
-    const result = await api.invoke['notes:write']({ project, sessionId: notes.sessionId, text: sent, baseHash: from.hash });
+    const result = await api.invoke['notes:write']({ project, sessionId, text: sent, baseHash: from.hash });
     if (result.ok) {
-      useStore.getState().setNotes(result.value);
-      live.current = { ...live.current, base: result.value };
-      setBase(result.value);
-      setStatus({ kind: live.current.text === sent ? 'saved' : 'pending' });
+      const saved = result.value;
+      useStore.getState().setNotes(saved);
+      const typed = live.current.text;
+      // Main may have merged an update into what was sent; what was typed meanwhile goes on top of that.
+      const next = typed === sent ? { clean: true as const, text: saved.text } : merge3(sent, typed, saved.text);
+      if (!next.clean) {
+        live.current = { ...live.current, base: saved };
+        setBase(saved);
+        setTheirs(saved);
+        keep(saved, typed);
+        setStatus({ kind: 'pending' });
+        return;
+      }
+      adopt(saved, next.text);
+      if (next.text === saved.text) setStatus({ kind: 'saved' });
+      else edit(next.text);
       return;
     }
     if (result.error.code === 'conflict') {
-      // The updater wrote meanwhile: its version arrives as an event and is merged there; read it now in case.
-      const fresh = await api.invoke['notes:read']({ project, sessionId: notes.sessionId });
-      if (fresh.ok) useStore.getState().setNotes(fresh.value);
+      // The same lines changed on both sides: the version there now is shown beside the edit (the effect below).
+      const fresh = await api.invoke['notes:read']({ project, sessionId });
+      if (fresh.ok) {
+        useStore.getState().setNotes(fresh.value);
+        if (fresh.value.hash !== live.current.base.hash && !live.current.theirs) meet(fresh.value);
+      }
       return;
     }
     setStatus({ kind: 'failed', message: `Not saved yet: ${result.error.message}. Your text is kept here and Strata keeps trying.` });
@@ -63,32 +104,50 @@ export function NotesEditor({ project, notes }: { project: string; notes: Sessio
   const edit = (next: string) => {
     live.current = { ...live.current, text: next };
     setText(next);
+    keep(live.current.base, next);
     if (live.current.theirs) return;
     setStatus((s) => (s.kind === 'failed' ? s : { kind: 'pending' }));
     if (timer.current) clearTimeout(timer.current);
     timer.current = setTimeout(() => void save(), AUTOSAVE_DELAY_MS);
   };
 
-  // The updater (or another window) changed the notes.
-  useEffect(() => {
-    const { base: from, text: mine, theirs: waiting } = live.current;
-    if (notes.hash === from.hash || waiting) return;
-    if (mine === from.text) return adopt(notes, notes.text);
-    const merged = merge3(from.text, mine, notes.text);
+  /** Another version of the notes arrived (the updater, another window): merged with the edit, or shown beside it. */
+  const meet = (other: SessionNotes) => {
+    const { base: from, text: mine } = live.current;
+    if (mine === from.text) return adopt(other, other.text);
+    const merged = merge3(from.text, mine, other.text);
     if (merged.clean) {
-      adopt(notes, merged.text);
-      if (merged.text !== notes.text) edit(merged.text);
+      adopt(other, merged.text);
+      if (merged.text !== other.text) edit(merged.text);
+      else setStatus({ kind: 'saved' });
     } else {
-      setTheirs(notes);
+      live.current = { ...live.current, theirs: other };
+      setTheirs(other);
+      keep(from, mine);
     }
+  };
+
+  useEffect(() => {
+    const { base: from, theirs: waiting } = live.current;
+    if (notes.hash === from.hash || waiting) return;
+    meet(notes);
     // Only a new version of the notes matters here.
   }, [notes.hash]);
 
-  // Leaving (panel hidden, another conversation, the page going away): what waits is sent at once.
+  // An edit kept from last time that merged cleanly is saved at once.
+  useEffect(() => {
+    if (!start.theirs && start.text !== notes.text) edit(start.text);
+  }, []);
+
+  // Leaving (panel hidden, another conversation, the page going away): what waits is sent at once; main
+  // merges it with an update that came meanwhile. A clash stays in the kept draft for the next time.
   useEffect(() => {
     const flush = () => {
       const { base: from, text: mine, theirs: waiting } = live.current;
-      if (!waiting && mine !== from.text) void api.invoke['notes:write']({ project, sessionId: notes.sessionId, text: mine, baseHash: from.hash });
+      if (waiting || mine === from.text) return;
+      void api.invoke['notes:write']({ project, sessionId, text: mine, baseHash: from.hash }).then((r) => {
+        if (r.ok && readNotesDraft(sessionId)?.text === mine) keepNotesDraft(sessionId, null);
+      });
     };
     window.addEventListener('pagehide', flush);
     return () => {
@@ -96,11 +155,16 @@ export function NotesEditor({ project, notes }: { project: string; notes: Sessio
       if (timer.current) clearTimeout(timer.current);
       flush();
     };
-  }, [project, notes.sessionId]);
+  }, [project, sessionId]);
 
-  const resolve = async (choice: 'mine' | 'theirs') => {
+  const resolve = async (choice: 'mine' | 'theirs' | 'both') => {
     const other = live.current.theirs;
     if (!other) return;
+    if (choice === 'both') {
+      const merged = merge3(live.current.base.text, live.current.text, other.text);
+      if (!merged.clean) edit(merged.chunks.map((c) => (c.kind === 'same' ? c.text : joinLines(c.mine, c.theirs))).join(''));
+      choice = 'mine';
+    }
     setTheirs(null);
     live.current = { ...live.current, theirs: null };
     if (choice === 'theirs') {
@@ -130,13 +194,17 @@ export function NotesEditor({ project, notes }: { project: string; notes: Sessio
       {theirs ? (
         <div className="banner warning external-change" role="alert">
           <p>
-            <strong>The notes were updated on the same lines you were editing.</strong> Yours are on the left, the update on the right;
-            take what you want from the right, then choose.
+            <strong>The notes were updated on the same lines you were editing.</strong> Nothing is lost: choose what to keep, or take
+            what you want from the right into yours below.
           </p>
+          <ClashLines base={base.text} mine={text} theirs={theirs.text} />
           <MergeEditor docKey={theirs.hash ?? 'new'} mine={text} theirs={theirs.text} onResult={(t) => edit(t)} />
           <div className="row">
             <button type="button" className="button secondary" onClick={() => void resolve('theirs')}>
               Use the update
+            </button>
+            <button type="button" className="button secondary" onClick={() => void resolve('both')}>
+              Keep both
             </button>
             <button type="button" className="button primary" onClick={() => void resolve('mine')}>
               Keep my version
@@ -145,7 +213,7 @@ export function NotesEditor({ project, notes }: { project: string; notes: Sessio
         </div>
       ) : (
         <CodeEditor
-          docKey={notes.sessionId}
+          docKey={sessionId}
           syncKey={String(revision)}
           value={text}
           label="Session notes text"
@@ -155,5 +223,28 @@ export function NotesEditor({ project, notes }: { project: string; notes: Sessio
         />
       )}
     </div>
+  );
+}
+
+/** Two versions of the same lines, one after the other (a line break between when needed). */
+const joinLines = (a: string, b: string) => (a === '' || a.endsWith('\n') ? a + b : `${a}\n${b}`);
+
+/** The lines both sides changed, each side in full: what the user wrote and what the update wrote. */
+function ClashLines({ base, mine, theirs }: { base: string; mine: string; theirs: string }) {
+  const merged = merge3(base, mine, theirs);
+  if (merged.clean) return null;
+  const clashes = merged.chunks.filter((c) => c.kind === 'conflict');
+  return (
+    <dl className="clash-lines small">
+      {clashes.slice(0, 3).map((c, i) => (
+        <div key={i}>
+          <dt>You wrote</dt>
+          <dd>{c.mine.trim() || '(removed the lines)'}</dd>
+          <dt>The update wrote</dt>
+          <dd>{c.theirs.trim() || '(removed the lines)'}</dd>
+        </div>
+      ))}
+      {clashes.length > 3 && <p className="muted">…and {clashes.length - 3} more places, side by side below.</p>}
+    </dl>
   );
 }

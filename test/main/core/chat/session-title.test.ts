@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { notesTitle } from '../../../../main/core/chat/session-title.js';
+import { notesSessionTitle as notesTitle } from '../../../../main/core/transcripts/index.js';
 import { text } from '../../../fakes/anthropic-server/index.js';
 import { chatFixture, type ChatFixture } from './chat-fixture.js';
 

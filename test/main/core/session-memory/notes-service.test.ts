@@ -58,4 +58,29 @@ describe('SessionNotesService', () => {
     await expect(save).rejects.toMatchObject({ code: 'conflict' });
     expect((await service.read(project, 's1')).text).toContain('- by the updater');
   });
+
+  it('merges a save based on the version before an update with what the update wrote, when they changed different lines', async () => {
+    const { project, updater, service } = await setup();
+    const loaded = await service.write(project, 's1', '# Current State\nWorking on: the plan\n\n# Worklog\n- started\n', null);
+    const fork: ForkRunner = async () => {
+      await fs.writeFile(await updater.notesPath(project, 's1'), '# Current State\nWorking on: the plan\n\n# Worklog\n- started\n- read the sheet\n');
+      return { usage, cacheHitRatio: 0 };
+    };
+    const t = new TranscriptBuilder();
+    t.user('x');
+    await updater.updateNow({ sessionId: 's1', projectDir: project, records: t.records, fork });
+    // The user's edit, typed on the version before the update and saved after it (a panel closed, a page left).
+    const saved = await service.write(project, 's1', '# Current State\nWorking on: the plan, and my own words\n\n# Worklog\n- started\n', loaded.hash);
+    const both = '# Current State\nWorking on: the plan, and my own words\n\n# Worklog\n- started\n- read the sheet\n';
+    expect(saved.text).toBe(both);
+    expect(await fs.readFile(await updater.notesPath(project, 's1'), 'utf8')).toBe(both);
+  });
+
+  it('refuses a save on a base it never handed out when the notes are not that version', async () => {
+    const { project, updater, service } = await setup();
+    await service.write(project, 's1', 'one\n', null);
+    await fs.writeFile(await updater.notesPath(project, 's1'), 'one\ntwo\n');
+    await expect(service.write(project, 's1', 'zero\none\n', 'sha256:' + '0'.repeat(64))).rejects.toMatchObject({ code: 'conflict' });
+    expect(await fs.readFile(await updater.notesPath(project, 's1'), 'utf8')).toBe('one\ntwo\n');
+  });
 });

@@ -104,7 +104,7 @@ describe('TranscriptStore: sessions list', () => {
     await store.append(SLUG, 'new', [newer.user('Write docs'), newer.assistant('sure'), newer.user('thanks')]);
     const list = await store.list(SLUG);
     expect(list.map((s) => s.sessionId)).toEqual(['new', 'old']);
-    expect(list[0]).toMatchObject({ title: 'Write docs', titleSource: 'prompt', messageCount: 3, messageCountApproximate: false });
+    expect(list[0]).toMatchObject({ title: 'Write docs', titles: expect.objectContaining({ custom: null, summary: null }), messageCount: 3, messageCountApproximate: false });
     expect(list[0]!.updatedAt).toBe(newer.lastMs);
     expect(list[0]!.createdAt).toBe(Date.UTC(2026, 0, 3) + 1000);
     expect(list[1]).toMatchObject({ title: 'Fix the login bug', messageCount: 3 });
@@ -114,10 +114,10 @@ describe('TranscriptStore: sessions list', () => {
     const { store } = await setup();
     const m = recordMaker('s1');
     await store.append(SLUG, 's1', [m.user('first prompt'), { type: 'summary', summary: 'Auth refactor', leafUuid: 'x' }]);
-    expect((await store.list(SLUG))[0]).toMatchObject({ title: 'Auth refactor', titleSource: 'summary' });
+    expect((await store.list(SLUG))[0]).toMatchObject({ title: 'Auth refactor', titles: expect.objectContaining({ custom: null, summary: 'Auth refactor' }) });
     await store.rename(SLUG, 's1', 'Login work');
     await store.rename(SLUG, 's1', '  Login   work, part 2 ');
-    expect((await store.list(SLUG))[0]).toMatchObject({ title: 'Login work, part 2', titleSource: 'custom' });
+    expect((await store.list(SLUG))[0]).toMatchObject({ title: 'Login work, part 2', titles: expect.objectContaining({ custom: 'Login work, part 2' }) });
     const read = await store.read(SLUG, 's1');
     expect(read.records.at(-1)).toEqual({ type: 'custom-title', customTitle: 'Login work, part 2', sessionId: 's1' });
     await expect(store.rename(SLUG, 's1', '   ')).rejects.toMatchObject({ code: 'invalid_request' });
@@ -242,6 +242,6 @@ describe('TranscriptStore: titles past a large first record', () => {
     for (let i = 0; i < 2000; i++) records.push(m.assistant(`line ${i} ${'z'.repeat(60)}`));
     await store.append(SLUG, 'img', records);
     const [summary] = await store.list(SLUG);
-    expect(summary).toMatchObject({ title: 'What is in this picture?', titleSource: 'prompt', messageCountApproximate: true });
+    expect(summary).toMatchObject({ title: 'What is in this picture?', titles: expect.objectContaining({ custom: null, summary: null }), messageCountApproximate: true });
   });
 });
