@@ -14,7 +14,7 @@ describe('notes:write through the dispatcher', () => {
     const loaded = await f.call('notes:read', { project: f.project, sessionId });
     const first = await f.call('notes:write', { project: f.project, sessionId, text: '# Current State\nFirst.\n', baseHash: loaded.hash });
     const stale = await f.invoke('notes:write', { project: f.project, sessionId, text: '# Current State\nStale.\n', baseHash: loaded.hash });
-    expect(stale).toEqual({ ok: false, error: { code: 'conflict', message: expect.stringMatching(/not saved; copy it and edit again/) } });
+    expect(stale).toEqual({ ok: false, error: { code: 'conflict', message: expect.stringMatching(/updated on the same lines you changed. Nothing was saved yet: choose what to keep/) } });
     expect(await f.call('notes:read', { project: f.project, sessionId })).toMatchObject({ text: '# Current State\nFirst.\n', hash: first.hash });
   });
 });

@@ -32,7 +32,8 @@ describe('Vault search', () => {
   it('finds memories, notes, instructions and transcripts with line, snippet and highlight ranges', async () => {
     const { vault } = await openVault(await vaultWithContent());
     const hits = vault.search('postgresql');
-    expect(hits.map((h) => h.path).sort()).toEqual([`${P}/memory/db.md`, `${P}/s1/session-memory/summary.md`, 'projects/other/memory/db.md']);
+    // The conversation is named by its notes' Session Title, which holds the word, so its transcript is found by its title.
+    expect(hits.map((h) => h.path).sort()).toEqual([`${P}/memory/db.md`, `${P}/s1.jsonl`, `${P}/s1/session-memory/summary.md`, 'projects/other/memory/db.md']);
     const db = hits.find((h) => h.path === `${P}/memory/db.md`)!;
     expect(db).toMatchObject({ scope: 'project-memory', type: 'project', title: 'Database', line: 7 });
     expect(db.snippet).toBe('We use PostgreSQL 15.');
