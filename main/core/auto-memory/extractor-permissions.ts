@@ -1,5 +1,7 @@
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { MemoryWriteGuard } from './write-guard.js';
+import { editedText } from '../tools/index.js';
+import type { MemoryWriteGuard, MemoryWriteRequest } from './write-guard.js';
 
 /** A permission decision for one tool call, in the shape the agent loop's `canUseTool` returns. */
 export type ToolDecision = { behavior: 'allow'; updatedInput?: Record<string, unknown> } | { behavior: 'deny'; message: string };
@@ -17,11 +19,19 @@ export function writeTargetOf(toolName: string, input: Record<string, unknown>):
   return typeof p === 'string' ? p : null;
 }
 
-/** The text a write puts on disk, which is what the secret scan must see. */
-function writtenText(toolName: string, input: Record<string, unknown>): string | undefined {
+/**
+ * The whole text a write leaves on disk, which is what the secret scan must see: for an Edit, the file
+ * with the replacement made (`password: <TBD>` → the real password has no finding in `new_string` alone).
+ * An Edit that cannot apply is scanned on its replacement: the tool refuses it anyway.
+ */
+function writtenText(toolName: string, input: Record<string, unknown>): MemoryWriteRequest['content'] {
   if (toolName === 'Write' && typeof input.content === 'string') return input.content;
-  if (toolName === 'Edit' && typeof input.new_string === 'string') return input.new_string;
-  return undefined;
+  if (toolName !== 'Edit' || typeof input.new_string !== 'string') return undefined;
+  const edit = { old_string: String(input.old_string ?? ''), new_string: input.new_string, replace_all: input.replace_all === true };
+  return async (realPath) => {
+    const before = await fs.readFile(realPath, 'utf8').catch(() => null);
+    return (before === null ? null : editedText(before, edit)) ?? edit.new_string;
+  };
 }
 
 const inside = (dir: string, p: string) => {

@@ -1,19 +1,30 @@
 import { formatFindingRef } from '../../../common/domain/secrets.js';
+import { secretValues } from '../secrets/index.js';
 import { checkMemoryWrite, type SandboxResult } from './write-sandbox.js';
 
-/** The secret scanner as this module needs it (main/core/secrets `scanText` fits): findings name rule and line only. */
-export type SecretScan = (text: string) => { rule: string; line: number; fingerprint?: string }[];
+/**
+ * The secret scanner as this module needs it (main/core/secrets `vaultSecretScan` fits): findings name
+ * rule and line, never the value; a `span` says where the value sits, for redaction.
+ */
+export type SecretScan = (text: string) => { rule: string; line: number; fingerprint?: string; span?: [number, number] }[];
 
-/** One agent write into a memory folder: `content` is the text to be written (Write) or inserted (Edit); absent for Delete. */
+/**
+ * One write into a memory folder. `content` is the whole text the file would hold afterwards — never
+ * only the replacement of an Edit, since a value whose key name is already in the file (`password:
+ * <TBD>` → the real password) is a secret only there — or, for a call not yet carried out, how to work
+ * that text out from the file's real path. Absent for a Delete.
+ */
 export interface MemoryWriteRequest {
   path: string;
-  content?: string;
+  content?: string | ((realPath: string) => Promise<string>);
 }
 
-/** Sandbox + secret scan for every agent write into a memory folder (docs/memory.md#auto-memory). */
+/** Sandbox + secret scan for every write into a memory folder, whoever makes it (docs/memory.md#secret-scan). */
 export interface MemoryWriteGuard {
   readonly memoryDirs: readonly string[];
   check(request: MemoryWriteRequest): Promise<SandboxResult>;
+  /** The values in `text` the scan matched — what a write of `text` is refused for — so a record of the call can leave them out. */
+  refusedValues(text: string): string[];
 }
 
 /**
@@ -25,7 +36,7 @@ export function memoryWriteGuard(options: { memoryDirs: readonly string[]; scan:
     memoryDirs: options.memoryDirs,
     async check(request) {
       let first: SandboxResult | null = null;
-      let allowed: SandboxResult | null = null;
+      let allowed: Extract<SandboxResult, { ok: true }> | null = null;
       for (const dir of options.memoryDirs) {
         const result = await checkMemoryWrite(dir, request.path, request.content === undefined ? 'existing' : 'write');
         first ??= result;
@@ -35,16 +46,17 @@ export function memoryWriteGuard(options: { memoryDirs: readonly string[]; scan:
         }
       }
       if (!allowed) return first ?? { ok: false, reason: 'no memory folder is open' };
-      if (request.content !== undefined) {
-        const findings = options.scan(request.content);
-        if (findings.length > 0) {
-          // The bracketed reference lets the chat card offer "Not a secret" for this finding; it is a keyed
-          // hash, never the value, and only the user can act on it.
-          const where = findings.map((f) => `rule ${f.rule} on line ${f.line}${f.fingerprint ? ` ${formatFindingRef(f.rule, f.fingerprint)}` : ''}`).join(', ');
-          return { ok: false, reason: `${where} — leave the secret out and write the memory without it` };
-        }
-      }
-      return allowed;
+      if (request.content === undefined) return allowed;
+      const text = typeof request.content === 'string' ? request.content : await request.content(allowed.realPath);
+      const findings = options.scan(text);
+      if (findings.length === 0) return allowed;
+      // The bracketed reference lets the chat card offer "Not a secret" for this finding; it is a keyed
+      // hash, never the value, and only the user can act on it.
+      const where = findings.map((f) => `rule ${f.rule} on line ${f.line}${f.fingerprint ? ` ${formatFindingRef(f.rule, f.fingerprint)}` : ''}`).join(', ');
+      return { ok: false, reason: `${where} — leave the secret out and write the memory without it` };
+    },
+    refusedValues(text) {
+      return secretValues(text, options.scan(text));
     },
   };
 }

@@ -4,7 +4,7 @@ import { ensureMemoryDir } from '../auto-memory/index.js';
 import { createClients, projectSwitches, type AgentEnvironment } from '../chat/index.js';
 import { ProjectPaths } from '../paths/index.js';
 import type { Clock, Logger } from '../ports.js';
-import { scanText } from '../secrets/index.js';
+import { vaultSecretScan } from '../secrets/index.js';
 import type { Vault } from '../vault/index.js';
 import { ChangesetStore } from './changeset-store.js';
 import { createConsolidationFork } from './consolidation-fork.js';
@@ -52,7 +52,7 @@ export class ConsolidationService {
       clock: this.o.clock,
       fork: createConsolidationFork({ llm: createClients(env).llm, projectDir: paths.projectDir, memoryDirs: [memoryDir] }),
       store: this.store,
-      scan: scanText,
+      scan: vaultSecretScan(env.vaultRoot),
     });
   }
 

@@ -10,6 +10,7 @@ import { formatManifest, scanMemoryFiles } from '../auto-memory/index.js';
 import { INDEX_FILE_NAME } from '../auto-memory/index.js';
 import { memoryWriteGuard, type SecretScan } from '../auto-memory/index.js';
 import type { Clock } from '../ports.js';
+import { redactValues } from '../secrets/index.js';
 import { ReadState, realScope, type ToolContext } from '../tools/index.js';
 import type { Vault } from '../vault/index.js';
 import { ChangesetStore, type StoredChangeset, type StoredItem } from './changeset-store.js';
@@ -103,7 +104,12 @@ export class Consolidator {
       scope: await realScope({ project: projectDir, memory: [memoryDir], readOnly: [] }),
       readState: new ReadState(),
       limits: config.agent,
+      // `content` is the whole file the write would leave (an Edit's result, not its replacement): a value
+      // whose key name is already in the file is a secret only there. Refused here, it is never held, so
+      // no changeset, history version or blob of it exists.
       beforeMemoryWrite: async (file, content) => {
+        const check = await guard.check({ path: file, ...(content === null ? {} : { content }) });
+        if (!check.ok) return `Refused: ${check.reason}.`;
         captured.set(file, content);
         return { held: 'Held for the user to review with the rest of this pass; go on with the other changes.' };
       },
@@ -151,18 +157,33 @@ export class Consolidator {
   resolve(changesetId: string, decision: { accept: readonly string[]; reject: readonly string[] }): Promise<ConsolidationChangeset> {
     return this.o.store.queue.run(this.o.memoryDir, async () => {
       const changeset = await this.loadChangeset(changesetId);
+      const guard = memoryWriteGuard({ memoryDirs: [this.o.memoryDir], scan: this.o.scan });
       const conflicts: string[] = [];
+      const secrets: string[] = [];
       for (const item of changeset.items) {
         if (item.status !== 'pending') continue;
         if (decision.reject.includes(item.id)) item.status = 'rejected';
         else if (decision.accept.includes(item.id)) {
-          if (await this.apply(item, this.keptDeletions(changeset))) item.status = 'applied';
+          // Scanned again at apply, with today's rules and "Not a secret" list (a changeset stored by an
+          // older version, or a rule added since): a refused change is dropped with its text.
+          const values = item.after === null ? [] : guard.refusedValues(item.after);
+          if (item.after !== null && this.o.scan(item.after).length > 0) {
+            item.status = 'rejected';
+            item.after = redactValues(item.after, values);
+            item.reason = 'refused: it would write a secret into memory';
+            secrets.push(this.rel(item.absPath));
+          } else if (await this.apply(item, this.keptDeletions(changeset))) item.status = 'applied';
           else conflicts.push(this.rel(item.absPath));
         }
       }
       await this.o.store.save(this.o.memoryDir, changeset);
-      if (conflicts.length) {
-        throw new AppFailure('conflict', `Changed since the tidy-up was proposed, so left as they are: ${conflicts.join(', ')}. Reject those items, or edit the files in the vault.`);
+      const problems = [
+        ...(secrets.length ? [`Not applied, since it would write a secret into memory: ${secrets.join(', ')}.`] : []),
+        ...(conflicts.length ? [`Changed since the tidy-up was proposed, so left as they are: ${conflicts.join(', ')}. Reject those items, or edit the files in the vault.`] : []),
+      ];
+      if (problems.length) {
+        const applied = changeset.items.filter((i) => i.status === 'applied' && decision.accept.includes(i.id)).length;
+        throw new AppFailure('conflict', `${applied ? `${applied} change${applied === 1 ? '' : 's'} applied. ` : ''}${problems.join(' ')}`);
       }
       return this.view(changeset);
     });

@@ -5,9 +5,10 @@
 import type { Finding } from './secret-rule.js';
 
 export { scanText } from './scan-text.js';
-export { redactFindings, REDACTED_SECRET } from './redact-text.js';
+export { redactFindings, redactValues, secretValues, REDACTED_SECRET } from './redact-text.js';
 export { scanFile, scanPaths, type FileScanResult, type ScanFileOptions } from './scan-files.js';
 export { secretRules } from './rules.js';
+export { vaultSecretScan } from './vault-scan.js';
 export { DamagedAllowancesError, SecretAllowanceStore, allowancesFile, isAllowanceFile, fingerprintPattern, type SecretAllowance } from './allowances.js';
 export type { Finding, ScanOptions, SecretFamily, SecretRule } from './secret-rule.js';
 

@@ -22,3 +22,17 @@ export function redactFindings(text: string, findings: readonly Finding[]): stri
   }
   return out + text.slice(at);
 }
+
+/**
+ * The distinct values a scan of `text` (asked for spans) found, longest first: replaced one by one,
+ * a value holding a shorter one is blanked whole. For blanking them where else they appear.
+ */
+export function secretValues(text: string, findings: readonly { span?: [number, number] | undefined }[]): string[] {
+  const values = findings.flatMap((f) => (f.span ? [text.slice(f.span[0], f.span[1])] : [])).filter((v) => v !== '');
+  return [...new Set(values)].sort((a, b) => b.length - a.length);
+}
+
+/** `text` with each of `values` replaced by REDACTED_SECRET wherever it appears. */
+export function redactValues(text: string, values: readonly string[]): string {
+  return values.reduce((out, value) => out.split(value).join(REDACTED_SECRET), text);
+}

@@ -9,7 +9,8 @@ import { toolError, type Tool, type ToolContext, type ToolOutput } from './tool-
 /** The agent's tools (docs/architecture.md#the-agent), with Claude Code's names and input shapes. */
 export { ReadState } from './read-state.js';
 export { realResolve, realScope, resolveInScope, type PathScope, type RootKind } from './path-scope.js';
-export { memoryTool, MEMORY_TOOL_NAME, type MemoryWriteTools } from './memory-tool.js';
+export { memoryTool, memoryToolWrite, MEMORY_TOOL_NAME, type MemoryWriteTools } from './memory-tool.js';
+export { editedText } from './write-tools.js';
 export type { BeforeMemoryWrite, PermissionAnswer, PermissionGate, Tool, ToolContext, ToolOutput } from './tool-types.js';
 
 /** The fixed tool list, in a fixed order: part of the prompt-cache key, identical for forks. */

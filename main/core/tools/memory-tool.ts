@@ -1,8 +1,9 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { resolveInScope } from './path-scope.js';
+import { resolveInScope, type PathScope } from './path-scope.js';
 import { statOrNull } from './file-kind.js';
+import { editedText } from './write-tools.js';
 import { viewMemoryFolder } from './memory-folder-view.js';
 import { toolError, type Tool, type ToolContext, type ToolOutput } from './tool-types.js';
 
@@ -40,17 +41,44 @@ type Mapped = { ok: true; abs: string; virtual: string } | { ok: false; message:
  * `/memories/a/b.md` → `<memory folder>/a/b.md`. The path is judged as written (no `.` or `..`
  * segment, no backslash or NUL) and then where it really leads (a link out of the folder is refused).
  */
-async function mapPath(virtual: string, ctx: ToolContext): Promise<Mapped> {
-  const root = ctx.scope.memory[0];
+async function mapPath(virtual: string, scope: PathScope): Promise<Mapped> {
+  const root = scope.memory[0];
   if (!root) return { ok: false, message: 'Memory is turned off for this project.' };
   if (virtual !== VIRTUAL_ROOT && !virtual.startsWith(`${VIRTUAL_ROOT}/`)) return { ok: false, message: `Path must start with /memories, got: ${virtual}` };
   const rel = virtual.slice(VIRTUAL_ROOT.length).replace(/^\/+/, '').replace(/\/+$/, '');
   const segments = rel === '' ? [] : rel.split('/');
   if (segments.some((s) => s === '' || s === '.' || s === '..') || /[\\\0]/.test(rel)) return { ok: false, message: `Path ${virtual} would escape /memories directory` };
   const abs = path.join(root, ...segments);
-  const where = await resolveInScope(abs, ctx.scope);
+  const where = await resolveInScope(abs, scope);
   if (!where.ok || where.kind !== 'memory') return { ok: false, message: `Path ${virtual} would escape /memories directory via symlink` };
   return { ok: true, abs: where.path, virtual: segments.length ? `${VIRTUAL_ROOT}/${segments.join('/')}` : VIRTUAL_ROOT };
+}
+
+/** `text` put before line `line` (0 = at the top), as the reference implementation inserts; null when the line is out of range. */
+function insertedText(before: string, line: number, text: string): string | null {
+  const lines = before.split('\n');
+  if (line < 0 || line > lines.length) return null;
+  lines.splice(line, 0, text.replace(/\n$/, ''));
+  return lines.join('\n');
+}
+
+/**
+ * The file a create, str_replace or insert call would write and the whole text it would hold, worked out
+ * without carrying the call out (null for any other call, or one that would fail): what the chat's record
+ * of a refused write is redacted by (docs/security.md).
+ */
+export async function memoryToolWrite(call: unknown, scope: PathScope): Promise<{ path: string; text: string } | null> {
+  const parsed = input.safeParse(call);
+  if (!parsed.success) return null;
+  const c = parsed.data;
+  if (c.command !== 'create' && c.command !== 'str_replace' && c.command !== 'insert') return null;
+  const m = await mapPath(c.path, scope);
+  if (!m.ok) return null;
+  if (c.command === 'create') return { path: m.abs, text: c.file_text };
+  const before = await fs.readFile(m.abs, 'utf8').catch(() => null);
+  if (before === null) return null;
+  const text = c.command === 'str_replace' ? editedText(before, { old_string: c.old_str, new_string: c.new_str }) : insertedText(before, c.insert_line, c.insert_text);
+  return text === null ? null : { path: m.abs, text };
 }
 
 const numbered = (lines: string[], first: number) => lines.map((line, i) => `${String(i + first).padStart(6, ' ')}\t${line}`).join('\n');
@@ -88,7 +116,7 @@ export function memoryTool(tools: MemoryWriteTools): Tool<MemoryCommand> {
 
   const commands = {
     async view(c: Extract<MemoryCommand, { command: 'view' }>, ctx: ToolContext): Promise<ToolOutput> {
-      const m = await mapPath(c.path, ctx);
+      const m = await mapPath(c.path, ctx.scope);
       if (!m.ok) return toolError(m.message);
       const st = await statOrNull(m.abs);
       if (!st) return toolError(`The path ${c.path} does not exist. Please provide a valid path.`);
@@ -102,7 +130,7 @@ export function memoryTool(tools: MemoryWriteTools): Tool<MemoryCommand> {
       return { content: `Here's the content of ${m.virtual} with line numbers:\n${numbered(lines.slice(start, end), start + 1)}` };
     },
     async create(c: Extract<MemoryCommand, { command: 'create' }>, ctx: ToolContext): Promise<ToolOutput> {
-      const m = await mapPath(c.path, ctx);
+      const m = await mapPath(c.path, ctx.scope);
       if (!m.ok) return toolError(m.message);
       if (m.virtual === VIRTUAL_ROOT) return toolError('Cannot create the /memories directory itself');
       if (await statOrNull(m.abs)) return toolError(`File ${m.virtual} already exists`);
@@ -110,7 +138,7 @@ export function memoryTool(tools: MemoryWriteTools): Tool<MemoryCommand> {
       return out.isError || !out.content.startsWith('File created') ? out : { content: `File created successfully at: ${m.virtual}` };
     },
     async str_replace(c: Extract<MemoryCommand, { command: 'str_replace' }>, ctx: ToolContext): Promise<ToolOutput> {
-      const m = await mapPath(c.path, ctx);
+      const m = await mapPath(c.path, ctx.scope);
       if (!m.ok) return toolError(m.message);
       const before = await readText(m.abs, c.path, ctx);
       if (typeof before !== 'string') return before;
@@ -128,20 +156,19 @@ export function memoryTool(tools: MemoryWriteTools): Tool<MemoryCommand> {
       return { content: `The memory file has been edited. Here is the snippet showing the change (with line numbers):\n${numbered(after.slice(from, changed + 3), from + 1)}` };
     },
     async insert(c: Extract<MemoryCommand, { command: 'insert' }>, ctx: ToolContext): Promise<ToolOutput> {
-      const m = await mapPath(c.path, ctx);
+      const m = await mapPath(c.path, ctx.scope);
       if (!m.ok) return toolError(m.message);
       const before = await readText(m.abs, c.path, ctx);
       if (typeof before !== 'string') return before;
-      const lines = before.split('\n');
-      if (c.insert_line < 0 || c.insert_line > lines.length) {
-        return toolError(`Invalid \`insert_line\` parameter: ${c.insert_line}. It should be within the range of lines of the file: [0, ${lines.length}]`);
+      const after = insertedText(before, c.insert_line, c.insert_text);
+      if (after === null) {
+        return toolError(`Invalid \`insert_line\` parameter: ${c.insert_line}. It should be within the range of lines of the file: [0, ${before.split('\n').length}]`);
       }
-      lines.splice(c.insert_line, 0, c.insert_text.replace(/\n$/, ''));
-      const out = await replace(m.abs, lines.join('\n'), ctx);
+      const out = await replace(m.abs, after, ctx);
       return out.isError || !out.content.includes('has been updated') ? out : { content: `The file ${m.virtual} has been edited.` };
     },
     async delete(c: Extract<MemoryCommand, { command: 'delete' }>, ctx: ToolContext): Promise<ToolOutput> {
-      const m = await mapPath(c.path, ctx);
+      const m = await mapPath(c.path, ctx.scope);
       if (!m.ok) return toolError(m.message);
       if (m.virtual === VIRTUAL_ROOT) return toolError('Cannot delete the /memories directory itself');
       const st = await statOrNull(m.abs);
@@ -155,9 +182,9 @@ export function memoryTool(tools: MemoryWriteTools): Tool<MemoryCommand> {
       return { content: `Successfully deleted ${m.virtual}` };
     },
     async rename(c: Extract<MemoryCommand, { command: 'rename' }>, ctx: ToolContext): Promise<ToolOutput> {
-      const from = await mapPath(c.old_path, ctx);
+      const from = await mapPath(c.old_path, ctx.scope);
       if (!from.ok) return toolError(from.message);
-      const to = await mapPath(c.new_path, ctx);
+      const to = await mapPath(c.new_path, ctx.scope);
       if (!to.ok) return toolError(to.message);
       if (from.virtual === VIRTUAL_ROOT) return toolError('Cannot rename the /memories directory itself');
       const st = await statOrNull(from.abs);

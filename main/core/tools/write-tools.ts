@@ -86,6 +86,17 @@ export const writeTool: Tool<z.infer<typeof writeInput>> = {
   },
 };
 
+/**
+ * The text an Edit leaves in a file that holds `before`: `old_string` replaced once, or everywhere with
+ * `replace_all`; null when the Edit would fail (not found, or found more than once without replace_all).
+ */
+export function editedText(before: string, edit: { old_string: string; new_string: string; replace_all?: boolean | undefined }): string | null {
+  if (edit.old_string === '') return null;
+  const count = before.split(edit.old_string).length - 1;
+  if (count === 0 || (count > 1 && !edit.replace_all)) return null;
+  return edit.replace_all ? before.split(edit.old_string).join(edit.new_string) : before.replace(edit.old_string, () => edit.new_string);
+}
+
 const editInput = z.object({
   file_path: z.string().describe('The absolute path to the file to modify'),
   old_string: z.string().describe('The text to replace'),
@@ -118,8 +129,7 @@ export const editTool: Tool<z.infer<typeof editInput>> = {
         `Found ${count} matches of the string to replace, but replace_all is false. To replace all occurrences, set replace_all to true. To replace only one occurrence, please provide more context to uniquely identify the instance.\nString: ${old_string}`,
       );
     }
-    const after = replace_all ? before.split(old_string).join(new_string) : before.replace(old_string, () => new_string);
-    const failed = await commit('Edit', r, before, after, ctx);
+    const failed = await commit('Edit', r, before, editedText(before, { old_string, new_string, replace_all })!, ctx);
     return failed ?? { content: `The file ${file_path} has been updated.` };
   },
 };

@@ -64,6 +64,39 @@ describe('a memory write refused for a secret', () => {
     expect(onDisk.filter((d) => d.text.includes(token)).map((d) => d.file)).toEqual([]);
   });
 
+  it('blanks a value that is a secret only in the file the call would leave: an Edit of "<TBD>" in "password: <TBD>", and the memory tool alike', async () => {
+    f = await chatFixture();
+    const password = 'Xk9mQ2vL7pR4wzT8';
+    const sessionId = await f.newSession();
+    const memoryDir = (await f.services.vault().sessions.paths(f.project)).memoryDir;
+    await fs.mkdir(memoryDir, { recursive: true });
+    const note = path.join(memoryDir, 'reference_db.md');
+    const held = '---\nname: Staging database\ndescription: how to reach it\ntype: reference\n---\nhost: db.staging\npassword: <TBD>\n';
+    await fs.writeFile(note, held);
+    // Neither field holds a finding on its own: the replacement is a bare word.
+    f.fake.enqueue(
+      toolCalls([{ name: 'Read', input: { file_path: note } }]),
+      toolCalls([{ name: 'Edit', input: { file_path: note, old_string: '<TBD>', new_string: password } }]),
+      toolCalls([{ name: 'memory', input: { command: 'str_replace', path: '/memories/reference_db.md', old_str: '<TBD>', new_str: password } }]),
+      text('I left the password out.'),
+    );
+    await f.turn(sessionId, 'Put the staging password in that memory');
+    expect(await fs.readFile(note, 'utf8')).toBe(held);
+    const calls = (await f.transcript(sessionId))
+      .flatMap((r) => ((r.message as { content?: unknown[] } | undefined)?.content ?? []) as { type: string; name?: string; input?: Record<string, unknown> }[])
+      .filter((b) => b.type === 'tool_use' && b.name !== 'Read');
+    expect(calls.map((c) => [c.name, c.input!.new_string ?? c.input!.new_str])).toEqual([
+      ['Edit', REDACTED_SECRET],
+      ['memory', REDACTED_SECRET],
+    ]);
+    f.fake.enqueue(text('Nothing more.'));
+    await f.turn(sessionId, 'Anything else?');
+    expect(JSON.stringify(f.fake.requests.at(-1)!.body.messages)).not.toContain(password);
+    await f.restart();
+    const onDisk = [...(await filesUnder(f.appData)), ...(await filesUnder(path.dirname(f.project)))];
+    expect(onDisk.filter((d) => d.text.includes(password)).map((d) => d.file)).toEqual([]);
+  });
+
   it('keeps a secret written to a project file (the user approves that write with its diff) and a memory write the user marked "Not a secret"', async () => {
     f = await chatFixture();
     const token = githubToken(new SeededRandom(42), 'ghp');
