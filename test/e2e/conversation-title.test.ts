@@ -8,6 +8,7 @@ import { tempDir } from '../support/temp-dir.js';
 import { closeAfterEach, startApp, type TestApp } from './support/app.js';
 import { hasChromium, openPage, useBrowser } from './support/browser.js';
 import { memoryDirOf, prepareChat, TEST_API_KEY } from './support/chat-app.js';
+import { themedScreenshots } from './support/screenshots.js';
 
 /**
  * One conversation, one title (conversationTitle): the sidebar, the header, the conversation search's
@@ -99,6 +100,7 @@ describe.skipIf(!hasChromium)('a conversation’s title everywhere it is named',
     await sidebar(page).getByLabel('New title').fill('Launch');
     await page.keyboard.press('Enter');
     await namedEverywhere(page, 'Launch');
+    await themedScreenshots(page, 'conversation-renamed');
     expect(errors).toEqual([]);
   });
 });

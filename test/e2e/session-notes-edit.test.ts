@@ -7,6 +7,7 @@ import { tempDir } from '../support/temp-dir.js';
 import { closeAfterEach, startApp, type TestApp } from './support/app.js';
 import { hasChromium, openPage, useBrowser } from './support/browser.js';
 import { prepareChat, TEST_API_KEY } from './support/chat-app.js';
+import { themedScreenshots } from './support/screenshots.js';
 
 const STATE_LINE = '_What is being worked on right now: pending tasks and the immediate next steps_\n';
 const WORKLOG_LINE = '_A terse step-by-step log of what was tried and done_\n';
@@ -129,6 +130,11 @@ describe.skipIf(!hasChromium)('editing the session notes while the updater write
     await page.getByRole('button', { name: 'Session notes', exact: true }).click();
     await bothTexts();
     await page.reload();
+    await bothTexts();
+    await themedScreenshots(page, 'notes-edit-clash');
+    // The panel gives way at 1024 px; back at 1280 it opens again on the kept clash.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    if (!(await notes(page).isVisible())) await page.getByRole('button', { name: 'Session notes', exact: true }).click();
     await bothTexts();
     expect(await fs.readFile(notesFile, 'utf8')).not.toContain('my own words');
 
