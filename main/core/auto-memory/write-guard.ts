@@ -1,5 +1,4 @@
 import { formatFindingRef } from '../../../common/domain/secrets.js';
-import { secretValues } from '../secrets/index.js';
 import { checkMemoryWrite, type SandboxResult } from './write-sandbox.js';
 
 /**
@@ -23,8 +22,6 @@ export interface MemoryWriteRequest {
 export interface MemoryWriteGuard {
   readonly memoryDirs: readonly string[];
   check(request: MemoryWriteRequest): Promise<SandboxResult>;
-  /** The values in `text` the scan matched — what a write of `text` is refused for — so a record of the call can leave them out. */
-  refusedValues(text: string): string[];
 }
 
 /**
@@ -54,9 +51,6 @@ export function memoryWriteGuard(options: { memoryDirs: readonly string[]; scan:
       // hash, never the value, and only the user can act on it.
       const where = findings.map((f) => `rule ${f.rule} on line ${f.line}${f.fingerprint ? ` ${formatFindingRef(f.rule, f.fingerprint)}` : ''}`).join(', ');
       return { ok: false, reason: `${where} — leave the secret out and write the memory without it` };
-    },
-    refusedValues(text) {
-      return secretValues(text, options.scan(text));
     },
   };
 }

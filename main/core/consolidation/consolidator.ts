@@ -10,7 +10,7 @@ import { formatManifest, scanMemoryFiles } from '../auto-memory/index.js';
 import { INDEX_FILE_NAME } from '../auto-memory/index.js';
 import { memoryWriteGuard, type SecretScan } from '../auto-memory/index.js';
 import type { Clock } from '../ports.js';
-import { redactValues } from '../secrets/index.js';
+import { redactValues, secretValues } from '../secrets/index.js';
 import { ReadState, realScope, type ToolContext } from '../tools/index.js';
 import type { Vault } from '../vault/index.js';
 import { ChangesetStore, type StoredChangeset, type StoredItem } from './changeset-store.js';
@@ -157,7 +157,6 @@ export class Consolidator {
   resolve(changesetId: string, decision: { accept: readonly string[]; reject: readonly string[] }): Promise<ConsolidationChangeset> {
     return this.o.store.queue.run(this.o.memoryDir, async () => {
       const changeset = await this.loadChangeset(changesetId);
-      const guard = memoryWriteGuard({ memoryDirs: [this.o.memoryDir], scan: this.o.scan });
       const conflicts: string[] = [];
       const secrets: string[] = [];
       for (const item of changeset.items) {
@@ -166,10 +165,12 @@ export class Consolidator {
         else if (decision.accept.includes(item.id)) {
           // Scanned again at apply, with today's rules and "Not a secret" list (a changeset stored by an
           // older version, or a rule added since): a refused change is dropped with its text.
-          const values = item.after === null ? [] : guard.refusedValues(item.after);
-          if (item.after !== null && this.o.scan(item.after).length > 0) {
+          const findings = item.after === null ? [] : this.o.scan(item.after);
+          if (item.after !== null && findings.length > 0) {
             item.status = 'rejected';
-            item.after = redactValues(item.after, values);
+            // Blanked where the scan says; a scan that gives no spans leaves the change empty instead.
+            const values = secretValues(item.after, findings);
+            item.after = values.length ? redactValues(item.after, values) : item.before;
             item.reason = 'refused: it would write a secret into memory';
             secrets.push(this.rel(item.absPath));
           } else if (await this.apply(item, this.keptDeletions(changeset))) item.status = 'applied';

@@ -5,7 +5,7 @@ import { defaultMemoryConfig } from '../../../../common/config.js';
 import { ChangesetStore, Consolidator, createConsolidationFork, LOCK_FILE, type ConsolidatorOptions } from '../../../../main/core/consolidation/index.js';
 import { createLlmClient } from '../../../../main/core/llm/index.js';
 import { ProjectPaths } from '../../../../main/core/paths/project-paths.js';
-import { scanText } from '../../../../main/core/secrets/index.js';
+import { vaultSecretScan } from '../../../../main/core/secrets/index.js';
 import { startFakeAnthropic, text, toolCalls, type FakeAnthropic } from '../../../fakes/anthropic-server/index.js';
 import { tempDir } from '../../../support/temp-dir.js';
 import { memoryText, openVault } from '../vault/vault-helpers.js';
@@ -63,7 +63,7 @@ async function setup(given: { sessions: number; autoApply?: boolean }) {
     clock,
     fork: createConsolidationFork({ llm, projectDir: paths.projectDir, memoryDirs: [paths.memoryDir] }),
     store: new ChangesetStore(vaultRoot),
-    scan: scanText,
+    scan: vaultSecretScan(vaultRoot),
   };
   const consolidator = new Consolidator(options);
   return { options, vault, vaultRoot, dir: paths.memoryDir, consolidator, touch, switches, advance: (ms: number) => (now += ms), now: () => now };
@@ -214,5 +214,62 @@ describe('applying a changeset', () => {
     await again.undo(changeset!.id, changeset!.items[2]!.id);
     expect(await fs.readFile(path.join(t.dir, 'user_city.md'), 'utf8')).toBe(seeded['user_city.md']);
     expect(await fs.readFile(path.join(t.dir, 'MEMORY.md'), 'utf8')).toContain('(user_city.md)');
+  });
+});
+
+/** Every file under `root` that holds `needle`. */
+async function filesHolding(root: string, needle: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await fs.readdir(root, { withFileTypes: true, recursive: true })) {
+    const file = path.join(entry.parentPath, entry.name);
+    if (entry.isFile() && (await fs.readFile(file, 'latin1')).includes(needle)) out.push(file);
+  }
+  return out;
+}
+
+describe('a tidy pass and secrets', () => {
+  const password = 'Xk9mQ2vL7pR4wzT8';
+  const heldNote = memoryText('Staging database', 'how to reach it', 'host: db.staging\npassword: <TBD>', 'reference');
+
+  it('refuses a change whose resulting file holds a secret (an Edit of <TBD> in "password: <TBD>"), even with auto-apply, and keeps it nowhere', async () => {
+    const t = await setup({ sessions: 5, autoApply: true });
+    const note = path.join(t.dir, 'reference_db.md');
+    await fs.writeFile(note, heldNote);
+    await fs.writeFile(path.join(t.options.projectDir, '.env'), `DB_PASSWORD=${password}\n`);
+    fake!.enqueue(
+      toolCalls([{ name: 'Read', input: { file_path: path.join(t.options.projectDir, '.env') } }, { name: 'Read', input: { file_path: note } }, { name: 'Read', input: { file_path: path.join(t.dir, 'project_deadline.md') } }]),
+      toolCalls([
+        { name: 'Edit', input: { file_path: note, old_string: '<TBD>', new_string: password } },
+        { name: 'Write', input: { file_path: note, content: heldNote.replace('<TBD>', password) } },
+        { name: 'Write', input: { file_path: path.join(t.dir, 'project_deadline.md'), content: merged } },
+      ]),
+      text('Done.\n- project_deadline.md: merged'),
+    );
+    const outcome = await t.consolidator.runNow();
+    expect(outcome.kind).toBe('proposed');
+    const items = outcome.kind === 'proposed' ? outcome.changeset.items : [];
+    expect(items.map((i) => [path.basename(i.path), i.status])).toEqual([['project_deadline.md', 'applied']]);
+    expect(await fs.readFile(note, 'utf8')).toBe(heldNote);
+    // The model was told both writes were refused, and why.
+    const results = JSON.stringify(fake!.requests.at(-1)!.body.messages);
+    expect(results.match(/denied: rule generic-password/g)).toHaveLength(2);
+    expect(await filesHolding(t.vaultRoot, password)).toEqual([]);
+  });
+
+  it('scans a stored change again when it is accepted: refused and redacted, the other changes applied, and the answer says both', async () => {
+    const t = await setup({ sessions: 5 });
+    scriptPass(t.dir);
+    const outcome = await t.consolidator.runNow();
+    // A changeset stored before the guard (or before a rule that now finds it) holds a secret.
+    const stored = (await t.options.store.load(t.dir))!;
+    stored.items[0]!.after = `${merged}password: ${password}\n`;
+    await t.options.store.save(t.dir, stored);
+    const ids = outcome.kind === 'proposed' ? outcome.changeset.items.map((i) => i.id) : [];
+    await expect(t.consolidator.resolve(outcomeId(outcome), { accept: ids, reject: [] })).rejects.toThrow(
+      /^3 changes applied\. Not applied, since it would write a secret into memory: .*project_deadline\.md\.$/,
+    );
+    expect(await fs.readFile(path.join(t.dir, 'project_deadline.md'), 'utf8')).toBe(seeded['project_deadline.md']);
+    expect((await t.consolidator.pending())!.items.map((i) => i.status)).toEqual(['rejected', 'applied', 'applied', 'applied']);
+    expect(await filesHolding(t.vaultRoot, password)).toEqual([]);
   });
 });
