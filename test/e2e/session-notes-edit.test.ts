@@ -134,7 +134,8 @@ describe.skipIf(!hasChromium)('editing the session notes while the updater write
     await themedScreenshots(page, 'notes-edit-clash');
     // The panel gives way at 1024 px; back at 1280 it opens again on the kept clash.
     await page.setViewportSize({ width: 1280, height: 800 });
-    if (!(await notes(page).isVisible())) await page.getByRole('button', { name: 'Session notes', exact: true }).click();
+    // It was open there before the shots, so it comes back by itself: no button to click (it is gone once it shows).
+    await notes(page).waitFor();
     await bothTexts();
     expect(await fs.readFile(notesFile, 'utf8')).not.toContain('my own words');
 
