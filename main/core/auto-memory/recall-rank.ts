@@ -1,14 +1,15 @@
-import { analyze, analyzeQuery, nameTerms } from '../search/index.js';
+import { analyze, analyzeQuery, foldText, nameTerms, nearTerms } from '../search/index.js';
 import { TermIndex, type ScoreOptions, type ScoredDoc, type WeightedTerm } from '../search/index.js';
 import type { MemoryFile } from './memory-files.js';
-import { liftWrittenTogether, rewardPhrases, secondHopTerms, tiesToNewer, type Candidate } from './recall-rerank.js';
+import { diversify, liftWrittenTogether, rewardPhrases, secondHopTerms, tiesToNewer, type Candidate } from './recall-rerank.js';
 
 /**
  * The local ranking of recall (docs/memory.md#recall "Local ranking"): BM25F over a memory folder's files
  * with the one analyzer of vault search (search/analyzer.ts), then a few steps measured on public data
- * (`npm run bench -- recall-locomo`): name-like words weigh more, a second hop adds the distinctive words
- * of the first results, query words found side by side count more, memories written together lift each
- * other, and of two near-equal matches the newer comes first. The index is a cache of the files: built once,
+ * (`npm run bench -- recall-locomo`): a word no memory holds is read as its near spellings, name-like words
+ * weigh more, a second hop adds the distinctive words of the first results, query words found side by side
+ * count more, memories written together lift each other, of two near-equal matches the newer comes first,
+ * and the first places go to memories that do not repeat one another. The index is a cache of the files: built once,
  * kept current with `sync`, queried per turn.
  */
 
@@ -46,6 +47,8 @@ const SCORING: ScoreOptions = {
 
 /** A name in the question (capitalised, or shaped like `LGBTQ`, `S3`) counts this much more than other words. */
 const NAME_WEIGHT = 2;
+/** A near spelling of a word no memory holds (search/near-terms.ts) weighs this share of the word. */
+const NEAR_WEIGHT = 0.6;
 
 /** Conversations are grouped by their id; files without one, by the half hour they were written in. */
 const TOGETHER_WINDOW_MS = 30 * 60_000;
@@ -131,7 +134,17 @@ export class MemoryRanker {
     for (const word of query.match(/[\p{L}\p{N}\p{M}]+/gu) ?? []) for (const t of analyzeQuery(word)) if (!typed.has(t)) typed.set(t, word);
     if (typed.size === 0 || limit <= 0) return [];
     const names = nameTerms(query);
-    const terms: WeightedTerm[] = [...typed.keys()].map((term) => ({ term, weight: names.has(term) && this.index.docFrequency(term) > 0 ? NAME_WEIGHT : 1 }));
+    const asked = [...typed.keys()];
+    const terms: WeightedTerm[] = asked.map((term) => ({ term, weight: names.has(term) && this.index.docFrequency(term) > 0 ? NAME_WEIGHT : 1 }));
+    // A typo or a run-together word finds the memory as its spelling would; it counts as the word typed.
+    for (const term of asked) {
+      const word = typed.get(term)!;
+      for (const near of nearTerms(this.index, term, foldText(word))) {
+        if (typed.has(near)) continue;
+        typed.set(near, word);
+        terms.push({ term: near, weight: NEAR_WEIGHT * (names.has(term) ? NAME_WEIGHT : 1) });
+      }
+    }
     const options: ScoreOptions = exclude.size ? { ...SCORING, filter: (id) => !exclude.has(id) } : SCORING;
 
     // The later steps move memories by bounded factors: scoring the best few hundred is enough.
@@ -143,14 +156,15 @@ export class MemoryRanker {
 
     // The second hop reorders; it never brings in a memory that holds none of the question's words.
     const candidates: Candidate[] = scored.map((d) => this.candidate(d, all, typed.size)).filter((c) => c.typedMatched > 0);
-    rewardPhrases(candidates, [...typed.keys()], (c) => this.entries.get(c.relPath)!.file);
+    rewardPhrases(candidates, asked, (c) => this.entries.get(c.relPath)!.file);
     liftWrittenTogether(candidates, (c) => this.togetherGroup(c.relPath));
     tiesToNewer(candidates, limit);
+    diversify(candidates, limit, (c) => this.index.termsOf(c.relPath), (t) => this.index.idf(t));
     return candidates.slice(0, limit).map((c) => ({
       relPath: c.relPath,
       score: c.score,
       why: {
-        words: c.matched.filter((t) => typed.has(t)).map((t) => typed.get(t)!),
+        words: [...new Set(c.matched.filter((t) => typed.has(t)).map((t) => typed.get(t)!))],
         names: c.matched.filter((t) => names.has(t)).map((t) => typed.get(t)!),
         related: c.matched.filter((t) => !typed.has(t)),
         phrases: c.phrases.map((p) => p.map((t) => typed.get(t) ?? t).join(' ')),

@@ -120,3 +120,47 @@ export function tiesToNewer(candidates: Candidate[], limit: number): void {
     }
   }
 }
+
+/**
+ * Diversity among the first places (maximal marginal relevance): each place goes to the memory whose
+ * score, less a share of its likeness to those already placed, is highest, so a fact and its restatement
+ * do not take two of the five. Likeness is the cosine of the two memories' terms weighted by rarity.
+ */
+const DIVERSE_POOL = 30;
+const DIVERSE_PLACES = 10;
+const LIKENESS_COST = 0.3;
+
+export function diversify(candidates: Candidate[], limit: number, termsOf: (c: Candidate) => readonly string[], idf: (term: string) => number): void {
+  const pool = candidates.slice(0, DIVERSE_POOL);
+  const places = Math.min(limit, DIVERSE_PLACES, pool.length);
+  if (places < 2) return;
+  const vectors = pool.map((c) => {
+    const weights = new Map(termsOf(c).map((t) => [t, idf(t)]));
+    let norm = 0;
+    for (const w of weights.values()) norm += w * w;
+    return { weights, norm: Math.sqrt(norm) || 1 };
+  });
+  const likeness = (i: number, j: number) => {
+    const [a, b] = [vectors[i]!, vectors[j]!];
+    let dot = 0;
+    for (const [t, w] of a.weights) dot += w * (b.weights.get(t) ?? 0);
+    return dot / (a.norm * b.norm);
+  };
+  const best = pool[0]!.score || 1;
+  // Per candidate, its greatest likeness to any placed one, updated as each place is filled.
+  const nearest = pool.map(() => 0);
+  const left = new Set(pool.keys());
+  const placed: number[] = [];
+  while (placed.length < places) {
+    let pick = -1;
+    let value = -Infinity;
+    for (const i of left) {
+      const v = pool[i]!.score / best - LIKENESS_COST * nearest[i]!;
+      if (v > value) [pick, value] = [i, v];
+    }
+    placed.push(pick);
+    left.delete(pick);
+    for (const i of left) nearest[i] = Math.max(nearest[i]!, likeness(i, pick));
+  }
+  candidates.splice(0, pool.length, ...placed.map((i) => pool[i]!), ...[...left].map((i) => pool[i]!));
+}

@@ -60,6 +60,34 @@ describe('MemoryRanker', () => {
     expect(ranked.slice(0, 2).map((r) => r.relPath).sort()).toEqual(['alone.md', 'n7.md']);
   });
 
+  it('finds a memory through a typo or a run-together word of the question, and shows the word as typed', () => {
+    const ranker = new MemoryRanker([
+      file('fest.md', 'Caroline went to the pride festival with friends'),
+      file('trip.md', 'Melanie took a road trip with her family', T + HOUR),
+      file('other.md', 'Caroline and Melanie talk every week', T + 2 * HOUR),
+    ]);
+    const [fest] = ranker.rankExplained('When did Caroline go to the pride fesetival?', 1);
+    expect(fest!.relPath).toBe('fest.md');
+    expect(fest!.why.words).toEqual(expect.arrayContaining(['fesetival']));
+    const [trip] = ranker.rankExplained('When did Melanie go on a roadtrip?', 1);
+    expect(trip!.relPath).toBe('trip.md');
+    expect(trip!.why.words).toEqual(['Melanie', 'roadtrip']);
+  });
+
+  it('gives the first places to memories that do not repeat each other', () => {
+    // Three restatements of one visit outscore a different visit; the first two places should hold both visits.
+    const ranker = new MemoryRanker([
+      file('visit-1.md', 'Nora visited the Louvre museum in Paris with her sister'),
+      file('visit-2.md', 'Nora visited the Louvre museum in Paris with her sister in May', T + HOUR),
+      file('visit-3.md', 'With her sister, Nora visited the Louvre museum in Paris', T + 2 * HOUR),
+      file('other-visit.md', 'Nora visited a science museum in Boston', T + 3 * HOUR),
+      ...Array.from({ length: 12 }, (_, i) => file(`filler-${i}.md`, `Nora likes topic ${i} and the weather`, T + (4 + i) * HOUR)),
+    ]);
+    const ranked = ranker.rankExplained('Which museum has Nora visited?', 4);
+    expect(ranked[1]!.relPath).toBe('other-visit.md');
+    expect(ranked[2]!.score).toBeGreaterThan(ranked[1]!.score);
+  });
+
   it('answers nothing for a question of stop words only', () => {
     expect(new MemoryRanker([file('a.md', 'Anything at all')]).rank('what is it', 5)).toEqual([]);
   });
