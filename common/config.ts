@@ -61,6 +61,7 @@ export const memoryConfigSchema = z.object({
     backoffBaseMs: z.number().int().positive(),
     backoffCapMs: z.number().int().positive(),
     networkRetries: z.number().int().nonnegative(),
+    unansweredBudgetMs: z.number().int().positive(),
     tokenRefreshLeadMs: z.number().int().nonnegative(),
   }),
   vault: z.object({
@@ -147,6 +148,8 @@ export const defaultMemoryConfig: MemoryConfig = {
     backoffBaseMs: 500,
     backoffCapMs: 32_000,
     networkRetries: 5,
+    // docs/memory.md#team-sync: one sync waits at most 60 s in all on a server that does not answer.
+    unansweredBudgetMs: 60_000,
     tokenRefreshLeadMs: 60_000,
   },
   vault: {

@@ -52,6 +52,8 @@ export interface TeamStatus {
   /** Keys deleted here that the mass-delete guard keeps on the server until the user confirms. */
   heldDeletions?: string[];
   lastSyncAt: string | null;
+  /** When the next sync starts on its own (ISO): shown beside "Offline" so the user knows when it tries again. Absent or null: none due. */
+  nextSyncAt?: string | null;
   error: string | null;
   /** While a sign-in waits for the browser: the server's authorization page (http/https), for the renderer to open. */
   signInUrl?: string | null;

@@ -11,7 +11,7 @@ export function isRetriable(result: { kind: string; status?: number }): boolean 
 export function failureToError(failure: ApiFailure | { kind: string }): SyncError {
   const f = failure as ApiFailure;
   if (f.kind === 'cancelled') return { code: 'cancelled', message: 'the sync was stopped; changes stay pending and go at the next sync' };
-  if (f.kind === 'network') return { code: 'offline', message: `the team server cannot be reached (${f.message}); changes stay pending` };
+  if (f.kind === 'network') return { code: 'offline', message: `offline — changes stay pending (${f.message})` };
   if (f.kind === 'malformed') return { code: 'server', message: f.message };
   if (f.kind !== 'http') return { code: 'server', message: 'unexpected answer from the team server' };
   if (f.status === 401) return { code: 'auth', message: `${f.message}: sign in to the team server again` };

@@ -21,6 +21,9 @@ export interface SyncSchedulerOptions {
   pushDebounceMs: number;
   logger: Logger;
   timers?: Timers;
+  /** Told after each run once the next one is scheduled (`nextRunAt` then says when). */
+  scheduled?: () => void;
+  now?: () => number;
 }
 
 /**
@@ -37,9 +40,19 @@ export class SyncScheduler {
   /** The run queued behind the current one by `runNow`. */
   private next: Promise<SyncReport> | null = null;
   private stopped = true;
+  /** When the earliest timer fires (ms since the epoch), null while none is set. */
+  private pullAt: number | null = null;
+  private pushAt: number | null = null;
 
   constructor(private readonly o: SyncSchedulerOptions) {
     this.timers = o.timers ?? realTimers;
+  }
+
+  /** When the next run starts on its own (ms since the epoch); null while one runs or none is due. */
+  nextRunAt(): number | null {
+    if (this.running) return null;
+    const due = [this.pullAt, this.pushAt].filter((t): t is number => t !== null);
+    return due.length > 0 ? Math.min(...due) : null;
   }
 
   /** Starts with a pull + push, then keeps the 5-minute cadence. */
@@ -77,9 +90,11 @@ export class SyncScheduler {
         if (this.stopped) return;
         if (this.again && !this.next) {
           this.again = false;
-          this.pushTimer = this.timers.setTimeout(() => void this.runNow().catch(() => undefined), this.o.pushDebounceMs);
+          this.schedulePush();
         }
         this.pullTimer = this.timers.setTimeout(() => void this.runNow().catch(() => undefined), this.o.pullIntervalMs);
+        this.pullAt = this.now() + this.o.pullIntervalMs;
+        this.o.scheduled?.();
       });
     return this.running;
   }
@@ -92,10 +107,20 @@ export class SyncScheduler {
       return;
     }
     if (this.pushTimer !== null) this.timers.clearTimeout(this.pushTimer);
+    this.schedulePush();
+  }
+
+  private schedulePush(): void {
     this.pushTimer = this.timers.setTimeout(() => {
       this.pushTimer = null;
+      this.pushAt = null;
       void this.runNow().catch(() => undefined);
     }, this.o.pushDebounceMs);
+    this.pushAt = this.now() + this.o.pushDebounceMs;
+  }
+
+  private now(): number {
+    return (this.o.now ?? Date.now)();
   }
 
   /** Resolves when no run is in progress (tests, and shutdown before a final push). */
@@ -115,5 +140,7 @@ export class SyncScheduler {
     if (this.pushTimer !== null) this.timers.clearTimeout(this.pushTimer);
     this.pullTimer = null;
     this.pushTimer = null;
+    this.pullAt = null;
+    this.pushAt = null;
   }
 }

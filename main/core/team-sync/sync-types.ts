@@ -3,18 +3,22 @@ import type { Clock, Logger } from '../ports.js';
 import type { GetResult, PutResult } from './team-api.js';
 import type { FaultSeam } from './fault-seam.js';
 import type { InvalidName } from './local-tree.js';
+import type { RequestScope } from './wait-budget.js';
 
 /** What the scanner reports (main/core/secrets `scanText`): a rule and a line, never the value. */
 export type SecretScan = (text: string) => { rule: string; line: number; column?: number }[];
 
 /** The protocol calls the engine makes; `TeamApi` implements them, tests may wrap it to drop answers. */
 export interface TeamMemoryPort {
-  /** `signal` ends the request at once (the engine's `close`); the port answers `cancelled`. */
-  get(ifNoneMatch: string | null, signal?: AbortSignal): Promise<GetResult>;
-  hashes(signal?: AbortSignal): Promise<GetResult>;
-  put(entries: Record<string, string | null>, ifMatch: string | null, signal?: AbortSignal): Promise<PutResult>;
+  /**
+   * The scope's `signal` ends the request at once (the engine's `close`; the port answers `cancelled`);
+   * its `budget` bounds the wait for an answer (the port answers `network` when it is spent).
+   */
+  get(ifNoneMatch: string | null, scope?: RequestScope): Promise<GetResult>;
+  hashes(scope?: RequestScope): Promise<GetResult>;
+  put(entries: Record<string, string | null>, ifMatch: string | null, scope?: RequestScope): Promise<PutResult>;
   /** Who last changed a key and when (for the conflict resolver); optional, best effort. */
-  entryInfo?(key: string, signal?: AbortSignal): Promise<{ updatedBy: string | null; updatedAt: string | null } | null>;
+  entryInfo?(key: string, scope?: RequestScope): Promise<{ updatedBy: string | null; updatedAt: string | null } | null>;
 }
 
 export interface TeamSyncEngineOptions {

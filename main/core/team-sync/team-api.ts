@@ -7,6 +7,7 @@ import {
   putResponseSchema,
   tooManyEntriesDetailsSchema,
 } from '../../../common/team-memory/index.js';
+import type { RequestScope } from './wait-budget.js';
 
 /**
  * The client side of the team-memory protocol (docs/memory.md#team-memory), parsed with the zod schemas shared with the
@@ -54,7 +55,7 @@ export interface TeamApiOptions {
 export const defaultHeadersTimeoutMs = 20_000;
 export const defaultRequestTimeoutMs = 120_000;
 
-const duration = (ms: number) => (ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`);
+const duration = (ms: number) => (ms < 1000 ? `${ms} ms` : `${Number((ms / 1000).toFixed(1))} s`);
 
 /** Why a request was aborted, as the failure the engine acts on. */
 class RequestTimeout extends Error {}
@@ -81,19 +82,19 @@ export class TeamApi {
   }
 
   /** Full snapshot; `ifNoneMatch` (bare checksum) → `not-modified` when unchanged (RFC 9110 §13.1.2). */
-  get(ifNoneMatch: string | null, signal?: AbortSignal): Promise<GetResult> {
-    return this.timed(signal, (c) => this.getAt(this.url, ifNoneMatch, false, c));
+  get(ifNoneMatch: string | null, scope?: RequestScope): Promise<GetResult> {
+    return this.timed(scope, (c) => this.getAt(this.url, ifNoneMatch, false, c));
   }
 
   /** `?view=hashes`: the same snapshot without `entries`. */
-  hashes(signal?: AbortSignal): Promise<GetResult> {
-    return this.timed(signal, (c) => this.getAt(`${this.url}&view=hashes`, null, true, c));
+  hashes(scope?: RequestScope): Promise<GetResult> {
+    return this.timed(scope, (c) => this.getAt(`${this.url}&view=hashes`, null, true, c));
   }
 
   /** Who last changed `key` and when; null when the server cannot say (an older server, a failure). */
-  async entryInfo(key: string, signal?: AbortSignal): Promise<EntryInfo | null> {
+  async entryInfo(key: string, scope?: RequestScope): Promise<EntryInfo | null> {
     const url = `${this.url.replace('/api/team_memory?', '/api/team_memory/entry?')}&key=${encodeURIComponent(key)}`;
-    const result = await this.timed<{ kind: 'info'; info: EntryInfo | null }>(signal, async (control) => {
+    const result = await this.timed<{ kind: 'info'; info: EntryInfo | null }>(scope, async (control) => {
       const response = await this.request('GET', url, {}, control);
       if ('kind' in response) return response;
       const parsed = entryInfoSchema.safeParse(await this.readJson(response));
@@ -103,33 +104,48 @@ export class TeamApi {
   }
 
   /** Upserts `entries` (null = delete); `ifMatch` null only for a repository with no memory yet. */
-  put(entries: Record<string, string | null>, ifMatch: string | null, signal?: AbortSignal): Promise<PutResult> {
-    return this.timed(signal, (c) => this.putWith(entries, ifMatch, c));
+  put(entries: Record<string, string | null>, ifMatch: string | null, scope?: RequestScope): Promise<PutResult> {
+    return this.timed(scope, (c) => this.putWith(entries, ifMatch, c));
   }
 
   /**
    * Runs one request under the caller's signal and both timeouts. Every read of the answer happens
-   * inside, so a body that stops arriving is cut off by the same whole-request timeout.
+   * inside, so a body that stops arriving is cut off by the same whole-request timeout. The wait for
+   * the answer's headers is also bounded by what is left of the run's budget, and spent from it.
    */
-  private async timed<T>(outer: AbortSignal | undefined, call: (request: RequestControl) => Promise<T | ApiFailure>): Promise<T | ApiFailure> {
+  private async timed<T>(scope: RequestScope | undefined, call: (request: RequestControl) => Promise<T | ApiFailure>): Promise<T | ApiFailure> {
+    const outer = scope?.signal;
+    const budget = scope?.budget;
     if (outer?.aborted) return { kind: 'cancelled', message: 'the sync was stopped' };
+    const unanswered = budget ? `the team server did not answer within ${duration(budget.totalMs)}` : '';
+    if (budget && budget.leftMs <= 0) return { kind: 'network', message: unanswered };
     const controller = new AbortController();
-    const headersMs = this.options.headersTimeoutMs ?? defaultHeadersTimeoutMs;
+    const ownMs = this.options.headersTimeoutMs ?? defaultHeadersTimeoutMs;
+    const headersMs = Math.min(ownMs, budget?.leftMs ?? Infinity);
     const totalMs = this.options.requestTimeoutMs ?? defaultRequestTimeoutMs;
     const abort = (reason: unknown) => controller.abort(reason);
     const onOuter = () => abort(outer!.reason);
     outer?.addEventListener('abort', onOuter, { once: true });
-    const headersTimer = setTimeout(() => abort(new RequestTimeout(`the team server did not answer within ${duration(headersMs)}`)), headersMs);
+    const headersMessage = headersMs < ownMs ? unanswered : `the team server did not answer within ${duration(headersMs)}`;
+    const headersTimer = setTimeout(() => abort(new RequestTimeout(headersMessage)), headersMs);
     const totalTimer = setTimeout(() => abort(new RequestTimeout(`the team server's answer took longer than ${duration(totalMs)}`)), totalMs);
+    const waitStarted = performance.now();
+    let waiting = true;
+    const answered = () => {
+      if (!waiting) return;
+      waiting = false;
+      clearTimeout(headersTimer);
+      budget?.spend(performance.now() - waitStarted);
+    };
     try {
-      return await call({ signal: controller.signal, headersArrived: () => clearTimeout(headersTimer) });
+      return await call({ signal: controller.signal, headersArrived: answered });
     } catch (error) {
       if (outer?.aborted) return { kind: 'cancelled', message: 'the sync was stopped' };
       const reason = controller.signal.reason as unknown;
       if (reason instanceof RequestTimeout) return { kind: 'network', message: reason.message };
       return { kind: 'network', message: (error as Error).message };
     } finally {
-      clearTimeout(headersTimer);
+      answered();
       clearTimeout(totalTimer);
       outer?.removeEventListener('abort', onOuter);
     }

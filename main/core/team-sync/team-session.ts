@@ -106,7 +106,13 @@ export class TeamSession {
       },
       this.opened ? this.opened.engine.status() : null,
     );
-    return { ...base, error: this.signIn?.error ?? base.error, signInUrl: this.signIn?.url ?? null };
+    const next = this.scheduler?.nextRunAt() ?? null;
+    return {
+      ...base,
+      error: this.signIn?.error ?? base.error,
+      signInUrl: this.signIn?.url ?? null,
+      nextSyncAt: base.phase === 'disabled' || next === null ? null : new Date(next).toISOString(),
+    };
   }
 
   emit(): void {
@@ -240,6 +246,9 @@ export class TeamSession {
       pullIntervalMs: cfg.pullIntervalMs,
       pushDebounceMs: cfg.pushDebounceMs,
       logger: this.o.logger,
+      // The status after a run says when the next one starts ("Offline — next try at 14:05").
+      scheduled: () => this.emit(),
+      now: () => this.o.clock.now(),
     });
     const vault = this.o.vault();
     this.offChanges = vault.files.onChanges((changes) => this.onVaultChanges(changes));

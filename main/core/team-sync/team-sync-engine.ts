@@ -10,6 +10,7 @@ import { deleteRecheckMs, folderVanished, holdMassDeletions, recheckDeletions } 
 import { withRetry } from './retry.js';
 import { ConflictDesk } from './conflict-desk.js';
 import type { ApiFailure, GetResult } from './team-api.js';
+import { WaitBudget, type RequestScope } from './wait-budget.js';
 import {
   emptyReport,
   type FileFailure,
@@ -33,6 +34,8 @@ export class TeamSyncEngine extends ConflictDesk {
   private written = new WrittenFiles();
   /** Aborted by `close()`: ends the request in flight and any backoff wait at once. */
   private readonly closing = new AbortController();
+  /** What the current run lends each request: `closing`'s signal and the run's wait budget. */
+  private scope: RequestScope = { signal: this.closing.signal };
   private current: TeamSyncStatus = { phase: 'synced', progress: null, pending: 0, conflicts: [], blocked: [], tooLarge: [], invalidNames: [], failed: [], lastSyncAt: null, error: null };
 
   constructor(private readonly o: TeamSyncEngineOptions) {
@@ -100,6 +103,7 @@ export class TeamSyncEngine extends ConflictDesk {
   private async run(pull: boolean, push: boolean, confirmDeletions = false): Promise<SyncReport> {
     const report = emptyReport();
     this.written = new WrittenFiles();
+    this.scope = { signal: this.closing.signal, budget: new WaitBudget(this.o.config.unansweredBudgetMs) };
     if (this.closing.signal.aborted) {
       report.error = failureToError({ kind: 'cancelled' });
       return report;
@@ -154,7 +158,7 @@ export class TeamSyncEngine extends ConflictDesk {
   /** A pull: If-None-Match unless some server change is known but not downloaded yet. */
   private async pullStep(state: SyncState, report: SyncReport, force: boolean): Promise<boolean> {
     const ifNoneMatch = force || missingRemoteContent(state) ? null : state.etag;
-    const result = await this.withRetry(() => this.o.api.get(ifNoneMatch, this.closing.signal));
+    const result = await this.withRetry(() => this.o.api.get(ifNoneMatch, this.scope));
     if (result.kind === 'not-modified') return true;
     if (result.kind !== 'snapshot' && result.kind !== 'not-found') {
       report.error = failureToError(result);
@@ -174,7 +178,7 @@ export class TeamSyncEngine extends ConflictDesk {
         logger: this.o.logger,
         progress: (d, t) => this.progress(d, t),
         written: this.written,
-        describe: (key) => this.o.api.entryInfo?.(key, this.closing.signal) ?? Promise.resolve(null),
+        describe: (key) => this.o.api.entryInfo?.(key, this.scope) ?? Promise.resolve(null),
       },
       snapshot,
       rollback,
@@ -233,7 +237,7 @@ export class TeamSyncEngine extends ConflictDesk {
         return;
       }
       await this.pause(backoffDelay(attempt, this.o.config.backoffBaseMs, this.o.config.backoffCapMs, this.random));
-      const probe = await this.withRetry(() => this.o.api.hashes(this.closing.signal));
+      const probe = await this.withRetry(() => this.o.api.hashes(this.scope));
       if (probe.kind !== 'snapshot' && probe.kind !== 'not-found') {
         report.error = failureToError(probe);
         return;
@@ -276,7 +280,7 @@ export class TeamSyncEngine extends ConflictDesk {
       // the next pull sees our own checksum and takes it as the base (pull-apply adoptUnrecordedBase).
       for (const [key, text] of Object.entries(batch)) if (text !== null) state.sending[key] = await this.store.putBase(text);
       await this.store.save(state);
-      const result = await this.withRetry(() => this.o.api.put(batch, state.etag, this.closing.signal));
+      const result = await this.withRetry(() => this.o.api.put(batch, state.etag, this.scope));
       if (result.kind !== 'ok') {
         if (result.kind === 'http' && (result.status === 412 || result.status === 428)) return 'stale';
         // One key the server will not hold (its name, its size) fails alone; the rest are sent again.
@@ -348,10 +352,11 @@ export class TeamSyncEngine extends ConflictDesk {
     await this.store.collectGarbage(state);
   }
 
-  /** See retry.ts: network errors, 429 and 5xx are retried with backoff and jitter. */
+  /** See retry.ts: network errors, 429 and 5xx are retried with backoff and jitter, within the run's wait budget. */
   private withRetry<T extends { kind: string }>(call: () => Promise<T | ApiFailure>): Promise<T | ApiFailure> {
     const c = this.o.config;
-    return withRetry({ baseMs: c.backoffBaseMs, capMs: c.backoffCapMs, maxRetries: c.networkRetries, sleep: (ms) => this.pause(ms), random: this.random }, call);
+    const policy = { baseMs: c.backoffBaseMs, capMs: c.backoffCapMs, maxRetries: c.networkRetries, budget: this.scope.budget };
+    return withRetry({ ...policy, sleep: (ms) => this.pause(ms), random: this.random }, call);
   }
 
   /** A backoff wait that `close()` ends at once (the next call then answers `cancelled`). */

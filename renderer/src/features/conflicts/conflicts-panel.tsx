@@ -6,6 +6,8 @@ import { AtLineEditor } from './at-line-editor';
 import { Resolver } from './resolver';
 import { DeletedList } from './deleted-list';
 import { NotASecretInFile } from '../secrets/not-a-secret';
+import { clockTime } from '../shell/sync-indicator';
+import { syncNow } from '../../bridge/team-actions';
 import './conflicts.css';
 
 /** `github-pat on line 3, aws-access-key on line 9`: every finding, so all can be cleared in one pass. */
@@ -34,6 +36,15 @@ export function ConflictsPanel() {
     <section className="conflicts-panel" aria-labelledby="conflicts-heading">
       <h1 id="conflicts-heading">Team memory{status.repo ? ` — ${status.repo}` : ''}</h1>
       {status.repoProblem && <p className="notice">{status.repoProblem}</p>}
+      {status.phase === 'offline' && (
+        <p className="notice" role="status">
+          {status.error ? `${status.error[0]!.toUpperCase()}${status.error.slice(1)}.` : 'Offline — changes stay pending.'}
+          {status.nextSyncAt ? ` Strata tries again at ${clockTime(status.nextSyncAt)}.` : ''}{' '}
+          <button type="button" className="link" onClick={() => void syncNow(project)}>
+            Try now
+          </button>
+        </p>
+      )}
       {nothing && !status.repoProblem && <p className="ok-text">No conflicts and nothing blocked.</p>}
       {status.conflicts.length > 0 && (
         <>

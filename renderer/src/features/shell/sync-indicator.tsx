@@ -1,6 +1,9 @@
 import { useStoreShallow, useStore } from '../../store';
 import { syncNow } from '../../bridge/team-actions';
 
+/** "14:05": when the next sync starts on its own, in the user's clock format. */
+export const clockTime = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+
 /** Team sync state of the open project, in the status bar: synced, syncing, offline with pending, error. */
 export function SyncIndicator() {
   const { project, status } = useStoreShallow((s) => ({
@@ -20,7 +23,7 @@ export function SyncIndicator() {
       text = status.progress ? `Syncing ${status.progress.done}/${status.progress.total}` : 'Syncing…';
       break;
     case 'offline':
-      text = `Offline — ${status.pending} pending`;
+      text = `Offline — ${status.pending} pending${status.nextSyncAt ? ` · next try ${clockTime(status.nextSyncAt)}` : ''}`;
       break;
     case 'error':
       text = 'Sync failed';

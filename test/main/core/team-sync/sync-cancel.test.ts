@@ -5,7 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../../main/cli/index.js';
 import type { CliIo } from '../../../../main/cli/cli-io.js';
 import { ProjectPaths } from '../../../../main/core/paths/index.js';
+import { defaultMemoryConfig } from '../../../../common/config.js';
+import { createVaultEngines } from '../../../../main/core/services.js';
 import { TeamApi } from '../../../../main/core/team-sync/team-api.js';
+import { testLogger } from '../../../support/test-logger.js';
 import { tempDir } from '../../../support/temp-dir.js';
 import { freshRepo, makeDevice } from './sync-harness.js';
 import { startSqliteSyncServer, type SyncServer } from './sync-server.js';
@@ -19,6 +22,8 @@ let server: SyncServer;
 let silent: net.Server;
 let silentUrl: string;
 const sockets = new Set<net.Socket>();
+/** The requests the silent server was sent, by repository (each a connection it accepted and never answered). */
+const asked = new Map<string, number>();
 
 beforeAll(async () => {
   server = await startSqliteSyncServer('strata-sync-cancel-');
@@ -28,6 +33,8 @@ beforeAll(async () => {
     socket.on('error', () => undefined);
     // Answers headers and half a body to requests for a `stall-body` repository, nothing to the others.
     socket.once('data', (chunk) => {
+      const repo = /repo=([^&\s]+)/.exec(chunk.toString())?.[1];
+      if (repo) asked.set(decodeURIComponent(repo), (asked.get(decodeURIComponent(repo)) ?? 0) + 1);
       if (chunk.toString().includes('stall-body')) {
         socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"repo":"a');
       }
@@ -51,6 +58,39 @@ describe('team sync timeouts and cancellation', () => {
     const stalled = await new TeamApi({ serverUrl: silentUrl, repo: 'acme/stall-body', getToken: async () => 't', headersTimeoutMs: 5000, requestTimeoutMs: 400 }).get(null);
     expect(stalled).toEqual({ kind: 'network', message: "the team server's answer took longer than 400 ms" });
     expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('gives up the whole sync on a silent server once its wait budget is spent, not after every retry: offline, changes pending', async () => {
+    const repo = freshRepo();
+    // Each try would wait 400 ms and be retried 5 times (3 s in all); the run's budget is 1 s.
+    const device = await makeDevice('budget', silentUrl, 't', repo, {
+      api: new TeamApi({ serverUrl: silentUrl, repo, getToken: async () => 't', headersTimeoutMs: 400 }),
+      config: { ...defaultMemoryConfig.teamSync, unansweredBudgetMs: 1000, backoffBaseMs: 50 },
+      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    });
+    await device.write('typed.md', 'typed while the server hangs\n');
+    const report = await device.engine.sync();
+    expect(report.error).toEqual({ code: 'offline', message: 'offline — changes stay pending (the team server did not answer within 1 s)' });
+    // 400 + 400 + what was left: three tries, where retrying each to its own timeout made six.
+    expect(asked.get(repo)).toBe(3);
+    expect(report.pending).toEqual(['typed.md']);
+    expect(device.engine.status().phase).toBe('offline');
+  });
+
+  it('`strata sync` against a silent server stops at the vault\'s wait budget and says offline, changes pending (exit 1)', async () => {
+    const repo = freshRepo();
+    const dir = await tempDir('strata-cli-project-');
+    await fs.mkdir(path.join(dir, '.git'));
+    await fs.writeFile(path.join(dir, '.git', 'config'), `[remote "origin"]\n\turl = https://github.com/${repo}.git\n`);
+    const vault = await tempDir('strata-cli-vault-');
+    // The product waits 60 s; this vault's settings say 1.5 s, under the 20 s a single try would wait.
+    const engines = await createVaultEngines({ root: vault, logger: testLogger().logger });
+    await engines.settings.update({ memory: { teamSync: { unansweredBudgetMs: 1500 } } });
+    const out: string[] = [];
+    const cli: CliIo = { stdout: (line) => out.push(line), stderr: () => undefined, env: { STRATA_TEAM_TOKEN: 'spat_x' }, stopped: new Promise<void>(() => undefined) };
+    expect(await runCli(['sync', '--project', dir, '--server', silentUrl, '--vault', vault], cli)).toBe(1);
+    expect(out).toContain('error: offline — changes stay pending (the team server did not answer within 1.5 s)');
+    expect(asked.get(repo)).toBe(1);
   });
 
   it('close() ends a run stuck on a silent server at once; the next run against a real server pushes everything', async () => {

@@ -27,6 +27,33 @@ function manualTimers() {
 }
 
 describe('sync scheduler', () => {
+  it('says when the next run starts on its own, once the last one ended (none while a run is in progress)', async () => {
+    const t = manualTimers();
+    let now = 1_000_000;
+    const told: (number | null)[] = [];
+    let during: number | null | undefined;
+    const scheduler: SyncScheduler = new SyncScheduler({
+      sync: async () => {
+        during = scheduler.nextRunAt();
+        return emptyReport();
+      },
+      pullIntervalMs: 300_000,
+      pushDebounceMs: 2_000,
+      logger: testLogger().logger,
+      timers: t.timers,
+      now: () => now,
+      scheduled: () => told.push(scheduler.nextRunAt()),
+    });
+    await scheduler.start();
+    expect(during).toBeNull();
+    expect(told).toEqual([1_300_000]);
+    now += 10_000;
+    scheduler.notifyLocalChange();
+    expect(scheduler.nextRunAt()).toBe(1_012_000);
+    await scheduler.stop();
+    expect(scheduler.nextRunAt()).toBeNull();
+  });
+
   it('syncs at start, every 5 minutes, and 2 s after the last local change', async () => {
     const t = manualTimers();
     let runs = 0;

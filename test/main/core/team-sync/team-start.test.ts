@@ -112,11 +112,11 @@ describe('team sync at start', () => {
   }, 30_000);
 
   /** Cara's app, restarted with a registered project on `serverUrl` and a sign-in a past session left. */
-  async function restartedWithStoredSignIn(serverUrl: string): Promise<{ app: App; project: string }> {
+  async function restartedWithStoredSignIn(serverUrl: string, teamSync: Record<string, number> = { networkRetries: 0 }): Promise<{ app: App; project: string }> {
     const cara = await startApp('cara');
     const project = await gitProject();
     await cara.call('project:open', { path: project });
-    await cara.call('settings:set', { patch: { teamServerUrl: serverUrl, memory: { teamSync: { networkRetries: 0 } } } });
+    await cara.call('settings:set', { patch: { teamServerUrl: serverUrl, memory: { teamSync } } });
     const tokens = { accessToken: 'stored-access', refreshToken: 'stored-refresh', expiresAt: Date.now() + 3_600_000 };
     await cara.services.credentials.set(`team-server:${new URL(serverUrl).origin}`, JSON.stringify(tokens));
     await stopApp(cara);
@@ -139,6 +139,23 @@ describe('team sync at start', () => {
     hanging.close();
     for (const socket of sockets) socket.destroy();
     await new Promise((resolve) => setTimeout(resolve, 300));
+  }, 30_000);
+
+  it('gives a server that never answers the wait budget in all, then reports offline with when it tries next', async () => {
+    const sockets = new Set<net.Socket>();
+    const hanging = net.createServer((socket) => void sockets.add(socket));
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    // The product's budget is 60 s; 1 s here, under the 20 s one try would wait on its own.
+    const { app, project } = await restartedWithStoredSignIn(`http://127.0.0.1:${(hanging.address() as net.AddressInfo).port}`, { unansweredBudgetMs: 1000 });
+    await expect.poll(() => statusesOf(app, project).at(-1)?.phase, { timeout: 10_000 }).toBe('offline');
+    const status = await app.call('team:status', { project });
+    expect(status.error).toBe('offline — changes stay pending (the team server did not answer within 1 s)');
+    const next = Date.parse(status.nextSyncAt ?? '');
+    expect(next - Date.now()).toBeGreaterThan(4 * 60_000);
+    expect(next - Date.now()).toBeLessThanOrEqual(5 * 60_000);
+    await stopApp(app);
+    hanging.close();
+    for (const socket of sockets) socket.destroy();
   }, 30_000);
 
   it('starts while the team server is down, and the project reports offline; nothing fails', async () => {
