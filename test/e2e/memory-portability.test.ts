@@ -3,6 +3,8 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readZip } from '../../main/core/portability/zip.js';
+import { SecretAllowanceStore } from '../../main/core/secrets/index.js';
+import { ALNUM, githubToken, SeededRandom } from '../fixtures/secrets/seeded-random.js';
 import { tempDir } from '../support/temp-dir.js';
 import { startApp, type TestApp } from './support/app.js';
 import { expectAccessible, hasChromium, openPage, useBrowser } from './support/browser.js';
@@ -35,21 +37,27 @@ describe.skipIf(!hasChromium)('importing and exporting memory', () => {
     app = null;
   });
 
-  it('previews a pasted ChatGPT answer, writes the kept and edited items, and exports a zip of the same files', async () => {
+  /** The app on a fresh vault with the project "penny" open, and the import panel opened from the palette. */
+  async function openImportPanel(pageName: string) {
     const project = path.join(await tempDir('strata-e2e-port-'), 'penny');
     await fs.mkdir(project);
-    app = await startApp(await tempDir());
+    const root = await tempDir();
+    app = await startApp(root);
     const vault = app.services.vault();
     await vault.ready;
     await vault.projects.open(project);
     const memoryDir = (await vault.sessions.paths(project)).memoryDir;
-    const { page, errors } = await openPage(browser(), app.host.url, 'memory-import');
+    const { page, errors } = await openPage(browser(), app.host.url, pageName);
     await page.getByRole('region', { name: 'Projects' }).getByRole('button', { name: 'penny', exact: true }).click();
-
     await page.keyboard.press('Control+k');
     await page.getByRole('combobox', { name: 'Commands' }).fill('import memory');
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Import and export memory' }).waitFor();
+    return { root, memoryDir, page, errors };
+  }
+
+  it('previews a pasted ChatGPT answer, writes the kept and edited items, and exports a zip of the same files', async () => {
+    const { memoryDir, page, errors } = await openImportPanel('memory-import');
     await page.getByLabel('Answer from', { exact: true }).selectOption('chatgpt');
     await page.getByLabel('Pasted answer').fill(pasted);
     await page.getByRole('button', { name: 'Preview' }).click();
@@ -81,6 +89,45 @@ describe.skipIf(!hasChromium)('importing and exporting memory', () => {
       const entry = entries.find((e) => e.name.endsWith(`/memory/${name}`));
       expect(entry?.data.toString('utf8'), name).toBe(await fs.readFile(path.join(memoryDir, name), 'utf8'));
     }
+    expect(errors).toEqual([]);
+  });
+
+  it('flags a pasted secret in the preview by kind and line without showing it; leave it out, or say it is not one', async () => {
+    const rng = new SeededRandom(31);
+    const token = githubToken(rng, 'ghp');
+    const password = `${rng.chars(ALNUM, 12)}7q`;
+    const { root, memoryDir, page, errors } = await openImportPanel('memory-import-secret');
+    await page.getByLabel('Pasted answer').fill(`- [2024-05-12] My github token is ${token}\n- [2024-06-01] Test database password: ${password}\n- Prefers concise answers`);
+    await page.getByRole('button', { name: 'Preview' }).click();
+
+    await page.getByRole('heading', { name: 'Preview: 1 of 3 to import from ChatGPT' }).waitFor();
+    await page.getByText('2 memories are kept out: they may hold secrets.').waitFor();
+    const tokenItem = page.getByRole('listitem', { name: 'My github token is [secret-removed]' });
+    await tokenItem.getByText('GitHub personal access token, on line 1 of its text').waitFor();
+    expect(await tokenItem.getByLabel('Keep').isDisabled()).toBe(true);
+    expect(await tokenItem.getByLabel('Text', { exact: true }).inputValue()).toMatch(/^My github token is \[secret-removed\]\./);
+    // The value is nowhere in the preview: not in a field, a finding or a file name.
+    const shown = await page.locator('.import-result').evaluate((preview) => [(preview as HTMLElement).innerText, ...Array.from(preview.querySelectorAll('input, textarea'), (e) => (e as HTMLInputElement).value)].join('\n'));
+    expect(shown).not.toContain(token);
+    expect(shown).not.toContain(password);
+    await expectAccessible(page);
+    await screenshots(page, 'memory-import-secret', 'Preview:');
+
+    await tokenItem.getByRole('button', { name: 'Leave the secret out and keep the rest' }).click();
+    const dbItem = page.getByRole('listitem', { name: 'Test database password: [secret-removed]' });
+    await dbItem.getByRole('button', { name: 'Not a secret: Password assigned in configuration or code, on line 1 of its text' }).click();
+    await page.getByRole('heading', { name: 'Preview: 3 of 3 to import from ChatGPT' }).waitFor();
+    await page.getByRole('button', { name: 'Write 3 memories to penny' }).click();
+    await page.getByRole('status').filter({ hasText: 'Written (3)' }).waitFor();
+
+    const files = Object.fromEntries(await Promise.all((await fs.readdir(memoryDir)).map(async (n) => [n, await fs.readFile(path.join(memoryDir, n), 'utf8')] as const)));
+    expect(Object.keys(files).sort()).toEqual(['MEMORY.md', 'feedback_prefers_concise_answers.md', 'user_my_github_token_is_secret_removed.md', 'user_test_database_password_secret_removed.md']);
+    expect(JSON.stringify(files)).not.toContain(token);
+    expect(files['user_my_github_token_is_secret_removed.md']).toContain('My github token is [secret-removed].');
+    // Marked "Not a secret" (one value, in the vault's list): written as pasted, but never into a name or MEMORY.md.
+    expect(files['user_test_database_password_secret_removed.md']).toContain(`Test database password: ${password}.`);
+    expect(files['MEMORY.md']).not.toContain(password);
+    expect(SecretAllowanceStore.forVault(root).list().map((a) => [a.rule, a.where])).toEqual([['generic-password', 'memory import: user_test_database_password_secret_removed.md']]);
     expect(errors).toEqual([]);
   });
 });

@@ -1,10 +1,11 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { ImportPreview } from '../../../common/domain/portability.js';
+import type { ImportItem, ImportPreview } from '../../../common/domain/portability.js';
 import { ProjectPaths } from '../../core/paths/index.js';
 import {
-  collectMemories, exportFileName, memoriesMarkdown, memoriesZip, parsePastedMemories, previewNotesAt, writeImport,
+  collectMemories, exportFileName, memoriesMarkdown, memoriesZip, previewNotesAt, previewPaste, writeImport, type ImportGuard,
 } from '../../core/portability/index.js';
+import { vaultSecretScan } from '../../core/secrets/index.js';
 import { systemClock } from '../../core/ports.js';
 import { writeFileAtomic } from '../../core/fs/index.js';
 import type { Vault } from '../../core/vault/index.js';
@@ -31,8 +32,19 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function printPreview(io: CliIo, preview: ImportPreview, verb: string): void {
-  for (const item of preview.items) io.stdout(`${verb} ${item.fileName}  [${item.type}] ${item.name}`);
+const FIELD_WORDS = { name: 'its name', description: 'its description', text: 'its text', header: 'its frontmatter' } as const;
+
+/** An item held back for a secret: what it looks like and where, never the value. */
+function heldBackLine(item: ImportItem): string {
+  const where = (item.findings ?? []).map((f) => `${f.label} on line ${f.line} of ${FIELD_WORDS[f.field]}`).join('; ');
+  return `${item.fileName}: ${where}`;
+}
+
+const HELD_BACK_HINT =
+  'leave the secret out of the input and import again; a false alarm? find it with strata scan-secrets FILE, mark it with --not-a-secret as that prints it, and import again';
+
+function printPreview(io: CliIo, preview: ImportPreview): void {
+  for (const item of preview.items) io.stdout(item.findings ? `would hold back ${heldBackLine(item)}` : `would write ${item.fileName}  [${item.type}] ${item.name}`);
   for (const s of preview.skipped) io.stdout(`skipped: ${s.what.slice(0, 80)} (${s.why})`);
 }
 
@@ -53,15 +65,18 @@ async function runImport(argv: string[], io: CliIo): Promise<number> {
   if (positionals.length !== 1) throw new UsageError('give one FILE (a pasted answer), FOLDER or ZIP of notes, or - for stdin');
   const input = positionals[0]!;
   const now = systemClock.now();
+  const vault = await cliVault(io, values.vault);
+  // Scanned like any agent write: the vault's rules and its "Not a secret" list (docs/memory.md#secret-scan).
+  const guard: ImportGuard = { scan: vaultSecretScan(vault.root), shape: vault.memoryShape() };
   let preview: ImportPreview;
   if (input !== '-' && ((await isDirectory(input)) || input.toLowerCase().endsWith('.zip'))) {
-    preview = await previewNotesAt(path.resolve(input), now);
+    preview = await previewNotesAt(path.resolve(input), now, guard);
   } else {
     const text = input === '-' ? await readStdin() : await fs.readFile(input, 'utf8').catch(() => {
       throw new UsageError(`no such file: ${input}`);
     });
     try {
-      preview = parsePastedMemories(text, values.from as 'chatgpt' | 'claude' | 'other', now);
+      preview = previewPaste(text, values.from as 'chatgpt' | 'claude' | 'other', now, guard);
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
@@ -72,22 +87,24 @@ async function runImport(argv: string[], io: CliIo): Promise<number> {
   }
   if (values['dry-run']) {
     if (values.json) io.stdout(JSON.stringify(preview));
-    else printPreview(io, preview, 'would write');
-    return 0;
+    else printPreview(io, preview);
+    return preview.items.some((i) => i.findings) ? 1 : 0;
   }
-  const vault = await openVault(io, values.vault);
+  await vault.open();
   try {
     const { memorySlug } = await ProjectPaths.resolve(vault.root, projectDir);
-    const result = await writeImport(vault, { projectSlug: memorySlug, team: values.team }, preview.items);
-    if (values.json) io.stdout(JSON.stringify({ written: result.written, skipped: preview.skipped }));
+    const result = await writeImport(vault, { projectSlug: memorySlug, team: values.team }, preview.items, guard.scan);
+    if (values.json) io.stdout(JSON.stringify({ ...result, skipped: preview.skipped }));
     else {
       for (const p of result.written) io.stdout(`wrote ${p}`);
       for (const s of preview.skipped) io.stdout(`skipped: ${s.what.slice(0, 80)} (${s.why})`);
     }
+    for (const item of result.heldBack) io.stderr(`strata memory import: held back ${heldBackLine(item)}`);
+    if (result.heldBack.length) io.stderr(`strata memory import: ${result.heldBack.length} not imported for a possible secret: ${HELD_BACK_HINT}`);
+    return result.heldBack.length ? 1 : 0;
   } finally {
     await vault.close();
   }
-  return 0;
 }
 
 async function runExport(argv: string[], io: CliIo): Promise<number> {

@@ -1,8 +1,9 @@
 import { AppFailure } from '../../../common/result.js';
 import { ProjectPaths } from '../paths/index.js';
 import {
-  collectMemories, exportFileName, memoriesMarkdown, memoriesZip, parsePastedMemories, previewNotesAt, writeImport,
+  collectMemories, exportFileName, memoriesMarkdown, memoriesZip, previewNotesAt, previewPaste, writeImport, type ImportGuard,
 } from '../portability/index.js';
+import { vaultSecretScan } from '../secrets/index.js';
 import type { Services } from '../services.js';
 import type { Handlers } from './dispatcher.js';
 
@@ -22,10 +23,15 @@ export function createPortabilityHandlers(services: Services): Pick<Handlers, Po
     await vault.ready;
     return { files: vault.files, memorySlug: (await ProjectPaths.resolve(vault.root, project)).memorySlug };
   };
+  // Imports are scanned like any agent write: the vault's rules and its "Not a secret" list (docs/memory.md#secret-scan).
+  const guard = (): ImportGuard => {
+    const vault = services.vault();
+    return { scan: vaultSecretScan(vault.root), shape: vault.files.memoryShape() };
+  };
   return {
     'memory:import-paste-preview': async ({ source, text }) => {
       try {
-        return parsePastedMemories(text, source, now());
+        return previewPaste(text, source, now(), guard());
       } catch (error) {
         return asInputError(error);
       }
@@ -35,11 +41,11 @@ export function createPortabilityHandlers(services: Services): Pick<Handlers, Po
       if (path.split(/[\\/]/).some((part) => part.startsWith('.') && part !== '.' && part !== '..')) {
         throw new AppFailure('invalid_request', 'Hidden folders are not imported; pick the notes folder itself');
       }
-      return previewNotesAt(path, now()).catch(asInputError);
+      return previewNotesAt(path, now(), guard()).catch(asInputError);
     },
     'memory:import-write': async ({ project, team, items }) => {
       const { files, memorySlug } = await vaultFor(project);
-      return writeImport(files, { projectSlug: memorySlug, team }, items);
+      return writeImport(files, { projectSlug: memorySlug, team }, items, vaultSecretScan(files.root));
     },
     'memory:export': async ({ project, format }) => {
       const vault = services.vault();

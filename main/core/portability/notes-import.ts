@@ -3,6 +3,7 @@ import path from 'node:path';
 import { importSourceLabels, type ImportItem, type ImportPreview, type ImportSource } from '../../../common/domain/portability.js';
 import { memoryTypes, parseMemoryFile, type MemoryType } from '../../../common/memory-file/index.js';
 import { memoryFileName, provenanceLine } from './import-naming.js';
+import { secretBlanker, shownBody, type ImportScan } from './import-secrets.js';
 import { inferType, nameOf } from './paste-parser.js';
 import { readZip } from './zip.js';
 
@@ -75,8 +76,12 @@ const firstLine = (body: string) =>
     .find((l) => l.length > 0) ?? null;
 const humanize = (file: string) => file.replace(/\.md$/i, '').replace(/[_-]+/g, ' ').trim();
 
-/** Notes → a preview; `source` is 'folder' for notes and 'strata' for a Strata export. */
-export function previewNotes(notes: readonly NoteFile[], source: ImportSource, now: number, where: string): ImportPreview {
+/**
+ * Notes → a preview; `source` is 'folder' for notes and 'strata' for a Strata export. A name,
+ * description or file name worked out from a note has every value `scan` finds in the note (or its file
+ * name) blanked; a file name holding one is not kept.
+ */
+export function previewNotes(notes: readonly NoteFile[], source: ImportSource, now: number, where: string, scan: ImportScan): ImportPreview {
   const items: ImportItem[] = [];
   const skipped: ImportPreview['skipped'] = [];
   const taken = new Set<string>();
@@ -92,19 +97,20 @@ export function previewNotes(notes: readonly NoteFile[], source: ImportSource, n
       continue;
     }
     const isMemory = parsed.flags.length === 0 && parsed.type !== null && parsed.type !== 'untyped';
-    const keepName = VAULT_FILE_NAME.test(base) && !taken.has(base.toLowerCase());
+    const blank = secretBlanker(scan, note.text, base);
+    const keepName = VAULT_FILE_NAME.test(base) && !taken.has(base.toLowerCase()) && blank(base) === base;
     if (isMemory) {
-      const fileName = keepName ? base : memoryFileName(parsed.type!, parsed.name!, taken);
+      const fileName = keepName ? base : memoryFileName(parsed.type!, blank(parsed.name!), taken);
       taken.add(fileName.toLowerCase());
       items.push({
         id: `item-${items.length + 1}`, fileName, name: parsed.name!, description: parsed.description!,
-        type: parsed.type as MemoryType, body: parsed.body, verbatim: note.text,
+        type: parsed.type as MemoryType, body: shownBody(parsed.body), verbatim: note.text,
       });
       continue;
     }
     const body = parsed.body.trim();
-    const name = (parsed.name ?? firstHeading(body) ?? humanize(base)).slice(0, 200);
-    const description = (parsed.description ?? firstLine(body) ?? name).slice(0, 200);
+    const name = blank(parsed.name ?? firstHeading(body) ?? humanize(blank(base))).slice(0, 200);
+    const description = blank(parsed.description ?? firstLine(body) ?? name).slice(0, 200);
     const type: MemoryType = (memoryTypes as readonly string[]).includes(parsed.rawType ?? '') ? (parsed.rawType as MemoryType) : inferType(`${name} ${description}`, null);
     const fileName = keepName && base.startsWith(`${type}_`) ? base : memoryFileName(type, nameOf(name), taken);
     taken.add(fileName.toLowerCase());

@@ -1,6 +1,7 @@
 import type { MemoryType } from '../../../common/domain/vault.js';
 import { importSourceLabels, type ImportItem, type ImportPreview, type ImportSource } from '../../../common/domain/portability.js';
 import { memoryFileName, provenanceLine } from './import-naming.js';
+import { secretBlanker, type ImportScan } from './import-secrets.js';
 
 /**
  * Turns what ChatGPT or Claude answer to "list everything you remember about me" into typed memory
@@ -171,8 +172,12 @@ function drafts(pasted: string): { drafts: Draft[]; skipped: ImportPreview['skip
   return { drafts: out, skipped };
 }
 
-/** Parses a pasted answer into a preview. `now` dates the provenance line. */
-export function parsePastedMemories(pasted: string, source: ImportSource, now: number): ImportPreview {
+/**
+ * Parses a pasted answer into a preview. `now` dates the provenance line. The kind, name, description
+ * and file name are worked out with every value `scan` finds blanked, so "my github token is ghp_…"
+ * never becomes a file name or a MEMORY.md line; the text keeps it, for the preview to flag.
+ */
+export function parsePastedMemories(pasted: string, source: ImportSource, now: number, scan: ImportScan): ImportPreview {
   if (pasted.length > MAX_PASTE_CHARS) throw new RangeError(`The pasted text is over ${MAX_PASTE_CHARS.toLocaleString('en')} characters; paste it in parts`);
   const { drafts: found, skipped } = drafts(pasted);
   const items: ImportItem[] = [];
@@ -188,16 +193,18 @@ export function parsePastedMemories(pasted: string, source: ImportSource, now: n
       skipped.push({ what: text, why: `more than ${MAX_ITEMS} items; import the rest separately` });
       continue;
     }
-    const type = inferType(text, d.section);
-    const name = nameOf(text);
+    const blank = secretBlanker(scan, text, d.section ?? '');
+    const safe = blank(text);
+    const type = inferType(safe, d.section);
+    const name = nameOf(safe);
     const fileName = memoryFileName(type, name, taken);
     const sentence = /[.!?]$/.test(text) ? text : `${text}.`;
-    const section = d.section ? `${d.section}: ` : '';
+    const section = d.section ? `${blank(d.section)}: ` : '';
     items.push({
       id: `item-${items.length + 1}`,
       fileName,
       name,
-      description: (section + text).slice(0, 200),
+      description: (section + safe).slice(0, 200),
       type,
       body: `${sentence}\n\n${provenanceLine(importSourceLabels[source], now, savedOn)}`,
     });

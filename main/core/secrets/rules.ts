@@ -211,6 +211,7 @@ const rows: Row[] = [
     keywords: ['private key'],
     entropy: 4,
     reportMatchStart: true,
+    blockRest: /[A-Za-z0-9+/=]{0,4096}(?:(?:\r?\n|(?:\\r)?\\n)[ \t]{0,8}[A-Za-z0-9+/=]{1,4096}(?![^\r\n\\"'])){0,400}(?:(?:\r?\n|(?:\\r)?\\n)[ \t]{0,8}-----END[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----)?/y,
   },
   { id: 'jwt', family: 'jwt', description: 'JSON Web Token', regex: /\b(?<secret>e[wy][A-Za-z0-9_-]{15,600}\.(?:e[wy][A-Za-z0-9_-]{10,4000}\.[A-Za-z0-9_-]{0,1000}|[A-Za-z0-9_-]{0,1000}\.[A-Za-z0-9_-]{8,100}\.[A-Za-z0-9_-]{16,8000}\.[A-Za-z0-9_-]{8,100}))/g, keywords: ['eyj', 'eya', 'ewo', 'ew0', 'ewk'], check: checkJwt },
   { id: 'database-connection-string', family: 'connection-string', description: 'database URL with a password', regex: urlWithPassword, keywords: ['://'], check: checkDatabaseUrl },

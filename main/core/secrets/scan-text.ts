@@ -55,6 +55,13 @@ function accepts(rule: SecretRule, secret: string, whole: string, groups: Record
   return rule.check ? rule.check({ secret, groups, text, index }) : true;
 }
 
+/** Where a multi-line value that matched up to `from` ends (`from` for a one-line rule). */
+function blockEnd(rule: SecretRule, text: string, from: number): number {
+  if (!rule.blockRest) return from;
+  rule.blockRest.lastIndex = from;
+  return rule.blockRest.exec(text) ? rule.blockRest.lastIndex : from;
+}
+
 function runRule({ rule, regex }: CompiledRule, text: string, out: RawFinding[]): void {
   regex.lastIndex = 0;
   for (let m = regex.exec(text); m !== null; m = regex.exec(text)) {
@@ -63,7 +70,7 @@ function runRule({ rule, regex }: CompiledRule, text: string, out: RawFinding[])
     const whole: [number, number] = [m.index, m.index + m[0].length];
     const span = rule.reportMatchStart ? whole : (m.indices?.groups?.secret ?? whole);
     if (accepts(rule, secret, m[0], groups, text, m.index)) {
-      out.push({ rule, start: span[0], end: span[1], value: secret });
+      out.push({ rule, start: span[0], end: Math.max(span[1], blockEnd(rule, text, whole[1])), value: secret });
     } else {
       // A rejected match may hide a real one that starts inside it.
       regex.lastIndex = m.index + 1;

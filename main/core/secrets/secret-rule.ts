@@ -48,6 +48,11 @@ export interface SecretRule {
   check?: (match: RuleMatch) => boolean;
   /** Report the line where the match starts (a PEM header) rather than where the secret starts (its body). */
   reportMatchStart?: boolean;
+  /**
+   * A sticky pattern for the rest of a multi-line value after the match (a PEM block's other lines and
+   * its END line): the span runs on over it, so redaction blanks the whole block, not its first line.
+   */
+  blockRest?: RegExp;
   /** Context-keyed catch-all rules: dropped where a specific rule found the same value. */
   generic?: boolean;
 }

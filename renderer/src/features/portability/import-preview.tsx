@@ -1,5 +1,6 @@
 import type { ImportItem, ImportPreview } from '../../../../common/domain/portability';
 import type { MemoryType } from '../../../../common/domain/vault';
+import { ImportFindings } from './import-findings';
 
 const TYPES: { id: MemoryType; label: string }[] = [
   { id: 'user', label: 'About you' },
@@ -13,9 +14,13 @@ export interface PreviewRow {
   keep: boolean;
 }
 
+/** Rows for a preview's items: an item the scan flagged starts kept out. */
+export const previewRows = (items: readonly ImportItem[]): PreviewRow[] => items.map((item) => ({ item, keep: !item.findings }));
+
 /**
  * The import preview: each memory as it will be written, editable (name, kind, description, text) or
- * dropped. Editing a file kept verbatim (from an export) turns it into an edited memory.
+ * dropped. Editing a file kept verbatim (from an export) turns it into an edited memory. An item with a
+ * possible secret is shown with the secret blanked, read-only and kept out, until the user settles it.
  */
 export function ImportPreviewList({ preview, rows, onChange }: { preview: ImportPreview; rows: PreviewRow[]; onChange: (rows: PreviewRow[]) => void }) {
   const update = (i: number, patch: Partial<ImportItem> | { keep: boolean }) => {
@@ -28,24 +33,34 @@ export function ImportPreviewList({ preview, rows, onChange }: { preview: Import
     }
     onChange(next);
   };
+  const settle = (i: number, item: ImportItem) => {
+    const next = rows.slice();
+    next[i] = { item, keep: !item.findings };
+    onChange(next);
+  };
   return (
     <div className="import-preview">
       <ol className="import-items">
-        {rows.map(({ item, keep }, i) => (
-          <li key={item.id} className={keep ? 'import-item' : 'import-item dropped'} aria-label={item.name}>
+        {rows.map(({ item: real, keep }, i) => {
+          const flagged = real.findings !== undefined;
+          // What a flagged item shows: its fields with the values blanked, never the values.
+          const item = flagged ? { ...real, ...real.withoutSecrets } : real;
+          const locked = !keep || flagged;
+          return (
+          <li key={item.id} className={flagged ? 'import-item flagged' : keep ? 'import-item' : 'import-item dropped'} aria-label={item.name}>
             <div className="row">
               <label className="row small">
-                <input type="checkbox" checked={keep} onChange={(e) => update(i, { keep: e.target.checked })} />
+                <input type="checkbox" checked={keep} disabled={flagged} onChange={(e) => update(i, { keep: e.target.checked })} />
                 Keep
               </label>
               <input
                 className="input grow"
                 aria-label="Name"
                 value={item.name}
-                disabled={!keep}
+                disabled={locked}
                 onChange={(e) => update(i, { name: e.target.value })}
               />
-              <select className="input" aria-label="Kind" value={item.type} disabled={!keep} onChange={(e) => update(i, { type: e.target.value as MemoryType })}>
+              <select className="input" aria-label="Kind" value={item.type} disabled={locked} onChange={(e) => update(i, { type: e.target.value as MemoryType })}>
                 {TYPES.map((t) => (
                   <option key={t.id} value={t.id}>
                     {t.label}
@@ -57,7 +72,7 @@ export function ImportPreviewList({ preview, rows, onChange }: { preview: Import
               className="input"
               aria-label="Description"
               value={item.description}
-              disabled={!keep}
+              disabled={locked}
               onChange={(e) => update(i, { description: e.target.value })}
             />
             <textarea
@@ -65,15 +80,17 @@ export function ImportPreviewList({ preview, rows, onChange }: { preview: Import
               aria-label="Text"
               rows={Math.min(4, item.body.split('\n').length + 1)}
               value={item.body}
-              disabled={!keep}
+              disabled={locked}
               onChange={(e) => update(i, { body: e.target.value })}
             />
+            {flagged && <ImportFindings item={real} onResolved={(settled) => settle(i, settled)} />}
             <span className="muted small">
               {item.fileName}
               {item.verbatim !== undefined ? ' · kept exactly as it is' : ''}
             </span>
           </li>
-        ))}
+          );
+        })}
       </ol>
       {preview.skipped.length > 0 && (
         <details className="import-skipped">

@@ -1,4 +1,4 @@
-import type { ImportItem, ImportPreview } from '../../../../common/domain/portability';
+import { bareImportItem, type ImportItem, type ImportPreview, type ImportResult } from '../../../../common/domain/portability';
 import type { Result } from '../../../../common/result';
 import { api } from '../../bridge';
 import { useStore } from '../../store';
@@ -17,11 +17,19 @@ export async function previewNotes(path: string): Promise<ImportPreview | null> 
   return take(await api.invoke['memory:import-notes-preview']({ path }));
 }
 
-export async function writeItems(project: string, team: boolean, items: ImportItem[]): Promise<string[] | null> {
-  const result = take(await api.invoke['memory:import-write']({ project, team, items }));
+const count = (n: number) => `${n} ${n === 1 ? 'memory' : 'memories'}`;
+
+/** Writes the kept items; main scans each again and says what it held back and what was already there. */
+export async function writeItems(project: string, team: boolean, items: ImportItem[]): Promise<ImportResult | null> {
+  const result = take(await api.invoke['memory:import-write']({ project, team, items: items.map(bareImportItem) }));
   if (!result) return null;
-  useStore.getState().showToast({ text: `Imported ${result.written.length} ${result.written.length === 1 ? 'memory' : 'memories'}` });
-  return result.written;
+  const parts = [
+    `Imported ${count(result.written.length)}`,
+    ...(result.alreadyImported.length ? [`${count(result.alreadyImported.length)} already there`] : []),
+    ...(result.heldBack.length ? [`${result.heldBack.length} kept out for a possible secret`] : []),
+  ];
+  useStore.getState().showToast({ text: parts.join(' · ') });
+  return result;
 }
 
 /** Asks main for the export and hands it to the browser as a download (a save dialog in Electron). */

@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import type { ImportPreview } from '../../../../common/domain/portability';
+import type { ImportPreview, ImportResult } from '../../../../common/domain/portability';
 import { importSourceLabels } from '../../../../common/domain/portability';
 import { useStore, useStoreShallow } from '../../store';
-import { openFile } from '../../bridge/vault-actions';
 import { FolderChooser } from '../projects/folder-chooser';
-import { ImportPreviewList, type PreviewRow } from './import-preview';
+import { ImportPreviewList, previewRows, type PreviewRow } from './import-preview';
+import { ImportWritten } from './import-written';
 import { ExportSection } from './export-section';
 import { previewNotes, previewPaste, writeItems } from './portability-actions';
 import './portability.css';
@@ -28,11 +28,11 @@ export function PortabilityPanel() {
   const [rows, setRows] = useState<PreviewRow[]>([]);
   const [team, setTeam] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [written, setWritten] = useState<string[] | null>(null);
+  const [written, setWritten] = useState<ImportResult | null>(null);
 
   const show = (p: ImportPreview | null) => {
     setPreview(p);
-    setRows(p ? p.items.map((item) => ({ item, keep: true })) : []);
+    setRows(p ? previewRows(p.items) : []);
     setWritten(null);
   };
   const run = async (fn: () => Promise<void>) => {
@@ -44,6 +44,7 @@ export function PortabilityPanel() {
     }
   };
   const kept = rows.filter((r) => r.keep && r.item.name.trim() && r.item.description.trim());
+  const flagged = rows.filter((r) => r.item.findings).length;
 
   return (
     <section className="portability" aria-labelledby="portability-heading">
@@ -132,6 +133,12 @@ export function PortabilityPanel() {
             <h2>
               Preview: {kept.length} of {rows.length} to import from {importSourceLabels[preview.source]}
             </h2>
+            {flagged > 0 && (
+              <p className="small warning-text" role="status">
+                {flagged === 1 ? '1 memory is' : `${flagged} memories are`} kept out: {flagged === 1 ? 'it may hold a secret' : 'they may hold secrets'}. Nothing with a secret is
+                imported, here or at the write.
+              </p>
+            )}
             <ImportPreviewList preview={preview} rows={rows} onChange={setRows} />
             {project ? (
               <div className="row import-actions">
@@ -148,8 +155,9 @@ export function PortabilityPanel() {
                       const done = await writeItems(project.path, team, kept.map((r) => r.item));
                       if (done) {
                         setWritten(done);
-                        setPreview(null);
-                        setRows([]);
+                        // What the write's own scan held back stays in the preview, flagged, to settle there.
+                        setPreview(done.heldBack.length ? { ...preview, items: done.heldBack, skipped: [] } : null);
+                        setRows(previewRows(done.heldBack));
                       }
                     })
                   }
@@ -162,20 +170,7 @@ export function PortabilityPanel() {
             )}
           </div>
         ))}
-      {written && (
-        <div className="import-written" role="status">
-          <p>Written ({written.length}):</p>
-          <ul className="small">
-            {written.map((p) => (
-              <li key={p}>
-                <button type="button" className="link" onClick={() => void openFile(p)}>
-                  {p.split('/').pop()}
-                </button>
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
+      {written && <ImportWritten result={written} />}
 
       <ExportSection project={project} />
 

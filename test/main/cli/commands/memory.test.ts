@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../../../../main/cli/index.js';
 import type { CliIo } from '../../../../main/cli/cli-io.js';
 import { slug } from '../../../../main/core/paths/slug.js';
+import { githubToken, SeededRandom } from '../../../fixtures/secrets/seeded-random.js';
 import { tempDir } from '../../../support/temp-dir.js';
 
 function captureIo() {
@@ -83,5 +84,24 @@ describe('strata memory', () => {
     expect(await runCli(['memory', 'import', '--project', project, '--vault', vault, empty], io.io)).toBe(2);
     expect(io.errors).toEqual(['strata memory import: no memories found in the input']);
     await expect(fs.stat(mem)).rejects.toThrow();
+  });
+
+  it('holds back an item with a secret, says what and where (never the value), and writes the rest', async () => {
+    const { project, vault, mem } = await setup();
+    const token = githubToken(new SeededRandom(5), 'ghp');
+    const answer = path.join(project, 'answer.txt');
+    await fs.writeFile(answer, `- My github token is ${token}\n- Prefers concise answers\n`);
+
+    const dry = captureIo();
+    expect(await runCli(['memory', 'import', '--project', project, '--vault', vault, '--dry-run', answer], dry.io)).toBe(1);
+    expect(dry.out[0]).toBe('would hold back user_my_github_token_is_secret_removed.md: GitHub personal access token on line 1 of its text');
+
+    const run = captureIo();
+    expect(await runCli(['memory', 'import', '--project', project, '--vault', vault, answer], run.io)).toBe(1);
+    expect(run.out).toEqual([`wrote projects/${slug(project)}/memory/feedback_prefers_concise_answers.md`]);
+    expect(run.errors[0]).toBe('strata memory import: held back user_my_github_token_is_secret_removed.md: GitHub personal access token on line 1 of its text');
+    expect(run.errors[1]).toMatch(/^strata memory import: 1 not imported for a possible secret: leave the secret out/);
+    expect([...dry.out, ...run.out, ...run.errors].join('\n')).not.toContain(token);
+    expect((await fs.readdir(mem)).sort()).toEqual(['MEMORY.md', 'feedback_prefers_concise_answers.md']);
   });
 });

@@ -4,8 +4,11 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseIndex } from '../../../../main/core/vault/memory-index.js';
 import {
-  collectMemories, memoriesMarkdown, memoriesZip, parsePastedMemories, previewNotesAt, readZip, writeImport,
+  collectMemories, memoriesMarkdown, memoriesZip, parsePastedMemories, previewNotesAt as previewNotesWith, readZip, writeImport as writeWith,
 } from '../../../../main/core/portability/index.js';
+import type { ImportItem } from '../../../../common/domain/portability.js';
+import { vaultSecretScan } from '../../../../main/core/secrets/index.js';
+import type { Vault } from '../../../../main/core/vault/index.js';
 import { parseMemoryFile } from '../../../../common/memory-file/index.js';
 import { tempDir } from '../../../support/temp-dir.js';
 import { memoryText, openVault } from '../vault/vault-helpers.js';
@@ -23,6 +26,10 @@ async function vaultWith(files: Record<string, string> = {}) {
   return { root, ...(await openVault(root)) };
 }
 
+// Scanned as the app scans: the vault's rules and its "Not a secret" list.
+const previewNotesAt = async (where: string, now: number, vaultRoot?: string) => previewNotesWith(where, now, { scan: vaultSecretScan(vaultRoot ?? (await tempDir())), shape: '2.1.88' });
+const writeImport = (vault: Vault, target: { projectSlug: string; team: boolean }, items: readonly ImportItem[]) => writeWith(vault, target, items, vaultSecretScan(vault.root));
+
 const indexTargets = async (root: string, dir = DIR) => parseIndex(await fs.readFile(path.join(root, dir, 'MEMORY.md'), 'utf8')).map((l) => l.target).sort();
 
 describe('import of a pasted answer', () => {
@@ -32,7 +39,7 @@ describe('import of a pasted answer', () => {
       [`${DIR}/user_has_a_dog_named_biscuit.md`]: existing,
       [`${DIR}/MEMORY.md`]: '- [Dog](user_has_a_dog_named_biscuit.md) — the dog\n',
     });
-    const preview = parsePastedMemories('- [2024-05-12] Has a dog named Biscuit\n- Prefers short answers\n- Likes jazz', 'chatgpt', NOW);
+    const preview = parsePastedMemories('- [2024-05-12] Has a dog named Biscuit\n- Prefers short answers\n- Likes jazz', 'chatgpt', NOW, vaultSecretScan(root));
     const [dog, short] = preview.items;
     const kept = [dog!, { ...short!, name: 'Short answers', description: 'Keep answers short' }];
     const result = await writeImport(vault, { projectSlug: SLUG, team: false }, kept);
@@ -51,7 +58,7 @@ describe('import of a pasted answer', () => {
   it('writes the shape chosen in Settings: the metadata shape, dated', async () => {
     const root = await tempDir('strata-portability-');
     const { vault } = await openVault(root, { memoryShape: () => 'metadata' });
-    const [item] = parsePastedMemories('- Prefers short answers', 'chatgpt', NOW).items;
+    const [item] = parsePastedMemories('- Prefers short answers', 'chatgpt', NOW, vaultSecretScan(root)).items;
     const result = await writeImport(vault, { projectSlug: SLUG, team: false }, [{ ...item!, name: 'Short answers', description: 'Keep answers short' }]);
     const text = await fs.readFile(path.join(root, result.written[0]!), 'utf8');
     expect(parseMemoryFile(text)).toMatchObject({ name: 'short-answers', type: 'feedback', shape: 'metadata', flags: [] });
@@ -61,7 +68,7 @@ describe('import of a pasted answer', () => {
 
   it('refuses a file name that would leave the memory folder, writing nothing', async () => {
     const { root, vault } = await vaultWith();
-    const [item] = parsePastedMemories('- Likes jazz', 'claude', NOW).items;
+    const [item] = parsePastedMemories('- Likes jazz', 'claude', NOW, vaultSecretScan(root)).items;
     await expect(writeImport(vault, { projectSlug: SLUG, team: false }, [{ ...item!, fileName: '../../escape.md' }])).rejects.toThrow(/Not a memory file name/);
     expect(existsSync(path.join(root, 'projects'))).toBe(false);
   });

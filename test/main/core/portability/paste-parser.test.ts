@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { isoDate, parsePastedMemories, splitDate } from '../../../../main/core/portability/paste-parser.js';
+import { isoDate, parsePastedMemories as parseWith, splitDate } from '../../../../main/core/portability/paste-parser.js';
+import { scanText } from '../../../../main/core/secrets/index.js';
 
 const NOW = Date.UTC(2026, 11, 4, 15);
+const parsePastedMemories = (text: string, source: 'chatgpt' | 'claude' | 'other', now: number) => parseWith(text, source, now, (t) => scanText(t, { spans: true }));
 
 /** What ChatGPT answers to "list every memory with the date saved, as [date] - memory". */
 const chatgptDated = `Here's everything I have stored in memory about you:

@@ -35,6 +35,18 @@ describe('redactFindings', () => {
     }
   });
 
+  it('blanks a whole private key block, not only its first line: plain, CRLF, inside JSON, and cut short', () => {
+    const body = rng.base64(300).match(/.{1,70}/g)!;
+    const block = (eol: string) => ['-----BEGIN OPENSSH PRIVATE KEY-----', ...body, '-----END OPENSSH PRIVATE KEY-----'].join(eol);
+    const cases = [
+      [`The deploy logs in with:\n\n${block('\n')}\nThanks.`, `The deploy logs in with:\n\n${REDACTED_SECRET}\nThanks.`],
+      [`key:\r\n${block('\r\n')}\r\nok`, `key:\r\n${REDACTED_SECRET}\r\nok`],
+      [JSON.stringify({ private_key: `${block('\n')}\n`, id: 7 }), `{"private_key":"${REDACTED_SECRET}\\n","id":7}`],
+      [`${block('\n').split('\n').slice(0, 4).join('\n')}\nThe rest was not pasted.`, `${REDACTED_SECRET}\nThe rest was not pasted.`],
+    ];
+    for (const [text, redacted] of cases) expect(redactFindings(text!, scanText(text!, { spans: true }))).toBe(redacted);
+  });
+
   it('changes nothing without spans (a scan not asked for them)', () => {
     const text = `token ${githubToken(rng, 'ghp')}`;
     expect(redactFindings(text, scanText(text))).toBe(text);
