@@ -97,6 +97,7 @@ async function runImport(argv: string[], io: CliIo): Promise<number> {
     if (values.json) io.stdout(JSON.stringify({ ...result, skipped: preview.skipped }));
     else {
       for (const p of result.written) io.stdout(`wrote ${p}`);
+      for (const p of result.alreadyImported) io.stdout(`already imported ${p}`);
       for (const s of preview.skipped) io.stdout(`skipped: ${s.what.slice(0, 80)} (${s.why})`);
     }
     for (const item of result.heldBack) io.stderr(`strata memory import: held back ${heldBackLine(item)}`);
