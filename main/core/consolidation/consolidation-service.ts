@@ -94,9 +94,17 @@ export class ConsolidationService {
   }
 
   async resolve(project: string, id: string, decision: { accept: string[]; reject: string[] }): Promise<ConsolidationChangeset> {
-    const changeset = await (await this.consolidator(project)).resolve(id, decision);
-    this.o.onChange(project, changeset);
-    return changeset;
+    const consolidator = await this.consolidator(project);
+    try {
+      const changeset = await consolidator.resolve(id, decision);
+      this.o.onChange(project, changeset);
+      return changeset;
+    } catch (error) {
+      // An answer such as "3 changes applied. Changed since…" comes as an error, yet those 3 landed: the
+      // Inbox is told the changeset as it now is, or it would still offer them.
+      this.o.onChange(project, await consolidator.pending());
+      throw error;
+    }
   }
 
   async undo(project: string, id: string, itemId: string): Promise<ConsolidationChangeset> {

@@ -50,6 +50,8 @@ export interface ConsolidatorOptions {
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+/** MEMORY.md (the folder's or its team's) is read into every conversation: a pass may rewrite it, never delete it. */
+const isIndexFile = (file: string) => path.basename(file).toLowerCase() === INDEX_FILE_NAME.toLowerCase();
 const readOrNull = (file: string) => fs.readFile(file, 'utf8').catch(() => null);
 
 /**
@@ -108,6 +110,7 @@ export class Consolidator {
       // whose key name is already in the file is a secret only there. Refused here, it is never held, so
       // no changeset, history version or blob of it exists.
       beforeMemoryWrite: async (file, content) => {
+        if (content === null && isIndexFile(file)) return `Refused: ${INDEX_FILE_NAME} is the index of this memory folder and cannot be deleted; Write it with the lines it should keep.`;
         const check = await guard.check({ path: file, ...(content === null ? {} : { content }) });
         if (!check.ok) return `Refused: ${check.reason}.`;
         captured.set(file, content);
@@ -159,10 +162,16 @@ export class Consolidator {
       const changeset = await this.loadChangeset(changesetId);
       const conflicts: string[] = [];
       const secrets: string[] = [];
+      const indexDeletes: string[] = [];
       for (const item of changeset.items) {
         if (item.status !== 'pending') continue;
         if (decision.reject.includes(item.id)) item.status = 'rejected';
-        else if (decision.accept.includes(item.id)) {
+        else if (decision.accept.includes(item.id) && item.after === null && isIndexFile(item.absPath)) {
+          // Refused when proposed; a changeset stored by an older version may still hold one.
+          item.status = 'rejected';
+          item.reason = `refused: ${INDEX_FILE_NAME} cannot be deleted`;
+          indexDeletes.push(this.rel(item.absPath));
+        } else if (decision.accept.includes(item.id)) {
           // Scanned again at apply, with today's rules and "Not a secret" list (a changeset stored by an
           // older version, or a rule added since): a refused change is dropped with its text.
           const findings = item.after === null ? [] : this.o.scan(item.after);
@@ -179,6 +188,7 @@ export class Consolidator {
       }
       await this.o.store.save(this.o.memoryDir, changeset);
       const problems = [
+        ...(indexDeletes.length ? [`Not applied, since ${INDEX_FILE_NAME} cannot be deleted: ${indexDeletes.join(', ')}.`] : []),
         ...(secrets.length ? [`Not applied, since it would write a secret into memory: ${secrets.join(', ')}.`] : []),
         ...(conflicts.length ? [`Changed since the tidy-up was proposed, so left as they are: ${conflicts.join(', ')}. Reject those items, or edit the files in the vault.`] : []),
       ];

@@ -83,4 +83,31 @@ describe('the background consolidation check', () => {
     expect(fake.requests).toHaveLength(1);
     log.assertNoErrors();
   });
+
+  it('answers an Accept all with one stale item with how many were applied and which one was left, and tells the Inbox what landed', async () => {
+    const { log, opened, paths, fake, services: app } = await projectWithContradiction();
+    const real = await fs.realpath(paths.memoryDir);
+    const moved = memoryText('New city', 'the move', 'Moved to Porto in November 2026.', 'user');
+    fake.enqueue(
+      toolCalls([{ name: 'Read', input: { file_path: path.join(real, 'user_city.md') } }, { name: 'Read', input: { file_path: path.join(real, 'user_city_new.md') } }]),
+      toolCalls([{ name: 'Delete', input: { file_path: path.join(real, 'user_city.md') } }, { name: 'Write', input: { file_path: path.join(real, 'user_city_new.md'), content: moved } }]),
+      text('- user_city.md: contradicted\n- user_city_new.md: dated the move'),
+    );
+    const dispatch = createDispatcher(createHandlers(app, 'host'), log.logger);
+    const run = await dispatch('memory:consolidation-run', { project: opened });
+    const changeset = run.ok ? run.value.changeset! : null;
+    expect(changeset!.items).toHaveLength(2);
+    const told: (ConsolidationChangeset | null)[] = [];
+    app.events.subscribe((channel, payload) => {
+      if (channel === 'memory:did-change-consolidation') told.push((payload as { changeset: ConsolidationChangeset | null }).changeset);
+    });
+    await fs.writeFile(path.join(real, 'user_city_new.md'), memoryText('New city', 'the move', 'Moved to Porto; the user edited this.', 'user'));
+
+    const answer = await dispatch('memory:consolidation-resolve', { project: opened, id: changeset!.id, accept: changeset!.items.map((i) => i.id), reject: [] });
+    expect(answer).toMatchObject({ ok: false, error: { code: 'conflict' } });
+    expect(answer.ok ? '' : answer.error.message).toMatch(/^1 change applied\. Changed since the tidy-up was proposed, so left as they are: \S*\/user_city_new\.md\./);
+    expect(told.at(-1)!.items.map((i) => [i.path.split('/').pop(), i.status])).toEqual([['user_city.md', 'applied'], ['user_city_new.md', 'pending']]);
+    await expect(fs.stat(path.join(real, 'user_city.md'))).rejects.toThrow();
+    log.assertNoErrors();
+  });
 });

@@ -273,3 +273,50 @@ describe('a tidy pass and secrets', () => {
     expect(await filesHolding(t.vaultRoot, password)).toEqual([]);
   });
 });
+
+describe('a tidy pass and the index', () => {
+  it('cannot delete MEMORY.md, even with auto-apply: the model is told so and the rest of the pass applies', async () => {
+    const t = await setup({ sessions: 5, autoApply: true });
+    const p = (name: string) => path.join(t.dir, name);
+    fake!.enqueue(
+      toolCalls([{ name: 'Read', input: { file_path: p('MEMORY.md') } }, { name: 'Read', input: { file_path: p('project_deadline.md') } }]),
+      toolCalls([{ name: 'Delete', input: { file_path: p('MEMORY.md') } }, { name: 'Write', input: { file_path: p('project_deadline.md'), content: merged } }]),
+      text('Done.\n- MEMORY.md: not needed\n- project_deadline.md: merged'),
+    );
+    const outcome = await t.consolidator.runNow();
+    const items = outcome.kind === 'proposed' ? outcome.changeset.items : [];
+    expect(items.map((i) => [path.basename(i.path), i.status])).toEqual([['project_deadline.md', 'applied']]);
+    expect(await fs.readFile(p('MEMORY.md'), 'utf8')).toBe(seeded['MEMORY.md']);
+    expect(JSON.stringify(fake!.requests.at(-1)!.body.messages)).toContain('MEMORY.md is the index of this memory folder and cannot be deleted');
+  });
+
+  it('refuses a stored deletion of MEMORY.md at accept, applies the rest, and says both', async () => {
+    const t = await setup({ sessions: 5 });
+    scriptPass(t.dir);
+    const outcome = await t.consolidator.runNow();
+    // A changeset stored before the refusal holds the index's deletion.
+    const stored = (await t.options.store.load(t.dir))!;
+    stored.items[3]!.after = null;
+    await t.options.store.save(t.dir, stored);
+    const ids = outcome.kind === 'proposed' ? outcome.changeset.items.map((i) => i.id) : [];
+    await expect(t.consolidator.resolve(outcomeId(outcome), { accept: ids, reject: [] })).rejects.toThrow(/^3 changes applied\. Not applied, since MEMORY\.md cannot be deleted: .*\/MEMORY\.md\.$/);
+    // Still there, with the lines of the files it indexes (the applied deletes took theirs out).
+    expect(await fs.readFile(path.join(t.dir, 'MEMORY.md'), 'utf8')).toMatch(/\(project_deadline\.md\)[^]*\(user_city_new\.md\)/);
+    expect((await t.consolidator.pending())!.items.map((i) => i.status)).toEqual(['applied', 'applied', 'applied', 'rejected']);
+  });
+
+  it('answers an Accept all with one stale item with how many were applied and which one was left', async () => {
+    const t = await setup({ sessions: 5 });
+    scriptPass(t.dir);
+    const outcome = await t.consolidator.runNow();
+    const edited = seeded['project_deadline.md']!.replace('next Friday', 'on 2026-12-18');
+    await fs.writeFile(path.join(t.dir, 'project_deadline.md'), edited);
+    const ids = outcome.kind === 'proposed' ? outcome.changeset.items.map((i) => i.id) : [];
+    await expect(t.consolidator.resolve(outcomeId(outcome), { accept: ids, reject: [] })).rejects.toThrow(
+      /^3 changes applied\. Changed since the tidy-up was proposed, so left as they are: [^,]*\/project_deadline\.md\. Reject those items, or edit the files in the vault\.$/,
+    );
+    expect(await fs.readFile(path.join(t.dir, 'project_deadline.md'), 'utf8')).toBe(edited);
+    expect((await t.consolidator.pending())!.items.map((i) => i.status)).toEqual(['pending', 'applied', 'applied', 'applied']);
+    await expect(fs.stat(path.join(t.dir, 'user_city.md'))).rejects.toThrow();
+  });
+});
