@@ -95,7 +95,7 @@ describe('the background consolidation check', () => {
     );
     const dispatch = createDispatcher(createHandlers(app, 'host'), log.logger);
     const run = await dispatch('memory:consolidation-run', { project: opened });
-    const changeset = run.ok ? run.value.changeset! : null;
+    const changeset = run.ok ? (run.value as { changeset: ConsolidationChangeset | null }).changeset : null;
     expect(changeset!.items).toHaveLength(2);
     const told: (ConsolidationChangeset | null)[] = [];
     app.events.subscribe((channel, payload) => {
