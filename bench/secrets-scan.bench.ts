@@ -1,7 +1,6 @@
 import { scanText, secretRules } from '../main/core/secrets/index.js';
 import { generateFixtures, generateNotes } from '../test/fixtures/secrets/generate.js';
 import { scoreHeldOut } from '../test/fixtures/secrets/held-out.js';
-import { scorePeerVectors } from '../test/fixtures/secrets/peer-vectors.js';
 import { describeScore, scoreCorpus } from '../test/fixtures/secrets/score.js';
 import { line, median, type Bench } from './harness.js';
 
@@ -9,7 +8,7 @@ import { line, median, type Bench } from './harness.js';
  * `secrets-scan` (docs/memory.md#auto-memory): scanner throughput in MB/s over generated notes, against a naive scan with
  * one regex made of every rule's pattern (no keyword prefilter, no validation), plus recall and
  * false-positive rate on the labelled fixtures: overall, per family, and the ten weakest groups (by rule
- * and by assignment form), and on other scanners' published test vectors (test/fixtures/secrets/peer-vectors.ts).
+ * and by assignment form). Other scanners' published test vectors are scored by `secrets-peers`.
  * The per-family table goes to stderr for people; stdout stays JSON lines.
  */
 const corpusChars = 4_000_000;
@@ -54,7 +53,6 @@ const bench: Bench = {
     const score = scoreCorpus((text) => scanText(text), positives, negatives, (rule) => familyOf.get(rule) ?? 'unknown');
     process.stderr.write(`${describeScore(score).join('\n')}\n`);
     const heldOut = scoreHeldOut((text) => scanText(text));
-    const peer = scorePeerVectors((text) => scanText(text));
     const perFamily = score.families.flatMap((f) => [
       ...(f.recall ? [line('secrets-scan', `recall:${f.family}`, '%', 100 * f.recall.rate, null, { positives: f.recall.total })] : []),
       ...(f.falseAlarms ? [line('secrets-scan', `false-positive-rate:${f.family}`, '%', 100 * f.falseAlarms.rate, null, { negatives: f.falseAlarms.total })] : []),
@@ -66,9 +64,6 @@ const bench: Bench = {
       ...perFamily,
       line('secrets-scan', 'held-out-recall', '%', 100 * heldOut.recall, null, { missed: heldOut.missed }),
       line('secrets-scan', 'held-out-false-positive-rate', '%', 100 * heldOut.falseAlarmRate, null, { flagged: heldOut.flagged }),
-      line('secrets-scan', 'peer-vectors-recall', '%', 100 * peer.score.recall, null, { secrets: peer.counts.secret, missed: peer.score.weakest.flatMap((w) => (w.group.startsWith('rule ') ? w.missed : [])) }),
-      line('secrets-scan', 'peer-vectors-false-positive-rate', '%', 100 * peer.score.falseAlarmRate, null, { negatives: peer.counts['not-secret'], flagged: peer.score.flagged.map((f) => f.id) }),
-      line('secrets-scan', 'peer-vectors-placeholders-flagged', '%', 100 * peer.placeholdersFlagged, null, { placeholders: peer.counts.placeholder + peer.counts.template, excluded: peer.counts.excluded }),
       line('secrets-scan', 'weakest', '%', 100 * (score.weakest[0]?.rate ?? 1), null, {
         weakest: score.weakest.map((w) => ({ group: w.group, found: w.found, total: w.total })),
       }),
