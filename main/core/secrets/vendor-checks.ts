@@ -1,0 +1,31 @@
+import type { RuleMatch } from './secret-rule.js';
+
+/** Checks that one vendor's rule needs beyond its pattern: what the token decodes to, what sits near it. */
+
+function decodeBase64Url(part: string): string {
+  return Buffer.from(part.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('utf8');
+}
+
+// A Discord bot token starts with the bot's numeric user id in base64.
+export function checkDiscordToken(match: RuleMatch): boolean {
+  const id = decodeBase64Url(match.secret.split('.')[0] ?? '');
+  return /^\d{17,20}$/.test(id);
+}
+
+// An Azure storage key (88 base64 characters ending `==`) outside a connection string: only with Azure
+// named within two lines, and not where such a string is a public key or a package integrity hash.
+export function checkAzureKeyNearName(match: RuleMatch): boolean {
+  const lineStart = match.text.lastIndexOf('\n', match.index - 1) + 1;
+  const lineEnd = match.text.indexOf('\n', match.index);
+  const line = match.text.slice(lineStart, lineEnd === -1 ? undefined : lineEnd);
+  if (/public[ _-]?keys?|sha512-|integrity|ssh-/i.test(line)) return false;
+  const before = match.text.slice(0, lineStart).split('\n').slice(-3).join('\n');
+  const after = lineEnd === -1 ? '' : match.text.slice(lineEnd + 1).split('\n').slice(0, 2).join('\n');
+  return /azure/i.test(`${before}\n${line}\n${after}`);
+}
+
+// Azure SAS signatures only mean something next to the other SAS parameters.
+export function checkAzureSas(match: RuleMatch): boolean {
+  const around = match.text.slice(Math.max(0, match.index - 400), match.index + 400);
+  return /[?&]sv=\d{4}-\d{2}-\d{2}/.test(around);
+}
