@@ -42,19 +42,28 @@ export const platformRules: Row[] = [
     check: checkKubernetesSecretData,
   },
   { id: 'flyio-access-token', family: 'cloud', description: 'Fly.io access token', regex: prefixed('fo1_[\\w-]{43}'), keywords: ['fo1_'], entropy: 3.5 },
+  { id: 'openshift-user-token', family: 'cloud', description: 'OpenShift user token', regex: prefixed('sha256~[\\w-]{43}'), keywords: ['sha256~'], entropy: 3.5 },
+  { id: 'vault-batch-token', family: 'cloud', description: 'HashiCorp Vault batch token', regex: prefixed('hvb\\.[\\w-]{138,300}'), keywords: ['hvb.'], entropy: 4 },
+  { id: 'castai-api-key', family: 'cloud', description: 'Cast AI API key', regex: prefixed('castai_v1_[A-Za-z0-9]{64}_[A-Za-z0-9]{8}'), keywords: ['castai_v1_'], entropy: 3 },
+  { id: 'datafactory-shir-token', family: 'cloud', description: 'Azure Data Factory integration runtime key', regex: /\b(?<secret>IR@[0-9a-zA-Z-]{36}@[^@\s]{1,80}@[0-9a-zA-Z=-]{0,80}@[A-Za-z0-9+/]{43}=)/g, keywords: ['ir@'], entropy: 3 },
+  { id: 'onepassword-service-account-token', family: 'cloud', description: '1Password service-account token', regex: /\b(?<secret>ops_eyJ[A-Za-z0-9+/_-]{250,1500}={0,2})(?![A-Za-z0-9+/=_-])/g, keywords: ['ops_eyj'], entropy: 4 },
+  { id: 'onepassword-secret-key', family: 'cloud', description: '1Password account secret key', regex: prefixed('A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})(?:-[A-Z0-9]{5}){3}'), keywords: ['a3-'], entropy: 3 },
 
 
   // AI providers.
   { id: 'anthropic-api-key', family: 'ai', description: 'Anthropic API key', regex: prefixed('sk-ant-api03-[\\w-]{93}AA'), keywords: ['sk-ant-api03-'], entropy: 3.5 },
   { id: 'anthropic-admin-api-key', family: 'ai', description: 'Anthropic admin API key', regex: prefixed('sk-ant-admin01-[\\w-]{93}AA'), keywords: ['sk-ant-admin01-'], entropy: 3.5 },
-  { id: 'openai-api-key', family: 'ai', description: 'OpenAI API key', regex: prefixed('sk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,200}|[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}|[A-Za-z0-9]{48})'), keywords: ['sk-'], entropy: 3.5 },
+  { id: 'openai-api-key', family: 'ai', description: 'OpenAI API key', regex: prefixed('sk-(?:(?:proj|svcacct|admin)-(?:[A-Za-z0-9_-]{10,100}T3BlbkFJ[A-Za-z0-9_-]{10,100}|[A-Za-z0-9_-]{80,200})|[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}|[A-Za-z0-9]{48})'), keywords: ['sk-'], entropy: 3.5 },
   { id: 'huggingface-access-token', family: 'ai', description: 'Hugging Face access token', regex: prefixed('hf_[a-zA-Z]{34}'), keywords: ['hf_'], entropy: 3 },
   { id: 'huggingface-organization-api-token', family: 'ai', description: 'Hugging Face organization token', regex: prefixed('api_org_[a-zA-Z]{34}'), keywords: ['api_org_'], entropy: 3 },
   { id: 'replicate-api-token', family: 'ai', description: 'Replicate API token', regex: prefixed('r8_[A-Za-z0-9]{37}'), keywords: ['r8_'], entropy: 3 },
-  { id: 'groq-api-key', family: 'ai', description: 'Groq API key', regex: prefixed('gsk_[A-Za-z0-9]{52}'), keywords: ['gsk_'], entropy: 3.5 },
+  { id: 'groq-api-key', family: 'ai', description: 'Groq API key', regex: prefixed('gsk_[A-Za-z0-9]{48,56}'), keywords: ['gsk_'], entropy: 3.5 },
   { id: 'perplexity-api-key', family: 'ai', description: 'Perplexity API key', regex: prefixed('pplx-[A-Za-z0-9]{48}'), keywords: ['pplx-'], entropy: 3.5 },
   { id: 'cohere-api-token', family: 'ai', description: 'Cohere API key next to its name', regex: keyed('cohere|co_api_key', '[a-zA-Z0-9]{40}'), keywords: ['cohere', 'co_api_key'], entropy: 3.5 },
   { id: 'mistral-api-key', family: 'ai', description: 'Mistral API key next to its name', regex: keyed('mistral', '[a-zA-Z0-9]{32}'), keywords: ['mistral'], entropy: 3.5 },
+  { id: 'claude-code-oauth-token', family: 'ai', description: 'Claude Code OAuth token', regex: prefixed('sk-ant-oat01-[\\w-]{95}'), keywords: ['sk-ant-oat01-'], entropy: 3.5 },
+  { id: 'claude-code-session-url', family: 'ai', description: 'Claude Code remote session link', regex: /\bhttps?:\/\/claude\.ai\/code\/(?<secret>session_[A-Za-z0-9]{16,64})\b/gi, keywords: ['claude.ai/code/session_'], entropy: 3.5 },
+  { id: 'openrouter-api-key', family: 'ai', description: 'OpenRouter API key', regex: prefixed('sk-or-v\\d{1,2}-[a-f0-9]{64}'), keywords: ['sk-or-'], entropy: 3 },
 
 
   // VCS hosts.
@@ -74,4 +83,5 @@ export const platformRules: Row[] = [
   { id: 'atlassian-api-token', family: 'vcs', description: 'Atlassian API token', regex: prefixed('ATATT3[\\w=-]{150,250}'), keywords: ['atatt3'], entropy: 3.5 },
   { id: 'bitbucket-client-secret', family: 'vcs', description: 'Bitbucket OAuth secret next to its name', regex: keyed('bitbucket', '[a-zA-Z0-9=_-]{64}'), keywords: ['bitbucket'], entropy: 3.5 },
 
+  { id: 'sourcegraph-access-token', family: 'vcs', description: 'Sourcegraph access token', regex: prefixed('sgp_(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}'), keywords: ['sgp_'], entropy: 3 },
 ];

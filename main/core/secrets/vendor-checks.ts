@@ -29,3 +29,17 @@ export function checkAzureSas(match: RuleMatch): boolean {
   const around = match.text.slice(Math.max(0, match.index - 400), match.index + 400);
   return /[?&]sv=\d{4}-\d{2}-\d{2}/.test(around);
 }
+
+/** `xoxa-2-ajfgtwxccly8`: a generated tail mixes letters and digits; `xoxa-nyc` (a name) does not. */
+export function hasLetterAndDigit(match: RuleMatch): boolean {
+  const tail = match.secret.slice(5);
+  return /[a-z]/i.test(tail) && /\d/.test(tail);
+}
+
+// A Telegram token outside the usual `bot<id>:AA…` shape (`<id>:A…`) only counts with Telegram named
+// on the same line or the one above.
+export function telegramNamed(match: RuleMatch): boolean {
+  const lineStart = match.text.lastIndexOf('\n', match.index - 1);
+  const above = match.text.lastIndexOf('\n', lineStart - 1);
+  return /telegr/i.test(match.text.slice(Math.max(0, above, match.index - 200), match.index));
+}
