@@ -9,12 +9,19 @@ import type { RuleMatch } from './secret-rule.js';
 // The identifier ends in a word that says the value is about a secret, not the secret itself.
 const nonSecretKey =
   /(?:^|[_.-])(?:url|uri|endpoint|host|file|path|dir|name|type|length|len|size|expiry|expires?|expires?_?(?:at|in)|ttl|hash|hashed|sha\d*|md5|digest|checksum|policy|format|field|header|count|id|ids|prompt|label|hint|rotation|reset|min|max|limit|enabled|required|strength|version|prefix|env|var|ref|arn|location|provider|store|manager|mode|source|usage|cache|index|timeout|interval|pattern|regex|rule|fingerprint|algorithm|alg|kind|scope|scopes|method|mount|binding|exchange|issuer|audience|lifetime|refresh_?after)$/;
+// Names of values that guard a form or page through a list, or that key a database row or cache entry:
+// `csrf_token`, `authenticity_token`, `next_page_token`, `idempotency_key`, `primaryKey`, `bucket_key`.
+const notCredentialName =
+  /(?:^|[_.-])(?:csrf|xsrf|authenticity|anti[_.-]?forgery|page|cursor|continuation|idempotency|correlation|trace|tracking)(?:[_.-]|$)|(?:^|[_.-])(?:primary|foreign|schema|bucket|sequence|sort|partition|composite|natural|surrogate|unique|lookup|cache|object|row|index|map|dedup|shard|routing)[_.-]key$/;
 // `PUBLIC_KEY`, `DOTENV_PUBLIC_KEY_PRODUCTION`, `pubKey`: a public key is published on purpose.
 const publicKeyName = /^(?:public|pub|publishable|tokenizer)|(?:^|[_.-])(?:public|publishable)(?:[_.-]|$)/;
 // The identifier's last word: the credential word itself, or a qualifier that still names its value
 // (`SECRET_KEY_BASE`, `token_rw`, `password2`). `roughTokenCountEstimation` names a number.
 const secretLastWord =
-  /(?:^|[_.-])(?:key|keys|token|tokens|secret|secrets|credential|credentials|creds|apikey|password|passwords|passwd|pwd|pass|passphrase|pw|base|value|val|b64|base64|hex|raw|plain|plaintext|prod|production|dev|staging|test|live|rw|ro|admin|root|v\d|\d+)$/;
+  /(?:^|[_.-])(?:key|keys|token|tokens|secret|secrets|credential|credentials|creds|auth|apikey|password|passwords|passwd|pwd|pass|passphrase|pw|base|value|val|string|str|b64|base64|hex|raw|plain|plaintext|prod|production|dev|staging|test|live|rw|ro|admin|root|v\d|\d+)$/;
+// A name that can only hold a credential, so even a UUID or a long number under it is one (`HUMIO_INGEST_TOKEN`,
+// `api_key`, `client_secret`) — unlike a bare `key`, which also names map entries.
+const strongSecretName = /(?:^|_)(?:token|secret|password|passwd|pwd|api_?key|access_?key|secret_?key|private_?key|auth_?key|auth|credentials?|creds)$/;
 
 // Values that are code, references or configuration, not credentials.
 const referenceValue =
@@ -53,6 +60,7 @@ function identifierWords(match: RuleMatch, splitAtKey = false): string {
   const { before, id } = identifierAround(match);
   return (splitAtKey ? `${before}_${id.slice(before.length)}` : id)
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/([A-Z])([A-Z][a-z])/g, '$1_$2')
     .toLowerCase()
     .replace(/^[._-]+|[._-]+$/g, '');
 }
@@ -65,12 +73,14 @@ function keyNamesASecret(match: RuleMatch): boolean {
   const prev = before.at(-1);
   // `monkey`, `bypass`, `tokenizer`: the keyword is inside a longer word unless camelCase starts it.
   // `adminpassword`, `partnerapitoken`: run together after a word that qualifies a credential.
-  const runTogether = prev !== undefined && /[A-Za-z]/.test(prev) && !(/[a-z]/.test(prev) && /[A-Z]/.test(key[0] ?? ''));
+  // `ETSYToken`: an upper-case run, then a capitalised word, is also a word boundary.
+  const camelStart = /[A-Z]/.test(key[0] ?? '') && (/[a-z]/.test(prev ?? '') || /[a-z]/.test(key[1] ?? ''));
+  const runTogether = prev !== undefined && /[A-Za-z]/.test(prev) && !camelStart;
   if (runTogether && !qualifierBefore.test(before)) return false;
   if (suffix && !/^(?:e?s)?(?:$|[_.-]|[A-Z])/.test(suffix)) return false;
-  if (/^[A-Z]/.test(suffix) && key === key.toUpperCase()) return false;
+  if (/^[A-Z](?![a-z])/.test(suffix) && key === key.toUpperCase()) return false;
   const lower = identifierWords(match, runTogether);
-  return !nonSecretKey.test(lower) && !publicKeyName.test(lower) && secretLastWord.test(lower);
+  return !nonSecretKey.test(lower) && !publicKeyName.test(lower) && !notCredentialName.test(lower) && secretLastWord.test(lower);
 }
 
 /** A vendor-keyed rule (`SNYK_TOKEN = <uuid>`): the name is not a property of the credential (`SNYK_ORG_ID`). */
@@ -111,7 +121,10 @@ const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 function encodesAStandIn(value: string): boolean {
   if (value.length < 8 || value.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(value)) return false;
   const decoded = Buffer.from(value, 'base64').toString('utf8');
-  return /^[\x20-\x7e]+$/.test(decoded) && (isExamplePassword(decoded) || isPlaceholder(decoded) || /^[a-z]+$/i.test(decoded));
+  if (!/^[\x20-\x7e]+$/.test(decoded)) return false;
+  // `user:password` (an npm or Docker `_auth`) is judged by its password; `Hello World>` is words.
+  const password = decoded.slice(decoded.indexOf(':') + 1);
+  return [decoded, password].some((d) => isExamplePassword(d) || isPlaceholder(d) || /^[a-z]+$/i.test(d)) || /^[A-Za-z]+(?: [A-Za-z]+)+\W?$/.test(decoded);
 }
 
 /**
@@ -142,19 +155,41 @@ export function checkKeyedPassword(match: RuleMatch): boolean {
   return keyNamesASecret(match) && assignmentFits(match) && valueIsData(value) && !wordList.test(value) && !isExamplePassword(value) && !encodesAStandIn(value);
 }
 
+// Publishable keys (`pk_live_…`, `live_pub_…`, `pubkey-…`) are meant to be shipped to browsers.
+const publishableValue = /^(?:pk_|pub_|pubkey-|(?:live|test)_pub_)/i;
+// A near miss of a vendor's format (`<4 digits>:A…` for a Telegram token) is a truncated example.
+const vendorNearMiss = /^\d{1,20}:A[\w-]{20,}$/;
+
+/** `<entry key="jetbrains.mps.v8_elimination" value="…"/>`: a `key` attribute holds the entry's name. */
+function isEntryName(match: RuleMatch): boolean {
+  const lineStart = match.text.lastIndexOf('\n', match.index - 1) + 1;
+  return identifierWords(match) === 'key' && /<[\w:.-]+\s[^<>]*$/.test(match.text.slice(lineStart, match.index));
+}
+
+/** Entropy a random value of this alphabet and length clears: hex has 4 bits at most, a short value log2(length). */
+function enoughEntropy(value: string): boolean {
+  const wanted = /^[0-9a-f]+$/i.test(value) ? 3 : 3.3;
+  return shannonEntropy(value) >= Math.min(wanted, 0.82 * Math.log2(value.length));
+}
+
 /** `api_key: 4f9c…`: a token-named key with a long, high-entropy value. */
 export function checkKeyedToken(match: RuleMatch): boolean {
   const value = trimPunctuation(match.secret);
-  if (!keyNamesASecret(match) || !assignmentFits(match) || !valueIsData(value)) return false;
+  if (!keyNamesASecret(match) || !assignmentFits(match)) return false;
+  const strong = strongSecretName.test(identifierWords(match));
+  // A UUID or a long number under a name that can only hold a credential is one (`HUBSPOT_TOKEN=<uuid>`).
+  if ((uuid.test(value) || /^\d{16,64}$/.test(value)) && strong) return shannonEntropy(value) >= 2.9;
+  if (!valueIsData(value) || value.includes('?') || publishableValue.test(value) || vendorNearMiss.test(value) || capitalisedWords(value)) return false;
+  if (isEntryName(match)) return false;
   if (vendorPrefix.test(value) || credentialWord.test(value) || standInWord.test(value) || uuid.test(value) || encodesAStandIn(value)) return false;
-  return !wordList.test(value) && shannonEntropy(value) >= 3.3;
+  return !wordList.test(value) && enoughEntropy(value);
 }
 
 const databaseSchemes =
   /(?:^|[^a-z0-9+.-])(?:jdbc:)?(postgres|postgresql|mysql|mariadb|mongodb|mongodb\+srv|redis|rediss|amqp|amqps|mssql|sqlserver|cockroachdb|clickhouse|couchdb|neo4j|neo4j\+s|bolt|memcached|cassandra|oracle|db2|snowflake|kafka|nats)$/i;
 const anyScheme = /(?:^|[^a-z0-9+.-])[a-z][a-z0-9+.-]{1,30}$/i;
 const defaultPasswords =
-  /^(?:(?:my|your|the|db|some|a)?[_-]?(?:pass(?:word)?|passwd|pwd|secret|pw)s?\d{0,3}|root|admin|guest|postgres|mysql|test|user|username|redis|rabbitmq|mongo|mongodb|default|token|apikey|api_key|key|foo|bar|baz|foobar|letmein|qwerty|123456|1234|simple|welcome|hunter2|dragon|monkey|abc123|iloveyou|trustno1|master|sunshine|princess|football|shadow|superman|x+|_+)[!.?]*$/i;
+  /^(?:(?:my|your|the|db|some|a)?[_-]?(?:pass(?:word)?|passwd|pwd|secret|pw)s?|root|admin|guest|postgres|mysql|test|user|username|redis|rabbitmq|mongo|mongodb|default|token|apikey|api_key|key|foo|bar|baz|foobar|letmein|qwerty|123456|1234|simple|welcome|hunter2|dragon|monkey|abc123|iloveyou|trustno1|master|sunshine|princess|football|shadow|superman|x+|_+)\d{0,3}[!.?]*$/i;
 
 // Documentation spells example passwords in leetspeak (`pa$$word`, `s1mpl3`, `P@ssw0rd`).
 export function isExamplePassword(value: string): boolean {
@@ -165,7 +200,7 @@ export function isExamplePassword(value: string): boolean {
 function urlPasswordIsReal(match: RuleMatch): boolean {
   const password = match.secret;
   const user = match.groups.user ?? '';
-  if (password.length < 4 || password === user) return false;
+  if (password.length < 4 || password === user || new Set(password).size <= 2) return false;
   // RFC 2606 documentation hosts: `https://abc:xyz@example.com` is an example of the syntax.
   if (/(?:^|\.)example(?:\.(?:com|org|net))?(?::\d+)?$/i.test(match.groups.host ?? '')) return false;
   if (isExamplePassword(password)) return false;
@@ -219,6 +254,12 @@ export function checkProseCredential(match: RuleMatch): boolean {
   // `CI_JOB_123456` is a name; `Min12Chars+1Symbol` and `MyCompany/infra/prod` are made of words.
   if (/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(value) || mostlyWords(value)) return false;
   return characterClasses(value) >= 3 || (value.length >= 32 && shannonEntropy(value) >= 4);
+}
+
+/** `AgencyIdentificationCodeContentType`: most of the value is capitalised words, as code names things. */
+function capitalisedWords(value: string): boolean {
+  const words = (value.match(/[A-Z][a-z]{2,}/g) ?? []).filter((w) => /[aeiouy]/.test(w));
+  return words.length >= 2 && words.reduce((n, w) => n + w.length, 0) >= 0.6 * value.length;
 }
 
 /** Most of the value is pronounceable words of three letters or more: written by a person, not generated. */
