@@ -1,12 +1,12 @@
 import { checkCliPassword, checkCurlHeader, checkCurlUser, checkProseCredential, checkDatabaseUrl, checkKeyedPassword, checkKeyedToken, checkOtherUrl } from './generic-checks.js';
 import { keyed, type Row } from './rule-patterns.js';
 import { platformRules } from './rules-platforms.js';
-import { serviceRules } from './rules-services.js';
+import { appRules } from './rules-apps.js';
 import { checkBasicAuthValue, checkJwt } from './structured-checks.js';
 import type { SecretRule } from './secret-rule.js';
 
 /**
- * The rules table: vendor rules (rules-platforms.ts, rules-services.ts), then secrets that only their
+ * The rules table: vendor rules (rules-platforms.ts, rules-apps.ts), then secrets that only their
  * structure identifies, then the context-keyed catch-alls, which defer to a specific rule on the same value.
  */
 
@@ -119,4 +119,4 @@ const genericRules: Row[] = [
 ];
 
 /** The table, in the order rules run; generic rules last. */
-export const secretRules: readonly SecretRule[] = [...platformRules, ...serviceRules, ...structuralRules, ...genericRules].map((row) => ({ ...row, keywords: row.keywords ?? [] }));
+export const secretRules: readonly SecretRule[] = [...platformRules, ...appRules, ...structuralRules, ...genericRules].map((row) => ({ ...row, keywords: row.keywords ?? [] }));

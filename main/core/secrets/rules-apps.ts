@@ -7,7 +7,7 @@ import { checkDiscordToken, hasLetterAndDigit, telegramNamed } from './vendor-ch
  * Chat, payments, package registries, observability and developer tooling: vendor-prefixed keys and
  * vendor-named values; ids follow gitleaks' where one exists.
  */
-export const serviceRules: Row[] = [
+export const appRules: Row[] = [
   // Chat.
   { id: 'slack-bot-token', family: 'chat', description: 'Slack bot token', regex: prefixed('xoxb-[0-9]{8,13}-(?:[0-9]{8,13}-?[a-zA-Z0-9-]{0,48}|[a-zA-Z0-9]{24,34})'), keywords: ['xoxb-'], entropy: 3 },
   { id: 'slack-user-token', family: 'chat', description: 'Slack user token', regex: prefixed('xox[pe](?:-[0-9]{10,13}){3}-[a-zA-Z0-9-]{28,34}'), keywords: ['xoxp-', 'xoxe-'], entropy: 3 },
