@@ -1,3 +1,4 @@
+import { hasCrc32Suffix, isPypiMacaroon } from './checksums.js';
 import { checkVendorKey } from './generic-checks.js';
 import { after, keyed, prefixed, type Row } from './rule-patterns.js';
 import { checkDockerAuth } from './structured-checks.js';
@@ -51,8 +52,8 @@ export const appRules: Row[] = [
   { id: 'launchdarkly-key', family: 'dev-tooling', description: 'LaunchDarkly API, SDK or mobile key', regex: prefixed('(?:api|sdk|mob)-[a-z0-9]{8}-[a-z0-9]{4}-[a-z0-9]{4}-[a-z0-9]{4}-[a-z0-9]{12}'), keywords: ['api-', 'sdk-', 'mob-'], entropy: 3.3 },
   { id: 'sidekiq-secret', family: 'registry', description: 'Sidekiq Enterprise gem credentials', regex: /BUNDLE_(?:ENTERPRISE|GEMS)__CONTRIBSYS__COM["']?[ \t]{0,4}[:=][ \t]{0,4}["']?(?<secret>[a-f0-9]{8}:[a-f0-9]{8})\b/gi, keywords: ['__contribsys__com'], entropy: 2 },
   // Package registries.
-  { id: 'npm-access-token', family: 'registry', description: 'npm access token', regex: prefixed('npm_[a-zA-Z0-9]{36}'), keywords: ['npm_'], entropy: 3 },
-  { id: 'pypi-upload-token', family: 'registry', description: 'PyPI upload token', regex: prefixed('pypi-AgEIcHlwaS5vcmc[\\w-]{50,1000}'), keywords: ['pypi-ageichlwas5vcmc'], entropy: 3 },
+  { id: 'npm-access-token', family: 'registry', description: 'npm access token', regex: prefixed('npm_[a-zA-Z0-9]{36}'), keywords: ['npm_'], entropy: 3, certain: hasCrc32Suffix },
+  { id: 'pypi-upload-token', family: 'registry', description: 'PyPI upload token', regex: prefixed('pypi-AgEIcHlwaS5vcmc[\\w-]{50,1000}'), keywords: ['pypi-ageichlwas5vcmc'], entropy: 3, certain: isPypiMacaroon },
   { id: 'rubygems-api-token', family: 'registry', description: 'RubyGems API key', regex: prefixed('rubygems_[a-f0-9]{48}'), keywords: ['rubygems_'], entropy: 3 },
   { id: 'nuget-api-key', family: 'registry', description: 'NuGet API key', regex: prefixed('oy2[a-z0-9]{43}'), keywords: ['oy2'], entropy: 3.5 },
   { id: 'dockerhub-pat', family: 'registry', description: 'Docker Hub personal access token', regex: prefixed('dckr_pat_[\\w-]{27}'), keywords: ['dckr_pat_'], entropy: 3 },

@@ -1,3 +1,4 @@
+import { hasCrc32Suffix } from './checksums.js';
 import { checkVendorKey } from './generic-checks.js';
 import { keyed, prefixed, type Row } from './rule-patterns.js';
 import { checkKubernetesSecretData } from './structured-checks.js';
@@ -67,10 +68,10 @@ export const platformRules: Row[] = [
 
 
   // VCS hosts.
-  { id: 'github-pat', family: 'vcs', description: 'GitHub personal access token', regex: prefixed('ghp_[0-9a-zA-Z]{36}'), keywords: ['ghp_'], entropy: 3 },
-  { id: 'github-oauth', family: 'vcs', description: 'GitHub OAuth access token', regex: prefixed('gho_[0-9a-zA-Z]{36}'), keywords: ['gho_'], entropy: 3 },
-  { id: 'github-app-token', family: 'vcs', description: 'GitHub app token', regex: prefixed('(?:ghu|ghs)_[0-9a-zA-Z]{36}'), keywords: ['ghu_', 'ghs_'], entropy: 3 },
-  { id: 'github-refresh-token', family: 'vcs', description: 'GitHub refresh token', regex: prefixed('ghr_[0-9a-zA-Z]{36}'), keywords: ['ghr_'], entropy: 3 },
+  { id: 'github-pat', family: 'vcs', description: 'GitHub personal access token', regex: prefixed('ghp_[0-9a-zA-Z]{36}'), keywords: ['ghp_'], entropy: 3, certain: hasCrc32Suffix },
+  { id: 'github-oauth', family: 'vcs', description: 'GitHub OAuth access token', regex: prefixed('gho_[0-9a-zA-Z]{36}'), keywords: ['gho_'], entropy: 3, certain: hasCrc32Suffix },
+  { id: 'github-app-token', family: 'vcs', description: 'GitHub app token', regex: prefixed('(?:ghu|ghs)_[0-9a-zA-Z]{36}'), keywords: ['ghu_', 'ghs_'], entropy: 3, certain: hasCrc32Suffix },
+  { id: 'github-refresh-token', family: 'vcs', description: 'GitHub refresh token', regex: prefixed('ghr_[0-9a-zA-Z]{36}'), keywords: ['ghr_'], entropy: 3, certain: hasCrc32Suffix },
   { id: 'github-fine-grained-pat', family: 'vcs', description: 'GitHub fine-grained token', regex: prefixed('github_pat_\\w{82}'), keywords: ['github_pat_'], entropy: 3 },
   { id: 'gitlab-pat', family: 'vcs', description: 'GitLab personal access token', regex: prefixed('glpat-[\\w-]{20,120}(?:\\.[\\w-]{2,20}){0,2}'), keywords: ['glpat-'], entropy: 3 },
   { id: 'gitlab-deploy-token', family: 'vcs', description: 'GitLab deploy token', regex: prefixed('gldt-[\\w-]{20,120}'), keywords: ['gldt-'], entropy: 3 },

@@ -49,8 +49,10 @@ function candidateRules(text: string, only: ReadonlySet<string> | undefined): Co
 }
 
 function accepts(rule: SecretRule, secret: string, whole: string, groups: Record<string, string | undefined>, text: string, index: number): boolean {
+  if (isDocumentedExample(whole, secret)) return false;
+  if (rule.certain?.(secret)) return rule.check ? rule.check({ secret, groups, text, index }) : true;
   if (rule.entropy !== undefined && shannonEntropy(secret) < rule.entropy) return false;
-  if (isPlaceholder(secret) || isDocumentedExample(whole, secret)) return false;
+  if (isPlaceholder(secret)) return false;
   if (rule.allowlist?.some((pattern) => pattern.test(secret))) return false;
   return rule.check ? rule.check({ secret, groups, text, index }) : true;
 }

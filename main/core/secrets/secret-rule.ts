@@ -44,6 +44,8 @@ export interface SecretRule {
   entropy?: number;
   /** Patterns that, matching the secret, mark it as a known non-secret (documented example, placeholder shape). */
   allowlist?: RegExp[];
+  /** Structure that proves the value real (a checksum, a parseable macaroon): skips the entropy and placeholder tests. */
+  certain?: (secret: string) => boolean;
   /** Extra validation (a JWT header that decodes to JSON, a Discord id that decodes to digits). */
   check?: (match: RuleMatch) => boolean;
   /** Report the line where the match starts (a PEM header) rather than where the secret starts (its body). */
