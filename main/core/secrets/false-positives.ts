@@ -44,7 +44,7 @@ function isRepeatedUnit(value: string): boolean {
   for (let unit = 2; unit <= 16 && unit * 2 <= value.length; unit++) {
     let same = 0;
     for (let i = unit; i < value.length; i++) if (value[i] === value[i - unit]) same++;
-    if (same >= 0.9 * (value.length - unit) && value.length >= unit * 2 + 4) return true;
+    if (same >= 0.9 * (value.length - unit) && value.length >= Math.max(12, unit * 2)) return true;
   }
   return false;
 }

@@ -249,10 +249,15 @@ export function checkCurlHeader(match: RuleMatch): boolean {
  */
 export function checkProseCredential(match: RuleMatch): boolean {
   const value = trimPunctuation(match.secret);
-  if (!valueIsData(value) || wordList.test(value) || isExamplePassword(value) || encodesAStandIn(value)) return false;
+  const at = match.text.indexOf(match.secret, match.index);
+  const quote = match.text[at - 1];
+  // `rownd token - 'rvhpdb59-6ni1-…'`: a quoted value is delimited, so a long two-class value is enough.
+  const quoted = (quote === "'" || quote === '"' || quote === '`') && match.text[at + match.secret.length] === quote;
+  if (!valueIsData(value) || value.includes('?') || wordList.test(value) || isExamplePassword(value) || encodesAStandIn(value)) return false;
   if (uuid.test(value) || credentialWord.test(value) || standInWord.test(value) || vendorPrefix.test(value)) return false;
   // `CI_JOB_123456` is a name; `Min12Chars+1Symbol` and `MyCompany/infra/prod` are made of words.
   if (/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(value) || mostlyWords(value)) return false;
+  if (quoted && value.length >= 16 && characterClasses(value) >= 2 && shannonEntropy(value) >= 3.5) return true;
   return characterClasses(value) >= 3 || (value.length >= 32 && shannonEntropy(value) >= 4);
 }
 

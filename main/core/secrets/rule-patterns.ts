@@ -16,7 +16,7 @@ const operator = `(?:=|:=|::=|:::=|\\.=|\\+=|:|=>|\\?=|\\|)`;
 // word (`the key rotation`) costs one attempt, not one per prefix of that word.
 const typeAnnotation = `(?:[ \\t]{0,2}:)?[ \\t]{1,4}[&*]?(?=(?<type>[A-Za-z][\\w.]{0,24}))\\k<type>(?:\\[\\])?[ \\t]{0,4}(?:=|:=)`;
 const assignment =
-  `(?:["'\`]?\\]?[ \\t]{0,4}${operator}|${typeAnnotation}|["'][ \\t]{0,4},|["'][ \\t]{1,4}value[ \\t]{0,2}=|["']?[ \\t]{0,4}\\r?\\n[ \\t]{0,16}value:|>[ \\t]{0,4}(?:\\r?\\n[ \\t]{0,16})?)[ \\t]{0,4}["'\`]?`;
+  `(?:["'\`]?\\]?[ \\t]{0,4}${operator}|${typeAnnotation}|["'][ \\t]{0,4},[ \\t]{0,4}["']value["'][ \\t]{0,4}:|["'][ \\t]{0,4},|["'][ \\t]{1,4}value[ \\t]{0,2}=|["']?[ \\t]{0,4}\\r?\\n[ \\t]{0,16}value:|>[ \\t]{0,4}(?:\\r?\\n[ \\t]{0,16})?)[ \\t]{0,4}["'\`]?`;
 export const after = `(?![\\w+/=-])`;
 
 export function keyed(context: string, value: string, end = after): RegExp {

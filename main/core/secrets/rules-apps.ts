@@ -2,7 +2,7 @@ import { hasCrc32Suffix, isPypiMacaroon } from './checksums.js';
 import { checkVendorKey } from './generic-checks.js';
 import { after, keyed, prefixed, type Row } from './rule-patterns.js';
 import { checkDockerAuth } from './structured-checks.js';
-import { checkDiscordToken, hasLetterAndDigit, telegramNamed } from './vendor-checks.js';
+import { checkDiscordToken, hasLetterAndDigit, sumoAccessId, telegramNamed, webhookPathReal } from './vendor-checks.js';
 
 /**
  * Chat, payments, package registries, observability and developer tooling: vendor-prefixed keys and
@@ -19,7 +19,7 @@ export const appRules: Row[] = [
   { id: 'slack-legacy-token', family: 'chat', description: 'Slack legacy token', regex: prefixed('xox[abposr]-(?:\\d-)?\\d{5,13}(?:-\\d{5,13}){0,3}-[a-f0-9]{10,64}'), keywords: ['xoxa-', 'xoxb-', 'xoxo-', 'xoxp-', 'xoxr-', 'xoxs-'], entropy: 3 },
   { id: 'slack-config-refresh-token', family: 'chat', description: 'Slack configuration refresh token', regex: prefixed('xoxe-\\d-[A-Za-z0-9]{140,180}'), keywords: ['xoxe-'], entropy: 3.5 },
   { id: 'microsoft-teams-webhook', family: 'chat', description: 'Microsoft Teams incoming webhook', regex: /https:\/\/[\w-]{1,60}\.webhook\.office\.com\/webhookb2\/[\da-f-]{36}@[\da-f-]{36}\/IncomingWebhook\/(?<secret>[\da-f]{32})\/[\da-f-]{36}/g, keywords: ['webhook.office.com'], entropy: 3 },
-  { id: 'slack-webhook-url', family: 'chat', description: 'Slack incoming webhook', regex: /hooks\.slack\.com\/(?:services|workflows|triggers)\/(?<secret>[A-Za-z0-9+/]{43,90})(?![A-Za-z0-9+/])/g, keywords: ['hooks.slack.com'], entropy: 3.5 },
+  { id: 'slack-webhook-url', family: 'chat', description: 'Slack incoming webhook', regex: /hooks\.slack\.com\/(?:services|workflows|triggers)\/(?<secret>[A-Za-z0-9+/]{43,90})(?![A-Za-z0-9+/])/g, keywords: ['hooks.slack.com'], entropy: 3.5, check: webhookPathReal },
   // Slack's early workspace and refresh tokens (`xoxa-2-…`, `xoxr-…`) and short legacy bot tokens.
   { id: 'slack-legacy-short-token', family: 'chat', description: 'Slack legacy workspace, refresh or bot token', regex: prefixed('xox[ar]-(?:\\d-)?[0-9a-zA-Z]{10,48}|xoxb-[0-9]{8,14}-[a-zA-Z0-9]{18,26}'), keywords: ['xoxa-', 'xoxr-', 'xoxb-'], entropy: 3, check: hasLetterAndDigit },
   { id: 'telegram-bot-token-near-name', family: 'chat', description: 'Telegram bot token next to the word Telegram', regex: /(?<![\w:])(?<secret>\d{5,16}:A[\w-]{34})(?![\w-])/g, keywords: ['telegr'], entropy: 3, check: telegramNamed },
@@ -82,7 +82,7 @@ export const appRules: Row[] = [
   { id: 'grafana-cloud-api-token', family: 'observability', description: 'Grafana Cloud token', regex: /\b(?<secret>glc_[A-Za-z0-9+/]{32,400}={0,2})(?![A-Za-z0-9+/=])/g, keywords: ['glc_'], entropy: 3.5 },
   { id: 'grafana-service-account-token', family: 'observability', description: 'Grafana service-account token', regex: prefixed('glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}'), keywords: ['glsa_'], entropy: 3.5 },
   { id: 'grafana-api-key', family: 'observability', description: 'Grafana API key', regex: /\b(?<secret>eyJrIjoi[A-Za-z0-9]{70,400}={0,2})(?![A-Za-z0-9=])/g, keywords: ['eyjrijoi'], entropy: 3.5 },
-  { id: 'sumologic-access-id', family: 'observability', description: 'Sumo Logic access id next to its name', regex: keyed('sumo', 'su[a-zA-Z0-9]{12}'), keywords: ['sumo'], entropy: 3 },
+  { id: 'sumologic-access-id', family: 'observability', description: 'Sumo Logic access id next to its name', regex: keyed('sumo', 'su[a-zA-Z0-9]{12}'), keywords: ['sumo'], entropy: 3, check: sumoAccessId },
   { id: 'sumologic-access-token', family: 'observability', description: 'Sumo Logic access key next to its name', regex: keyed('sumo', '[a-zA-Z0-9]{64}'), keywords: ['sumo'], entropy: 3.5, check: checkVendorKey },
   { id: 'dynatrace-api-token', family: 'observability', description: 'Dynatrace API token', regex: prefixed('dt0c01\\.[A-Z0-9]{24}\\.[A-Z0-9]{64}', 'gi'), keywords: ['dt0c01.'], entropy: 3.5 },
   { id: 'snyk-api-token', family: 'dev-tooling', description: 'Snyk API token next to its name', regex: keyed('snyk', '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'), keywords: ['snyk'], entropy: 3, check: checkVendorKey },

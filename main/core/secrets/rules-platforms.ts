@@ -1,7 +1,7 @@
 import { hasCrc32Suffix } from './checksums.js';
 import { checkVendorKey } from './generic-checks.js';
 import { keyed, prefixed, type Row } from './rule-patterns.js';
-import { checkKubernetesSecretData } from './structured-checks.js';
+import { checkKubernetesSecretData, decodesToKeyBytes } from './structured-checks.js';
 import { checkAzureKeyNearName, checkAzureSas } from './vendor-checks.js';
 
 /**
@@ -39,7 +39,8 @@ export const platformRules: Row[] = [
     family: 'cloud',
     description: 'base64 value in the data of a Kubernetes Secret',
     regex: /^[ \t]{1,8}["']?(?<name>[\w.-]{1,100})["']?:[ \t]{1,4}["']?(?<secret>[A-Za-z0-9+/]{8,2000}={0,2})["']?[ \t]{0,8}$/gm,
-    keywords: ['kind: secret', 'kind: "secret"'],
+    keywords: ['kind: secret', 'kind: "secret"', "kind: 'secret'"],
+    certain: decodesToKeyBytes,
     check: checkKubernetesSecretData,
   },
   { id: 'flyio-access-token', family: 'cloud', description: 'Fly.io access token', regex: prefixed('fo1_[\\w-]{43}'), keywords: ['fo1_'], entropy: 3.5 },

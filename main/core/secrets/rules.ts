@@ -26,6 +26,9 @@ const structuralRules: Row[] = [
     reportMatchStart: true,
     blockRest: /[A-Za-z0-9+/=]{0,4096}(?:(?:\r?\n|(?:\\r)?\\n)[ \t]{0,8}[A-Za-z0-9+/=]{1,4096}(?![^\r\n\\"'])){0,400}(?:(?:\r?\n|(?:\\r)?\\n)[ \t]{0,8}-----END[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----)?/y,
   },
+  // A DER private key in base64 without its PEM lines: the SEQUENCE opens with version 0 (`MII…IBA`),
+  // where a certificate opens with another SEQUENCE (`MII…CCA`).
+  { id: 'private-key-der', family: 'private-key', description: 'base64 DER private key without PEM armour', regex: /(?<![A-Za-z0-9+/])(?<secret>MII[A-Za-z0-9+/]{3}IBA[A-Za-z0-9+/]{56,8000}={0,2})(?![A-Za-z0-9+/=])/g, keywords: ['mii'], entropy: 4.5 },
   { id: 'jwt', family: 'jwt', description: 'JSON Web Token', regex: /\b(?<secret>e[wy][A-Za-z0-9_-]{15,600}\.(?:e[wy][A-Za-z0-9_-]{10,4000}\.[A-Za-z0-9_-]{0,1000}|[A-Za-z0-9_-]{0,1000}\.[A-Za-z0-9_-]{8,100}\.[A-Za-z0-9_-]{16,8000}\.[A-Za-z0-9_-]{8,100}))/g, keywords: ['eyj', 'eya', 'ewo', 'ew0', 'ewk'], check: checkJwt },
   { id: 'database-connection-string', family: 'connection-string', description: 'database URL with a password', regex: urlWithPassword, keywords: ['://'], check: checkDatabaseUrl },
   { id: 'url-with-password', family: 'connection-string', description: 'URL with a password', regex: new RegExp(urlWithPassword.source, 'g'), keywords: ['://'], check: checkOtherUrl },
@@ -99,7 +102,7 @@ const genericRules: Row[] = [
     family: 'generic',
     description: 'credential named in a sentence, its value after a colon (or after `user /`)',
     // The name, a few words of prose without an assignment, a colon, then the value (or `user / value`).
-    regex: /\b(?:token|secret|password|passphrase|credentials|api[ _-]?key)\b[^\n:="'`]{0,60}?:[ \t]{1,4}(?:[\w.@-]{1,40}[ \t]{1,2}\/[ \t]{1,2})?(?<secret>[^\s"'`<>]{10,200})/gi,
+    regex: /\b(?:token|secret|password|passphrase|credentials|api[ _-]?key)\b[^\n:="'`]{0,60}?(?::|[ \t]-)[ \t]{1,4}(?:[\w.@-]{1,40}[ \t]{1,2}\/[ \t]{1,2})?['"`]?(?<secret>[^\s"'`<>]{10,200})/gi,
     keywords: ['token', 'secret', 'password', 'passphrase', 'credentials', 'api key', 'api_key', 'api-key', 'apikey'],
     entropy: 3.3,
     check: checkProseCredential,

@@ -34,6 +34,12 @@ export function checkBasicAuthValue(match: RuleMatch): boolean {
   return checkDockerAuth(match);
 }
 
+/** Base64 of at least 16 bytes that are not text: key material (an AES key, a keystore), however it looks. */
+export function decodesToKeyBytes(value: string): boolean {
+  const bytes = Buffer.from(value, 'base64');
+  return bytes.length >= 16 && !/^[\x20-\x7e\t\r\n]*$/.test(bytes.toString('latin1')) && new Set(bytes).size >= bytes.length / 3;
+}
+
 // Names in a Secret's data that hold identifiers, not credentials.
 const publicDataKey = /^(?:user(?:name)?|login|email|host(?:name)?|port|database|db|url|endpoint|region|namespace|ca\.crt|tls\.crt)$/i;
 
@@ -52,7 +58,7 @@ export function checkKubernetesSecretData(match: RuleMatch): boolean {
   const parent = document.findLast((l) => /^\S[^:]*:[ \t]*$/.test(l));
   if (parent === undefined || !/^data:/.test(parent)) return false;
   const decoded = decodeBase64(match.secret);
-  return decoded !== null && decodedIsSecret(decoded);
+  return decoded === null ? decodesToKeyBytes(match.secret) : decodedIsSecret(decoded);
 }
 
 function decodeBase64Url(part: string): string {

@@ -1,3 +1,4 @@
+import { isPlaceholder } from './false-positives.js';
 import type { RuleMatch } from './secret-rule.js';
 
 /** Checks that one vendor's rule needs beyond its pattern: what the token decodes to, what sits near it. */
@@ -42,4 +43,14 @@ export function telegramNamed(match: RuleMatch): boolean {
   const lineStart = match.text.lastIndexOf('\n', match.index - 1);
   const above = match.text.lastIndexOf('\n', lineStart - 1);
   return /telegr/i.test(match.text.slice(Math.max(0, above, match.index - 200), match.index));
+}
+
+/** `SUMO_ACCESS_ID = "su9OL59biWiJu7"` has digits; `sumOfExposures` is a name that happens to start with `su`. */
+export function sumoAccessId(match: RuleMatch): boolean {
+  return /\d/.test(match.secret) && !/^su[A-Z][a-z]+(?:[A-Z][a-z]+)+$/.test(match.secret);
+}
+
+/** A webhook path whose parts are typed filler (`…/qKirRWalryBGqKirRWalryBG`) is an example. */
+export function webhookPathReal(match: RuleMatch): boolean {
+  return !match.secret.split('/').some((part) => isPlaceholder(part));
 }
