@@ -40,8 +40,9 @@ function hasHandTypedRun(value: string): boolean {
 }
 
 // A short unit typed again and again (`a1b2c3d4e5f6a1b2c3d4…`, `qKirRWalryBGqKirRWalryBG`).
-function isRepeatedUnit(value: string): boolean {
-  for (let unit = 2; unit <= 16 && unit * 2 <= value.length; unit++) {
+function isRepeatedUnit(value: string, distinct: number): boolean {
+  // A unit holds every distinct character of the value, so shorter units cannot repeat.
+  for (let unit = Math.max(2, distinct); unit <= 16 && unit * 2 <= value.length; unit++) {
     let same = 0;
     for (let i = unit; i < value.length; i++) if (value[i] === value[i - unit]) same++;
     if (same >= 0.9 * (value.length - unit) && value.length >= Math.max(12, unit * 2)) return true;
@@ -52,10 +53,10 @@ function isRepeatedUnit(value: string): boolean {
 /** True when the value looks like a template, placeholder, redaction or hand-typed filler. */
 export function isPlaceholder(value: string): boolean {
   if (placeholderWords.test(value)) return true;
-  if (hasHandTypedRun(value) || isRepeatedUnit(value)) return true;
+  const distinct = new Set(value).size;
+  if (hasHandTypedRun(value) || isRepeatedUnit(value, distinct)) return true;
   // Very few distinct characters for the length: `abababab…`, `a1a1a1…`. Capped so a long hex key (16
   // symbols at most) is not mistaken for filler.
-  const distinct = new Set(value).size;
   return value.length >= 12 && distinct <= Math.max(3, Math.min(8, value.length / 8));
 }
 

@@ -1,5 +1,6 @@
 import { isDocumentedExample, isPlaceholder, shannonEntropy } from './false-positives.js';
 import { secretRules } from './rules.js';
+import { triePattern } from './keyword-trie.js';
 import { countLines, overlapStart, segmentEnd } from './segments.js';
 import type { Finding, ScanOptions, SecretRule } from './secret-rule.js';
 
@@ -9,10 +10,6 @@ interface CompiledRule {
   regex: RegExp;
 }
 
-const compiled: CompiledRule[] = secretRules.map((rule) => ({
-  rule,
-  regex: new RegExp(rule.regex.source, rule.regex.flags.includes('d') ? rule.regex.flags : `${rule.regex.flags}d`),
-}));
 
 interface RawFinding {
   rule: SecretRule;
@@ -21,15 +18,34 @@ interface RawFinding {
   value: string;
 }
 
-// The prefilter: one case-insensitive alternation of every keyword, longest first. A match at each
-// position also stands for every keyword it contains (`sk-ant-api03-` implies `sk-`), and the search
-// resumes one character later so keywords that overlap are all seen. One pass instead of one
-// `includes` per keyword keeps the scan at tens of MB/s.
-const allKeywords = [...new Set(secretRules.flatMap((r) => r.keywords))].sort((a, b) => b.length - a.length);
-const keywordRegex = new RegExp(allKeywords.map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'gi');
-const impliedKeywords = new Map(allKeywords.map((k) => [k, allKeywords.filter((other) => k.includes(other))]));
+// The prefilter: one case-insensitive pattern of every keyword, factored as a trie, the longest keyword
+// winning at a position. A match also stands for every keyword it contains (`sk-ant-api03-` implies
+// `sk-`), and the search resumes one character later so keywords that overlap are all seen. One pass
+// instead of one `includes` per keyword keeps the scan at tens of MB/s.
+interface Compiled {
+  rules: CompiledRule[];
+  keywordRegex: RegExp;
+  impliedKeywords: Map<string, string[]>;
+}
+
+// Built on the first scan, not at import: `strata scan-secrets` and the app start without paying for it.
+let built: Compiled | undefined;
+function compiledRules(): Compiled {
+  if (built) return built;
+  const allKeywords = [...new Set(secretRules.flatMap((r) => r.keywords))];
+  built = {
+    rules: secretRules.map((rule) => ({
+      rule,
+      regex: new RegExp(rule.regex.source, rule.regex.flags.includes('d') ? rule.regex.flags : `${rule.regex.flags}d`),
+    })),
+    keywordRegex: new RegExp(triePattern(allKeywords), 'gi'),
+    impliedKeywords: new Map(allKeywords.map((k) => [k, allKeywords.filter((other) => k.includes(other))])),
+  };
+  return built;
+}
 
 function keywordsIn(text: string): Set<string> {
+  const { keywordRegex, impliedKeywords } = compiledRules();
   const found = new Set<string>();
   keywordRegex.lastIndex = 0;
   for (let m = keywordRegex.exec(text); m !== null; m = keywordRegex.exec(text)) {
@@ -43,7 +59,7 @@ function keywordsIn(text: string): Set<string> {
 /** Which rules can fire at all: those without keywords, and those with one present in the text. */
 function candidateRules(text: string, only: ReadonlySet<string> | undefined): CompiledRule[] {
   const found = keywordsIn(text);
-  return compiled.filter(
+  return compiledRules().rules.filter(
     ({ rule }) => (!only || only.has(rule.id)) && (rule.keywords.length === 0 || rule.keywords.some((k) => found.has(k))),
   );
 }
