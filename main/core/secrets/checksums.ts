@@ -20,11 +20,11 @@ export function crc32(text: string): number {
   return (crc ^ 0xffffffff) >>> 0;
 }
 
-const base62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const base62Digits = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-function toBase62(n: number, width: number): string {
+export function base62(n: number, width: number): string {
   let out = '';
-  for (let v = n; v > 0; v = Math.floor(v / 62)) out = base62[v % 62] + out;
+  for (let v = n; v > 0; v = Math.floor(v / 62)) out = base62Digits[v % 62] + out;
   return out.padStart(width, '0');
 }
 
@@ -35,7 +35,7 @@ function toBase62(n: number, width: number): string {
 export function hasCrc32Suffix(token: string): boolean {
   const body = token.slice(token.indexOf('_') + 1);
   if (body.length !== 36) return false;
-  return toBase62(crc32(body.slice(0, 30)), 6) === body.slice(30);
+  return base62(crc32(body.slice(0, 30)), 6) === body.slice(30);
 }
 
 function readVarint(bytes: Buffer, at: number): [value: number, next: number] | null {
