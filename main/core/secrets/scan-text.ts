@@ -10,7 +10,6 @@ interface CompiledRule {
   regex: RegExp;
 }
 
-
 interface RawFinding {
   rule: SecretRule;
   start: number;
