@@ -27,7 +27,8 @@ export type ChatItem =
       /** A one-line summary of the input for the collapsed card (path, pattern…). */
       summary: string;
       input: unknown;
-      status: 'running' | 'done' | 'error' | 'denied';
+      /** `paused`: a memory write refused because the user paused memory in the project (not a failure). */
+      status: 'running' | 'done' | 'error' | 'denied' | 'paused';
       result?: string;
     }
   | {

@@ -28,7 +28,7 @@ describe('"Not a secret"', () => {
       status: 'error',
       result: `Refused: rule github-pat on line 1 ${formatFindingRef('github-pat', fingerprint)} — leave the secret out and write the memory without it.`,
     };
-    const { container } = render(<ToolCard item={item} />);
+    const { container } = render(<ToolCard item={item} project="/p" />);
     expect(container.textContent).toMatch(/matched github-pat/);
     expect(container.textContent).not.toContain(value);
     expect(container.textContent).not.toContain(fingerprint);
@@ -43,8 +43,8 @@ describe('"Not a secret"', () => {
     startFakeMain(createFakeApi({}).api);
     const { ToolCard } = await import('../../renderer/src/features/chat/tool-card');
     const base = { kind: 'tool' as const, id: 't', name: 'Write', summary: 'x', input: {} };
-    render(<ToolCard item={{ ...base, status: 'error', result: 'Refused: `..` segments are not allowed in memory paths.' }} />);
-    render(<ToolCard item={{ ...base, id: 't2', status: 'done', result: `ok ${formatFindingRef('github-pat', fingerprint)}` }} />);
+    render(<ToolCard item={{ ...base, status: 'error', result: 'Refused: `..` segments are not allowed in memory paths.' }} project="/p" />);
+    render(<ToolCard item={{ ...base, id: 't2', status: 'done', result: `ok ${formatFindingRef('github-pat', fingerprint)}` }} project="/p" />);
     expect(screen.queryByRole('button', { name: 'Not a secret' })).toBeNull();
   });
 

@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import type { ChatItem } from '../../../../common/domain/chat';
 import { RefusedFindings } from '../secrets/not-a-secret';
+import { setMemoryPaused } from '../memory-controls/memory-pause';
+import { useStore } from '../../store';
 
 type ToolItem = Extract<ChatItem, { kind: 'tool' }>;
 
@@ -9,10 +11,29 @@ const statusLabel: Record<ToolItem['status'], string> = {
   done: 'Done',
   error: 'Failed',
   denied: 'Declined',
+  paused: 'Not saved',
 };
 
+/**
+ * A memory write while memory was paused: said calmly, with the way back (docs/memory.md#pause-and-incognito).
+ * Once memory is on again the line says so instead of offering Resume.
+ */
+function PausedLine({ project }: { project: string }) {
+  const paused = useStore((s) => s.settings?.projects[project]?.memoryPaused ?? false);
+  if (!paused) return <p className="tool-note small">Not saved: memory was paused in this project. It is on again: ask Strata to save it.</p>;
+  return (
+    <p className="tool-note small">
+      Not saved: memory is paused in this project
+      {' · '}
+      <button type="button" className="link" onClick={() => void setMemoryPaused(project, false)}>
+        Resume
+      </button>
+    </p>
+  );
+}
+
 /** A tool call, collapsed to one line; its input and result on expand. */
-export function ToolCard({ item }: { item: ToolItem }) {
+export function ToolCard({ item, project }: { item: ToolItem; project: string }) {
   const [open, setOpen] = useState(false);
   return (
     <div className={`tool-card ${item.status}`}>
@@ -21,6 +42,7 @@ export function ToolCard({ item }: { item: ToolItem }) {
         <span className="tool-summary">{item.summary}</span>
         <span className={`tool-status ${item.status}`}>{statusLabel[item.status]}</span>
       </button>
+      {item.status === 'paused' && <PausedLine project={project} />}
       {item.status === 'error' && item.result !== undefined && <RefusedFindings result={item.result} where={`memory write: ${String((item.input as { file_path?: unknown }).file_path ?? item.summary)}`} />}
       {open && (
         <div className="tool-body">
