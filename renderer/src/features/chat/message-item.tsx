@@ -32,7 +32,7 @@ export const MessageItem = memo(function MessageItem({
     case 'assistant':
       return <AssistantMessage item={item} project={project} sessionId={sessionId} last={lastAnswer} recall={recall} busy={busy} />;
     case 'tool':
-      return <ToolCard item={item} project={project} />;
+      return <ToolCard item={item} project={project} sessionId={sessionId} />;
     case 'compaction':
       return <CompactionDivider item={item} project={project} sessionId={sessionId} />;
     case 'memory':

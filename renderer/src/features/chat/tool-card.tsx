@@ -3,6 +3,7 @@ import type { ChatItem } from '../../../../common/domain/chat';
 import { RefusedFindings } from '../secrets/not-a-secret';
 import { setMemoryPaused } from '../memory-controls/memory-pause';
 import { useStore } from '../../store';
+import { saveRefusedWrite } from '../../bridge/chat-actions';
 
 type ToolItem = Extract<ChatItem, { kind: 'tool' }>;
 
@@ -33,17 +34,30 @@ function PausedLine({ project }: { project: string }) {
 }
 
 /** A tool call, collapsed to one line; its input and result on expand. */
-export function ToolCard({ item, project }: { item: ToolItem; project: string }) {
+export function ToolCard({ item, project, sessionId }: { item: ToolItem; project: string; sessionId: string }) {
   const [open, setOpen] = useState(false);
+  // A refused write saved since with "Save it now" reads as saved here (its memory card follows in the conversation).
+  const [savedNow, setSavedNow] = useState(false);
+  const status = savedNow ? 'done' : item.status;
   return (
-    <div className={`tool-card ${item.status}`}>
+    <div className={`tool-card ${status}`}>
       <button type="button" className="tool-head" aria-expanded={open} onClick={() => setOpen(!open)}>
         <span className="tool-name">{item.name}</span>
         <span className="tool-summary">{item.summary}</span>
-        <span className={`tool-status ${item.status}`}>{statusLabel[item.status]}</span>
+        <span className={`tool-status ${status}`}>{savedNow ? 'Saved' : statusLabel[item.status]}</span>
       </button>
       {item.status === 'paused' && <PausedLine project={project} />}
-      {item.status === 'error' && item.result !== undefined && <RefusedFindings result={item.result} where={`memory write: ${String((item.input as { file_path?: unknown }).file_path ?? item.summary)}`} />}
+      {item.status === 'error' && item.result !== undefined && (
+        <RefusedFindings
+          result={item.result}
+          where={`memory write: ${String((item.input as { file_path?: unknown }).file_path ?? item.summary)}`}
+          onSave={async () => {
+            const outcome = await saveRefusedWrite(project, sessionId, item.id);
+            setSavedNow(outcome.saved);
+            return outcome;
+          }}
+        />
+      )}
       {open && (
         <div className="tool-body">
           <h4>Input</h4>
