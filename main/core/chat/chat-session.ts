@@ -212,9 +212,12 @@ export class ChatSession {
   retry(): Promise<void> {
     const unsent = this.turns.unsentPrompt;
     const tooLong = this.view.state.error?.kind === 'context_too_long';
+    const failed = this.turns.failedEnd;
     return this.start(async (signal) => {
       if (tooLong && (await this.history()).some(isMessageRecord)) await this.compaction.run(await this.currentAgent(), 'auto', undefined, signal);
-      await this.turns.run(unsent ?? undefined, signal);
+      await this.turns.run(unsent ?? undefined, signal, failed);
+      // The failed try's line no longer says there is no answer: it stays, in its place, as what happened.
+      if (failed && this.turns.lastOutcome?.status === 'completed') await this.addItems([{ ...failed.item, reason: 'retried', text: `The first try failed (${failed.why}); Retry answered.` }]);
     });
   }
 
