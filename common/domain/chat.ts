@@ -27,7 +27,8 @@ export type ChatItem =
       /** A one-line summary of the input for the collapsed card (path, pattern…). */
       summary: string;
       input: unknown;
-      status: 'running' | 'done' | 'error' | 'denied';
+      /** `paused`: a memory write refused because the user paused memory in the project (not a failure). */
+      status: 'running' | 'done' | 'error' | 'denied' | 'paused';
       result?: string;
     }
   | {
@@ -77,7 +78,8 @@ export type ChatItem =
    * How a turn ended when it did not end with its answer: Stopped by the user, or the error the
    * banner showed (kept so a reopened conversation shows where the answer is missing and why).
    */
-  | { kind: 'turn-end'; id: string; reason: 'stopped' | 'failed'; text: string }
+  /** `retried`: a failed try that Retry then answered (the line says so instead of that there is no answer). */
+  | { kind: 'turn-end'; id: string; reason: 'stopped' | 'failed' | 'retried'; text: string }
   | {
       kind: 'include-approval';
       id: string;

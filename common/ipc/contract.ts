@@ -119,6 +119,10 @@ export const invokeChannels = {
   ),
   'chat:approve-include': invoke<{ approved: true }>()(z.object({ project: absolutePath, path: absolutePath }).strict()),
   'chat:undo-memory': invoke<{ undone: boolean }>()(z.object({ undoToken: z.string().min(1).max(256) }).strict()),
+  /** "Save it now" on a memory write refused for a secret the user then marked "Not a secret": main makes the write it holds again. */
+  'chat:save-refused-write': invoke<{ saved: true }>()(
+    z.object({ project: absolutePath, sessionId, toolUseId: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/) }).strict(),
+  ),
   'chat:dont-remember': invoke<{ saved: string }>()(
     z.object({ project: absolutePath, sessionId, itemId: z.string().min(1).max(128) }).strict(),
   ),

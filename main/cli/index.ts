@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { appVersion } from '../core/app-version.js';
 import { commandEntries, type CommandEntry } from './command-registry.js';
 import { Interrupted, UsageError, untilAborted, type CliIo, type Command } from './cli-io.js';
 import { processIo } from './process-io.js';
@@ -16,20 +16,6 @@ function helpText(): string {
   ].join('\n');
 }
 
-/**
- * The version in Strata's package.json, found by walking up from this module (source, bundle or chunk
- * sit at different depths below it).
- */
-async function packageVersion(): Promise<string> {
-  for (let up = '../'; up.length <= 5 * 3; up += '../') {
-    const pkg = await readFile(new URL(`${up}package.json`, import.meta.url), 'utf8').catch(() => null);
-    if (pkg === null) continue;
-    const { name, version } = JSON.parse(pkg) as { name?: string; version?: string };
-    if (name === 'strata' && version) return version;
-  }
-  return 'unknown';
-}
-
 /** The command's run; a command that does not stop itself is ended by the CLI at the first signal. */
 function runUntilStopped(entry: CommandEntry, command: Command, argv: string[], io: CliIo): Promise<number> {
   const run = command.run(argv, io);
@@ -43,7 +29,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return name ? 0 : 2;
   }
   if (name === '--version') {
-    io.stdout(`strata ${await packageVersion()}`);
+    io.stdout(`strata ${appVersion()}`);
     return 0;
   }
   const entry = commandEntries.find((c) => c.name === name);

@@ -1,10 +1,10 @@
 import os from 'node:os';
 import path from 'node:path';
-import { readFileSync } from 'node:fs';
 import { mkdir, realpath } from 'node:fs/promises';
 import { Emitter, type Event } from '../../common/async/event.js';
 import type { Project, VaultRootInfo } from '../../common/domain/app.js';
 import type { Settings } from '../../common/domain/settings.js';
+import { appVersion } from './app-version.js';
 import { EventHub } from './events.js';
 import { systemClock, silentLogger, type Clock, type CredentialStore, type Logger } from './ports.js';
 import { ProjectRegistry } from './projects/index.js';
@@ -70,15 +70,6 @@ export interface Services {
   switchVault(root: string | null): Promise<VaultServices>;
   close(): Promise<void>;
 }
-
-const packageVersion = (() => {
-  try {
-    const url = new URL('../../package.json', import.meta.url);
-    return (JSON.parse(readFileSync(url, 'utf8')) as { version: string }).version;
-  } catch {
-    return '0.0.0';
-  }
-})();
 
 async function openVault(
   root: string,
@@ -236,7 +227,7 @@ export async function createServices(input: ServicesConfig): Promise<Services> {
     onDidChangeSessions: sessionsChanged.event,
     onDidSwitchVault: vaultSwitched.event,
     credentials: config.credentials,
-    version: packageVersion,
+    version: appVersion(),
     team,
     vault: () => current,
     async switchVault(root) {

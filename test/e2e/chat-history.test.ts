@@ -146,11 +146,11 @@ describe.skipIf(!hasChromium)('conversation history in Chromium via strata host'
     const [box, frame] = [await answer.boundingBox(), await log(page).boundingBox()];
     expect(box!.y).toBeGreaterThanOrEqual(frame!.y);
     expect(box!.y + box!.height).toBeLessThanOrEqual(frame!.y + frame!.height);
-    // Under its question: the question, the line left by the 529, the compaction the Retry ran, the answer.
+    // Under its question: the question, the line left by the 529 (now saying Retry answered), the compaction the Retry ran, the answer.
     const live = await rows(page);
     const tail = live.slice(-5);
     expect(tail[0]).toMatch(/^When is the launch\?/);
-    expect(tail.slice(1, 3)).toEqual(['No answer — the model was overloaded.', 'Compacted the conversation to make room.']);
+    expect(tail.slice(1, 3)).toEqual(['The first try failed (the model was overloaded); Retry answered.', 'Compacted the conversation to make room.']);
     expect(tail[3]).toMatch(/^Compacted .* using the session notes \(no model call\)/);
     expect(tail[4]).toBe('The launch is on Friday.');
     // Reopened, it shows the same.

@@ -65,6 +65,21 @@ describe('the strata command', () => {
     expect(await stop()).toBe(0);
   });
 
+  it("reports the package.json version to the app's status bar (app:info) from the built CLI", async () => {
+    const { version } = JSON.parse(await fs.readFile('package.json', 'utf8')) as { version: string };
+    const { first, stop } = await startCliHost(['--port', '0', '--json']);
+    const { port, token } = JSON.parse(first) as { port: number; token: string };
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/ipc?token=${token}`, { origin: `http://127.0.0.1:${port}` });
+    const reply = await new Promise<{ result?: { ok: boolean; value?: { version: string } } }>((resolve, reject) => {
+      ws.on('message', (d) => resolve(JSON.parse(d.toString()) as never));
+      ws.once('open', () => ws.send(JSON.stringify({ id: 1, channel: 'app:info', payload: {} })));
+      ws.once('error', reject);
+    });
+    ws.close();
+    expect(reply.result?.value?.version).toBe(version);
+    await stop();
+  });
+
   it('prints {url, port, token} with --json', async () => {
     const { first, stop } = await startCliHost(['--port', '0', '--json']);
     const doc = JSON.parse(first) as { url: string; port: number; token: string };

@@ -8,14 +8,16 @@ import { tempDir } from '../support/temp-dir.js';
 import { closeAfterEach, startApp, type TestApp } from './support/app.js';
 import { hasChromium, openPage, useBrowser } from './support/browser.js';
 import { memoryDirOf, prepareChat, TEST_API_KEY } from './support/chat-app.js';
+import { themedScreenshots } from './support/screenshots.js';
 
 
 const read = (file: string) => fs.readFile(file, 'utf8').catch(() => '');
 
 /**
  * "Not a secret" in Chromium via `strata host`, the real engines and the strict fake Messages API: the
- * agent's memory write is refused, the user marks the finding on the card, the agent's same write then
- * lands, and Settings lists the allowance and revokes it. The value is never on the page or in the file.
+ * agent's memory write is refused (twice, the same value), the user marks the finding on one row and both
+ * show it marked, Save it now makes the refused write from main, and Settings lists the allowance and
+ * revokes it. The value is never on the page or in a file it was refused from.
  */
 describe.skipIf(!hasChromium)('"Not a secret" in Chromium via strata host', () => {
   const browser = useBrowser();
@@ -28,7 +30,7 @@ describe.skipIf(!hasChromium)('"Not a secret" in Chromium via strata host', () =
     await page.getByRole('button', { name: 'Send', exact: true }).click();
   }
 
-  it('refused write → Not a secret on the card → the same write lands → listed and revoked in Settings', async () => {
+  it('refused write → Not a secret on one row marks both → Save it now writes it → listed and revoked in Settings', async () => {
     fake = await startFakeAnthropic({ strict: true });
     const project = path.join(await tempDir('strata-e2e-allow-'), 'site');
     app = await startApp(await tempDir(), { env: { ANTHROPIC_API_KEY: TEST_API_KEY } });
@@ -41,9 +43,13 @@ describe.skipIf(!hasChromium)('"Not a secret" in Chromium via strata host', () =
     const value = githubToken(new SeededRandom(77), 'ghp');
     const file = path.join(memoryDir, 'reference_training.md');
     const content = `---\nname: Training token\ndescription: The revoked token used in the security exercise\ntype: reference\n---\nThe exercise's leaked token: ${value}\n`;
-    const write = toolCalls([{ name: 'Write', input: { file_path: file, content } }]);
-
-    fake.enqueue(write, text('I could not save that: the scanner found a token.'));
+    // The model tries twice with the same value: two refused rows of one finding.
+    const other = path.join(memoryDir, 'reference_security_exercise.md');
+    fake.enqueue(
+      toolCalls([{ name: 'Write', input: { file_path: file, content } }]),
+      toolCalls([{ name: 'Write', input: { file_path: other, content } }]),
+      text('I could not save that: the scanner found a token.'),
+    );
     await send(page, 'Remember the token from the security training');
     await page.getByText('I could not save that: the scanner found a token.').waitFor();
     // The refused call is shown and kept without the value (docs/security.md#secrets-scanning).
@@ -51,16 +57,28 @@ describe.skipIf(!hasChromium)('"Not a secret" in Chromium via strata host', () =
     const input = page.getByLabel('Write input');
     await expect.poll(() => input.innerText()).toContain('[secret-removed]');
     expect(await page.locator('body').innerText()).not.toContain(value.slice(4));
-    const notASecret = page.getByRole('group', { name: 'Secrets found in this memory' }).getByRole('button', { name: 'Not a secret' });
-    await notASecret.click();
-    await page.getByText(/Marked github-pat as not a secret/).waitFor();
+    await page.getByRole('button', { name: /reference_training\.md/ }).click();
+    const rows = page.getByRole('group', { name: 'Secrets found in this memory' });
+    await expect.poll(() => rows.getByRole('button', { name: 'Not a secret' }).count()).toBe(2);
+    await rows.first().getByRole('button', { name: 'Not a secret' }).click();
+    // Both rows of the value are marked (no stale link left), for this value only, and each offers Save it now.
+    await expect.poll(() => rows.getByText(/Marked github-pat as not a secret: this value only/).count()).toBe(2);
+    expect(await rows.getByRole('button', { name: 'Not a secret' }).count()).toBe(0);
     expect(await read(file)).toBe('');
+    await themedScreenshots(page, 'chat-not-a-secret-save');
 
-    fake.enqueue(write, text('Saved it.'));
-    await send(page, 'Please save it again');
-    await page.getByText('Saved it.').waitFor();
+    // Save it now: main makes the refused write itself, with no model call, and its card follows.
+    const requests = fake.requests.length;
+    await rows.first().getByRole('button', { name: 'Save it now' }).click();
+    await rows.first().getByText('Saved. The memory is below, with Undo.').waitFor();
+    expect(await page.getByRole('button', { name: /reference_training\.md/ }).innerText()).toMatch(/Saved$/);
+    await page.getByRole('log', { name: 'Conversation' }).getByRole('group', { name: 'Remembered: Training token' }).waitFor();
     // The agent's memory is stamped with the conversation that wrote it (originSessionId).
     await expect.poll(async () => (await read(file)).replace(/^originSessionId: .*\n/m, '')).toBe(content);
+    expect(await read(other)).toBe('');
+    expect(fake.requests.length).toBe(requests);
+    await rows.first().scrollIntoViewIfNeeded();
+    await themedScreenshots(page, 'chat-not-a-secret-saved');
 
     await page.getByRole('button', { name: /^Settings/ }).click();
     await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();

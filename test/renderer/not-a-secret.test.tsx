@@ -1,7 +1,8 @@
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatFindingRef, type SecretAllowanceView } from '../../common/domain/secrets';
+import { err } from '../../common/result';
 import type { ChatItem } from '../../common/domain/chat';
 import type { TeamStatus } from '../../common/domain/team';
 import { createFakeApi, startFakeMain } from './support/fake-api';
@@ -28,7 +29,7 @@ describe('"Not a secret"', () => {
       status: 'error',
       result: `Refused: rule github-pat on line 1 ${formatFindingRef('github-pat', fingerprint)} — leave the secret out and write the memory without it.`,
     };
-    const { container } = render(<ToolCard item={item} />);
+    const { container } = render(<ToolCard item={item} project="/p" sessionId="s1" />);
     expect(container.textContent).toMatch(/matched github-pat/);
     expect(container.textContent).not.toContain(value);
     expect(container.textContent).not.toContain(fingerprint);
@@ -39,12 +40,52 @@ describe('"Not a secret"', () => {
     ]);
   });
 
+  it('marks the value on every refused row of it, says it is this value only, and saves the refused write on Save it now', async () => {
+    let saves = 0;
+    const fake = createFakeApi({
+      'secrets:allow': ({ rule, where }) => [{ id: 'x', rule, where, createdAt: '2026-12-04T10:00:00.000Z' }],
+      'chat:save-refused-write': () => (++saves === 1 ? err('invalid_request', 'Not saved: memory is paused in this project. Resume memory, then save it.') : { saved: true as const }),
+    });
+    startFakeMain(fake.api);
+    const { ToolCard } = await import('../../renderer/src/features/chat/tool-card');
+    const refused = (id: string, file: string): Extract<ChatItem, { kind: 'tool' }> => ({
+      kind: 'tool',
+      id,
+      name: 'Write',
+      summary: file,
+      input: { file_path: `/v/projects/p/memory/${file}` },
+      status: 'error',
+      result: `Refused: rule github-pat on line 1 ${formatFindingRef('github-pat', fingerprint)} — leave the secret out and write the memory without it.`,
+    });
+    const first = render(<ToolCard item={refused('t1', 'ci.md')} project="/p" sessionId="s1" />);
+    const second = render(<ToolCard item={refused('t2', 'MEMORY.md')} project="/p" sessionId="s1" />);
+    expect(screen.getAllByRole('button', { name: 'Not a secret' })).toHaveLength(2);
+    expect(screen.queryByRole('button', { name: 'Save it now' })).toBeNull();
+
+    await userEvent.click(within(first.container).getByRole('button', { name: 'Not a secret' }));
+    // The other row of the same value no longer offers a stale link: it is marked too.
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Not a secret' })).toBeNull());
+    expect(second.container.textContent).toMatch(/Marked github-pat as not a secret: this value only/);
+    expect(fake.calls.filter((c) => c.channel === 'secrets:allow')).toHaveLength(1);
+
+    // A save main refuses says why, in words, and can be tried again.
+    await userEvent.click(within(first.container).getByRole('button', { name: 'Save it now' }));
+    await within(first.container).findByText(/memory is paused in this project/);
+    await userEvent.click(within(first.container).getByRole('button', { name: 'Try again' }));
+    await within(first.container).findByText(/Saved\. The memory is below/);
+    expect(fake.calls.filter((c) => c.channel === 'chat:save-refused-write').map((c) => c.request)).toEqual([
+      { project: '/p', sessionId: 's1', toolUseId: 't1' },
+      { project: '/p', sessionId: 's1', toolUseId: 't1' },
+    ]);
+    expect(document.body.textContent).not.toContain(fingerprint);
+  });
+
   it('offers nothing on a refusal without a finding (a sandbox refusal) or a successful write', async () => {
     startFakeMain(createFakeApi({}).api);
     const { ToolCard } = await import('../../renderer/src/features/chat/tool-card');
     const base = { kind: 'tool' as const, id: 't', name: 'Write', summary: 'x', input: {} };
-    render(<ToolCard item={{ ...base, status: 'error', result: 'Refused: `..` segments are not allowed in memory paths.' }} />);
-    render(<ToolCard item={{ ...base, id: 't2', status: 'done', result: `ok ${formatFindingRef('github-pat', fingerprint)}` }} />);
+    render(<ToolCard item={{ ...base, status: 'error', result: 'Refused: `..` segments are not allowed in memory paths.' }} project="/p" sessionId="s1" />);
+    render(<ToolCard item={{ ...base, id: 't2', status: 'done', result: `ok ${formatFindingRef('github-pat', fingerprint)}` }} project="/p" sessionId="s1" />);
     expect(screen.queryByRole('button', { name: 'Not a secret' })).toBeNull();
   });
 

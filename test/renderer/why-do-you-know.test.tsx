@@ -34,12 +34,12 @@ async function mount() {
   // The list's rows, as MessageList renders them (jsdom lays nothing out, so its virtualiser shows no rows;
   // the e2e test covers the list itself in Chromium).
   const { MessageItem } = await import('../../renderer/src/features/chat/message-item');
-  const { recallByAnswer } = await import('../../renderer/src/features/chat/answer-recall');
-  const recalls = recallByAnswer(items);
+  const { turnAnswers } = await import('../../renderer/src/features/chat/turn-answers');
+  const answers = turnAnswers(items);
   render(
     <>
       {items.map((item, i) => (
-        <MessageItem key={item.id} item={item} project="/p" sessionId="s1" recall={recalls.get(i)} />
+        <MessageItem key={item.id} item={item} project="/p" sessionId="s1" answer={answers.get(i)} />
       ))}
     </>,
   );

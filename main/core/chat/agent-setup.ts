@@ -24,7 +24,7 @@ import { stampMemoryWrite, type MemoryShape } from '../../../common/memory-file/
 import { noteChangeAuthor } from '../vault/index.js';
 import type { TranscriptRecord } from '../transcripts/index.js';
 import type { MemoryChanges, MemoryItem } from './memory-changes.js';
-import { buildSystemPrompt } from './system-prompt.js';
+import { buildSystemPrompt, MEMORY_PAUSED } from './system-prompt.js';
 import { redactRefusedMemoryWrite } from './redact-refused-write.js';
 
 /** What a conversation needs from the app around it. */
@@ -40,9 +40,6 @@ export interface AgentEnvironment {
    */
   environmentFirst?: boolean;
 }
-
-/** What the agent is told when it writes memory while the user paused it (docs/memory.md#pause-and-incognito). */
-export const MEMORY_PAUSED = 'Refused: the user paused memory for this project, so nothing is saved. Do not retry; if it matters, tell the user what you would have remembered.';
 
 export function projectSwitches(settings: Settings, project: string): ProjectSettings {
   return settings.projects[project] ?? projectSettingsSchema.parse({});
@@ -151,7 +148,7 @@ export class ConversationAgent {
     this.memoryDirs = memoryDirs;
     const withMemoryTool = features?.memoryTool ?? false;
     this.tools = agentTools(memoryDirs, withMemoryTool);
-    this.system = buildSystemPrompt({ project: paths.projectDir, memoryDirs, memoryShape, memoryTool: withMemoryTool });
+    this.system = buildSystemPrompt({ project: paths.projectDir, memoryDirs, memoryShape, memoryTool: withMemoryTool, memoryPaused: switches.memoryPaused });
     this.guard = guard;
     this.llm = clients.llm;
     this.small = clients.small;
@@ -233,7 +230,8 @@ export class ConversationAgent {
       beforeMemoryWrite: (file, content) => (inSession(file) ? Promise.resolve(null) : forkHook(file, content)),
       ...(afterMemoryMove ? { afterMemoryMove } : {}),
     };
-    const features = contextFeaturesOf(env.settings(), env.config(), memoryDirs.length > 0);
+    // While memory is paused the API's memory tool is not offered: the agent is told it cannot save.
+    const features = contextFeaturesOf(env.settings(), env.config(), memoryDirs.length > 0 && !switches.memoryPaused);
     const agent = new ConversationAgent(paths, sessionId, switches, mainContext, forkContext, createClients(env, features), memoryDirs, guard, features, env.settings().memoryShape);
     // The same scan as the guard's, so exactly the values it refuses are kept out of the transcript.
     agent.recordedToolInput = (call) => redactRefusedMemoryWrite(call, { scope: mainContext.scope, scan: (text) => allowances.scan(text, { spans: true }) });

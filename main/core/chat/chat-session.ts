@@ -17,6 +17,7 @@ import { LiveTurn } from './live-turn.js';
 import { MemoryChanges, type MemoryItem } from './memory-changes.js';
 import type { MemoryEngines } from './memory-engines.js';
 import { PermissionBroker } from './permission-broker.js';
+import { RefusedWrites } from './refused-writes.js';
 import { itemRecord, recordsToItems } from './records-to-items.js';
 import type { SessionCatalog } from './session-catalog.js';
 import { TurnRecall } from './turn-recall.js';
@@ -73,6 +74,7 @@ export class ChatSession {
   private readonly context: ContextInjection;
   private readonly compaction: ConversationCompaction;
   private readonly turns: TurnRunner;
+  private readonly refused = new RefusedWrites();
 
   constructor(private readonly deps: ChatSessionDeps) {
     this.changes = new MemoryChanges(deps.env.vaultRoot);
@@ -210,9 +212,12 @@ export class ChatSession {
   retry(): Promise<void> {
     const unsent = this.turns.unsentPrompt;
     const tooLong = this.view.state.error?.kind === 'context_too_long';
+    const failed = this.turns.failedEnd;
     return this.start(async (signal) => {
       if (tooLong && (await this.history()).some(isMessageRecord)) await this.compaction.run(await this.currentAgent(), 'auto', undefined, signal);
-      await this.turns.run(unsent ?? undefined, signal);
+      await this.turns.run(unsent ?? undefined, signal, failed);
+      // The failed try's line no longer says there is no answer: it stays, in its place, as what happened.
+      if (failed && this.turns.lastOutcome?.status === 'completed') await this.addItems([{ ...failed.item, reason: 'retried', text: `The first try failed (${failed.why}); Retry answered.` }]);
     });
   }
 
@@ -317,7 +322,15 @@ export class ChatSession {
         },
       },
     });
+    this.refused.watch(this.agent);
     return this.agent;
+  }
+
+  /** "Save it now" on a memory write the guard refused, once the user marked its finding "Not a secret": the same write, with its card. */
+  async saveRefusedWrite(toolUseId: string): Promise<void> {
+    if (this.run) throw new AppFailure('conflict', 'Strata is still answering. Save it once the answer is done.');
+    const cards = await this.refused.save(toolUseId, await this.currentAgent(), this.changes);
+    if (cards.length > 0) await this.addItems(cards);
   }
 
   /** Items that are not messages (memory cards, notices) go into the transcript and to the UI. */

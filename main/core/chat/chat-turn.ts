@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ChatError } from '../../../common/domain/chat.js';
+import type { ChatError, ChatItem } from '../../../common/domain/chat.js';
 import { runQueryLoop, type QueryStatus, type SummedUsage } from '../agent/index.js';
 import { isMessageRecord } from '../transcripts/index.js';
 import { resolveApiKey, type ConversationAgent } from './agent-setup.js';
@@ -47,12 +47,16 @@ export class TurnRunner {
   lastOutcome: TurnOutcome | null = null;
   /** The prompt of a turn that failed before the prompt reached the transcript. */
   unsentPrompt: string | null = null;
+  /** The line the last turn left when it failed ("No answer — …"), and why: what a Retry that answers resolves. */
+  failedEnd: { item: Extract<ChatItem, { kind: 'turn-end' }>; why: string } | null = null;
 
   constructor(private readonly host: TurnHost) {}
 
-  async run(text: string | undefined, signal: AbortSignal): Promise<void> {
+  /** `retrying`: the line of the failed try this run retries; failing again, the run says so on that line instead of adding one. */
+  async run(text: string | undefined, signal: AbortSignal, retrying: TurnRunner['failedEnd'] = null): Promise<void> {
     const { host } = this;
     this.unsentPrompt = text ?? null;
+    this.failedEnd = null;
     if (!(await resolveApiKey(host.env))) {
       this.fail({ kind: 'no_api_key', message: 'Add your Anthropic API key in Settings to start chatting.' });
       return;
@@ -119,7 +123,10 @@ export class TurnRunner {
     else if (result.status === 'max_turns') host.notice('Stopped after the maximum number of steps for one answer. Send a message to continue.');
     host.live.publish(result.status !== 'completed');
     if (result.status === 'aborted') await this.endTurn('stopped', 'Stopped');
-    else if (error && this.unsentPrompt === null) await this.endTurn('failed', `No answer — ${WHY_NO_ANSWER[error.kind]}.`);
+    else if (error && this.unsentPrompt === null) {
+      const why = WHY_NO_ANSWER[error.kind];
+      this.failedEnd = { item: await this.endTurn('failed', `No answer — ${why}.`, retrying?.item.id), why };
+    }
     void host.announceSessions();
   }
 
@@ -135,7 +142,9 @@ export class TurnRunner {
   }
 
   /** "Stopped", or the error that ended the turn, stays in the conversation under what was shown. */
-  private async endTurn(reason: 'stopped' | 'failed', text: string): Promise<void> {
-    await this.host.addItems([{ kind: 'turn-end', id: `turn-end-${randomUUID()}`, reason, text }]);
+  private async endTurn(reason: 'stopped' | 'failed', text: string, id = `turn-end-${randomUUID()}`): Promise<Extract<ChatItem, { kind: 'turn-end' }>> {
+    const item = { kind: 'turn-end' as const, id, reason, text };
+    await this.host.addItems([item]);
+    return item;
   }
 }

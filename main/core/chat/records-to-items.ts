@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { conversationChain } from '../transcripts/index.js';
 import { DECLINED } from '../tools/index.js';
+import { MEMORY_PAUSED } from './system-prompt.js';
 import type { ChatItem } from '../../../common/domain/chat.js';
 import {
   isCompactBoundary,
@@ -55,9 +56,9 @@ function displayChain(file: readonly TranscriptRecord[]): TranscriptRecord[] {
   return [...earlier, ...chain.filter((r) => !seen.has(r.uuid))];
 }
 
-/** A finished call's state: a refusal by the user reads as declined, not failed. */
-export const toolStatus = (isError: boolean, result: string): 'done' | 'error' | 'denied' =>
-  !isError ? 'done' : result.startsWith(DECLINED) ? 'denied' : 'error';
+/** A finished call's state: a refusal by the user reads as declined, a memory write while memory is paused as not saved — neither failed. */
+export const toolStatus = (isError: boolean, result: string): 'done' | 'error' | 'denied' | 'paused' =>
+  !isError ? 'done' : result.startsWith(DECLINED) ? 'denied' : result.startsWith(MEMORY_PAUSED) ? 'paused' : 'error';
 
 /** A one-line summary of a tool call's input for its collapsed card. */
 export function summarizeToolInput(name: string, input: unknown, projectDir: string): string {

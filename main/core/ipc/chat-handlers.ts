@@ -14,7 +14,7 @@ type SessionChannel =
   | 'notes:read'
   | 'notes:write';
 
-type TurnChannel = 'chat:approve-include' | 'memory:list-proposals' | 'memory:resolve-proposal' | 'chat:send' | 'chat:stop' | 'chat:compact' | 'chat:retry' | 'chat:regenerate' | 'chat:continue-branch' | 'chat:answer-permission' | 'chat:undo-memory' | 'chat:dont-remember';
+type TurnChannel = 'chat:approve-include' | 'memory:list-proposals' | 'memory:resolve-proposal' | 'chat:send' | 'chat:stop' | 'chat:compact' | 'chat:retry' | 'chat:regenerate' | 'chat:continue-branch' | 'chat:answer-permission' | 'chat:undo-memory' | 'chat:dont-remember' | 'chat:save-refused-write';
 
 /** Conversations as documents: list, open, rename, delete with undo, and their notes. */
 export function createSessionHandlers(services: Services): Pick<Handlers, SessionChannel> {
@@ -81,5 +81,9 @@ export function createTurnHandlers(services: Services): Pick<Handlers, TurnChann
     'chat:answer-permission': ({ requestId, decision }) => ({ answered: chat().answerPermission(requestId, decision) }),
     'chat:undo-memory': async ({ undoToken }) => ({ undone: await chat().undoMemory(undoToken) }),
     'chat:dont-remember': ({ project, sessionId, itemId }) => chat().dontRemember(project, sessionId, itemId),
+    'chat:save-refused-write': async ({ project, sessionId, toolUseId }) => {
+      await chat().session(project, sessionId).saveRefusedWrite(toolUseId);
+      return { saved: true as const };
+    },
   };
 }

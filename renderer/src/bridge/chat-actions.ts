@@ -171,3 +171,12 @@ export async function resolveProposal(project: string, id: string, decision: 'ac
   useStore.getState().setProposals(project, proposals);
   return true;
 }
+
+/** How "Save it now" ended: saved, or why not in the user's words. */
+export type SaveOutcome = { saved: true } | { saved: false; why: string };
+
+/** "Save it now" on a memory write refused for a secret the user marked "Not a secret": main makes the write it holds again. */
+export async function saveRefusedWrite(project: string, sessionId: string, toolUseId: string): Promise<SaveOutcome> {
+  const result = await api.invoke['chat:save-refused-write']({ project, sessionId, toolUseId });
+  return result.ok ? { saved: true } : { saved: false, why: result.error.message };
+}

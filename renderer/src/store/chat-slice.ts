@@ -26,6 +26,12 @@ export interface ChatSlice {
   /** A transcript opened where its project is not open (a search hit, a link): shown read-only as its records. */
   rawTranscript: string | null;
   setRawTranscript(path: string | null): void;
+  /**
+   * Findings (by keyed hash) the user marked "Not a secret" in this window: every refused row of the same
+   * value shows it as marked, not only the one clicked.
+   */
+  notSecret: string[];
+  markNotSecret(fingerprint: string): void;
   setSessions(project: string, sessions: SessionSummary[]): void;
   setActiveSession(sessionId: string | null): void;
   putSessionView(view: ChatSessionView): void;
@@ -48,6 +54,8 @@ export const createChatSlice: StateCreator<ChatSlice> = (set) => ({
   setChatHit: (chatHit) => set({ chatHit }),
   rawTranscript: null,
   setRawTranscript: (rawTranscript) => set({ rawTranscript }),
+  notSecret: [],
+  markNotSecret: (fingerprint) => set((s) => (s.notSecret.includes(fingerprint) ? {} : { notSecret: [...s.notSecret, fingerprint] })),
   setNotes: (notes) => set((s) => ({ notes: { ...s.notes, [notes.sessionId]: notes } })),
   setNotesOpen: (notesOpen) => set({ notesOpen }),
   setSessions: (project, sessions) => set((s) => ({ sessions: { ...s.sessions, [project]: sessions } })),

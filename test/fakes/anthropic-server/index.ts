@@ -4,3 +4,4 @@ export { apiErrors, text, toolCalls, type ScriptedBlock, type ScriptedMessage, t
 export { echoResponder } from './auto.js';
 export { blockTokens } from './prompt-cache.js';
 export type { WireRequest } from './validate.js';
+export { lastUserText } from './request-text.js';

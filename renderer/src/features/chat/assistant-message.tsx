@@ -6,26 +6,33 @@ import { useStore } from '../../store';
 import { ageText } from './age-text';
 import { Markdown } from './markdown';
 import { CopyButton, MessageActions } from './message-actions';
+import type { TurnAnswer } from './turn-answers';
 
 type AssistantItem = Extract<ChatItem, { kind: 'assistant' }>;
 type RecallItem = Extract<ChatItem, { kind: 'recall' }>;
 
-/** An answer: copy it as markdown; the newest one can be answered again (the old answer stays reachable). */
+/**
+ * An answer block. A turn's last block carries the answer's actions: copy the whole answer as markdown;
+ * on the newest, once the turn is over, answer it again (the old answer stays reachable).
+ */
 export function AssistantMessage({
   item,
   project,
   sessionId,
   last,
-  recall,
+  answer,
   busy,
 }: {
   item: AssistantItem;
   project: string;
   sessionId: string;
   last: boolean;
-  recall?: RecallItem;
+  answer?: TurnAnswer;
   busy: boolean;
 }) {
+  const recall = answer?.recall;
+  // A block before a tool call, or the answer of a turn still running, has no actions yet.
+  const actions = answer !== undefined && !item.streaming && !(answer.open && busy);
   const [why, setWhy] = useState(false);
   const whyId = useId();
   // The actions sit beside the answer, not in it: the answer's text is the answer alone.
@@ -40,11 +47,11 @@ export function AssistantMessage({
         )}
         <Markdown text={item.text} />
       </article>
-      {!item.streaming && (
+      {actions && (
         <MessageActions>
-          <CopyButton text={item.text} label="Copy answer" />
-          {last && (
-            <button type="button" className="button ghost small" disabled={busy} onClick={() => void regenerateAnswer(project, sessionId)}>
+          <CopyButton text={answer.text} label="Copy answer" />
+          {last && !busy && (
+            <button type="button" className="button ghost small" onClick={() => void regenerateAnswer(project, sessionId)}>
               Regenerate
             </button>
           )}

@@ -4,6 +4,9 @@ import { api } from '../../bridge';
 import { ReadOnlyDialog } from '../../ui/read-only-dialog';
 import { Markdown } from './markdown';
 
+/** How a past tool call ended, when not plainly. */
+const pastOutcome: Partial<Record<Extract<ChatItem, { kind: 'tool' }>['status'], string>> = { denied: ' — declined', paused: ' — not saved', error: ' — failed' };
+
 /** One row of the conversation as it was, without the live chat's actions (nothing here can be changed). */
 function PastItem({ item }: { item: ChatItem }) {
   switch (item.kind) {
@@ -20,7 +23,7 @@ function PastItem({ item }: { item: ChatItem }) {
         </article>
       );
     case 'tool':
-      return <p className="notice-line muted small">{`${item.name} ${item.summary}${item.status === 'denied' ? ' — declined' : item.status === 'error' ? ' — failed' : ''}`}</p>;
+      return <p className="notice-line muted small">{`${item.name} ${item.summary}${pastOutcome[item.status] ?? ''}`}</p>;
     case 'memory':
       return <p className="notice-line muted small">{`Memory: ${item.title}`}</p>;
     case 'compaction':

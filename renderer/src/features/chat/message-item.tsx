@@ -7,6 +7,7 @@ import { MemoryCard, RecallChips } from './memory-card';
 import { IncludeApproval } from './include-approval';
 import { CompactionDivider } from './compaction-divider';
 import { TurnEnd } from './turn-end';
+import type { TurnAnswer } from './turn-answers';
 
 /** One entry of the conversation. */
 export const MessageItem = memo(function MessageItem({
@@ -14,7 +15,7 @@ export const MessageItem = memo(function MessageItem({
   project,
   sessionId,
   lastAnswer = false,
-  recall,
+  answer,
   busy = false,
 }: {
   item: ChatItem;
@@ -22,17 +23,17 @@ export const MessageItem = memo(function MessageItem({
   sessionId: string;
   /** The newest answer of the conversation: the one Regenerate replaces. */
   lastAnswer?: boolean;
-  /** For a turn's final answer: the memories recall attached to its question. */
-  recall?: Extract<ChatItem, { kind: 'recall' }>;
+  /** For a turn's final answer: the turn's answer as a whole (its text, its recall). */
+  answer?: TurnAnswer;
   busy?: boolean;
 }) {
   switch (item.kind) {
     case 'user':
       return <UserMessage item={item} project={project} sessionId={sessionId} busy={busy} />;
     case 'assistant':
-      return <AssistantMessage item={item} project={project} sessionId={sessionId} last={lastAnswer} recall={recall} busy={busy} />;
+      return <AssistantMessage item={item} project={project} sessionId={sessionId} last={lastAnswer} answer={answer} busy={busy} />;
     case 'tool':
-      return <ToolCard item={item} />;
+      return <ToolCard item={item} project={project} sessionId={sessionId} />;
     case 'compaction':
       return <CompactionDivider item={item} project={project} sessionId={sessionId} />;
     case 'memory':

@@ -3,7 +3,7 @@ import { useStore } from '../../store';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { ChatItem } from '../../../../common/domain/chat';
 import { MessageItem } from './message-item';
-import { recallByAnswer } from './answer-recall';
+import { turnAnswers } from './turn-answers';
 
 /** The words a row shows, for finding a search hit in it. */
 function itemText(item: ChatItem): string {
@@ -51,7 +51,7 @@ export function MessageList({ items, project, sessionId, busy = false }: { items
   }, [hit, items, virtualizer]);
 
   const lastAnswer = items.findLastIndex((i) => i.kind === 'assistant');
-  const recalls = useMemo(() => recallByAnswer(items), [items]);
+  const answers = useMemo(() => turnAnswers(items), [items]);
   const last = items[items.length - 1];
   const lastSize = last ? (last.kind === 'assistant' ? last.text.length : 0) : 0;
   useEffect(() => {
@@ -97,7 +97,7 @@ export function MessageList({ items, project, sessionId, busy = false }: { items
             aria-current={items[row.index]!.id === marked ? 'true' : undefined}
             style={{ transform: `translateY(${row.start}px)` }}
           >
-            <MessageItem item={items[row.index]!} project={project} sessionId={sessionId} lastAnswer={row.index === lastAnswer} recall={recalls.get(row.index)} busy={busy} />
+            <MessageItem item={items[row.index]!} project={project} sessionId={sessionId} lastAnswer={row.index === lastAnswer} answer={answers.get(row.index)} busy={busy} />
           </div>
         ))}
       </div>

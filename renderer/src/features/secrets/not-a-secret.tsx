@@ -1,22 +1,28 @@
 import { useState } from 'react';
 import { parseFindingRefs } from '../../../../common/domain/secrets';
 import { allowFinding, allowInFile } from '../../bridge/secrets-actions';
+import type { SaveOutcome } from '../../bridge/chat-actions';
 import { syncNow } from '../../bridge/team-actions';
+import { useStore } from '../../store';
 
 /**
- * "Not a secret" on a refused memory write: one button per finding the refusal names (rule only — the
- * value is never shown). Marking it lets the same write through next time; the agent cannot press it.
+ * "Not a secret" on a refused memory write: one line per finding the refusal names (rule only — the value
+ * is never shown). Marking one allows that value only, and shows as marked on every refused row of the
+ * same value; once every finding of this write is marked, "Save it now" asks main to make the very write
+ * it refused (docs/security.md#secrets-scanning). The agent cannot press either.
  */
-export function RefusedFindings({ result, where }: { result: string; where: string }) {
+export function RefusedFindings({ result, where, onSave }: { result: string; where: string; onSave?: () => Promise<SaveOutcome> }) {
   const refs = parseFindingRefs(result);
-  const [marked, setMarked] = useState<Set<string>>(new Set());
+  const marked = useStore((s) => s.notSecret);
+  const [save, setSave] = useState<'idle' | 'busy' | SaveOutcome>('idle');
   if (refs.length === 0) return null;
+  const allMarked = refs.every((ref) => marked.includes(ref.fingerprint));
   return (
     <div className="refused-findings" role="group" aria-label="Secrets found in this memory">
       {refs.map((ref) =>
-        marked.has(ref.fingerprint) ? (
-          <p key={ref.fingerprint} className="ok-text small" role="status">
-            Marked {ref.rule} as not a secret. Ask Strata to save the memory again; revoke it in Settings.
+        marked.includes(ref.fingerprint) ? (
+          <p key={ref.fingerprint} className="ok-text small">
+            Marked {ref.rule} as not a secret: this value only, any other value is still held back. Revoke it in Settings.
           </p>
         ) : (
           <p key={ref.fingerprint} className="small">
@@ -24,14 +30,38 @@ export function RefusedFindings({ result, where }: { result: string; where: stri
             <button
               type="button"
               className="link"
-              onClick={() => void allowFinding(ref.rule, ref.fingerprint, where).then((ok) => ok && setMarked(new Set([...marked, ref.fingerprint])))}
+              onClick={() => void allowFinding(ref.rule, ref.fingerprint, where).then((ok) => ok && useStore.getState().markNotSecret(ref.fingerprint))}
             >
               Not a secret
             </button>
           </p>
         ),
       )}
+      {onSave && allMarked && (
+        <SaveLine
+          state={save}
+          onSave={() => {
+            setSave('busy');
+            void onSave().then(setSave);
+          }}
+        />
+      )}
+      {onSave && !allMarked && marked.some((m) => refs.some((ref) => ref.fingerprint === m)) && (
+        <p className="muted small">Mark the other finding too to save this memory, or ask Strata to leave it out.</p>
+      )}
     </div>
+  );
+}
+
+function SaveLine({ state, onSave }: { state: 'idle' | 'busy' | SaveOutcome; onSave: () => void }) {
+  if (typeof state === 'object' && state.saved) return <p className="ok-text small" role="status">Saved. The memory is below, with Undo.</p>;
+  return (
+    <p className="small" role="status">
+      {typeof state === 'object' && <span className="error-text">{state.why} </span>}
+      <button type="button" className="button small" disabled={state === 'busy'} onClick={onSave}>
+        {state === 'busy' ? 'Saving…' : typeof state === 'object' ? 'Try again' : 'Save it now'}
+      </button>
+    </p>
   );
 }
 

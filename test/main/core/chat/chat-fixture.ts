@@ -9,7 +9,7 @@ import { API_KEY_ACCOUNT, MemoryCredentialStore } from '../../../../main/core/au
 import { createDispatcher } from '../../../../main/core/ipc/dispatcher.js';
 import { createHandlers } from '../../../../main/core/ipc/handlers.js';
 import { createServices, type Services } from '../../../../main/core/services.js';
-import { startFakeAnthropic, type FakeAnthropic, type FakeAnthropicOptions, type WireRequest } from '../../../fakes/anthropic-server/index.js';
+import { startFakeAnthropic, type FakeAnthropic, type FakeAnthropicOptions } from '../../../fakes/anthropic-server/index.js';
 import { tempDir } from '../../../support/temp-dir.js';
 import { testLogger } from '../../../support/test-logger.js';
 
@@ -136,11 +136,6 @@ export function expectAllAccepted(fake: FakeAnthropic): void {
 
 export const lastRequestText = (fake: FakeAnthropic): string => JSON.stringify(fake.requests.at(-1)?.body.messages ?? []);
 
-/** The text of a request's last user message ('' when the last message is the assistant's). */
-export const lastUserText = (request: WireRequest): string => {
-  const last = request.messages?.at(-1);
-  if (!last || last.role !== 'user') return '';
-  return typeof last.content === 'string' ? last.content : last.content.map((b) => (b.type === 'text' ? String(b.text) : b.type)).join('\n');
-};
+export { lastUserText } from '../../../fakes/anthropic-server/index.js';
 
 export type { PermissionRequest };

@@ -264,14 +264,16 @@ describe('a conversation through the IPC handlers, the real SDK and the strict f
       expect(failed.phase).toBe('error');
       expect(failed.error?.kind).toBe(kind);
       if (kind === 'rate_limited') expect(failed.error?.retryAfterSeconds).toBe(17);
+      const before = await f.call('chat:open-session', { project: f.project, sessionId });
+      expect(before.items[1]).toMatchObject({ kind: 'turn-end', reason: 'failed', text: expect.stringMatching(/^No answer — /) });
       f.fake.enqueue(text('Hello again.'));
       const settled = f.next('chat:did-update', (u) => u.sessionId === sessionId && u.phase === 'idle');
       await f.call('chat:retry', { project: f.project, sessionId });
       expect((await settled).error).toBeNull();
       const view = await f.call('chat:open-session', { project: f.project, sessionId });
-      // The failed attempt stays in the conversation as a line saying why there was no answer then.
+      // The failed attempt stays, in its place, as what happened — no longer as "No answer" above the answer.
       expect(view.items.map((i) => i.kind)).toEqual(['user', 'turn-end', 'assistant']);
-      expect(view.items[1]).toMatchObject({ reason: 'failed', text: expect.stringMatching(/^No answer — /) });
+      expect(view.items[1]).toMatchObject({ id: before.items[1]!.id, reason: 'retried', text: expect.stringMatching(/^The first try failed \(.+\); Retry answered\.$/) });
       expect(f.fake.requests.at(-1)!.rejected).toBeNull();
     });
   }

@@ -108,7 +108,7 @@ describe('a conversation replayed from its transcript', () => {
       ['saved', 'Prefers tabs', 'accepted'],
       ['saved', 'Their name', null],
     ]);
-    expect(live.items.filter((i) => i.kind === 'turn-end').map((i) => i.kind === 'turn-end' && i.reason)).toEqual(['stopped', 'failed']);
+    expect(live.items.filter((i) => i.kind === 'turn-end').map((i) => i.kind === 'turn-end' && i.reason)).toEqual(['stopped', 'retried']);
     expect(live.items.find((i) => i.kind === 'tool' && i.name === 'Write' && i.summary === 'notes.txt')).toMatchObject({ status: 'denied' });
     expect(live.items.some((i) => i.kind === 'notice' && /Compacting/.test(i.text))).toBe(false);
 

@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { text, toolCalls, type WireRequest } from '../../../fakes/anthropic-server/index.js';
+import { text, toolCalls, type ReceivedRequest, type WireRequest } from '../../../fakes/anthropic-server/index.js';
 import { snapshotDir } from '../../../support/snapshot-dir.js';
 import { chatFixture, expectAllAccepted, lastUserText, type ChatFixture } from './chat-fixture.js';
 
@@ -40,6 +40,10 @@ describe('pause memory for a project (docs/memory.md#pause-and-incognito)', () =
     expect(await snapshotDir(memoryDir)).toEqual(before);
     expect(f.fake.requests.filter((r) => isExtractor(r.body))).toHaveLength(0);
     expect(JSON.stringify(f.fake.requests.at(-1)!.body.messages!.at(-1))).toContain('the user paused memory for this project');
+    // Told at the start of the turn: the system prompt says memory is paused, and no longer how to write it.
+    const system = JSON.stringify(f.fake.requests.find((r) => JSON.stringify(r.body.system).includes('You are Strata'))!.body.system);
+    expect(system).toContain('Memory is paused in this project');
+    expect(system).not.toContain('You have a persistent, file-based memory');
     // What is saved is still read: the index reached the model.
     expect(f.fake.requests.some((r) => JSON.stringify(r.body.messages).includes('- [Role](user_role.md) — designer'))).toBe(true);
     expectAllAccepted(f.fake);
@@ -48,5 +52,24 @@ describe('pause memory for a project (docs/memory.md#pause-and-incognito)', () =
     await f.switches({ extraction: false, memoryPaused: false });
     await f.turn(sessionId, 'Remember that I always indent with tabs.');
     expect(await fs.readFile(path.join(memoryDir, 'feedback_tabs.md'), 'utf8')).toContain('Use tabs.');
+    expect(JSON.stringify(f.fake.requests.at(-1)!.body.system)).toContain('You have a persistent, file-based memory');
+  });
+
+  it('offers no memory tool while paused, and offers it again once memory is on', async () => {
+    f = await chatFixture();
+    await f.call('settings:set', { patch: { memoryWrites: 'memory-tool' } });
+    await f.switches({ extraction: false, memoryPaused: true });
+    const sessionId = await f.newSession();
+    f.fake.enqueue(text('Memory is paused, so I will not save that.'));
+    await f.turn(sessionId, 'Remember that I live in Lisbon.');
+    const names = (r: ReceivedRequest) => (r.body.tools ?? []).map((t) => String(t.name));
+    expect(names(f.fake.requests.at(-1)!)).not.toContain('memory');
+    expect(names(f.fake.requests.at(-1)!)).toContain('Write');
+    expect(JSON.stringify(f.fake.requests.at(-1)!.body.system)).toContain('Memory is paused in this project');
+
+    await f.switches({ extraction: false, memoryPaused: false });
+    f.fake.enqueue(text('Noted.'));
+    await f.turn(sessionId, 'Now remember it.');
+    expect(names(f.fake.requests.at(-1)!)).toContain('memory');
   });
 });
