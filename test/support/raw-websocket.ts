@@ -51,16 +51,26 @@ export async function sendRaw(port: number, token: string, bytes: Buffer): Promi
         sent = true;
         socket.write(bytes);
       }
-      const rest = received.subarray(end + 4);
+      let rest = received.subarray(end + 4);
+      // Events the server pushes to every tab (a status, a change) may come first: skip whole frames to its close frame.
+      for (let size = serverFrameSize(rest); rest[0] !== 0x88 && size !== null && rest.length >= size; size = serverFrameSize(rest)) rest = rest.subarray(size);
       // The server's close frame: 0x88, an unmasked length, then the 2-byte code.
-      if (rest.length >= 4) {
-        if (rest[0] !== 0x88) reject(new Error(`expected a close frame, got opcode byte ${rest[0]}`));
-        else resolve(rest.readUInt16BE(2));
+      if (rest.length >= 4 && rest[0] === 0x88) {
+        resolve(rest.readUInt16BE(2));
         socket.destroy();
       }
     });
     socket.once('close', () => reject(new Error('closed without a close frame')));
   });
+}
+
+/** The length of the unmasked server frame at the start of `data` (header and payload), or null before its header is whole. */
+function serverFrameSize(data: Buffer): number | null {
+  if (data.length < 2) return null;
+  const len = data[1]! & 0x7f;
+  if (len < 126) return 2 + len;
+  if (len === 126) return data.length < 4 ? null : 4 + data.readUInt16BE(2);
+  return data.length < 10 ? null : 10 + Number(data.readBigUInt64BE(2));
 }
 
 const TEXT = 0x81;
