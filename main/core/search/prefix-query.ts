@@ -7,7 +7,7 @@ import type { Vocabulary } from './vocabulary.js';
  * written without spaces the index holds character pairs (analyzer.ts), so one character typed completes
  * to the pairs it begins: `猫` finds `猫が好き`.
  */
-export const searchesPrefix = (word: string): boolean => word.length >= 3 || writtenUnspaced(word);
+const searchesPrefix = (word: string): boolean => word.length >= 3 || writtenUnspaced(word);
 
 /**
  * How many (file, term) pairs the completions of one prefix may bring into a search. A three-letter
@@ -16,10 +16,10 @@ export const searchesPrefix = (word: string): boolean => word.length >= 3 || wri
  * `max_expansions`, Lucene's top-terms rewrite); each letter typed narrows them
  * (docs/memory.md#vault-upkeep `vault-ui-search`).
  */
-export const PREFIX_BUDGET = 10_000;
+const PREFIX_BUDGET = 10_000;
 
 /** Words of a query searched at most: a pasted paragraph still answers at once. */
-export const MAX_QUERY_WORDS = 32;
+const MAX_QUERY_WORDS = 32;
 
 /** A completion weighs less the more letters it adds to what was typed (MiniSearch's rule, kept for its ranking). */
 const PREFIX_WEIGHT = 0.375;

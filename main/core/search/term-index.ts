@@ -232,8 +232,9 @@ export class TermIndex {
 
   /**
    * BM25F scores of the documents holding any of `terms`, best first: the best `limit` of them (all when
-   * not given). Scores add up in a typed array indexed by slot; only the documents returned get their
-   * `matched` terms worked out.
+   * not given). Scores add up in a typed array indexed by slot, and each document's `matched` terms (those
+   * it holds, in any field) are noted as their postings are read; a term given twice counts once, at its
+   * first place.
    */
   score(terms: readonly WeightedTerm[], options: ScoreOptions, limit = Infinity): ScoredDoc[] {
     const nf = this.fields.length;
@@ -250,13 +251,19 @@ export class TermIndex {
     }
     const k1 = options.k1;
     const scores = new Float64Array(this.ids.length);
+    const matchedOf: number[][] = [];
     // 0: not yet asked, 1: kept, 2: filtered out.
     const verdict = options.filter ? new Uint8Array(this.ids.length) : null;
     const touched: number[] = [];
     const lengths = this.lengths.data;
-    for (const { term, weight } of terms) {
+    const first = new Map<string, number>();
+    terms.forEach((t, i) => {
+      if (!first.has(t.term)) first.set(t.term, i);
+    });
+    terms.forEach(({ term, weight }, qi) => {
       const p = this.postings.get(term);
-      if (!p || weight === 0) continue;
+      if (!p || weight === 0) return;
+      const shown = first.get(term) === qi;
       const idf = this.idf(term);
       const slots = p.slots.data;
       const counts = p.counts.data;
@@ -272,24 +279,15 @@ export class TermIndex {
           if (c === 0 || fieldWeight[f] === 0) continue;
           tf += (fieldWeight[f]! * c) / (1 - fieldB[f]! + (fieldB[f]! * lengths[slot * nf + f]!) / avg[f]!);
         }
+        // Held in a field that does not count is still held (recall's file names).
+        if (shown) (matchedOf[slot] ??= []).push(qi);
         if (tf === 0) continue;
         if (scores[slot] === 0) touched.push(slot);
         scores[slot]! += (weight * idf * tf * (k1 + 1)) / (tf + k1);
       }
-    }
+    });
     touched.sort((a, b) => scores[b]! - scores[a]! || a - b);
     const top = touched.length > limit ? touched.slice(0, limit) : touched;
-    const position = new Map<string, number>();
-    terms.forEach((t, i) => {
-      if (!position.has(t.term)) position.set(t.term, i);
-    });
-    return top.map((slot) => {
-      const matched: number[] = [];
-      for (const term of this.termsOfSlot[slot] ?? []) {
-        const i = position.get(term);
-        if (i !== undefined && terms[i]!.weight !== 0) matched.push(i);
-      }
-      return { id: this.ids[slot]!, score: scores[slot]!, matched: matched.sort((a, b) => a - b) };
-    });
+    return top.map((slot) => ({ id: this.ids[slot]!, score: scores[slot]!, matched: matchedOf[slot] ?? [] }));
   }
 }

@@ -75,11 +75,6 @@ export class Vocabulary {
     this.stale++;
   }
 
-  /** The term `word` is indexed under, when some document holds it. */
-  termOf(word: string): string | undefined {
-    return this.entries.get(word)?.term;
-  }
-
   /** Calls `each` with every word that starts with `prefix` (itself included), in code-unit order. */
   complete(prefix: string, each: (word: string, term: string) => void): void {
     const sorted = this.current();

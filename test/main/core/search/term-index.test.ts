@@ -24,7 +24,17 @@ describe('TermIndex', () => {
   it('reports which query terms each document matched', () => {
     const [top] = sample().score(q('friday deploys database'), fields);
     expect(top!.id).toBe('deploy.md');
-    expect(top!.matched.sort()).toEqual([0, 1, 2]);
+    expect(top!.matched).toEqual([0, 1, 2]);
+  });
+
+  it('counts as matched a term held in a field that does not score, and a term given twice once', () => {
+    const index = new TermIndex(['title', 'text']);
+    index.add('a.md', { title: ['kiwi'], text: ['mango'] });
+    const textOnly: ScoreOptions = { k1: 1.2, fields: { title: { weight: 0, b: 0.75 }, text: { weight: 1, b: 0.75 } } };
+    const terms = ['kiwi', 'mango', 'mango'].map((term) => ({ term, weight: 1 }));
+    const [hit] = index.score(terms, textOnly);
+    expect(hit!.matched).toEqual([0, 1]);
+    expect(index.score(terms.slice(0, 1), textOnly)).toEqual([]);
   });
 
   it('keeps document frequencies exact across remove and re-add', () => {
