@@ -10,7 +10,6 @@ const bench: Bench = {
     const root = await generatedVault();
     const vault = benchVault(root, { watch: false });
     await vault.open();
-    await vault.whenSettled();
     const first = performance.now();
     await vault.health();
     const firstMs = performance.now() - first;

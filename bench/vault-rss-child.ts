@@ -3,7 +3,7 @@ import { benchVault } from './vault-fixture.js';
 
 const vault = benchVault(process.argv[2]!, { watch: true, cacheSaveDelayMs: 60_000 });
 await vault.open();
-await Promise.all([vault.whenWatching(), vault.whenSettled()]);
+await vault.whenWatching();
 vault.search('kalo');
 globalThis.gc?.();
 process.stdout.write(`${JSON.stringify({ rss: process.memoryUsage().rss / 1024 / 1024 })}\n`);

@@ -27,41 +27,50 @@ const STOP_WORDS = new Set(
   ).split(' '),
 );
 
+/** Whether `word` (folded) is a stop word: left out of `analyze`, given as a null term by `eachWord`. */
+export const isStopWord = (word: string): boolean => STOP_WORDS.has(word);
+
 /** Ranking also drops the words a question to an assistant is made of ("tell me what you remember about…"). */
 const QUERY_STOP_WORDS = new Set('tell remember recall know think say said mention mentioned please like kind sort thing things get got'.split(' '));
 
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 const WORD = /[\p{L}\p{N}\p{M}]+/gu;
+
+/** Whether `word` is in a script written without spaces (indexed as character pairs). */
+export const writtenUnspaced = (word: string): boolean => UNSPACED.test(word);
 const LATIN_MARKS = /[\u0300-\u036f]/g;
 const ASCII_WORD = /^[a-z]+$/;
 const NON_ASCII = /[^\t-~]/;
 
 /** NFKC, lower case, Latin diacritics folded. */
 export function foldText(text: string): string {
+  // ASCII is its own NFKC form, and has nothing to fold.
+  if (!NON_ASCII.test(text)) return text.toLowerCase();
   const lower = text.normalize('NFKC').toLowerCase();
   // Only decompose when there is something to fold: most text is plain ASCII.
   return NON_ASCII.test(lower) ? lower.normalize('NFD').replace(LATIN_MARKS, '').normalize('NFC') : lower;
 }
 
+/** Emits a word with the term it is indexed under (null: a stop word). */
+type Emit = (word: string, term: string | null) => void;
+
 /** Splits a run of an unspaced script into overlapping bigrams (a lone character stays itself). */
-function pushBigrams(run: string, out: string[]): void {
+function pushBigrams(run: string, emit: Emit): void {
   const chars = Array.from(run);
-  if (chars.length === 1) out.push(chars[0]!);
-  for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i]! + chars[i + 1]!);
+  if (chars.length === 1) emit(chars[0]!, chars[0]!);
+  for (let i = 0; i + 1 < chars.length; i++) emit(chars[i]! + chars[i + 1]!, chars[i]! + chars[i + 1]!);
 }
 
 /** Splits a folded word where it passes between an unspaced script and anything else. */
-function pushWord(word: string, out: string[], termOf: (w: string) => string | null): void {
+function pushWord(word: string, emit: Emit, termOf: (w: string) => string | null): void {
   if (!UNSPACED.test(word)) {
-    const term = termOf(word);
-    if (term) out.push(term);
+    emit(word, termOf(word));
     return;
   }
   let run = '';
   let other = '';
   const flushOther = () => {
-    const term = other ? termOf(other) : null;
-    if (term) out.push(term);
+    if (other) emit(other, termOf(other));
     other = '';
   };
   for (const ch of word) {
@@ -69,12 +78,12 @@ function pushWord(word: string, out: string[], termOf: (w: string) => string | n
       flushOther();
       run += ch;
     } else {
-      if (run) pushBigrams(run, out);
+      if (run) pushBigrams(run, emit);
       run = '';
       other += ch;
     }
   }
-  if (run) pushBigrams(run, out);
+  if (run) pushBigrams(run, emit);
   flushOther();
 }
 
@@ -83,13 +92,85 @@ export function stemWord(word: string): string {
   return word.length > 2 && ASCII_WORD.test(word) ? stem(word) : word;
 }
 
-const indexTerm = (word: string): string | null => (STOP_WORDS.has(word) ? null : stemWord(word));
+/**
+ * Terms of words already seen: a vault repeats its words, and a Map lookup is many times cheaper than
+ * the stemmer (most of indexing 10,000 notes cold; docs/memory.md#vault-upkeep `vault-ready`). Emptied
+ * when full, so odd input (hashes, numbers) cannot grow it without bound.
+ */
+const seen = new Map<string, string | null>();
+const SEEN_MAX = 100_000;
+
+function indexTerm(word: string): string | null {
+  let term = seen.get(word);
+  if (term !== undefined) return term;
+  term = STOP_WORDS.has(word) ? null : stemWord(word);
+  if (seen.size >= SEEN_MAX) seen.clear();
+  seen.set(word, term);
+  return term;
+}
 const queryTerm = (word: string): string | null => (QUERY_STOP_WORDS.has(word) ? null : indexTerm(word));
+
+/** The words of plain ASCII text (letters and digits), found by char code: several times faster than `WORD`. */
+function eachAsciiWord(folded: string, emit: Emit, termOf: (w: string) => string | null): void {
+  let start = -1;
+  for (let i = 0; i <= folded.length; i++) {
+    const c = i < folded.length ? folded.charCodeAt(i) : 0;
+    const inWord = (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
+    if (inWord && start < 0) start = i;
+    else if (!inWord && start >= 0) {
+      const word = folded.slice(start, i);
+      emit(word, termOf(word));
+      start = -1;
+    }
+  }
+}
+
+function eachWith(text: string, emit: Emit, termOf: (w: string) => string | null): void {
+  const folded = foldText(text);
+  if (!NON_ASCII.test(folded)) eachAsciiWord(folded, emit, termOf);
+  else for (const m of folded.matchAll(WORD)) pushWord(m[0], emit, termOf);
+}
 
 function analyzeWith(text: string, termOf: (w: string) => string | null): string[] {
   const out: string[] = [];
-  for (const m of foldText(text).matchAll(WORD)) pushWord(m[0], out, termOf);
+  eachWith(text, (_, term) => term !== null && out.push(term), termOf);
   return out;
+}
+
+/**
+ * Every word of `text` in order, folded, with the term it is indexed under (null for a stop word); each
+ * bigram of an unspaced script is a word of its own. What vault search needs beside the terms: the
+ * words themselves, to complete a prefix as typed and to highlight what matched (search/vocabulary.ts).
+ */
+export const eachWord = (text: string, emit: (word: string, term: string | null) => void): void => eachWith(text, emit, indexTerm);
+
+/**
+ * The terms of `text` as vault search indexes them (a stop word as itself: search-index.ts) with where in
+ * `text` each comes from ([start, end) in code units), to highlight what a search matched
+ * (search/snippet.ts): a word's terms span the word as written, a bigram its two characters.
+ */
+export function eachTermSpan(text: string, emit: (term: string, start: number, end: number) => void): void {
+  for (const m of text.matchAll(WORD)) {
+    const word = m[0];
+    const start = m.index;
+    if (!UNSPACED.test(word)) {
+      eachWith(word, (w, term) => emit(term ?? w, start, start + word.length), indexTerm);
+      continue;
+    }
+    const chars = Array.from(word);
+    const at = [0];
+    for (const ch of chars) at.push(at.at(-1)! + ch.length);
+    for (let i = 0; i < chars.length; ) {
+      const unspaced = UNSPACED.test(chars[i]!);
+      let j = i + 1;
+      while (j < chars.length && UNSPACED.test(chars[j]!) === unspaced) j++;
+      const [from, to] = [start + at[i]!, start + at[j]!];
+      if (!unspaced) eachWith(word.slice(at[i], at[j]), (w, term) => emit(term ?? w, from, to), indexTerm);
+      else if (j - i === 1) emit(foldText(chars[i]!), from, to);
+      else for (let k = i; k + 1 < j; k++) emit(foldText(chars[k]! + chars[k + 1]!), start + at[k]!, start + at[k + 2]!);
+      i = j;
+    }
+  }
 }
 
 /** The terms a document is indexed under, in order, repeats kept (term frequency counts them). */

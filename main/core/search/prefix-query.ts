@@ -1,92 +1,122 @@
-import type { Query, SearchResult } from 'minisearch';
-import type { TermDictionary } from './term-dictionary.js';
-
-/** Prefix search on every term of three letters or more makes the search usable as one types. */
-export const searchesPrefix = (term: string): boolean => term.length >= 3;
+import { eachWord, isStopWord, writtenUnspaced } from './analyzer.js';
+import type { WeightedTerm } from './term-index.js';
+import type { Vocabulary } from './vocabulary.js';
 
 /**
- * How many (file, word) pairs the completions of one prefix may bring into a search. MiniSearch pays
- * for every such pair, and a three-letter prefix of a 10,000-note vault can bring 60,000 of them
- * (75 ms and up before a row is drawn; docs/memory.md#vault-upkeep `vault-ui-search`). Past the
- * budget the prefix is searched by its best completions only, as search engines cap prefix expansions
- * (Elasticsearch's `max_expansions`, Lucene's top-terms rewrite); each letter typed narrows them.
+ * Prefix search on every word of three letters or more makes the search usable as one types. In scripts
+ * written without spaces the index holds character pairs (analyzer.ts), so one character typed completes
+ * to the pairs it begins: `猫` finds `猫が好き`.
  */
-export const PREFIX_BUDGET = 10_000;
+const searchesPrefix = (word: string): boolean => word.length >= 3 || writtenUnspaced(word);
 
-/** MiniSearch's weight for a prefix completion: its default `weights.prefix` and its distance rule. */
+/**
+ * How many (file, term) pairs the completions of one prefix may bring into a search. A three-letter
+ * prefix of a 10,000-note vault can complete to terms held 60,000 times; past the budget the prefix is
+ * searched by its best completions only, as search engines cap prefix expansions (Elasticsearch's
+ * `max_expansions`, Lucene's top-terms rewrite); each letter typed narrows them
+ * (docs/memory.md#vault-upkeep `vault-ui-search`).
+ */
+const PREFIX_BUDGET = 10_000;
+
+/** Words of a query searched at most: a pasted paragraph still answers at once. */
+const MAX_QUERY_WORDS = 32;
+
+/** A completion weighs less the more letters it adds to what was typed (MiniSearch's rule, kept for its ranking). */
 const PREFIX_WEIGHT = 0.375;
 const completionWeight = (typed: string, word: string): number =>
   word === typed ? 1 : (PREFIX_WEIGHT * word.length) / (word.length + 0.3 * (word.length - typed.length));
 
-/** A query for MiniSearch, and for a capped one the typed term(s) each searched word stands for. */
-export interface PlannedQuery {
-  query: Query;
-  /** Per searched word, the indexes of the typed terms it comes from; null when nothing was capped. */
-  sources: Map<string, number[]> | null;
+/** What a query searches: the terms to score and, for each, the typed words it stands for. */
+export interface QueryPlan {
+  terms: WeightedTerm[];
+  /** Per entry of `terms`, the indexes of the typed words (groups) it matches. */
+  groupsOf: number[][];
+  /** How many typed words count; a document holding some term of each has every word. */
+  groups: number;
 }
 
 /**
- * The completions of `typed` searched under the budget: the word as typed, then those held by the most
- * files (what the typist most likely means, and the most files found for the budget; Lucene's top-terms
- * rewrite of a prefix query picks the same way), shorter ones first among equals.
+ * The terms one typed word searches: its own term (`own`, when it has one) at full weight, and when it is
+ * long enough the terms of the vault's words it begins, each at the weight of its best completion (stop
+ * words left out when `skipStopWords`). Terms no file holds are dropped. Past the budget only the word's own
+ * term and then the terms held by the most files are kept (what the typist most likely means, and the most
+ * files found for the budget), shorter words first among equals; the best one is always kept.
  */
-function chosenCompletions(typed: string, dictionary: TermDictionary, budget: number): string[] | null {
-  const completions = dictionary.completions(typed);
-  const files = new Map(completions.map((w) => [w, dictionary.files(w)]));
+function termsOfWord(
+  word: string,
+  own: string | null,
+  skipStopWords: boolean,
+  vocabulary: Vocabulary,
+  docFrequency: (term: string) => number,
+  budget: number,
+): Map<string, number> {
+  const weights = new Map<string, number>();
+  const shortest = new Map<string, number>();
+  if (own !== null) weights.set(own, 1);
+  if (searchesPrefix(word)) {
+    vocabulary.complete(word, (completion, completionTerm) => {
+      if (skipStopWords && isStopWord(completion)) return;
+      const weight = completionWeight(word, completion);
+      if (weight > (weights.get(completionTerm) ?? 0)) weights.set(completionTerm, weight);
+      shortest.set(completionTerm, Math.min(shortest.get(completionTerm) ?? Infinity, completion.length));
+    });
+  }
   let total = 0;
-  for (const n of files.values()) total += n;
-  if (total <= budget) return null;
-  completions.sort((a, b) => Number(b === typed) - Number(a === typed) || files.get(b)! - files.get(a)! || a.length - b.length || (a < b ? -1 : 1));
-  const chosen: string[] = [];
+  for (const t of weights.keys()) {
+    const n = docFrequency(t);
+    if (n === 0) weights.delete(t);
+    total += n;
+  }
+  if (total <= budget) return weights;
+  const ranked = [...weights.keys()].sort(
+    (a, b) =>
+      Number(b === own) - Number(a === own) ||
+      docFrequency(b) - docFrequency(a) ||
+      (shortest.get(a) ?? a.length) - (shortest.get(b) ?? b.length) ||
+      (a < b ? -1 : 1),
+  );
+  const kept = new Map<string, number>();
   let used = 0;
-  for (const word of completions) {
-    const n = files.get(word)!;
-    if (chosen.length > 0 && used + n > budget) break;
-    chosen.push(word);
+  for (const t of ranked) {
+    const n = docFrequency(t);
+    if (used > 0 && used + n > budget) break;
+    kept.set(t, weights.get(t)!);
     used += n;
   }
-  return chosen;
+  return kept;
 }
 
 /**
- * The query for `terms` (the typed terms, tokenized and in lower case as the index has them): the text
- * itself when no prefix passes the budget, so MiniSearch searches as it always does; else a query tree
- * where each capped prefix is an OR of its chosen completions, weighted as MiniSearch weighs them.
+ * Plans the search of `query` (docs/memory.md#vault-upkeep): its words through the one analyzer, each a
+ * group of terms (its stem, and its completions as a prefix). A word no file holds is still a group, so
+ * that no file has every word. Stop words say nothing beside other words and are no group, except the
+ * last word, which may still be being typed (`the` on the way to `theme`): its completions that are not
+ * stop words are. A query of stop words only (`why`, `how to`) searches them as words.
  */
-export function planQuery(
-  text: string,
-  terms: string[],
-  combineWith: 'AND' | 'OR',
-  dictionary: TermDictionary,
-  budget = PREFIX_BUDGET,
-): PlannedQuery {
-  if (!dictionary.ready) return { query: text, sources: null };
-  const chosen = terms.map((t) => (searchesPrefix(t) ? chosenCompletions(t, dictionary, budget) : null));
-  if (chosen.every((c) => c === null)) return { query: text, sources: null };
-  const sources = new Map<string, number[]>();
-  const from = (word: string, i: number) => sources.set(word, [...(sources.get(word) ?? []), i]);
-  const queries: Query[] = terms.map((typed, i) => {
-    const words = chosen[i];
-    if (!words) {
-      from(typed, i);
-      return typed;
+export function planQuery(query: string, vocabulary: Vocabulary, docFrequency: (term: string) => number, budget = PREFIX_BUDGET): QueryPlan {
+  const words: { word: string; term: string | null }[] = [];
+  eachWord(query, (word, term) => words.length < MAX_QUERY_WORDS && words.push({ word, term }));
+  const onlyStopWords = words.every((w) => w.term === null);
+  const plan: QueryPlan = { terms: [], groupsOf: [], groups: 0 };
+  const at = new Map<string, number>();
+  words.forEach(({ word, term }, i) => {
+    const stop = term === null && !onlyStopWords;
+    if (stop && i < words.length - 1) return;
+    const own = stop ? null : (term ?? word);
+    const weights = termsOfWord(word, own, stop, vocabulary, docFrequency, budget);
+    if (weights.size === 0 && stop) return;
+    const group = plan.groups++;
+    for (const [t, weight] of weights) {
+      const k = at.get(t);
+      if (k === undefined) {
+        at.set(t, plan.terms.length);
+        plan.terms.push({ term: t, weight });
+        plan.groupsOf.push([group]);
+      } else {
+        plan.terms[k]!.weight = Math.max(plan.terms[k]!.weight, weight);
+        plan.groupsOf[k]!.push(group);
+      }
     }
-    for (const word of words) from(word, i);
-    return { combineWith: 'OR', prefix: false, queries: words, boostTerm: (word: string) => completionWeight(typed, word) };
   });
-  return { query: { combineWith, queries }, sources };
-}
-
-/**
- * MiniSearch multiplies a result's score by how many query terms it matched, and in a planned query
- * each completion counts as a term of its own. Rescales to the typed terms matched, as a plain prefix
- * search would score it, and sorts again.
- */
-export function rescore(results: SearchResult[], sources: Map<string, number[]>): SearchResult[] {
-  for (const result of results) {
-    const typed = new Set<number>();
-    for (const word of result.queryTerms) for (const i of sources.get(word) ?? []) typed.add(i);
-    result.score = (result.score / (result.queryTerms.length || 1)) * (typed.size || 1);
-  }
-  return results.sort((a, b) => b.score - a.score);
+  return plan;
 }

@@ -1,10 +1,10 @@
-import MiniSearch, { type Options, type SearchResult } from 'minisearch';
 import type { SearchHit, VaultScope } from '../../../common/domain/vault.js';
+import { eachWord } from './analyzer.js';
 import type { IndexedDoc } from './indexed-doc.js';
-import { planQuery, rescore, searchesPrefix } from './prefix-query.js';
-import { bestLine, type TermMatch } from './snippet.js';
-import { TermDictionary } from './term-dictionary.js';
-import { tokenize } from './tokenize.js';
+import { planQuery, type QueryPlan } from './prefix-query.js';
+import { bestLine } from './snippet.js';
+import { TermIndex, type ScoredDoc, type ScoreOptions } from './term-index.js';
+import { Vocabulary } from './vocabulary.js';
 
 export type { IndexedDoc } from './indexed-doc.js';
 
@@ -17,84 +17,74 @@ export interface SearchQuery {
   limit?: number;
 }
 
-/** A word matches a typed term as the index matches it: whole, or by prefix where prefix search is on. */
-const matchesTerm: TermMatch = (word, term) => word === term || (searchesPrefix(term) && word.startsWith(term));
+/** Vault search's fields and weights: a title word counts three times one in the text. */
+export const SEARCH_FIELDS = ['title', 'text'] as const;
+const SCORING: ScoreOptions = { k1: 1.2, fields: { title: { weight: 3, b: 0.75 }, text: { weight: 1, b: 0.75 } } };
 
-/** How long `settle` holds the event loop at a time. */
-const SETTLE_SLICE_MS = 8;
-
-export const SEARCH_OPTIONS: Options<IndexedDoc> = {
-  idField: 'path',
-  fields: ['title', 'text'],
-  // MiniSearch's own tokenizer, made faster (tokenize.ts); searches tokenize queries with it too.
-  tokenize,
-  storeFields: [],
-  searchOptions: {
-    boost: { title: 3 },
-    prefix: searchesPrefix,
-    combineWith: 'AND',
-  },
-};
+/** A scored file and how many of the typed words it holds. */
+interface Found {
+  doc: ScoredDoc;
+  words: number;
+}
 
 /**
- * The full-text index over the vault (docs/memory.md#vault-upkeep), in memory. Updated one file at a time from
- * watcher events; persisted by index-cache.ts as a cache that can always be rebuilt from the files.
+ * The full-text index over the vault (docs/memory.md#vault-upkeep), in memory: the one analyzer and the
+ * shared term index (analyzer.ts, term-index.ts) over each file's title and text, and the vault's words as
+ * written for prefix completion (vocabulary.ts). Unlike recall, it keeps stop words too (each as itself),
+ * so that a search for `why` or `how to` finds them. Updated one file at a time from watcher events;
+ * persisted by index-cache.ts as a cache that can always be rebuilt from the files.
  */
 export class SearchIndex {
   readonly docs = new Map<string, IndexedDoc>();
-  private index: MiniSearch<IndexedDoc>;
-  /** The vault's words and how many files hold each, for capping prefix completions (prefix-query.ts). */
-  private readonly words = new TermDictionary();
 
-  constructor(mini?: MiniSearch<IndexedDoc>, docs?: Iterable<IndexedDoc>) {
-    this.index = mini ?? new MiniSearch<IndexedDoc>(SEARCH_OPTIONS);
-    for (const d of docs ?? []) this.docs.set(d.path, d);
+  constructor(
+    readonly terms: TermIndex = new TermIndex(SEARCH_FIELDS),
+    readonly words: Vocabulary = new Vocabulary(),
+    docs: Iterable<IndexedDoc> = [],
+  ) {
+    for (const d of docs) this.docs.set(d.path, d);
   }
 
   /** An index over fresh documents (cold build). */
-  static fromDocs(docs: IndexedDoc[]): SearchIndex {
-    const mini = new MiniSearch<IndexedDoc>(SEARCH_OPTIONS);
-    mini.addAll(docs);
-    return new SearchIndex(mini, docs);
+  static fromDocs(docs: Iterable<IndexedDoc>): SearchIndex {
+    const index = new SearchIndex();
+    for (const doc of docs) index.upsert(doc);
+    return index;
   }
 
   get size(): number {
     return this.docs.size;
   }
 
-  /** The MiniSearch state, for the cache. */
-  get mini(): MiniSearch<IndexedDoc> {
-    return this.index;
-  }
-
-  /**
-   * Counts the vault's words (term-dictionary.ts) in slices of a few milliseconds between event-loop
-   * turns; until then a search expands prefixes in full. Stops early when `cancelled()` says so.
-   */
-  async settle(cancelled: () => boolean = () => false): Promise<void> {
-    const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-    // Not in the caller's turn: whoever just opened the index gets to search it first.
-    await nextTurn();
-    await this.words.fill(this.docs, cancelled, nextTurn, SETTLE_SLICE_MS);
-  }
-
   upsert(doc: IndexedDoc): void {
     const old = this.docs.get(doc.path);
-    if (old) {
-      this.index.discard(doc.path);
-      this.words.remove(old);
-    }
+    if (old) this.unindexWords(old);
     this.docs.set(doc.path, doc);
-    this.index.add(doc);
-    this.words.add(doc);
+    this.words.startDocument();
+    const fields: Record<(typeof SEARCH_FIELDS)[number], string[]> = { title: [], text: [] };
+    for (const field of SEARCH_FIELDS) {
+      const terms = fields[field];
+      eachWord(doc[field], (word, stem) => {
+        const term = stem ?? word;
+        terms.push(term);
+        this.words.add(word, term);
+      });
+    }
+    this.terms.add(doc.path, fields);
   }
 
   remove(path: string): void {
     const old = this.docs.get(path);
     if (!old) return;
-    this.index.discard(path);
-    this.words.remove(old);
+    this.unindexWords(old);
+    this.terms.remove(path);
     this.docs.delete(path);
+  }
+
+  /** Uncounts the words of the version of a file that was indexed. */
+  private unindexWords(old: IndexedDoc): void {
+    this.words.startDocument();
+    for (const field of SEARCH_FIELDS) eachWord(old[field], (word) => this.words.remove(word));
   }
 
   search(query: string, options: SearchQuery = {}): SearchHit[] {
@@ -103,39 +93,44 @@ export class SearchIndex {
 
   /**
    * One page of results (`limit` from `offset`) and how many there are in all, so a list can say
-   * "50 of 312" and offer more.
+   * "50 of 312" and offer more. Files holding every typed word come first, ranked by BM25F; when none
+   * does, those holding some of them, the more the better.
    */
   searchPage(query: string, options: SearchQuery & { offset?: number } = {}): { hits: SearchHit[]; total: number } {
     const limit = options.limit ?? 20;
     const offset = options.offset ?? 0;
-    if (!query.trim()) return { hits: [], total: 0 };
-    const projects = options.projects ? new Set(options.projects) : null;
-    const filter = (result: SearchResult) => {
-      const doc = this.docs.get(result.id as string);
-      if (!doc) return false;
-      if (options.scope && doc.scope !== options.scope) return false;
-      if (options.type && doc.type !== options.type) return false;
-      if (projects && doc.projectSlug !== null && !projects.has(doc.projectSlug)) return false;
-      return true;
-    };
-    const filtered = options.scope || options.type || projects ? { filter } : {};
-    const terms = tokenize(query)
-      .map((t) => t.toLowerCase())
-      .filter(Boolean);
-    const run = (combineWith: 'AND' | 'OR') => {
-      const { query: planned, sources } = planQuery(query, terms, combineWith, this.words);
-      const results = this.index.search(planned, { ...filtered, combineWith });
-      return sources ? rescore(results, sources) : results;
-    };
-    let results = run('AND');
-    // Nothing has every word: show what has some of them rather than nothing.
-    if (results.length === 0) results = run('OR');
-    return { hits: results.slice(offset, offset + limit).map((r) => this.hit(r, terms)), total: results.length };
+    const plan = planQuery(query, this.words, (t) => this.terms.docFrequency(t));
+    if (plan.groups === 0) return { hits: [], total: 0 };
+    const scored = this.terms.score(plan.terms, { ...SCORING, ...this.filterOf(options) });
+    const found = scored.map((doc) => ({ doc, words: wordsHeld(doc, plan) }));
+    let results = found.filter((f) => f.words === plan.groups);
+    if (results.length === 0) {
+      // Nothing has every word: show what has some of them rather than nothing.
+      for (const f of found) f.doc.score *= f.words;
+      results = found.sort((a, b) => b.doc.score - a.doc.score);
+    }
+    const matched = new Map(plan.terms.map(({ term }, i) => [term, plan.groupsOf[i]!]));
+    return { hits: results.slice(offset, offset + limit).map((f) => this.hit(f, matched, plan.groups)), total: results.length };
   }
 
-  private hit(result: SearchResult, terms: string[]): SearchHit {
-    const doc = this.docs.get(result.id as string)!;
-    const best = bestLine(doc.text, terms, matchesTerm);
+  private filterOf(options: SearchQuery): Pick<ScoreOptions, 'filter'> {
+    const { scope, type } = options;
+    const projects = options.projects ? new Set(options.projects) : null;
+    if (!scope && !type && !projects) return {};
+    return {
+      filter: (id) => {
+        const doc = this.docs.get(id);
+        if (!doc) return false;
+        if (scope && doc.scope !== scope) return false;
+        if (type && doc.type !== type) return false;
+        return !(projects && doc.projectSlug !== null && !projects.has(doc.projectSlug));
+      },
+    };
+  }
+
+  private hit({ doc: scored }: Found, matched: Map<string, number[]>, groups: number): SearchHit {
+    const doc = this.docs.get(scored.id)!;
+    const best = bestLine(doc.text, matched, groups);
     const line = doc.lineMap ? (doc.lineMap[best.index] ?? 1) : best.index + 1;
     return {
       path: doc.path,
@@ -145,7 +140,15 @@ export class SearchIndex {
       line,
       snippet: best.snippet,
       ranges: best.ranges,
-      score: Math.round(result.score * 1000) / 1000,
+      score: Math.round(scored.score * 1000) / 1000,
     };
   }
+}
+
+/** How many of the plan's typed words a scored file holds. */
+function wordsHeld(doc: ScoredDoc, plan: QueryPlan): number {
+  if (doc.matched.length === 1) return plan.groupsOf[doc.matched[0]!]!.length;
+  const held = new Set<number>();
+  for (const qi of doc.matched) for (const g of plan.groupsOf[qi]!) held.add(g);
+  return held.size;
 }

@@ -1,5 +1,5 @@
 import { splitFrontmatter } from '../../../common/memory-file/index.js';
-import { wordSpans } from './tokenize.js';
+import { eachTermSpan } from './analyzer.js';
 
 /** Where a hit is in its text: the best line (0-based), a short snippet and its highlight ranges. */
 export interface BestLine {
@@ -10,46 +10,43 @@ export interface BestLine {
 
 const SNIPPET_CHARS = 160;
 
-/** The search's own rule for a query term: does the indexed word `word` (lower case) match `term`? */
-export type TermMatch = (word: string, term: string) => boolean;
+/** The terms a search used, each with the typed words (groups) it stands for. */
+export type MatchedTerms = ReadonlyMap<string, readonly number[]>;
+
+/** The spans of `line` whose terms the search used (overlapping bigrams merged), and how many typed words they cover. */
+function hitsOf(line: string, terms: MatchedTerms): { spans: [number, number][]; count: number } {
+  const covered = new Set<number>();
+  const spans: [number, number][] = [];
+  eachTermSpan(line, (term, start, end) => {
+    const groups = terms.get(term);
+    if (!groups) return;
+    for (const g of groups) covered.add(g);
+    const last = spans.at(-1);
+    if (last && start <= last[1]) last[1] = Math.max(last[1], end);
+    else spans.push([start, end]);
+  });
+  return { spans, count: covered.size };
+}
 
 /**
- * Picks the line whose words match the most distinct query terms (the first such line), then cuts a
- * snippet around its first match and highlights each matching word whole. Lines are split into words
- * by the index's own tokenizer and compared in lower case as the index compares them, so a snippet
- * shows exactly the words the search matched; this is a scan over the words, where a Unicode pattern
- * per hit cost as much as the search itself (docs/memory.md#vault-upkeep `vault-ui-search`).
+ * Picks the line whose words match the most typed words (the first such line), then cuts a snippet around
+ * its first match and highlights each matching word whole. Lines are read by the index's own analyzer
+ * (analyzer.ts `eachTermSpan`), so a snippet shows exactly the words the search matched: `paints` for
+ * `painting`, `café` for `cafe`.
  */
-export function bestLine(text: string, terms: string[], matches: TermMatch): BestLine {
-  const wanted = [...new Set(terms.map((t) => t.toLowerCase()).filter(Boolean))];
-  if (wanted.length === 0) return { index: 0, snippet: text.slice(0, SNIPPET_CHARS), ranges: [] };
-  const hitsOf = (line: string): { spans: [number, number][]; count: number } => {
-    const covered = new Set<string>();
-    const spans: [number, number][] = [];
-    for (const span of wordSpans(line)) {
-      const word = line.slice(span[0], span[1]).toLowerCase();
-      let hit = false;
-      for (const term of wanted) {
-        if (matches(word, term)) {
-          covered.add(term);
-          hit = true;
-        }
-      }
-      if (hit) spans.push(span);
-    }
-    return { spans, count: covered.size };
-  };
+export function bestLine(text: string, terms: MatchedTerms, groups: number): BestLine {
+  if (groups === 0 || terms.size === 0) return { index: 0, snippet: text.slice(0, SNIPPET_CHARS), ranges: [] };
   const lines = text.split('\n');
   // The result's title and description already show the frontmatter: a body line with as many terms wins.
   const bodyStart = (splitFrontmatter(text)?.bodyLine ?? 1) - 1;
   let best = { index: 0, count: 0, body: false, spans: [] as [number, number][] };
   for (let i = 0; i < lines.length; i++) {
     if (lines[i]!.length === 0) continue;
-    const { spans, count } = hitsOf(lines[i]!);
+    const { spans, count } = hitsOf(lines[i]!, terms);
     const body = i >= bodyStart;
     if (count > best.count || (count === best.count && count > 0 && body && !best.body)) {
       best = { index: i, count, body, spans };
-      if (count === wanted.length && body) break;
+      if (count === groups && body) break;
     }
   }
   const line = lines[best.index] ?? '';

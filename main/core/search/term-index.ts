@@ -54,6 +54,23 @@ export interface ScoredDoc {
 
 const MAX_COUNT = 0xffff;
 
+/**
+ * An index as flat arrays, for a cache file (search/index-cache.ts): loading them back is a few copies and
+ * one pass over the postings, where indexing the documents again means analyzing every text.
+ */
+export interface TermIndexParts {
+  /** The document of each slot; '' for a free one. */
+  ids: string[];
+  terms: string[];
+  /** Where each term's postings start in `slots`, and after the last, `slots.length`. */
+  offsets: Uint32Array;
+  slots: Uint32Array;
+  /** Per postings entry, its counts per field. */
+  counts: Uint16Array;
+  /** Per slot, its length per field. */
+  lengths: Float32Array;
+}
+
 export class TermIndex {
   private readonly fieldIndex: Map<string, number>;
   private readonly postings = new Map<string, Postings>();
@@ -101,6 +118,58 @@ export class TermIndex {
     return this.postings.keys();
   }
 
+  /** The index as flat arrays (see `TermIndexParts`). */
+  toParts(): TermIndexParts {
+    const nf = this.fields.length;
+    const terms = [...this.postings.keys()];
+    const offsets = new Uint32Array(terms.length + 1);
+    terms.forEach((t, i) => (offsets[i + 1] = offsets[i]! + this.postings.get(t)!.slots.length));
+    const slots = new Uint32Array(offsets[terms.length]!);
+    const counts = new Uint16Array(slots.length * nf);
+    terms.forEach((t, i) => {
+      const p = this.postings.get(t)!;
+      slots.set(p.slots.data.subarray(0, p.slots.length), offsets[i]);
+      counts.set(p.counts.data.subarray(0, p.slots.length * nf), offsets[i]! * nf);
+    });
+    const ids = Array.from(this.ids, (id) => id ?? '');
+    return { ids, terms, offsets, slots, counts, lengths: this.lengths.data.slice(0, ids.length * nf) };
+  }
+
+  /** An index over `fields` from the parts `toParts` gave; throws when they do not fit together. */
+  static fromParts(fields: readonly string[], parts: TermIndexParts): TermIndex {
+    const index = new TermIndex(fields);
+    const nf = fields.length;
+    const { ids, terms, offsets, slots, counts, lengths } = parts;
+    const fits =
+      offsets.length === terms.length + 1 &&
+      offsets[0] === 0 &&
+      offsets[terms.length] === slots.length &&
+      counts.length === slots.length * nf &&
+      lengths.length === ids.length * nf;
+    if (!fits) throw new Error('index parts of different sizes');
+    index.ids = ids.map((id) => id || undefined);
+    ids.forEach((id, slot) => (id ? index.slotOf.set(id, slot) : index.free.push(slot)));
+    index.lengths.data = new Float32Array(lengths);
+    index.lengths.length = lengths.length;
+    for (let i = 0; i < ids.length * nf; i++) index.totalLength[i % nf]! += lengths[i]!;
+    for (let slot = 0; slot < ids.length; slot++) if (ids[slot]) index.termsOfSlot[slot] = [];
+    terms.forEach((term, i) => {
+      const from = offsets[i]!;
+      const to = offsets[i + 1]!;
+      if (to <= from || index.postings.has(term)) throw new Error('bad term postings');
+      const p: Postings = { slots: new Grow(slots.subarray(from, to)), counts: new Grow(counts.subarray(from * nf, to * nf)) };
+      p.slots.length = to - from;
+      p.counts.length = (to - from) * nf;
+      for (let k = from; k < to; k++) {
+        const own = index.termsOfSlot[slots[k]!];
+        if (!own) throw new Error('postings of a free slot');
+        own.push(term);
+      }
+      index.postings.set(term, p);
+    });
+    return index;
+  }
+
   /** Indexes (or re-indexes) `id` with the analyzed terms of each field. */
   add(id: string, fieldTerms: Record<string, readonly string[]>): void {
     if (this.slotOf.has(id)) this.remove(id);
@@ -110,27 +179,31 @@ export class TermIndex {
     this.slotOf.set(id, slot);
     this.lengths.ensure((slot + 1) * nf);
     this.lengths.length = Math.max(this.lengths.length, (slot + 1) * nf);
-    const counts = new Map<string, Uint16Array>();
+    // A document's entry in a term's postings is the last one while the document is being added: one
+    // Map lookup per term, no per-document map (adding 10,000 notes is most of a cold start).
+    const distinct: string[] = [];
     for (const [field, terms] of Object.entries(fieldTerms)) {
       const f = this.fieldIndex.get(field);
       if (f === undefined) throw new Error(`unknown field ${field}`);
       this.lengths.data[slot * nf + f] = terms.length;
       this.totalLength[f]! += terms.length;
       for (const term of terms) {
-        let c = counts.get(term);
-        if (!c) counts.set(term, (c = new Uint16Array(nf)));
-        if (c[f]! < MAX_COUNT) c[f]!++;
+        let p = this.postings.get(term);
+        if (!p) this.postings.set(term, (p = { slots: new Grow(new Uint32Array(2)), counts: new Grow(new Uint16Array(2 * nf)) }));
+        let n = p.slots.length;
+        if (n === 0 || p.slots.data[n - 1] !== slot) {
+          p.slots.ensure(n + 1);
+          p.counts.ensure((n + 1) * nf);
+          p.slots.data[n] = slot;
+          p.counts.data.fill(0, n * nf, (n + 1) * nf);
+          p.slots.length = ++n;
+          distinct.push(term);
+        }
+        const at = (n - 1) * nf + f;
+        if (p.counts.data[at]! < MAX_COUNT) p.counts.data[at]!++;
       }
     }
-    for (const [term, c] of counts) {
-      let p = this.postings.get(term);
-      if (!p) this.postings.set(term, (p = { slots: new Grow(new Uint32Array(2)), counts: new Grow(new Uint16Array(2 * nf)) }));
-      p.slots.ensure(p.slots.length + 1);
-      p.counts.ensure((p.slots.length + 1) * nf);
-      p.counts.data.set(c, p.slots.length * nf);
-      p.slots.data[p.slots.length++] = slot;
-    }
-    this.termsOfSlot[slot] = [...counts.keys()];
+    this.termsOfSlot[slot] = distinct;
   }
 
   remove(id: string): void {
@@ -159,8 +232,9 @@ export class TermIndex {
 
   /**
    * BM25F scores of the documents holding any of `terms`, best first: the best `limit` of them (all when
-   * not given). Scores add up in a typed array indexed by slot; only the documents returned get their
-   * `matched` terms worked out.
+   * not given). Scores add up in a typed array indexed by slot, and each document's `matched` terms (those
+   * it holds, in any field) are noted as their postings are read; a term given twice counts once, at its
+   * first place.
    */
   score(terms: readonly WeightedTerm[], options: ScoreOptions, limit = Infinity): ScoredDoc[] {
     const nf = this.fields.length;
@@ -177,13 +251,19 @@ export class TermIndex {
     }
     const k1 = options.k1;
     const scores = new Float64Array(this.ids.length);
+    const matchedOf: number[][] = [];
     // 0: not yet asked, 1: kept, 2: filtered out.
     const verdict = options.filter ? new Uint8Array(this.ids.length) : null;
     const touched: number[] = [];
     const lengths = this.lengths.data;
-    for (const { term, weight } of terms) {
+    const first = new Map<string, number>();
+    terms.forEach((t, i) => {
+      if (!first.has(t.term)) first.set(t.term, i);
+    });
+    terms.forEach(({ term, weight }, qi) => {
       const p = this.postings.get(term);
-      if (!p || weight === 0) continue;
+      if (!p || weight === 0) return;
+      const shown = first.get(term) === qi;
       const idf = this.idf(term);
       const slots = p.slots.data;
       const counts = p.counts.data;
@@ -199,24 +279,15 @@ export class TermIndex {
           if (c === 0 || fieldWeight[f] === 0) continue;
           tf += (fieldWeight[f]! * c) / (1 - fieldB[f]! + (fieldB[f]! * lengths[slot * nf + f]!) / avg[f]!);
         }
+        // Held in a field that does not count is still held (recall's file names).
+        if (shown) (matchedOf[slot] ??= []).push(qi);
         if (tf === 0) continue;
         if (scores[slot] === 0) touched.push(slot);
         scores[slot]! += (weight * idf * tf * (k1 + 1)) / (tf + k1);
       }
-    }
+    });
     touched.sort((a, b) => scores[b]! - scores[a]! || a - b);
     const top = touched.length > limit ? touched.slice(0, limit) : touched;
-    const position = new Map<string, number>();
-    terms.forEach((t, i) => {
-      if (!position.has(t.term)) position.set(t.term, i);
-    });
-    return top.map((slot) => {
-      const matched: number[] = [];
-      for (const term of this.termsOfSlot[slot] ?? []) {
-        const i = position.get(term);
-        if (i !== undefined && terms[i]!.weight !== 0) matched.push(i);
-      }
-      return { id: this.ids[slot]!, score: scores[slot]!, matched: matched.sort((a, b) => a - b) };
-    });
+    return top.map((slot) => ({ id: this.ids[slot]!, score: scores[slot]!, matched: matchedOf[slot] ?? [] }));
   }
 }

@@ -3,8 +3,9 @@ import type { VaultContext } from './vault-context.js';
 
 /**
  * How long after the last change the cache is saved. Saving serializes the whole index in one turn
- * (MiniSearch's `toJSON`: about half a second of the main process at 10,000 notes), and a stale cache
- * costs little (the files changed since are read again on open), so once a minute at most.
+ * (the documents and the term index's arrays: a third to half a second of the main process at 10,000
+ * notes), and a stale cache costs little (the files changed since are read again on open), so once a
+ * minute at most.
  */
 const SAVE_DELAY_MS = 60_000;
 

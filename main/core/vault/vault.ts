@@ -57,7 +57,6 @@ export class Vault {
   private watching: Promise<void> = Promise.resolve();
   /** The watcher runs and its catch-up pass is done: the catalog follows the files (see `catalogLive`). */
   private catalogIsLive = false;
-  private settled: Promise<void> = Promise.resolve();
   private closing = false;
   private warmTimer: NodeJS.Timeout | null = null;
   /** The opened projects' own instruction files (`@projects/<slug>/…`) and their watchers. */
@@ -134,8 +133,6 @@ export class Vault {
     this.index = loaded.index;
     await this.enqueue(() => this.projects.sync());
     this.setState('ready');
-    const index = this.index;
-    this.settled = index.settle(() => this.index !== index || this.closing);
     if (loaded.dirty && useCache) this.cacheSaver.schedule();
     if (this.options.watch ?? true) {
       // The watcher starts once searchable (its own 10,000-file scan would slow the first one down);
@@ -187,11 +184,6 @@ export class Vault {
     return this.watching;
   }
 
-  /** Resolves once the search index has counted the vault's words for prefix search (search-index.ts `settle`). */
-  whenSettled(): Promise<void> {
-    return this.settled;
-  }
-
   /** Resolves once every watcher event received so far has been processed and reported. */
   async idle(): Promise<void> {
     await this.events.whenIdle();
@@ -201,7 +193,6 @@ export class Vault {
   async close(): Promise<void> {
     this.closing = true;
     if (this.warmTimer) clearTimeout(this.warmTimer);
-    await this.settled;
     this.catalogIsLive = false;
     await this.watcher?.close();
     this.watcher = null;

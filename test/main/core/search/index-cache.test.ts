@@ -1,11 +1,10 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../support/temp-dir.js';
 import { loadSearchCache, saveSearchCache, searchCacheFile, SEARCH_CACHE_VERSION } from '../../../../main/core/search/index-cache.js';
 import { indexedDoc } from './indexed-doc.js';
-import { SEARCH_OPTIONS, SearchIndex, type IndexedDoc } from '../../../../main/core/search/search-index.js';
+import { SearchIndex, type IndexedDoc } from '../../../../main/core/search/search-index.js';
 import { silentLogger } from '../../../../main/core/ports.js';
 import { testLogger } from '../../../support/test-logger.js';
 
@@ -36,35 +35,41 @@ describe('Search cache file', () => {
     expect(loaded!.search('pipeline')).toEqual(index.search('pipeline'));
   });
 
-  it('is MiniSearch’s own JSON after a header, and replaces the caches of earlier formats', async () => {
+  it('is a JSON header then sections at multiples of 8 bytes, and replaces the caches of earlier formats', async () => {
     const root = await tempDir('strata-cache-');
     const dir = path.join(root, '.strata', 'cache');
     await fs.mkdir(dir, { recursive: true });
     await fs.writeFile(path.join(dir, 'search-index.v2.bin'), 'old');
-    const index = SearchIndex.fromDocs(docs);
-    await saveSearchCache(root, index);
+    await fs.writeFile(path.join(dir, 'search-index.v4.json'), '{"version":4,"docs":[]}\n{"documentCount":0}');
+    await saveSearchCache(root, SearchIndex.fromDocs(docs));
     expect((await fs.readdir(dir)).filter((f) => f.startsWith('search-index'))).toEqual([path.basename(searchCacheFile(root))]);
-    const [header, json] = (await fs.readFile(searchCacheFile(root), 'utf8')).split('\n');
-    expect(JSON.parse(header!)).toMatchObject({ version: SEARCH_CACHE_VERSION });
-    expect(MiniSearch.loadJSON<IndexedDoc>(json!, SEARCH_OPTIONS).search('pipeline')).toEqual(index.mini.search('pipeline'));
+    const raw = await fs.readFile(searchCacheFile(root));
+    const header = JSON.parse(raw.toString('utf8', 0, raw.indexOf(0x0a))) as { version: number; fields: string[]; sizes: Record<string, number> };
+    expect(header).toMatchObject({ version: SEARCH_CACHE_VERSION, fields: ['title', 'text'] });
+    const aligned = (n: number) => Math.ceil(n / 8) * 8;
+    const total = Object.values(header.sizes).reduce((at, size) => at + aligned(size), aligned(raw.indexOf(0x0a) + 1));
+    expect(raw.length).toBe(total);
   });
 
-  it('discards a truncated cache, one of another version, and one whose index and documents disagree', async () => {
+  it('discards a truncated cache, one of another version or analyzer, and one whose index and documents disagree', async () => {
     const root = await tempDir('strata-cache-');
     const file = searchCacheFile(root);
-    const save = () => saveSearchCache(root, SearchIndex.fromDocs(docs));
-    const spoil = async (change: (text: string) => string) => {
-      await save();
-      await fs.writeFile(file, change(await fs.readFile(file, 'utf8')));
+    // Edits the file's bytes as latin1 (one character a byte), so the binary sections stay as they were.
+    const spoil = async (change: (bytes: string) => string, reason: string) => {
+      await saveSearchCache(root, SearchIndex.fromDocs(docs));
+      await fs.writeFile(file, Buffer.from(change(await fs.readFile(file, 'latin1')), 'latin1'));
       const log = testLogger();
       expect(await loadSearchCache(root, log.logger)).toBeNull();
-      expect(log.entries.some((e) => e.level === 'warn' && /cache discarded/.test(e.message))).toBe(true);
+      expect(log.entries.filter((e) => e.level === 'warn' && /cache discarded/.test(e.message)).map((e) => e.fields?.reason)).toEqual([reason]);
       await expect(fs.stat(file)).rejects.toThrow();
     };
-    await spoil((text) => text.slice(0, text.length - 8));
-    await spoil((text) => text.replace(`"version":${SEARCH_CACHE_VERSION}`, '"version":99'));
-    await spoil((text) => text.replaceAll('"path":"CLAUDE.md"', '"path":"elsewhere.md"'));
-    await spoil((text) => text.split('\n')[0]!);
+    await spoil((bytes) => bytes.slice(0, bytes.length - 8), 'truncated');
+    await spoil((bytes) => bytes.split('\n')[0]!, 'no header');
+    await spoil((bytes) => bytes.replace(`"version":${SEARCH_CACHE_VERSION}`, '"version":99'), 'other version');
+    // Made by an analyzer that read words otherwise (another stemmer): its terms would miss words.
+    await spoil((bytes) => bytes.replace(/"analyzer":"[^"]*"/, '"analyzer":"paint activ"'), 'other analyzer');
+    // The same length, so every section stays in place: only the documents' list changes.
+    await spoil((bytes) => bytes.replaceAll('"path":"CLAUDE.md"', '"path":"CLAUDE.xx"'), 'documents and index disagree');
     expect(await loadSearchCache(root, silentLogger)).toBeNull();
   });
 });

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../support/temp-dir.js';
 import { openVault, memoryText } from '../vault/vault-helpers.js';
-import { searchCacheFile } from '../../../../main/core/search/index-cache.js';
+import { loadSearchCache, searchCacheFile } from '../../../../main/core/search/index-cache.js';
+import { silentLogger } from '../../../../main/core/ports.js';
 import { transcriptText } from '../../../../main/core/search/transcript-text.js';
 
 const P = 'projects/-home-me-app';
@@ -14,7 +15,7 @@ async function vaultWithContent(): Promise<string> {
   await fs.mkdir(path.join(r, P, 's1', 'session-memory'), { recursive: true });
   await fs.mkdir(path.join(r, 'projects', 'other', 'memory'), { recursive: true });
   await fs.writeFile(path.join(r, 'CLAUDE.md'), '# Me\n\nAlways answer in British English.\n');
-  await fs.writeFile(path.join(r, P, 'memory', 'db.md'), memoryText('Database', 'which database we use', 'We use PostgreSQL 15.\n\n**Why:** replication.', 'project'));
+  await fs.writeFile(path.join(r, P, 'memory', 'db.md'), memoryText('Database', 'which engine we use', 'We use PostgreSQL 15.\n\n**Why:** replication.', 'project'));
   await fs.writeFile(path.join(r, P, 'memory', 'team', 'deploy.md'), memoryText('Deploys', 'how deploys run', 'Deploys go through the blue pipeline.', 'reference'));
   await fs.writeFile(path.join(r, 'projects', 'other', 'memory', 'db.md'), memoryText('Other DB', 'other project', 'PostgreSQL too.', 'project'));
   await fs.writeFile(path.join(r, P, 's1', 'session-memory', 'summary.md'), '# Session Title\n_title_\nFixing the flaky PostgreSQL test\n');
@@ -42,7 +43,7 @@ describe('Vault search', () => {
     // The title shows the name already: a body line with the word is the better snippet…
     expect(vault.search('deploys')[0]).toMatchObject({ title: 'Deploys', snippet: 'Deploys go through the blue pipeline.', line: 7 });
     // …and a word only in the frontmatter still gets its line.
-    expect(vault.search('which')[0]).toMatchObject({ path: `${P}/memory/db.md`, snippet: 'description: which database we use', line: 3 });
+    expect(vault.search('engine')[0]).toMatchObject({ path: `${P}/memory/db.md`, snippet: 'description: which engine we use', line: 3 });
   });
 
   it('shows, for a prefix as typed, the line with the word it completes and highlights the whole word', async () => {
@@ -80,6 +81,32 @@ describe('Vault search', () => {
     const { vault, log } = await openVault(root);
     expect(log.entries.some((e) => e.level === 'warn' && /cache discarded/.test(e.message))).toBe(true);
     expect(vault.search('british').map((h) => h.path)).toEqual(['CLAUDE.md']);
+  });
+
+  it('never reads the MiniSearch cache of earlier versions: rebuilds from the files, then replaces it', async () => {
+    const root = await vaultWithContent();
+    const dir = path.dirname(searchCacheFile(root));
+    await fs.mkdir(dir, { recursive: true });
+    // Version 4's layout: a JSON header with the documents, then MiniSearch's JSON; it claims CLAUDE.md says `pirate`.
+    const doc = { path: 'CLAUDE.md', scope: 'instructions', title: 'CLAUDE.md', text: 'pirate', mtimeMs: 0, size: 6, ino: 1, hash: null, meta: { path: 'CLAUDE.md' } };
+    const old = `${JSON.stringify({ version: 4, docs: [doc] })}\n${JSON.stringify({ documentCount: 1, nextId: 1, documentIds: { 0: 'CLAUDE.md' }, index: [] })}`;
+    await fs.writeFile(path.join(dir, 'search-index.v4.json'), old);
+    const first = await openVault(root);
+    expect(first.vault.search('pirate')).toEqual([]);
+    expect(first.vault.search('british').map((h) => h.path)).toEqual(['CLAUDE.md']);
+    await first.vault.close();
+    expect((await fs.readdir(dir)).filter((f) => f.startsWith('search-index'))).toEqual([path.basename(searchCacheFile(root))]);
+    // Found where the new cache is looked for, the old layout is discarded, not misread.
+    await fs.writeFile(searchCacheFile(root), old);
+    const second = await openVault(root);
+    expect(second.log.entries.filter((e) => /cache discarded/.test(e.message)).map((e) => e.fields?.reason)).toEqual(['other version']);
+    expect(second.vault.search('pirate')).toEqual([]);
+    expect(second.vault.search('replication').map((h) => h.path)).toEqual([`${P}/memory/db.md`]);
+    await second.vault.close();
+    // What it saved at close is the new format, read back whole.
+    const saved = await loadSearchCache(root, silentLogger);
+    expect(saved?.search('british').map((h) => h.path)).toEqual(['CLAUDE.md']);
+    expect(saved?.search('pirate')).toEqual([]);
   });
 
   it('uses the cache but re-reads files changed, added or removed while closed', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../../../main/core/search/analyzer.js';
 import { TermIndex, type ScoreOptions } from '../../../../main/core/search/term-index.js';
+import { randomEdits } from './random-edits.js';
 
 const fields: ScoreOptions = { k1: 1.2, fields: { title: { weight: 3, b: 0.75 }, text: { weight: 1, b: 0.75 } } };
 const q = (text: string) => analyze(text).map((term) => ({ term, weight: 1 }));
@@ -23,7 +24,17 @@ describe('TermIndex', () => {
   it('reports which query terms each document matched', () => {
     const [top] = sample().score(q('friday deploys database'), fields);
     expect(top!.id).toBe('deploy.md');
-    expect(top!.matched.sort()).toEqual([0, 1, 2]);
+    expect(top!.matched).toEqual([0, 1, 2]);
+  });
+
+  it('counts as matched a term held in a field that does not score, and a term given twice once', () => {
+    const index = new TermIndex(['title', 'text']);
+    index.add('a.md', { title: ['kiwi'], text: ['mango'] });
+    const textOnly: ScoreOptions = { k1: 1.2, fields: { title: { weight: 0, b: 0.75 }, text: { weight: 1, b: 0.75 } } };
+    const terms = ['kiwi', 'mango', 'mango'].map((term) => ({ term, weight: 1 }));
+    const [hit] = index.score(terms, textOnly);
+    expect(hit!.matched).toEqual([0, 1]);
+    expect(index.score(terms.slice(0, 1), textOnly)).toEqual([]);
   });
 
   it('keeps document frequencies exact across remove and re-add', () => {
@@ -48,21 +59,7 @@ describe('TermIndex', () => {
 
   it('scores the same after many removals reuse slots as a fresh index over the same documents', () => {
     const live = new TermIndex(['title', 'text']);
-    const texts = new Map<string, string>();
-    let seed = 7;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 8) / 2 ** 24;
-    const words = 'alpha beta gamma delta epsilon zeta eta theta iota kappa'.split(' ');
-    for (let step = 0; step < 500; step++) {
-      const id = `n${Math.floor(rnd() * 40)}.md`;
-      if (rnd() < 0.3) {
-        live.remove(id);
-        texts.delete(id);
-      } else {
-        const text = Array.from({ length: 1 + Math.floor(rnd() * 12) }, () => words[Math.floor(rnd() * words.length)]).join(' ');
-        live.add(id, doc('', text));
-        texts.set(id, text);
-      }
-    }
+    const texts = randomEdits(500, 7, { write: (id, text) => live.add(id, doc('', text)), remove: (id) => live.remove(id) });
     const fresh = new TermIndex(['title', 'text']);
     for (const [id, text] of texts) fresh.add(id, doc('', text));
     const byId = (r: { id: string; score: number }[]) => Object.fromEntries(r.map((d) => [d.id, d.score.toFixed(9)]));
