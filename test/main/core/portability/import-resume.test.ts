@@ -32,7 +32,7 @@ describe('an import run again', () => {
     const first = await writeImport(vault, target, items.slice(0, 2), guard.scan);
     const index = path.join(root, DIR, 'MEMORY.md');
     await fs.writeFile(index, (await fs.readFile(index, 'utf8')).split('\n').filter((l) => !l.includes(path.basename(first.written[1]!))).join('\n'));
-    await vault.whenSettled();
+    await vault.idle();
 
     // Run again the next day: each memory's provenance date (and, in this shape, its modified time) differs.
     const again = previewPaste(pasted, 'chatgpt', NOW + DAY, guard).items;
