@@ -144,31 +144,60 @@ function analyzeWith(text: string, termOf: (w: string) => string | null): string
  */
 export const eachWord = (text: string, emit: (word: string, term: string | null) => void): void => eachWith(text, emit, indexTerm);
 
+const LETTER = /[\p{L}\p{N}\p{M}]/u;
+
+/** Emits the terms of the word `text[start, end)` (not plain ASCII) with their spans (see `eachTermSpan`). */
+function spanOtherWord(text: string, start: number, end: number, emit: (term: string, start: number, end: number) => void): void {
+  const word = text.slice(start, end);
+  if (!UNSPACED.test(word)) {
+    eachWith(word, (w, term) => emit(term ?? w, start, end), indexTerm);
+    return;
+  }
+  const chars = Array.from(word);
+  const at = [0];
+  for (const ch of chars) at.push(at.at(-1)! + ch.length);
+  for (let i = 0; i < chars.length; ) {
+    const unspaced = UNSPACED.test(chars[i]!);
+    let j = i + 1;
+    while (j < chars.length && UNSPACED.test(chars[j]!) === unspaced) j++;
+    const [from, to] = [start + at[i]!, start + at[j]!];
+    if (!unspaced) eachWith(word.slice(at[i], at[j]), (w, term) => emit(term ?? w, from, to), indexTerm);
+    else if (j - i === 1) emit(foldText(chars[i]!), from, to);
+    else for (let k = i; k + 1 < j; k++) emit(foldText(chars[k]! + chars[k + 1]!), start + at[k]!, start + at[k + 2]!);
+    i = j;
+  }
+}
+
 /**
  * The terms of `text` as vault search indexes them (a stop word as itself: search-index.ts) with where in
  * `text` each comes from ([start, end) in code units), to highlight what a search matched
- * (search/snippet.ts): a word's terms span the word as written, a bigram its two characters.
+ * (search/snippet.ts): a word's terms span the word as written, a bigram its two characters. Words are
+ * found by char code, and a plain ASCII word is only lower-cased: a result's best line is looked for over
+ * its whole text (a MEMORY.md runs to 20 KB), where a pattern and folding per word cost more than the search.
  */
 export function eachTermSpan(text: string, emit: (term: string, start: number, end: number) => void): void {
-  for (const m of text.matchAll(WORD)) {
-    const word = m[0];
-    const start = m.index;
-    if (!UNSPACED.test(word)) {
-      eachWith(word, (w, term) => emit(term ?? w, start, start + word.length), indexTerm);
-      continue;
+  let start = -1;
+  let ascii = true;
+  for (let i = 0; i <= text.length; i++) {
+    const at = i;
+    const c = i < text.length ? text.charCodeAt(i) : 0;
+    let inWord: boolean;
+    if (c < 128) inWord = (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57);
+    else {
+      const cp = text.codePointAt(i)!;
+      inWord = LETTER.test(String.fromCodePoint(cp));
+      // The second half of a surrogate pair belongs to the character just read.
+      if (cp > 0xffff) i++;
     }
-    const chars = Array.from(word);
-    const at = [0];
-    for (const ch of chars) at.push(at.at(-1)! + ch.length);
-    for (let i = 0; i < chars.length; ) {
-      const unspaced = UNSPACED.test(chars[i]!);
-      let j = i + 1;
-      while (j < chars.length && UNSPACED.test(chars[j]!) === unspaced) j++;
-      const [from, to] = [start + at[i]!, start + at[j]!];
-      if (!unspaced) eachWith(word.slice(at[i], at[j]), (w, term) => emit(term ?? w, from, to), indexTerm);
-      else if (j - i === 1) emit(foldText(chars[i]!), from, to);
-      else for (let k = i; k + 1 < j; k++) emit(foldText(chars[k]! + chars[k + 1]!), start + at[k]!, start + at[k + 2]!);
-      i = j;
+    if (inWord) {
+      if (start < 0) [start, ascii] = [at, true];
+      if (c >= 128) ascii = false;
+    } else if (start >= 0) {
+      if (ascii) {
+        const word = text.slice(start, at).toLowerCase();
+        emit(indexTerm(word) ?? word, start, at);
+      } else spanOtherWord(text, start, at, emit);
+      start = -1;
     }
   }
 }

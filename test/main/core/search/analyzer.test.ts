@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyze, analyzeQuery, foldText, nameTerms, surfaceWords } from '../../../../main/core/search/analyzer.js';
+import { analyze, analyzeQuery, eachTermSpan, foldText, isStopWord, nameTerms, surfaceWords } from '../../../../main/core/search/analyzer.js';
 
 describe('analyze', () => {
   it('stems English words with Snowball so inflections meet', () => {
@@ -55,5 +55,32 @@ describe('nameTerms', () => {
 describe('surfaceWords', () => {
   it('names each stem by a word of the text it came from, else the stem itself', () => {
     expect(surfaceWords('She loves outdoor activities and painting.', ['activ', 'paint', 'zzz'])).toEqual(['activities', 'painting', 'zzz']);
+  });
+});
+
+describe('eachTermSpan', () => {
+  const spans = (text: string) => {
+    const out: string[] = [];
+    eachTermSpan(text, (term, start, end) => out.push(`${term}=${text.slice(start, end)}`));
+    return out;
+  };
+
+  it('gives each term with the word as written, stop words as themselves', () => {
+    expect(spans('Why: she PAINTS, 15x!')).toEqual(['why=Why', 'she=she', 'paint=PAINTS', '15x=15x']);
+    expect(spans("Caroline's")).toEqual(['carolin=Caroline', 's=s']);
+  });
+
+  it('spans folded and decomposed words whole, and each pair of an unspaced script', () => {
+    const nfd = 'cafe\u0301 — naïve'.normalize('NFD');
+    expect(spans(nfd)).toEqual([`cafe=${nfd.slice(0, 5)}`, `naiv=${nfd.slice(8)}`]);
+    expect(spans('Tokyo東京都 🎉 猫')).toEqual(['tokyo=Tokyo', '東京=東京', '京都=京都', '猫=猫']);
+    expect(spans('𝐀𝐁 привет мир')).toEqual(['ab=𝐀𝐁', 'привет=привет', 'мир=мир']);
+  });
+
+  it('finds the terms analyze finds, in order', () => {
+    const text = 'The deploys of 2023 — café, 東京都; Привет! שלום عالم 🎉 naïve résumé';
+    const terms: string[] = [];
+    eachTermSpan(text, (term) => terms.push(term));
+    expect(terms.filter((t) => !isStopWord(t))).toEqual(analyze(text));
   });
 });
