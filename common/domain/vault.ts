@@ -121,10 +121,16 @@ export interface HistoryVersion {
 /** What Health can fix in one click, one file at a time or all of a kind at once (`vault:health-fix`). */
 export const healthFixKinds = ['frontmatter', 'broken-pointer', 'missing-from-index', 'expired', 'review-due', 'stale'] as const;
 export type HealthFixKind = (typeof healthFixKinds)[number];
+/**
+ * Every kind of problem Health lists, in the order it lists them. An index over its cap comes first and
+ * has no one-click fix: its next step is a tidy-up (docs/memory.md#vault-upkeep).
+ */
+export const healthProblemKinds = ['index-over-cap', ...healthFixKinds] as const;
+export type HealthProblemKind = (typeof healthProblemKinds)[number];
 
 /** One thing that is really wrong, with its fix. */
 export interface HealthProblem {
-  kind: HealthFixKind;
+  kind: HealthProblemKind;
   /**
    * The file it is about, unique within its kind: the memory file, or for a broken pointer the path
    * the MEMORY.md line points at (which does not exist). What `vault:health-fix` takes to fix only some.
@@ -141,6 +147,19 @@ export interface HealthProblem {
 export interface HealthFixResult {
   fixed: number;
   /** What could not be fixed, and why (a file gone meanwhile, a write refused…). */
+  failed: { path: string; reason: string }[];
+  /**
+   * Memories not added to their index because it would pass the cap the agent reads it to
+   * (`autoMemory.indexMaxLines` / `indexMaxChars`), and which of the two stopped it first.
+   */
+  didNotFit?: { count: number; limit: 'lines' | 'characters'; maxLines: number; maxChars: number };
+  /** Takes the whole fix back in one step (`vault:health-undo`); absent when nothing was written. */
+  undoToken?: string;
+}
+
+export interface HealthUndoResult {
+  restored: number;
+  /** Files left as they are: changed since the fix, or gone. */
   failed: { path: string; reason: string }[];
 }
 

@@ -18,6 +18,7 @@ import { healthFixKinds } from '../domain/vault.js';
 import type {
   ChangeAuthor,
   HealthFixResult,
+  HealthUndoResult,
   HealthReport,
   MemoryLinks,
   HistoryVersion,
@@ -268,6 +269,8 @@ export const invokeChannels = {
   'vault:health-fix': invoke<HealthFixResult>()(
     z.object({ kind: z.enum(healthFixKinds), paths: z.array(vaultPath).max(100_000).optional() }).strict(),
   ),
+  /** Takes one Health fix back whole (its `undoToken`): each file as it was, unless changed since. */
+  'vault:health-undo': invoke<HealthUndoResult>()(z.object({ undoToken: z.string().min(1).max(256) }).strict()),
   'memory:import-paste-preview': invoke<ImportPreview>()(
     z.object({ source: z.enum(['chatgpt', 'claude', 'other']), text: z.string().min(1).max(200_000) }).strict(),
   ),

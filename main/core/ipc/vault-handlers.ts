@@ -22,6 +22,7 @@ type VaultChannel =
   | 'vault:list-deleted'
   | 'vault:health'
   | 'vault:health-fix'
+  | 'vault:health-undo'
   | 'vault:memory-links'
   | 'vault:search-page'
   | 'vault:history-current';
@@ -75,6 +76,7 @@ export function createVaultHandlers(services: Services): Pick<Handlers, VaultCha
     'vault:list-deleted': async () => (await files()).listDeleted(),
     'vault:health': async () => (await files()).health(),
     'vault:health-fix': async ({ kind, paths }) => (await files()).healthFix(kind, paths),
+    'vault:health-undo': async ({ undoToken }) => (await files()).healthUndo(undoToken),
     'vault:memory-links': async ({ path }) => (await files()).memoryLinks(path),
     'vault:search-page': async ({ query, scope, type, limit, offset }) => (await files()).searchPage(query, { scope, type, limit, offset }),
   };

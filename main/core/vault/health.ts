@@ -1,5 +1,5 @@
 import type { MemoryConfig } from '../../../common/config.js';
-import { healthFixKinds, type HealthFixKind, type HealthProblem, type HealthReport, type MemoryIndexView, type VaultFileMeta } from '../../../common/domain/vault.js';
+import { healthProblemKinds, type HealthProblem, type HealthProblemKind, type HealthReport, type MemoryIndexView, type VaultFileMeta } from '../../../common/domain/vault.js';
 import { naturalCompare } from '../../../common/text/natural-sort.js';
 import { estimateTextTokens } from '../llm/index.js';
 import { isMemoryScope, memoryDir } from './vault-paths.js';
@@ -61,7 +61,18 @@ export class HealthCache {
 }
 
 const DAY_MS = 86_400_000;
-const KIND_ORDER: readonly HealthFixKind[] = healthFixKinds;
+const KIND_ORDER: readonly HealthProblemKind[] = healthProblemKinds;
+
+/**
+ * What an index over its cap costs, in words, or null when it fits: the agent reads MEMORY.md cut to
+ * its line cap, then its character cap (docs/memory.md#memory-index), so the rest is never seen.
+ */
+export function overCapMessage(h: MemoryIndexView['headroom']): string | null {
+  if (h.lines <= h.maxLines && h.chars <= h.maxChars) return null;
+  const n = (x: number) => x.toLocaleString('en-US');
+  const size = h.lines > h.maxLines ? `${n(h.lines)} lines` : `${n(h.chars)} characters`;
+  return `MEMORY.md has ${size}, but the agent reads only its first ${n(h.maxLines)} lines and ${n(h.maxChars)} characters: what comes after is never seen. Tidy memory to merge memories and shorten the index.`;
+}
 
 /**
  * The health panel's data: what is really wrong, each with its fix (frontmatter Claude Code cannot
@@ -126,17 +137,20 @@ export function computeHealth(input: HealthInput): HealthReport {
   const duplicates = [...memories].flatMap(([group, members]) => cache.duplicates(group, members, config.vault.nearDuplicateJaccard));
   for (const { projectSlug, team, view } of input.indexes) {
     const dir = memoryDir(projectSlug, team);
+    const over = overCapMessage(view.headroom);
+    if (over) problems.push({ kind: 'index-over-cap', path: `${dir}/MEMORY.md`, projectSlug, team, message: over, fix: 'Tidy memory in the Inbox' });
     for (const l of view.lines.filter((x) => x.broken)) {
       problems.push({
         kind: 'broken-pointer', path: `${dir}/${l.target}`, projectSlug, team,
         message: `A line of MEMORY.md (“${l.title || l.target}”) points at a memory that does not exist.`, fix: 'Remove the line',
       });
     }
+    const full = view.headroom.lines >= view.headroom.maxLines || view.headroom.chars >= view.headroom.maxChars;
+    const message = full
+      ? 'Not listed in MEMORY.md, and the index is full: tidy memory to make room, or the agent does not see it when a conversation starts.'
+      : 'Not listed in MEMORY.md, so the agent does not see it when a conversation starts.';
     for (const p of view.missing) {
-      problems.push({
-        kind: 'missing-from-index', path: `${dir}/${p}`, projectSlug, team,
-        message: 'Not listed in MEMORY.md, so the agent does not see it when a conversation starts.', fix: 'Add it to the index',
-      });
+      problems.push({ kind: 'missing-from-index', path: `${dir}/${p}`, projectSlug, team, message, fix: 'Add it to the index' });
     }
   }
   problems.sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) || naturalCompare(a.path, b.path));

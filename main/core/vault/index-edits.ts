@@ -1,17 +1,17 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { AppFailure } from '../../../common/result.js';
-import type { HealthFixKind, HealthFixResult, HealthProblem, HealthReport, MemoryIndexView, MemoryLinks } from '../../../common/domain/vault.js';
-import { repairMemoryText, todayOf, withMemoryDate } from '../../../common/memory-file/index.js';
+import type { HealthReport, MemoryIndexView, MemoryLinks } from '../../../common/domain/vault.js';
 import { sha256 } from './file-scan.js';
 import { writeVaultFile } from './file-writer.js';
 import { computeHealth, HealthCache } from './health.js';
+import { addLinesThatFit, indexFullMessage } from './health-fix.js';
 import { memoryLinks } from './memory-links.js';
-import { addToIndex, buildIndexView, INDEX_FILE, parseIndex, removeFromIndex } from './memory-index.js';
+import { buildIndexView, INDEX_FILE, parseIndex, removeFromIndex } from './memory-index.js';
 import type { VaultContext } from './vault-context.js';
-import { isMemoryScope, memoryDir, memoryDirOf } from './vault-paths.js';
+import { isMemoryScope, memoryDir } from './vault-paths.js';
 
-/** MEMORY.md edits for the user's actions and one-click fixes, the index views, and Health. */
+/** MEMORY.md edits for the user's actions, the index views, and Health's report (its fixes: health-fix.ts). */
 export class MemoryIndexEdits {
   private readonly healthCache = new HealthCache();
 
@@ -34,7 +34,13 @@ export class MemoryIndexEdits {
       if (fix === 'add-missing') {
         const doc = this.vault.index.docs.get(`${dir}/${target}`);
         if (!doc) throw new AppFailure('not_found', `${dir}/${target} does not exist`);
-        await this.edit(dir, (t) => (parseIndex(t).some((l) => l.target === target) ? null : addToIndex(t, target, doc.meta.title, doc.meta.description ?? '')));
+        const caps = this.vault.options.config().autoMemory;
+        await this.edit(dir, (t) => {
+          if (parseIndex(t).some((l) => l.target === target)) return null;
+          const fit = addLinesThatFit(t, [{ target, title: doc.meta.title, hook: doc.meta.description ?? '' }], caps);
+          if (fit.added === 0) throw new AppFailure('invalid_request', indexFullMessage(caps));
+          return fit.text;
+        });
       } else {
         await this.edit(dir, (t) => removeFromIndex(t, target));
       }
@@ -70,92 +76,6 @@ export class MemoryIndexEdits {
       config,
       cache: this.healthCache,
     });
-  }
-
-  /**
-   * Fixes every Health problem of `kind` (or only those whose path is in `paths`): a MEMORY.md is
-   * rewritten once per folder for all of its lines, a frontmatter repaired file by file (each through
-   * the atomic write and its history snapshot). What cannot be fixed is reported, never fatal.
-   */
-  async healthFix(
-    kind: HealthFixKind,
-    paths: readonly string[] | undefined,
-    markReviewed: (rel: string) => Promise<unknown>,
-  ): Promise<HealthFixResult> {
-    const wanted = paths ? new Set(paths) : null;
-    const problems = (await this.health()).problems.filter((p) => p.kind === kind && (!wanted || wanted.has(p.path)));
-    const result: HealthFixResult = { fixed: 0, failed: [] };
-    if (wanted) {
-      const found = new Set(problems.map((p) => p.path));
-      for (const p of wanted) if (!found.has(p)) result.failed.push({ path: p, reason: 'Nothing to fix there any more' });
-    }
-    if (kind === 'stale') {
-      for (const p of problems) await this.attempt(result, p.path, () => markReviewed(p.path));
-      return result;
-    }
-    if (kind === 'expired' || kind === 'review-due') {
-      // Renewed from today for the stale period (docs/memory.md#freshness); the file's other lines stay as written.
-      const days = this.vault.options.config().autoMemory.staleDays;
-      const day = todayOf(this.vault.options.clock.now() + days * 86_400_000);
-      for (const p of problems) {
-        await this.attempt(result, p.path, () =>
-          this.mutate(async () => {
-            const text = await fs.readFile(this.vault.resolve(p.path), 'utf8');
-            const renewed = withMemoryDate(text, kind === 'expired' ? 'validUntil' : 'reviewOn', day);
-            if (renewed === null) throw new Error('Its frontmatter cannot be read');
-            await writeVaultFile(this.vault, p.path, renewed, { baseHash: sha256(text), reason: 'health-fix' });
-          }),
-        );
-      }
-      return result;
-    }
-    if (kind === 'frontmatter') {
-      for (const p of problems) {
-        await this.attempt(result, p.path, () =>
-          this.mutate(async () => {
-            const text = await fs.readFile(this.vault.resolve(p.path), 'utf8');
-            const repaired = repairMemoryText(text, p.path, this.vault.options.memoryShape?.(), new Date(this.vault.options.clock.now()).toISOString());
-            if (repaired === null) throw new Error('It reads without error now');
-            await writeVaultFile(this.vault, p.path, repaired, { baseHash: sha256(text), reason: 'health-fix' });
-          }),
-        );
-      }
-      return result;
-    }
-    const byDir = new Map<string, HealthProblem[]>();
-    for (const p of problems) {
-      const dir = memoryDirOf(p.path);
-      byDir.set(dir, [...(byDir.get(dir) ?? []), p]);
-    }
-    for (const [dir, list] of byDir) {
-      const targets = list.map((p) => p.path.slice(dir.length + 1));
-      const done = await this.attempt(result, `${dir}/${INDEX_FILE}`, () =>
-        this.mutate(() =>
-          this.edit(dir, (text) => {
-            if (kind === 'broken-pointer') return targets.reduce<string>((t, target) => removeFromIndex(t, target) ?? t, text);
-            const listed = new Set(parseIndex(text).map((l) => l.target));
-            return targets.reduce((t, target) => {
-              const meta = this.vault.index.docs.get(`${dir}/${target}`)?.meta;
-              return listed.has(target) || !meta ? t : addToIndex(t, target, meta.title, meta.description ?? '');
-            }, text);
-          }),
-        ),
-      );
-      // One index write fixed the folder's problems: count each of them, not the write.
-      if (done) result.fixed += list.length - 1;
-    }
-    return result;
-  }
-
-  private async attempt(result: HealthFixResult, path: string, fix: () => Promise<unknown>): Promise<boolean> {
-    try {
-      await fix();
-      result.fixed++;
-      return true;
-    } catch (error) {
-      result.failed.push({ path, reason: (error as Error).message });
-      return false;
-    }
   }
 
   /** A memory's [[name]] links and backlinks, among its project's memories (auto and team). */

@@ -17,6 +17,7 @@ import type { IndexedDoc, SearchQuery } from '../search/index.js';
 import { SearchIndex } from '../search/index.js';
 import { fileView, writeVaultFile } from './file-writer.js';
 import { HistoryStore } from './history-store.js';
+import { HealthFixer } from './health-fix.js';
 import { MemoryIndexEdits } from './index-edits.js';
 import { OwnWrites } from './own-writes.js';
 import { SearchCacheSaver } from './search-cache-saver.js';
@@ -67,6 +68,7 @@ export class Vault {
   private readonly cacheSaver: SearchCacheSaver;
   private readonly indexEdits: MemoryIndexEdits;
   private readonly edits: VaultEdits;
+  private readonly healthFixer: HealthFixer;
   private readonly projectNames: ProjectNames;
 
   constructor(private readonly options: VaultOptions) {
@@ -107,6 +109,7 @@ export class Vault {
     const mutate = <T>(fn: () => Promise<T>) => this.mutations.run(fn);
     this.indexEdits = new MemoryIndexEdits(this.context, mutate);
     this.edits = new VaultEdits(this.context, mutate, this.indexEdits);
+    this.healthFixer = new HealthFixer(this.context, mutate, () => this.indexEdits.health(), (rel) => this.edits.markReviewed(rel));
   }
 
   get root(): string {
@@ -304,10 +307,11 @@ export class Vault {
   readonly health: MemoryIndexEdits['health'] = () => this.indexEdits.health();
   readonly memoryLinks: MemoryIndexEdits['memoryLinks'] = (rel) => this.indexEdits.memoryLinks(rel);
 
-  /** Fixes every Health problem of `kind`, or only those of `paths` (the problems' paths). */
+  /** Fixes every Health problem of `kind`, or only those of `paths` (the problems' paths); undoable whole. */
   healthFix(kind: HealthFixKind, paths?: readonly string[]): Promise<HealthFixResult> {
-    return this.indexEdits.healthFix(kind, paths, (rel) => this.edits.markReviewed(rel));
+    return this.healthFixer.fix(kind, paths);
   }
+  readonly healthUndo: HealthFixer['undoFix'] = (token) => this.healthFixer.undoFix(token);
 
 
   /** Rescans one file into the catalog and index right away (own writes need no watcher delay). */

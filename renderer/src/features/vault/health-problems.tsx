@@ -1,14 +1,17 @@
 import { useState } from 'react';
-import type { HealthFixKind, HealthProblem } from '../../../../common/domain/vault';
+import type { HealthFixKind, HealthProblem, HealthProblemKind } from '../../../../common/domain/vault';
 import { api } from '../../bridge';
 import { deleteFile, openFile } from '../../bridge/vault-actions';
 import { useStore } from '../../store';
 import { useFileName } from './file-name';
 import { FirstRows } from './first-rows';
+import { fixNote, FixNoteView, tidyTarget, undoFix, type FixNote } from './health-fix-note';
 import { useProjectLabel } from './project-label';
+import './health.css';
 
 /** Each kind's heading, in the order the report groups them. */
-const headings: Record<HealthFixKind, string> = {
+const headings: Record<HealthProblemKind, string> = {
+  'index-over-cap': 'Indexes longer than the agent reads',
   frontmatter: 'Memories with a damaged header',
   'broken-pointer': 'Index lines that point at nothing',
   'missing-from-index': 'Memories missing from their index',
@@ -17,46 +20,87 @@ const headings: Record<HealthFixKind, string> = {
   stale: 'Not updated in 90 days',
 };
 
+/** What a running fix says while it works (a fix over thousands of files takes a moment). */
+const working: Record<HealthFixKind, string> = {
+  frontmatter: 'Repairing',
+  'broken-pointer': 'Removing',
+  'missing-from-index': 'Adding',
+  expired: 'Renewing',
+  'review-due': 'Marking',
+  stale: 'Marking',
+};
+
 /**
  * Everything Health can fix, grouped by kind: each row with its one-click fix, each kind with "Fix all".
- * `onFixed` re-runs the check, so a fixed row leaves the list because the vault no longer has it.
+ * A running fix keeps its button, disabled, saying what it does; its result stays above the list with
+ * Undo (the whole fix in one step) until the next. `onFixed` re-runs the check, so a fixed row leaves
+ * the list because the vault no longer has it.
  */
 export function HealthProblems({ problems, onFixed }: { problems: readonly HealthProblem[]; onFixed: () => void }) {
-  const [busy, setBusy] = useState(false);
+  const [busy, setBusy] = useState<{ kind: HealthFixKind; count: number; all: boolean } | null>(null);
+  const [note, setNote] = useState<FixNote | null>(null);
   // Looked up once for all rows: the name lookup maps every vault file, and Health may list thousands.
   const name = useFileName();
   const label = useProjectLabel();
-  const fix = async (kind: HealthFixKind, paths?: string[]) => {
-    setBusy(true);
+  const fix = async (kind: HealthFixKind, rows: readonly HealthProblem[], paths?: string[]) => {
+    setBusy({ kind, count: paths?.length ?? rows.length, all: !paths });
+    setNote(null);
     const result = await api.invoke['vault:health-fix'](paths ? { kind, paths } : { kind });
-    setBusy(false);
-    const store = useStore.getState();
-    if (!result.ok) store.showError(result.error);
-    else if (result.value.failed.length > 0) {
-      const first = result.value.failed[0]!;
-      const more = result.value.failed.length - 1;
-      store.showError({ code: 'io_error', message: `Could not fix ${first.path}: ${first.reason}${more > 0 ? ` (and ${more} more)` : ''}` });
-    }
+    setBusy(null);
+    if (!result.ok) useStore.getState().showError(result.error);
+    else setNote(fixNote(kind, result.value, rows.find((p) => !paths || paths.includes(p.path))?.projectSlug ?? null));
+    onFixed();
+  };
+  const undo = async (undoToken: string) => {
+    setBusy({ kind: 'missing-from-index', count: 0, all: false });
+    setNote(await undoFix(undoToken));
+    setBusy(null);
     onFixed();
   };
   const kinds = [...new Set(problems.map((p) => p.kind))];
   return (
     <>
+      {busy && busy.count > 0 && (
+        <p className="health-note working" role="status">
+          <span className="spinner" aria-hidden="true" /> {working[busy.kind]} {busy.count.toLocaleString()}… this can take a moment.
+        </p>
+      )}
+      {note && !busy && <FixNoteView note={note} busy={busy !== null} onUndo={() => note.undoToken && void undo(note.undoToken)} />}
       {kinds.map((kind) => {
         const rows = problems.filter((p) => p.kind === kind);
         const headingId = `health-${kind}`;
+        const fixKind = kind === 'index-over-cap' ? null : kind;
+        const running = busy?.all && busy.kind === kind;
         return (
           <section key={kind} aria-labelledby={headingId} className="health-kind">
             <div className="health-kind-head">
               <h2 id={headingId}>{headings[kind]}</h2>
-              {rows.length > 1 && (
-                <button type="button" className="button small" disabled={busy} onClick={() => void fix(kind)}>
-                  Fix all {rows.length.toLocaleString()}
+              {fixKind && rows.length > 1 && (
+                <button type="button" className="button small" disabled={busy !== null} aria-busy={running || undefined} onClick={() => void fix(fixKind, rows)}>
+                  {running ? (
+                    <>
+                      <span className="spinner" aria-hidden="true" /> {working[fixKind]}…
+                    </>
+                  ) : (
+                    `Fix all ${rows.length.toLocaleString()}`
+                  )}
                 </button>
               )}
             </div>
             <ul className="plain-list">
-              <FirstRows items={rows} render={(p) => <ProblemRow key={p.path} problem={p} busy={busy} name={name} label={label} onFix={() => void fix(kind, [p.path])} />} />
+              <FirstRows
+                items={rows}
+                render={(p) => (
+                  <ProblemRow
+                    key={p.path}
+                    problem={p}
+                    busy={busy !== null}
+                    name={name}
+                    label={label}
+                    onFix={fixKind ? () => void fix(fixKind, rows, [p.path]) : tidyTarget(p.projectSlug)}
+                  />
+                )}
+              />
             </ul>
           </section>
         );
@@ -70,13 +114,14 @@ interface RowProps {
   busy: boolean;
   name: (path: string) => string;
   label: (projectSlug: string) => string;
-  onFix: () => void;
+  /** Null: no fix here (an over-cap index whose project is not open to tidy). */
+  onFix: (() => void) | null;
 }
 
 function ProblemRow({ problem, busy, name, label, onFix }: RowProps) {
   // A broken pointer's path names a file that does not exist: say whose index it is instead.
   const subject =
-    problem.kind === 'broken-pointer' ? (
+    problem.kind === 'broken-pointer' || problem.kind === 'index-over-cap' ? (
       <span>{problem.team ? 'Team memory' : problem.projectSlug ? label(problem.projectSlug) : 'Memory'}:</span>
     ) : (
       <button type="button" className="link" title={problem.path} onClick={() => void openFile(problem.path)}>
@@ -86,9 +131,13 @@ function ProblemRow({ problem, busy, name, label, onFix }: RowProps) {
   return (
     <li>
       {subject} {problem.message}{' '}
-      <button type="button" className="link" disabled={busy} onClick={onFix} aria-label={`${problem.fix}: ${name(problem.path)}`}>
-        {problem.fix}
-      </button>
+      {onFix ? (
+        <button type="button" className="link" disabled={busy} onClick={onFix} aria-label={`${problem.fix}: ${name(problem.path)}`}>
+          {problem.fix}
+        </button>
+      ) : (
+        <span className="muted">Open its project in Chat to tidy it from the Inbox.</span>
+      )}
       {(problem.kind === 'stale' || problem.kind === 'expired' || problem.kind === 'review-due') && (
         <>
           {' '}

@@ -36,7 +36,7 @@ describe('Health lists only what is really wrong, each with a fix, and fixes a k
     const r = await root();
     const { vault } = await openVault(r);
     const result = await vault.healthFix('frontmatter');
-    expect(result).toEqual({ fixed: 4, failed: [] });
+    expect(result).toMatchObject({ fixed: 4, failed: [] });
     expect((await vault.health()).problems.filter((p) => p.kind === 'frontmatter')).toEqual([]);
     for (const f of trickyMemories) {
       const text = await fs.readFile(path.join(r, MEM, f.file), 'utf8');
@@ -64,11 +64,11 @@ describe('Health lists only what is really wrong, each with a fix, and fixes a k
   it('fixes the index for all problems of a kind with one write, or only the paths asked for', async () => {
     const r = await root();
     const { vault } = await openVault(r);
-    expect(await vault.healthFix('missing-from-index', [`${MEM}/note 1001.md`])).toEqual({ fixed: 1, failed: [] });
+    expect(await vault.healthFix('missing-from-index', [`${MEM}/note 1001.md`])).toMatchObject({ fixed: 1, failed: [] });
     let problems = (await vault.health()).problems;
     expect(problems.filter((p) => p.kind === 'missing-from-index').map((p) => p.path)).toEqual([`${MEM}/note 104.md`]);
-    expect(await vault.healthFix('broken-pointer')).toEqual({ fixed: 2, failed: [] });
-    expect(await vault.healthFix('missing-from-index', [`${MEM}/note 104.md`, `${MEM}/nothing.md`])).toEqual({
+    expect(await vault.healthFix('broken-pointer')).toMatchObject({ fixed: 2, failed: [] });
+    expect(await vault.healthFix('missing-from-index', [`${MEM}/note 104.md`, `${MEM}/nothing.md`])).toMatchObject({
       fixed: 1,
       failed: [{ path: `${MEM}/nothing.md`, reason: 'Nothing to fix there any more' }],
     });

@@ -41,8 +41,8 @@ describe('Health lists memories past their dates (docs/memory.md#freshness)', ()
   it('renews an expired memory and a due one from today, keeping their other lines, with the old text in history', async () => {
     const r = await root();
     const { vault } = await openVault(r, { clock: fakeClock(NOW) });
-    expect(await vault.healthFix('expired')).toEqual({ fixed: 1, failed: [] });
-    expect(await vault.healthFix('review-due', [`${MEM}/due.md`])).toEqual({ fixed: 1, failed: [] });
+    expect(await vault.healthFix('expired')).toMatchObject({ fixed: 1, failed: [] });
+    expect(await vault.healthFix('review-due', [`${MEM}/due.md`])).toMatchObject({ fixed: 1, failed: [] });
     expect(await fs.readFile(path.join(r, MEM, 'expired.md'), 'utf8')).toBe(memory('expired', 'validUntil: 2027-03-05\n'));
     expect(await fs.readFile(path.join(r, MEM, 'due.md'), 'utf8')).toBe(memory('due', 'reviewOn: 2027-03-05\n', 'metadata'));
     const kinds = (await vault.health()).problems.map((p) => p.kind);
