@@ -142,6 +142,8 @@ export interface HealthProblem {
   message: string;
   /** The fix's button label: "Remove the line", "Add it to the index", "Repair the frontmatter", "Still true", "Renew for 90 days". */
   fix: string;
+  /** Set when the one-click fix cannot help now (a memory missing from an index that is full): the next step is a tidy-up. */
+  next?: 'tidy';
 }
 
 export interface HealthFixResult {

@@ -224,7 +224,7 @@ describe.skipIf(!hasChromium)('managing memories in the vault browser', () => {
     await page.getByRole('button', { name: 'Delete vpn-b.md' }).click();
     await expect.poll(() => exists(path.join(dir, 'vpn-b.md'))).toBe(false);
     await expect.poll(() => page.getByRole('heading', { name: 'Near-duplicates' }).count()).toBe(0);
-    await page.getByRole('status').getByRole('button', { name: 'Undo' }).click();
+    await page.locator('.toast').getByRole('button', { name: 'Undo' }).click();
     await expect.poll(() => exists(path.join(dir, 'vpn-b.md'))).toBe(true);
     await expect.poll(() => fs.readFile(path.join(dir, 'MEMORY.md'), 'utf8')).toContain('(vpn-b.md)');
   });

@@ -147,10 +147,10 @@ export function computeHealth(input: HealthInput): HealthReport {
     }
     const full = view.headroom.lines >= view.headroom.maxLines || view.headroom.chars >= view.headroom.maxChars;
     const message = full
-      ? 'Not listed in MEMORY.md, and the index is full: tidy memory to make room, or the agent does not see it when a conversation starts.'
+      ? 'Not listed in MEMORY.md, which is full, so the agent does not see it when a conversation starts.'
       : 'Not listed in MEMORY.md, so the agent does not see it when a conversation starts.';
     for (const p of view.missing) {
-      problems.push({ kind: 'missing-from-index', path: `${dir}/${p}`, projectSlug, team, message, fix: 'Add it to the index' });
+      problems.push({ kind: 'missing-from-index', path: `${dir}/${p}`, projectSlug, team, message, fix: 'Add it to the index', ...(full ? { next: 'tidy' as const } : {}) });
     }
   }
   problems.sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) || naturalCompare(a.path, b.path));

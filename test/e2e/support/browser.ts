@@ -47,9 +47,10 @@ export async function openPage(b: Browser, url: string, name: string): Promise<{
   return { page, errors };
 }
 
-/** axe-core: no serious or critical accessibility violation on what the page shows now. */
-export async function expectAccessible(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
+/** axe-core: no serious or critical accessibility violation on what the page shows now (or within `include`, a selector). */
+export async function expectAccessible(page: Page, include?: string): Promise<void> {
+  const axe = new AxeBuilder({ page });
+  const results = await (include ? axe.include(include) : axe).analyze();
   const bad = results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);

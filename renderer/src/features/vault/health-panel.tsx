@@ -73,7 +73,14 @@ export function HealthPanel() {
       <p>
         About <strong>{report.totalTokens.toLocaleString()}</strong> tokens of memory and instructions in all.
       </p>
-      {allGood && <p className="ok-text">Nothing to fix.</p>}
+      {/* The summary counts every problem, an index over its cap included (docs/memory.md#vault-upkeep). */}
+      {allGood ? (
+        <p className="ok-text">Nothing to fix.</p>
+      ) : (
+        report.problems.length > 0 && (
+          <p className="warning-text">{report.problems.length === 1 ? 'One thing to fix, below.' : `${report.problems.length.toLocaleString()} things to fix, below.`}</p>
+        )
+      )}
       {report.indexes.map((ix) => (
         <p key={ix.projectSlug} className={ix.lines > ix.maxLines * 0.9 || ix.chars > ix.maxChars * 0.9 ? 'warning-text' : 'muted'}>
           {label(ix.projectSlug)} MEMORY.md: {ix.lines}/{ix.maxLines} lines, {ix.chars.toLocaleString()}/

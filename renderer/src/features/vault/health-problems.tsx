@@ -42,8 +42,8 @@ export function HealthProblems({ problems, onFixed }: { problems: readonly Healt
   // Looked up once for all rows: the name lookup maps every vault file, and Health may list thousands.
   const name = useFileName();
   const label = useProjectLabel();
-  const fix = async (kind: HealthFixKind, rows: readonly HealthProblem[], paths?: string[]) => {
-    setBusy({ kind, count: paths?.length ?? rows.length, all: !paths });
+  const fix = async (kind: HealthFixKind, rows: readonly HealthProblem[], paths?: string[], all = !paths) => {
+    setBusy({ kind, count: paths?.length ?? rows.length, all });
     setNote(null);
     const result = await api.invoke['vault:health-fix'](paths ? { kind, paths } : { kind });
     setBusy(null);
@@ -71,22 +71,44 @@ export function HealthProblems({ problems, onFixed }: { problems: readonly Healt
         const headingId = `health-${kind}`;
         const fixKind = kind === 'index-over-cap' ? null : kind;
         const running = busy?.all && busy.kind === kind;
+        // Rows of a full index wait for a tidy-up: "Fix all" is for the others, the tidy-up for them.
+        const fixable = rows.filter((p) => !p.next);
+        const waiting = rows.find((p) => p.next === 'tidy');
+        const tidy = waiting ? tidyTarget(waiting.projectSlug) : null;
         return (
           <section key={kind} aria-labelledby={headingId} className="health-kind">
             <div className="health-kind-head">
               <h2 id={headingId}>{headings[kind]}</h2>
-              {fixKind && rows.length > 1 && (
-                <button type="button" className="button small" disabled={busy !== null} aria-busy={running || undefined} onClick={() => void fix(fixKind, rows)}>
+              {fixKind && fixable.length > 1 && (
+                <button
+                  type="button"
+                  className="button small"
+                  disabled={busy !== null}
+                  aria-busy={running || undefined}
+                  onClick={() => void fix(fixKind, fixable, waiting ? fixable.map((p) => p.path) : undefined, true)}
+                >
                   {running ? (
                     <>
                       <span className="spinner" aria-hidden="true" /> {working[fixKind]}…
                     </>
                   ) : (
-                    `Fix all ${rows.length.toLocaleString()}`
+                    `Fix all ${fixable.length.toLocaleString()}`
                   )}
                 </button>
               )}
+              {tidy && (
+                <button type="button" className="button small secondary" disabled={busy !== null} onClick={tidy}>
+                  Tidy memory in the Inbox
+                </button>
+              )}
             </div>
+            {waiting && (
+              <p className="muted small">
+                {rows.length - fixable.length === 1 ? 'One memory waits' : `${(rows.length - fixable.length).toLocaleString()} memories wait`} for room in a full
+                index: the agent reads only its first lines, so a tidy-up that merges memories and shortens the index comes first.
+                {!tidy && ' Open its project in Chat to tidy it from the Inbox.'}
+              </p>
+            )}
             <ul className="plain-list">
               <FirstRows
                 items={rows}
@@ -97,7 +119,7 @@ export function HealthProblems({ problems, onFixed }: { problems: readonly Healt
                     busy={busy !== null}
                     name={name}
                     label={label}
-                    onFix={fixKind ? () => void fix(fixKind, rows, [p.path]) : tidyTarget(p.projectSlug)}
+                    onFix={p.next ? undefined : fixKind ? () => void fix(fixKind, rows, [p.path]) : tidyTarget(p.projectSlug)}
                   />
                 )}
               />
@@ -114,8 +136,8 @@ interface RowProps {
   busy: boolean;
   name: (path: string) => string;
   label: (projectSlug: string) => string;
-  /** Null: no fix here (an over-cap index whose project is not open to tidy). */
-  onFix: (() => void) | null;
+  /** Null: no fix here (an over-cap index whose project is not open to tidy); absent: the section's tidy-up is its fix. */
+  onFix?: (() => void) | null;
 }
 
 function ProblemRow({ problem, busy, name, label, onFix }: RowProps) {
@@ -136,7 +158,7 @@ function ProblemRow({ problem, busy, name, label, onFix }: RowProps) {
           {problem.fix}
         </button>
       ) : (
-        <span className="muted">Open its project in Chat to tidy it from the Inbox.</span>
+        onFix === null && <span className="muted">Open its project in Chat to tidy it from the Inbox.</span>
       )}
       {(problem.kind === 'stale' || problem.kind === 'expired' || problem.kind === 'review-due') && (
         <>

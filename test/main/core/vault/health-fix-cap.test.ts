@@ -45,7 +45,7 @@ describe("Health's index fix keeps MEMORY.md within what the agent reads (docs/m
     expect(report.problems.some((p) => p.kind === 'index-over-cap')).toBe(false);
     const missing = report.problems.filter((p) => p.kind === 'missing-from-index');
     expect(missing).toHaveLength(390);
-    expect(missing[0]!.message).toContain('the index is full');
+    expect(missing.every((p) => p.next === 'tidy' && p.message.includes('MEMORY.md, which is full'))).toBe(true);
 
     expect(await vault.healthUndo(result.undoToken!)).toEqual({ restored: 1, failed: [] });
     expect(await read(root)).toBe(index);
