@@ -31,12 +31,12 @@ export function hostFor(services: Awaited<ReturnType<typeof createServices>>) {
 }
 
 /**
- * `strata host` over the 10,000-note vault, and Chromium at 1280×800 on it, on the chat screen with
+ * `strata host` over the 10,000-note vault (or `vaultRoot`), and Chromium at 1280×800 on it, on the chat screen with
  * the vault's file list already loaded once (the app loads it at start). Everything is measured in
  * the page, from the click or keystroke to the frame that shows the result.
  */
-export async function withVaultPage<T>(fn: (page: Page) => Promise<T>): Promise<T> {
-  const root = await generatedVault();
+export async function withVaultPage<T>(fn: (page: Page) => Promise<T>, vaultRoot?: string): Promise<T> {
+  const root = vaultRoot ?? (await generatedVault());
   const appData = await fs.mkdtemp(path.join(os.tmpdir(), 'strata-bench-ui-'));
   const services = await createServices({ appDataDir: appData, vaultRoot: root, shell: 'host', logger: silentLogger, env: {} });
   await services.vault().ready;

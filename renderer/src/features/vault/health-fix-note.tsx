@@ -76,19 +76,18 @@ export function FixNoteView({ note, busy, onUndo }: { note: FixNote; busy: boole
   return (
     <div className={`health-note ${note.tone}`} role="status">
       <p>{note.text}</p>
-      {(note.undoToken || note.tidy !== undefined) && (
+      {(note.undoToken || tidy) && (
         <div className="health-note-actions">
           {note.undoToken && (
             <button type="button" className="button secondary small" disabled={busy} onClick={onUndo}>
               Undo
             </button>
           )}
-          {tidy ? (
+          {/* Without its project open, the section below says how to get to the tidy-up. */}
+          {tidy && (
             <button type="button" className="button secondary small" disabled={busy} onClick={tidy}>
               Tidy memory in the Inbox
             </button>
-          ) : (
-            note.tidy !== undefined && <span className="muted small">Open its project in Chat to tidy its memory from the Inbox.</span>
           )}
         </div>
       )}
