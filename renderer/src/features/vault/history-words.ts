@@ -47,6 +47,10 @@ function beforeWords(reason: string): string {
       return 'Before an index update';
     case 'undo-delete':
       return 'Before it was brought back';
+    case 'health-fix':
+      return 'Before a Health fix';
+    case 'health-undo':
+      return 'Before a Health fix was undone';
     default:
       return 'An earlier version';
   }

@@ -21,10 +21,20 @@ describe('vault channels for Health, links, search pages and history authors', (
     await f.call('vault:write-file', { path: `${dir}/broken.md`, text: '---\nname: a\nname: b\n---\nBroken.\n', baseHash: null });
     const health = await f.call('vault:health', {});
     expect(health.problems.filter((p) => p.kind === 'frontmatter').map((p) => p.path)).toEqual([`${dir}/broken.md`]);
-    expect(await f.call('vault:health-fix', { kind: 'frontmatter' })).toMatchObject({ fixed: 1, failed: [] });
+    const fixed = await f.call('vault:health-fix', { kind: 'frontmatter' });
+    expect(fixed).toMatchObject({ fixed: 1, failed: [], undoToken: expect.any(String) });
     expect((await f.call('vault:health', {})).problems.filter((p) => p.kind === 'frontmatter')).toEqual([]);
     const bad = await f.invoke('vault:health-fix', { kind: 'everything' } as never);
     expect(bad.ok ? null : bad.error.code).toBe('invalid_request');
+    // An index over its cap has no one-click fix to ask for.
+    const overCap = await f.invoke('vault:health-fix', { kind: 'index-over-cap' } as never);
+    expect(overCap.ok ? null : overCap.error.code).toBe('invalid_request');
+    expect(await f.call('vault:health-undo', { undoToken: fixed.undoToken! })).toEqual({ restored: 1, failed: [] });
+    expect((await f.call('vault:health', {})).problems.filter((p) => p.kind === 'frontmatter').map((p) => p.path)).toEqual([`${dir}/broken.md`]);
+    const again = await f.invoke('vault:health-undo', { undoToken: fixed.undoToken! });
+    expect(again.ok ? null : again.error.code).toBe('not_found');
+    const empty = await f.invoke('vault:health-undo', { undoToken: '' });
+    expect(empty.ok ? null : empty.error.code).toBe('invalid_request');
 
     const links = await f.call('vault:memory-links', { path: tabs.meta.path });
     expect(links.links).toEqual([
