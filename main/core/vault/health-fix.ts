@@ -191,8 +191,9 @@ export class HealthFixer {
   /** Rewrites one file through `edit` (the same text: left alone) and records how to take it back. */
   private async rewrite(rel: string, changes: Change[], edit: (text: string) => string): Promise<void> {
     const current = await fs.readFile(this.vault.resolve(rel), 'utf8').catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT' && rel.endsWith(`/${INDEX_FILE}`)) return null;
-      throw error;
+      if (error.code !== 'ENOENT') throw error;
+      if (rel.endsWith(`/${INDEX_FILE}`)) return null;
+      throw new AppFailure('not_found', 'It no longer exists');
     });
     const next = edit(current ?? '');
     if (next === (current ?? '')) return;

@@ -39,6 +39,8 @@ const working: Record<HealthFixKind, string> = {
 export function HealthProblems({ problems, onFixed }: { problems: readonly HealthProblem[]; onFixed: () => void }) {
   const [busy, setBusy] = useState<{ kind: HealthFixKind; count: number; all: boolean } | null>(null);
   const [note, setNote] = useState<FixNote | null>(null);
+  const [undoing, setUndoing] = useState(false);
+  const locked = busy !== null || undoing;
   // Looked up once for all rows: the name lookup maps every vault file, and Health may list thousands.
   const name = useFileName();
   const label = useProjectLabel();
@@ -52,20 +54,20 @@ export function HealthProblems({ problems, onFixed }: { problems: readonly Healt
     onFixed();
   };
   const undo = async (undoToken: string) => {
-    setBusy({ kind: 'missing-from-index', count: 0, all: false });
+    setUndoing(true);
     setNote(await undoFix(undoToken));
-    setBusy(null);
+    setUndoing(false);
     onFixed();
   };
   const kinds = [...new Set(problems.map((p) => p.kind))];
   return (
     <>
-      {busy && busy.count > 0 && (
+      {busy && (
         <p className="health-note working" role="status">
           <span className="spinner" aria-hidden="true" /> {working[busy.kind]} {busy.count.toLocaleString()}… this can take a moment.
         </p>
       )}
-      {note && !busy && <FixNoteView note={note} busy={busy !== null} onUndo={() => note.undoToken && void undo(note.undoToken)} />}
+      {note && !busy && <FixNoteView note={note} busy={undoing} onUndo={() => note.undoToken && void undo(note.undoToken)} />}
       {kinds.map((kind) => {
         const rows = problems.filter((p) => p.kind === kind);
         const headingId = `health-${kind}`;
@@ -83,7 +85,7 @@ export function HealthProblems({ problems, onFixed }: { problems: readonly Healt
                 <button
                   type="button"
                   className="button small"
-                  disabled={busy !== null}
+                  disabled={locked}
                   aria-busy={running || undefined}
                   onClick={() => void fix(fixKind, fixable, waiting ? fixable.map((p) => p.path) : undefined, true)}
                 >
@@ -97,7 +99,7 @@ export function HealthProblems({ problems, onFixed }: { problems: readonly Healt
                 </button>
               )}
               {tidy && (
-                <button type="button" className="button small secondary" disabled={busy !== null} onClick={tidy}>
+                <button type="button" className="button small secondary" disabled={locked} onClick={tidy}>
                   Tidy memory in the Inbox
                 </button>
               )}
@@ -116,7 +118,7 @@ export function HealthProblems({ problems, onFixed }: { problems: readonly Healt
                   <ProblemRow
                     key={p.path}
                     problem={p}
-                    busy={busy !== null}
+                    busy={locked}
                     name={name}
                     label={label}
                     onFix={p.next ? undefined : fixKind ? () => void fix(fixKind, rows, [p.path]) : tidyTarget(p.projectSlug)}
