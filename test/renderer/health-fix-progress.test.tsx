@@ -76,6 +76,8 @@ describe('Health "Fix all" at scale', () => {
     await screen.findByText(/^Added 11 memories to the index\. 289 memories did not fit: the agent reads only the first 200 lines and 25,000 characters of MEMORY\.md/);
     await screen.findByText(/289 memories wait for room in a full index/);
     expect(screen.queryByRole('button', { name: /^Fix all/ })).toBeNull();
+    // The button clicked went with its rows: the keyboard goes on from the result.
+    expect(document.activeElement?.classList.contains('health-note')).toBe(true);
     expect(screen.queryByText('Nothing to fix.')).toBeNull();
 
     await user.click(screen.getByRole('button', { name: 'Undo' }));

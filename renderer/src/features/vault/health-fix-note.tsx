@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import type { HealthFixKind, HealthFixResult } from '../../../../common/domain/vault';
 import { api } from '../../bridge';
 import { useStore } from '../../store';
@@ -73,8 +74,11 @@ export async function undoFix(undoToken: string): Promise<FixNote> {
 
 export function FixNoteView({ note, busy, onUndo }: { note: FixNote; busy: boolean; onUndo: () => void }) {
   const tidy = note.tidy !== undefined ? tidyTarget(note.tidy) : null;
+  // The button clicked may be gone with the rows it fixed: the keyboard goes on from the result (Tab reaches Undo).
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => ref.current?.focus({ preventScroll: true }), [note]);
   return (
-    <div className={`health-note ${note.tone}`} role="status">
+    <div ref={ref} tabIndex={-1} className={`health-note ${note.tone}`} role="status">
       <p>{note.text}</p>
       {(note.undoToken || tidy) && (
         <div className="health-note-actions">
