@@ -85,4 +85,14 @@ describe('Health "Fix all" at scale', () => {
     expect(fake.calls.find((c) => c.channel === 'vault:health-undo')?.request).toEqual({ undoToken: 'tok' });
     await waitFor(() => expect(screen.getByRole('button', { name: 'Fix all 300' })).toBeTruthy());
   });
+
+  it('says none was added, and which cap stopped it, when one more line would not fit', async () => {
+    const { fake, release } = slowVault({ fixed: 0, failed: [], didNotFit: { count: 1, limit: 'characters', maxLines: 200, maxChars: 25_000 } });
+    await mount(fake);
+    await userEvent.click(await screen.findByRole('button', { name: 'Add it to the index: note-7 · p' }));
+    release();
+    await screen.findByText('None added: MEMORY.md is full — another line would pass the 25,000 characters the agent reads. Tidy memory to merge memories and make room.');
+    // Nothing was written, so there is nothing to undo.
+    expect(screen.queryByRole('button', { name: 'Undo' })).toBeNull();
+  });
 });

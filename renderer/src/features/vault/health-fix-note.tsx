@@ -31,11 +31,11 @@ export function fixNote(kind: HealthFixKind, result: HealthFixResult, projectSlu
   const over = result.didNotFit;
   if (over) {
     const caps = `the agent reads only the first ${n(over.maxLines)} lines and ${n(over.maxChars)} characters of MEMORY.md`;
-    const full = over.limit === 'lines' ? `it would pass ${n(over.maxLines)} lines` : `it would pass ${n(over.maxChars)} characters`;
+    const cap = over.limit === 'lines' ? `${n(over.maxLines)} lines` : `${n(over.maxChars)} characters`;
     parts.push(
       result.fixed > 0
         ? `${plural(over.count, 'memory', 'memories')} did not fit: ${caps}, so more lines would never be seen. Tidy memory to merge memories and make room.`
-        : `None added: the index is full (${full}, and ${caps}). Tidy memory to merge memories and make room.`,
+        : `None added: MEMORY.md is full — another line would pass the ${cap} the agent reads. Tidy memory to merge memories and make room.`,
     );
   }
   if (result.failed.length > 0) {
