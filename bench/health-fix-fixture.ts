@@ -9,7 +9,7 @@ import { benchDir, rng, vocabulary } from './vault-fixture.js';
  */
 export const MEMORIES = 10_000;
 export const LISTED = 190;
-export const SLUG = '-home-user-atlas';
+const SLUG = '-home-user-atlas';
 const VERSION = 1;
 
 export const indexPath = (root: string): string => path.join(root, 'projects', SLUG, 'memory', 'MEMORY.md');
