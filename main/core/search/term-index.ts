@@ -19,6 +19,8 @@ class Grow<T extends Uint32Array | Uint16Array | Float32Array> {
 
 /** The documents holding one term: their slots and, per slot, the term's count in each field. */
 interface Postings {
+  /** The term's number, what a document's list of its terms holds (`termsOfSlot`). */
+  term: number;
   slots: Grow<Uint32Array>;
   /** `fields` counts per entry, in the order of `slots`. */
   counts: Grow<Uint16Array>;
@@ -80,8 +82,15 @@ export class TermIndex {
   /** Length (terms) of each field per slot: `slot * fields + field`. */
   private readonly lengths = new Grow(new Float32Array(0));
   private readonly totalLength: number[];
-  /** Each document's distinct terms, to take it out of their postings and to read its key terms. */
-  private readonly termsOfSlot: (string[] | undefined)[] = [];
+  /**
+   * Each document's distinct terms by number, to take it out of their postings and to read its key terms.
+   * Numbers in a typed array, not the strings: at 10,000 notes of ~140 distinct terms each, an array of
+   * string references was 16 MB of the vault's heap, these are 5 MB (docs/memory.md#vault-upkeep).
+   */
+  private readonly termsOfSlot: (Uint32Array | undefined)[] = [];
+  /** The term of each number, and the numbers a term that left the index gave back. */
+  private readonly termOfNumber: (string | undefined)[] = [];
+  private readonly freeNumbers: number[] = [];
 
   constructor(readonly fields: readonly string[]) {
     this.fieldIndex = new Map(fields.map((f, i) => [f, i]));
@@ -110,7 +119,16 @@ export class TermIndex {
   /** The distinct terms of a document (empty when it is not indexed). */
   termsOf(id: string): readonly string[] {
     const slot = this.slotOf.get(id);
-    return slot === undefined ? [] : (this.termsOfSlot[slot] ?? []);
+    const numbers = slot === undefined ? undefined : this.termsOfSlot[slot];
+    return numbers ? Array.from(numbers, (n) => this.termOfNumber[n]!) : [];
+  }
+
+  /** Postings for a term new to the index, under a free number. */
+  private newPostings(term: string, slots: Grow<Uint32Array>, counts: Grow<Uint16Array>): Postings {
+    const p: Postings = { term: this.freeNumbers.pop() ?? this.termOfNumber.length, slots, counts };
+    this.termOfNumber[p.term] = term;
+    this.postings.set(term, p);
+    return p;
   }
 
   /** Every indexed term, in no particular order. */
@@ -152,21 +170,25 @@ export class TermIndex {
     index.lengths.data = new Float32Array(lengths);
     index.lengths.length = lengths.length;
     for (let i = 0; i < ids.length * nf; i++) index.totalLength[i % nf]! += lengths[i]!;
-    for (let slot = 0; slot < ids.length; slot++) if (ids[slot]) index.termsOfSlot[slot] = [];
+    // Each document's term numbers are views into one buffer, sized by a first pass over the postings.
+    const held = new Uint32Array(ids.length + 1);
+    for (const slot of slots) {
+      if (slot >= ids.length || !ids[slot]) throw new Error('postings of a free slot');
+      held[slot + 1]!++;
+    }
+    for (let slot = 0; slot < ids.length; slot++) held[slot + 1]! += held[slot]!;
+    const numbers = new Uint32Array(slots.length);
+    const filled = held.slice(0, ids.length);
     terms.forEach((term, i) => {
       const from = offsets[i]!;
       const to = offsets[i + 1]!;
       if (to <= from || index.postings.has(term)) throw new Error('bad term postings');
-      const p: Postings = { slots: new Grow(slots.subarray(from, to)), counts: new Grow(counts.subarray(from * nf, to * nf)) };
+      const p = index.newPostings(term, new Grow(slots.subarray(from, to)), new Grow(counts.subarray(from * nf, to * nf)));
       p.slots.length = to - from;
       p.counts.length = (to - from) * nf;
-      for (let k = from; k < to; k++) {
-        const own = index.termsOfSlot[slots[k]!];
-        if (!own) throw new Error('postings of a free slot');
-        own.push(term);
-      }
-      index.postings.set(term, p);
+      for (let k = from; k < to; k++) numbers[filled[slots[k]!]!++] = p.term;
     });
+    for (let slot = 0; slot < ids.length; slot++) if (ids[slot]) index.termsOfSlot[slot] = numbers.subarray(held[slot], held[slot + 1]);
     return index;
   }
 
@@ -181,7 +203,7 @@ export class TermIndex {
     this.lengths.length = Math.max(this.lengths.length, (slot + 1) * nf);
     // A document's entry in a term's postings is the last one while the document is being added: one
     // Map lookup per term, no per-document map (adding 10,000 notes is most of a cold start).
-    const distinct: string[] = [];
+    const distinct: number[] = [];
     for (const [field, terms] of Object.entries(fieldTerms)) {
       const f = this.fieldIndex.get(field);
       if (f === undefined) throw new Error(`unknown field ${field}`);
@@ -189,7 +211,7 @@ export class TermIndex {
       this.totalLength[f]! += terms.length;
       for (const term of terms) {
         let p = this.postings.get(term);
-        if (!p) this.postings.set(term, (p = { slots: new Grow(new Uint32Array(2)), counts: new Grow(new Uint16Array(2 * nf)) }));
+        p ??= this.newPostings(term, new Grow(new Uint32Array(2)), new Grow(new Uint16Array(2 * nf)));
         let n = p.slots.length;
         if (n === 0 || p.slots.data[n - 1] !== slot) {
           p.slots.ensure(n + 1);
@@ -197,20 +219,21 @@ export class TermIndex {
           p.slots.data[n] = slot;
           p.counts.data.fill(0, n * nf, (n + 1) * nf);
           p.slots.length = ++n;
-          distinct.push(term);
+          distinct.push(p.term);
         }
         const at = (n - 1) * nf + f;
         if (p.counts.data[at]! < MAX_COUNT) p.counts.data[at]!++;
       }
     }
-    this.termsOfSlot[slot] = distinct;
+    this.termsOfSlot[slot] = Uint32Array.from(distinct);
   }
 
   remove(id: string): void {
     const slot = this.slotOf.get(id);
     if (slot === undefined) return;
     const nf = this.fields.length;
-    for (const term of this.termsOfSlot[slot] ?? []) {
+    for (const number of this.termsOfSlot[slot] ?? []) {
+      const term = this.termOfNumber[number]!;
       const p = this.postings.get(term)!;
       const at = p.slots.data.subarray(0, p.slots.length).indexOf(slot);
       const last = p.slots.length - 1;
@@ -218,7 +241,11 @@ export class TermIndex {
       p.slots.data[at] = p.slots.data[last]!;
       p.counts.data.copyWithin(at * nf, last * nf, last * nf + nf);
       p.slots.length = last;
-      if (last === 0) this.postings.delete(term);
+      if (last === 0) {
+        this.postings.delete(term);
+        this.termOfNumber[number] = undefined;
+        this.freeNumbers.push(number);
+      }
     }
     for (let f = 0; f < nf; f++) {
       this.totalLength[f]! -= this.lengths.data[slot * nf + f]!;

@@ -67,6 +67,23 @@ describe('TermIndex', () => {
     expect(live.size).toBe(texts.size);
   });
 
+  it('knows each document’s terms after a round trip through its parts, and through edits after it', () => {
+    const before = new TermIndex(['title', 'text']);
+    const texts = randomEdits(300, 11, { write: (id, text) => before.add(id, doc('', text)), remove: (id) => before.remove(id) });
+    const loaded = TermIndex.fromParts(['title', 'text'], before.toParts());
+    const sorted = (index: TermIndex, id: string) => [...index.termsOf(id)].sort();
+    for (const id of texts.keys()) expect(sorted(loaded, id), id).toEqual(sorted(before, id));
+    // A term that leaves the index gives its number back; a new term may take it, and no document's terms change.
+    const [first, second] = [...texts.keys()];
+    loaded.add(first!, doc('', 'omega'));
+    loaded.remove(first!);
+    loaded.add(second!, doc('', 'psi alpha'));
+    expect(loaded.termsOf(second!)).toEqual(['psi', 'alpha']);
+    expect(loaded.docFrequency('omega')).toBe(0);
+    for (const id of [...texts.keys()].slice(2)) expect(sorted(loaded, id), id).toEqual(sorted(before, id));
+    expect(loaded.termsOf(first!)).toEqual([]);
+  });
+
   it('scores only what the filter keeps', () => {
     const ids = sample().score(q('database'), { ...fields, filter: (id) => id !== 'db.md' }).map((d) => d.id);
     expect(ids).toEqual(['deploy.md']);
