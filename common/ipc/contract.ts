@@ -217,6 +217,8 @@ export const invokeChannels = {
       })
       .strict(),
   ),
+  /** The memory table's word filter: the memories holding every word, as vault search matches them. */
+  'vault:match-memories': invoke<{ query: string; paths: string[] }>()(z.object({ query: z.string().max(500) }).strict()),
   'vault:memory-index': invoke<MemoryIndexView>()(
     z.object({ projectSlug: z.string().min(1).max(260), team: z.boolean() }).strict(),
   ),

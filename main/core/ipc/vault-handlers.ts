@@ -25,6 +25,7 @@ type VaultChannel =
   | 'vault:health-undo'
   | 'vault:memory-links'
   | 'vault:search-page'
+  | 'vault:match-memories'
   | 'vault:history-current';
 
 /** The vault browser's channels, over the vault engine of the current root. */
@@ -79,5 +80,6 @@ export function createVaultHandlers(services: Services): Pick<Handlers, VaultCha
     'vault:health-undo': async ({ undoToken }) => (await files()).healthUndo(undoToken),
     'vault:memory-links': async ({ path }) => (await files()).memoryLinks(path),
     'vault:search-page': async ({ query, scope, type, limit, offset }) => (await files()).searchPage(query, { scope, type, limit, offset }),
+    'vault:match-memories': async ({ query }) => ({ query, paths: (await files()).matchingMemories(query) }),
   };
 }

@@ -113,6 +113,25 @@ export class SearchIndex {
     return { hits: results.slice(offset, offset + limit).map((f) => this.hit(f, matched, plan.groups)), total: results.length };
   }
 
+  /**
+   * Every file holding each typed word, as vault search finds them (the same plan: the one analyzer's
+   * stems and folding, the last word completed as a prefix), unranked: the memory table's word filter
+   * (docs/memory-upkeep.md#the-memory-table). Unlike a search there is no any-word fallback: a filter
+   * that finds nothing says so.
+   */
+  matchingPaths(query: string, keep: (doc: IndexedDoc) => boolean): string[] {
+    const plan = planQuery(query, this.words, (t) => this.terms.docFrequency(t));
+    if (plan.groups === 0) return [];
+    const filter = (id: string) => {
+      const doc = this.docs.get(id);
+      return doc !== undefined && keep(doc);
+    };
+    return this.terms
+      .score(plan.terms, { ...SCORING, filter })
+      .filter((doc) => wordsHeld(doc, plan) === plan.groups)
+      .map((doc) => doc.id);
+  }
+
   private filterOf(options: SearchQuery): Pick<ScoreOptions, 'filter'> {
     const { scope, type } = options;
     const projects = options.projects ? new Set(options.projects) : null;

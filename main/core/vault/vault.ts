@@ -265,6 +265,14 @@ export class Vault {
     return this.index.searchPage(query, options);
   }
 
+  /** The memories (own and team, not their MEMORY.md indexes) holding every word of `query`, as vault search finds them. */
+  matchingMemories(query: string): string[] {
+    return this.index.matchingPaths(
+      query,
+      (doc) => (doc.scope === 'project-memory' || doc.scope === 'team-memory') && !doc.path.endsWith('/MEMORY.md'),
+    );
+  }
+
   /** Reads one file as text with its frontmatter; binary, oversized and unreadable files are refused. */
   async read(rel: string): Promise<VaultFile> {
     this.assertUsable();
