@@ -1,58 +1,22 @@
 import { useMemo, useState } from 'react';
-import type { VaultFileMeta } from '../../../../common/domain/vault';
-import { openFile } from '../../bridge/vault-actions';
 import { useStore, useStoreShallow } from '../../store';
-import { freshnessOf, todayOf } from '../../../../common/memory-file/freshness';
-import { ConversationLink, useConversationTitle } from '../vault/conversation-link';
-import { daysAgo, useMemoryUsage } from '../vault/memory-use';
+import { todayOf } from '../../../../common/memory-file/freshness';
+import { useConversationTitle } from '../vault/conversation-link';
+import { useMemoryUsage } from '../vault/memory-use';
 import { useProjectLabel } from '../vault/project-label';
 import { deleteMemories, moveMemories, retireMemories } from './memory-table-actions';
+import { ColumnChooser, useChosenColumns } from './table-columns';
+import { TableGrid } from './table-grid';
+import { buildRows, SortKeys, type SortColumn } from './table-rows';
+import { useWordFilter } from './use-word-filter';
 import './memory-table.css';
 
-type Column = 'name' | 'type' | 'description' | 'scope' | 'project' | 'lastUsed' | 'timesUsed' | 'validUntil' | 'modified' | 'tokens' | 'origin';
-const COLUMNS: { id: Column; label: string }[] = [
-  { id: 'name', label: 'Name' },
-  { id: 'type', label: 'Type' },
-  { id: 'description', label: 'Description' },
-  { id: 'scope', label: 'Scope' },
-  { id: 'project', label: 'Project' },
-  { id: 'lastUsed', label: 'Last used' },
-  { id: 'timesUsed', label: 'Times used' },
-  { id: 'validUntil', label: 'Valid until' },
-  { id: 'modified', label: 'Last changed' },
-  { id: 'tokens', label: 'Tokens' },
-  { id: 'origin', label: 'Origin' },
-];
-
-interface Row {
-  meta: VaultFileMeta;
-  name: string;
-  type: string;
-  description: string;
-  scope: 'project' | 'team';
-  project: string;
-  modified: string;
-  tokens: number;
-  /** ISO time, '' when never used (sorts first ascending: the never-used ones are what to look at). */
-  lastUsed: string;
-  timesUsed: number;
-  validUntil: string;
-  expired: boolean;
-  origin: Origin;
-}
-
-/** Where a memory came from (docs/memory.md#provenance-and-use): a conversation, an import, or unknown. */
-type Origin = { kind: 'conversation'; sessionId: string; title: string | null } | { kind: 'import'; from: string } | { kind: 'unknown' };
-
-const originText = (o: Origin): string =>
-  o.kind === 'conversation' ? (o.title ?? 'A deleted conversation') : o.kind === 'import' ? `Imported from ${o.from}` : '';
-
-/** About four characters a token, as the health panel counts. */
-const tokensOf = (size: number) => Math.ceil(size / 4);
+const TYPES = ['user', 'feedback', 'project', 'reference'];
 
 /**
- * Every memory as a row (the Obsidian Bases view for memory): sortable and filterable, with bulk move
- * between a project's own and its team memory, and bulk delete — each with one Undo.
+ * Every memory as a row (the Obsidian Bases view for memory, docs/memory-upkeep.md#the-memory-table):
+ * sortable, filtered by words as vault search matches them, with the columns one chooses, and bulk
+ * move between a project's own and its team memory, retire and delete — each with one Undo.
  */
 export function MemoryTable() {
   const { files, projects, activeProject } = useStoreShallow((s) => ({ files: s.files, projects: s.projects, activeProject: s.activeProject }));
@@ -61,61 +25,25 @@ export function MemoryTable() {
   const [projectFilter, setProjectFilter] = useState<string>(activeSlug ?? '');
   const [query, setQuery] = useState('');
   const [type, setType] = useState('');
-  const [sort, setSort] = useState<{ by: Column; desc: boolean }>({ by: 'name', desc: false });
-  const [chosen, setChosen] = useState<Set<string>>(new Set());
+  const [sort, setSort] = useState<{ by: SortColumn; desc: boolean }>({ by: 'name', desc: false });
+  const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
   const [busy, setBusy] = useState(false);
+  const [columns, toggleColumn, resetColumns] = useChosenColumns();
 
   const usage = useMemoryUsage().files;
   const titleOf = useConversationTitle();
   const today = todayOf(Date.now());
-  const all = useMemo<Row[]>(
-    () =>
-      files
-        .filter((f) => (f.scope === 'project-memory' || f.scope === 'team-memory') && !f.path.endsWith('/MEMORY.md'))
-        .map((meta) => {
-          const use = usage[meta.path];
-          const extras = meta.memory ?? {};
-          const origin: Origin = extras.originSessionId
-            ? { kind: 'conversation', sessionId: extras.originSessionId, title: titleOf(meta.projectSlug, extras.originSessionId) }
-            : extras.importedFrom
-              ? { kind: 'import', from: extras.importedFrom }
-              : { kind: 'unknown' };
-          return {
-            meta,
-            name: meta.title,
-            type: meta.type ?? '—',
-            description: meta.description ?? '',
-            scope: meta.scope === 'team-memory' ? 'team' : 'project',
-            project: meta.projectSlug ?? '',
-            modified: meta.mtime,
-            tokens: tokensOf(meta.size),
-            lastUsed: use?.lastUsed ?? '',
-            timesUsed: use?.count ?? 0,
-            validUntil: extras.validUntil ?? '',
-            expired: freshnessOf({ validUntil: extras.validUntil ?? null, reviewOn: null }, today) === 'expired',
-            origin,
-          };
-        }),
-    [files, usage, titleOf, today],
+  const all = useMemo(() => buildRows({ files, usage, titleOf, projectLabel: label, today }), [files, usage, titleOf, label, today]);
+  const keys = useMemo(() => new SortKeys(all), [all]);
+  const sorted = useMemo(() => keys.sorted(sort.by, sort.desc), [keys, sort]);
+  const words = useWordFilter(query, files);
+  const rows = useMemo(
+    () => sorted.filter((r) => (!projectFilter || r.project === projectFilter) && (!type || r.type === type) && (!words.paths || words.paths.has(r.meta.path))),
+    [sorted, projectFilter, type, words.paths],
   );
   const slugs = useMemo(() => [...new Set(all.map((r) => r.project))].sort(), [all]);
-  const rows = useMemo(() => {
-    const q = query.trim().toLowerCase();
-    const shown = all.filter(
-      (r) => (!projectFilter || r.project === projectFilter) && (!type || r.type === type) && (!q || `${r.name} ${r.description}`.toLowerCase().includes(q)),
-    );
-    const key = (r: Row): string | number =>
-      sort.by === 'project' ? label(r.project) : sort.by === 'origin' ? originText(r.origin) : r[sort.by];
-    shown.sort((a, b) => {
-      const [x, y] = [key(a), key(b)];
-      const c = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
-      // Ties in name order, whatever the earlier sort was: the same rows always come out the same way.
-      return (sort.desc ? -c : c) || a.name.localeCompare(b.name);
-    });
-    return shown;
-  }, [all, projectFilter, type, query, sort, label]);
   // One project shown: its name in every row says nothing.
-  const columns = projectFilter ? COLUMNS.filter((c) => c.id !== 'project') : COLUMNS;
+  const shownColumns = projectFilter ? columns.filter((c) => c !== 'project') : columns;
   const picked = rows.filter((r) => chosen.has(r.meta.path));
   const run = (fn: () => Promise<void>) => {
     setBusy(true);
@@ -130,6 +58,7 @@ export function MemoryTable() {
     else next.delete(path);
     setChosen(next);
   };
+  const filtered = Boolean(query.trim() || type);
 
   return (
     <section className="memory-table-view" aria-labelledby="memory-table-heading">
@@ -137,7 +66,14 @@ export function MemoryTable() {
         <h1 id="memory-table-heading">Memory table</h1>
       </header>
       <div className="row table-filters">
-        <input className="input" aria-label="Filter by name or description" placeholder="Filter…" value={query} onChange={(e) => setQuery(e.target.value)} />
+        <input
+          className="input"
+          type="search"
+          aria-label="Filter by words"
+          placeholder="Filter by words…"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+        />
         <select className="input" aria-label="Project" value={projectFilter} onChange={(e) => setProjectFilter(e.target.value)}>
           <option value="">All projects</option>
           {slugs.map((s) => (
@@ -148,18 +84,20 @@ export function MemoryTable() {
         </select>
         <select className="input" aria-label="Type" value={type} onChange={(e) => setType(e.target.value)}>
           <option value="">All types</option>
-          {['user', 'feedback', 'project', 'reference'].map((t) => (
+          {TYPES.map((t) => (
             <option key={t} value={t}>
               {t}
             </option>
           ))}
         </select>
-        <span className="muted small" role="status">
-          {rows.length} {rows.length === 1 ? 'memory' : 'memories'}
-          {picked.length > 0 ? `, ${picked.length} selected` : ''}
-        </span>
+        <ColumnChooser shown={columns} toggle={toggleColumn} reset={resetColumns} />
       </div>
       <div className="row table-actions">
+        <span className="muted small table-count" role="status">
+          {words.pending ? 'Filtering… ' : ''}
+          {rows.length.toLocaleString()} {rows.length === 1 ? 'memory' : 'memories'}
+          {picked.length > 0 ? `, ${picked.length.toLocaleString()} selected` : ''}
+        </span>
         <button type="button" className="button secondary" disabled={busy || !picked.some((r) => r.scope === 'project')} onClick={() => run(() => moveMemories(picked.filter((r) => r.scope === 'project').map((r) => r.meta.path), true))}>
           Move to team memory
         </button>
@@ -179,69 +117,39 @@ export function MemoryTable() {
           Delete
         </button>
       </div>
-      <div className="table-scroll">
-        <table className="memory-table">
-          <thead>
-            <tr>
-              <th scope="col">
-                <input
-                  type="checkbox"
-                  aria-label="Select all shown"
-                  checked={rows.length > 0 && picked.length === rows.length}
-                  onChange={(e) => setChosen(e.target.checked ? new Set(rows.map((r) => r.meta.path)) : new Set())}
-                />
-              </th>
-              {columns.map((c) => (
-                <th key={c.id} scope="col" aria-sort={sort.by === c.id ? (sort.desc ? 'descending' : 'ascending') : 'none'}>
-                  <button type="button" className="link" onClick={() => setSort((s) => ({ by: c.id, desc: s.by === c.id ? !s.desc : false }))}>
-                    {c.label}
-                  </button>
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr key={r.meta.path} aria-selected={chosen.has(r.meta.path)}>
-                <td>
-                  <input type="checkbox" aria-label={`Select ${r.name}`} checked={chosen.has(r.meta.path)} onChange={(e) => toggle(r.meta.path, e.target.checked)} />
-                </td>
-                <td>
-                  <button type="button" className="link" onClick={() => void openFile(r.meta.path)}>
-                    {r.name}
-                  </button>
-                </td>
-                <td>{r.type}</td>
-                <td className="description">{r.description}</td>
-                <td>{r.scope}</td>
-                {!projectFilter && <td>{label(r.project)}</td>}
-                <td className="date">{r.lastUsed ? <time dateTime={r.lastUsed} title={new Date(r.lastUsed).toLocaleString()}>{daysAgo(r.lastUsed)}</time> : <span className="muted">never</span>}</td>
-                <td className="number">{r.timesUsed}</td>
-                <td className="date">
-                  {r.validUntil && <time dateTime={r.validUntil}>{r.validUntil}</time>}
-                  {r.expired && <> <span className="badge warn">expired</span></>}
-                </td>
-                <td>
-                  <time dateTime={r.modified}>{new Date(r.modified).toLocaleDateString()}</time>
-                </td>
-                <td className="number">{r.tokens}</td>
-                <td className="origin">
-                  <OriginCell origin={r.origin} projectSlug={r.project} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      {all.length === 0 && <p className="muted">No memories yet.</p>}
+      {all.length === 0 ? (
+        <p className="muted">No memories yet. What the assistant remembers in your conversations shows here.</p>
+      ) : rows.length === 0 && !words.pending ? (
+        <div className="empty-state compact table-empty">
+          <p>
+            {filtered ? <>No memory matches {query.trim() ? <>“{query.trim()}”</> : 'these filters'}{projectFilter ? ` in ${label(projectFilter)}` : ''}.</> : `No memories in ${label(projectFilter)}.`}
+          </p>
+          <button
+            type="button"
+            className="button secondary"
+            onClick={() => {
+              setQuery('');
+              setType('');
+              setProjectFilter('');
+            }}
+          >
+            Show all memories
+          </button>
+        </div>
+      ) : (
+        <TableGrid
+          rows={rows}
+          columns={shownColumns}
+          allProjects={!projectFilter}
+          chosen={chosen}
+          toggle={toggle}
+          selectAll={(on) => setChosen(on ? new Set(rows.map((r) => r.meta.path)) : new Set())}
+          sort={sort}
+          sortBy={(by) => setSort((s) => ({ by, desc: s.by === by ? !s.desc : false }))}
+        />
+      )}
     </section>
   );
-}
-
-function OriginCell({ origin, projectSlug }: { origin: Origin; projectSlug: string }) {
-  if (origin.kind === 'conversation' && origin.title !== null) return <ConversationLink projectSlug={projectSlug} sessionId={origin.sessionId} title={origin.title} />;
-  if (origin.kind === 'unknown') return <span className="muted">—</span>;
-  return <span>{originText(origin)}</span>;
 }
 
 /** Opens the table from the command palette. */

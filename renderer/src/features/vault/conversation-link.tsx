@@ -1,4 +1,4 @@
-import { useCallback } from 'react';
+import { useCallback, useMemo } from 'react';
 import { openConversationFile } from '../../bridge/open-conversation';
 import { useStore } from '../../store';
 import { useSessionTitles } from './file-name';
@@ -11,13 +11,15 @@ import { useSessionTitles } from './file-name';
 export function useConversationTitle(): (projectSlug: string | null, sessionId: string) => string | null {
   const files = useStore((s) => s.files);
   const titles = useSessionTitles();
+  // By path, built once per file list: the memory table asks this for each of thousands of rows.
+  const transcripts = useMemo(() => new Map(files.filter((f) => f.scope === 'transcript').map((f) => [f.path, f.title])), [files]);
   return useCallback(
     (projectSlug, sessionId) => {
       const transcript = projectSlug ? `projects/${projectSlug}/${sessionId}.jsonl` : null;
       if (!transcript) return null;
-      return files.find((f) => f.path === transcript)?.title ?? titles.get(sessionId) ?? null;
+      return transcripts.get(transcript) ?? titles.get(sessionId) ?? null;
     },
-    [files, titles],
+    [transcripts, titles],
   );
 }
 

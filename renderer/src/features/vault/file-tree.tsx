@@ -1,11 +1,12 @@
 import { useMemo, useRef } from 'react';
-import { observeElementRect, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
+import { useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
 import type { VaultFileMeta } from '../../../../common/domain/vault';
 import { useStoreShallow, useStore, type VaultSort } from '../../store';
 import { useProjectLabel } from './project-label';
 import { openFile } from '../../bridge/vault-actions';
 import { buildTreeRows, humanTitle, TREE_SCOPES, type TreeRow } from './tree-rows';
 import { useSessionTitles } from './file-name';
+import { focusRow, focusedRowIndex, observeRect } from '../../ui/virtual-rows';
 
 const syncLabels: Record<NonNullable<VaultFileMeta['syncState']>, string> = {
   synced: 'synced',
@@ -34,12 +35,8 @@ function Badges({ file }: { file: VaultFileMeta }) {
   );
 }
 
-/** Fixed row heights (the CSS keeps them): no measuring, so scrolling through 10,000 rows never reflows. */
+/** Fixed row heights (the CSS keeps them; ui/virtual-rows.ts). */
 const ROW_HEIGHT: Record<TreeRow['kind'], number> = { scope: 36, project: 28, file: 30, empty: 26 };
-
-/** A list not laid out yet (0 high: hidden, or a test DOM) draws a screenful rather than nothing. */
-const observeRect: typeof observeElementRect<HTMLDivElement> = (instance, cb) =>
-  observeElementRect(instance, (rect) => cb(rect.height > 0 ? rect : { width: rect.width || 280, height: 800 }));
 
 function Row({ row, selectedPath }: { row: TreeRow; selectedPath: string | null }) {
   const toggle = () => useStore.getState().toggleTreeGroup(row.key);
@@ -81,20 +78,15 @@ function Row({ row, selectedPath }: { row: TreeRow; selectedPath: string | null 
  */
 function moveFocus(event: React.KeyboardEvent<HTMLElement>, rows: TreeRow[], virtualizer: Virtualizer<HTMLDivElement, Element>) {
   if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
-  const at = (document.activeElement as HTMLElement | null)?.closest<HTMLElement>('[data-index]');
-  if (!at || !event.currentTarget.contains(at)) return;
+  const at = focusedRowIndex(event);
+  if (at === null) return;
   const step = event.key === 'ArrowDown' ? 1 : -1;
-  let next = Number(at.dataset.index) + step;
+  let next = at + step;
   while (next >= 0 && next < rows.length && rows[next]!.kind === 'empty') next += step;
   if (next < 0 || next >= rows.length) return;
   event.preventDefault();
-  virtualizer.scrollToIndex(next, { align: 'auto' });
-  const focus = (tries: number) => {
-    const target = event.currentTarget?.ownerDocument.querySelector<HTMLElement>(`.file-tree [data-index="${next}"] button`);
-    if (target) target.focus();
-    else if (tries > 0) requestAnimationFrame(() => focus(tries - 1));
-  };
-  focus(5);
+  const doc = event.currentTarget.ownerDocument;
+  focusRow(virtualizer, next, () => doc.querySelector<HTMLElement>(`.file-tree [data-index="${next}"] button`));
 }
 
 /**
