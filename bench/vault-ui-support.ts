@@ -66,10 +66,10 @@ export interface Until {
 }
 
 /**
- * Arms a measurement in the page: from the next `click` or `keydown` (its event time) to the first
+ * Arms a measurement in the page: from the next `click`, `keydown` or `change` (its event time) to the first
  * animation frame after `until` holds. Returns a function that resolves to the milliseconds.
  */
-export async function arm(page: Page, event: 'click' | 'keydown', until: Until): Promise<() => Promise<number>> {
+export async function arm(page: Page, event: 'click' | 'keydown' | 'change', until: Until): Promise<() => Promise<number>> {
   await page.evaluate(`(${IN_PAGE})(${JSON.stringify(event)}, ${JSON.stringify(until)})`);
   return () => page.evaluate('window.__measured') as Promise<number>;
 }

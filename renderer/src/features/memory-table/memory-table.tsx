@@ -64,6 +64,11 @@ export function MemoryTable() {
     <section className="memory-table-view" aria-labelledby="memory-table-heading">
       <header className="file-header">
         <h1 id="memory-table-heading">Memory table</h1>
+        <span className="muted small table-count" role="status">
+          {words.pending ? 'Filtering… ' : ''}
+          {rows.length.toLocaleString()} {rows.length === 1 ? 'memory' : 'memories'}
+          {picked.length > 0 ? `, ${picked.length.toLocaleString()} selected` : ''}
+        </span>
       </header>
       <div className="row table-filters">
         <input
@@ -93,11 +98,6 @@ export function MemoryTable() {
         <ColumnChooser shown={columns} toggle={toggleColumn} reset={resetColumns} />
       </div>
       <div className="row table-actions">
-        <span className="muted small table-count" role="status">
-          {words.pending ? 'Filtering… ' : ''}
-          {rows.length.toLocaleString()} {rows.length === 1 ? 'memory' : 'memories'}
-          {picked.length > 0 ? `, ${picked.length.toLocaleString()} selected` : ''}
-        </span>
         <button type="button" className="button secondary" disabled={busy || !picked.some((r) => r.scope === 'project')} onClick={() => run(() => moveMemories(picked.filter((r) => r.scope === 'project').map((r) => r.meta.path), true))}>
           Move to team memory
         </button>
