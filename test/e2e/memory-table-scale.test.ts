@@ -91,6 +91,12 @@ describe.skipIf(!hasChromium)('the memory table with many memories', () => {
     expect(await body.getByRole('row').count()).toBeLessThan(40);
     await page.keyboard.press('Home');
     await expect.poll(() => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.ariaLabel)).toBe('Select Pricing');
+    // A sort from far down the list shows the new order from its top.
+    await page.keyboard.press('End');
+    await expect.poll(() => page.locator('.table-scroll').evaluate((e) => e.scrollTop)).toBeGreaterThan(10_000);
+    await times.getByRole('button').click();
+    await expect.poll(() => page.locator('.table-scroll').evaluate((e) => e.scrollTop)).toBe(0);
+    await expect.poll(async () => (await names()).slice(0, 2)).toEqual(['Note 1', 'Note 2']);
 
     // Words through the search engine: stems ("incidents"), accents ("cafe"), every word held.
     const filter = page.getByRole('searchbox', { name: 'Filter by words' });

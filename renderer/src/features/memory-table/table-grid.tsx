@@ -54,7 +54,15 @@ export function TableGrid({ rows, columns, allProjects, chosen, toggle, selectAl
   };
   const header = (id: SortColumn, label: string, number = false) => (
     <div key={id} role="columnheader" className={number ? 'number' : undefined} aria-sort={sort.by === id ? (sort.desc ? 'descending' : 'ascending') : 'none'}>
-      <button type="button" className="link sort" onClick={() => sortBy(id)}>
+      <button
+        type="button"
+        className="link sort"
+        onClick={() => {
+          // A new order reads from its top, not from wherever the last one was scrolled to.
+          sortBy(id);
+          scroller.current?.scrollTo({ top: 0 });
+        }}
+      >
         {label}
         <span aria-hidden="true">{sort.by === id ? (sort.desc ? ' ▾' : ' ▴') : ''}</span>
       </button>
