@@ -1,10 +1,10 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MemoryUsageStore } from '../../main/core/auto-memory/memory-usage.js';
-import { tempDir } from '../support/temp-dir.js';
-import { startApp, type TestApp } from './support/app.js';
+import { closeAfterEach, type TestApp } from './support/app.js';
+import { startAppWithMemory } from './support/memory-project.js';
 import { expectAccessible, hasChromium, openPage, useBrowser } from './support/browser.js';
 import { themedScreenshots } from './support/screenshots.js';
 
@@ -30,20 +30,13 @@ const overflow = (page: Page) =>
 describe.skipIf(!hasChromium)('the memory table with many memories', () => {
   const browser = useBrowser();
   let app: TestApp | null = null;
-  afterEach(async () => {
-    await app?.close();
-    app = null;
-  });
+  closeAfterEach(() => [app]);
 
   it('draws only the rows on screen, sorts correctly, filters by words as vault search does, fits at 1280 and 1024, keeps the chosen columns and works from the keyboard', async () => {
-    const project = path.join(await tempDir('strata-e2e-table-many-'), 'atlas');
-    await fs.mkdir(project);
-    app = await startApp(await tempDir());
+    const started = await startAppWithMemory('atlas');
+    app = started.app;
+    const { dir } = started;
     const vault = app.services.vault();
-    await vault.ready;
-    await vault.projects.open(project);
-    const dir = (await vault.sessions.paths(project)).memoryDir;
-    await fs.mkdir(dir, { recursive: true });
     const files = Object.entries(special);
     for (let i = 1; i <= MANY; i++) files.push([`note-${i}.md`, memory(`Note ${i}`, `Fact number ${i}`, `Kiwis ${i}.`)]);
     for (let k = 0; k < files.length; k += 200) await Promise.all(files.slice(k, k + 200).map(([name, text]) => fs.writeFile(path.join(dir, name), text)));

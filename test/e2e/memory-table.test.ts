@@ -1,9 +1,9 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MemoryUsageStore } from '../../main/core/auto-memory/memory-usage.js';
-import { tempDir } from '../support/temp-dir.js';
-import { startApp, type TestApp } from './support/app.js';
+import { closeAfterEach, type TestApp } from './support/app.js';
+import { startAppWithMemory } from './support/memory-project.js';
 import { expectAccessible, hasChromium, openPage, useBrowser } from './support/browser.js';
 import { themedScreenshots } from './support/screenshots.js';
 
@@ -22,20 +22,13 @@ const exists = (file: string) => fs.access(file).then(() => true, () => false);
 describe.skipIf(!hasChromium)('the memory table', () => {
   const browser = useBrowser();
   let app: TestApp | null = null;
-  afterEach(async () => {
-    await app?.close();
-    app = null;
-  });
+  closeAfterEach(() => [app]);
 
   it('lists, sorts and filters memories with their use, dates and origin; moves two to team memory and back, deletes one and retires one, each with Undo', async () => {
-    const project = path.join(await tempDir('strata-e2e-table-'), 'studio');
-    await fs.mkdir(project);
-    app = await startApp(await tempDir());
+    const started = await startAppWithMemory('studio');
+    app = started.app;
+    const { project, dir } = started;
     const vault = app.services.vault();
-    await vault.ready;
-    await vault.projects.open(project);
-    const dir = (await vault.sessions.paths(project)).memoryDir;
-    await fs.mkdir(dir, { recursive: true });
     for (const [name, text] of Object.entries(seeded)) await fs.writeFile(path.join(dir, name), text);
     await fs.writeFile(path.join(dir, 'MEMORY.md'), Object.keys(seeded).map((f) => `- [${f}](${f}) — seeded`).join('\n') + '\n');
     // The conversation that wrote Role, and recall's count of uses, as the chat leaves them.
