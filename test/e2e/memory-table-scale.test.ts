@@ -102,6 +102,7 @@ describe.skipIf(!hasChromium)('the memory table with many memories', () => {
     await filter.fill('incident zebra');
     await page.getByText('No memory matches “incident zebra”.').waitFor();
     await expectAccessible(page);
+    await themedScreenshots(page, 'memory-table-no-match');
     await page.getByRole('button', { name: 'Show all memories' }).click();
     await expect.poll(() => status.textContent()).toBe(`${total.toLocaleString()} memories, 1 selected`);
 
