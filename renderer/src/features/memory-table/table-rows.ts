@@ -1,6 +1,7 @@
 import type { MemoryUsage } from '../../../../common/domain/memory-use';
 import type { VaultFileMeta } from '../../../../common/domain/vault';
 import { freshnessOf } from '../../../../common/memory-file/freshness';
+import { naturalCompare } from '../vault/tree-rows';
 
 /** Where a memory came from (docs/memory.md#provenance-and-use): a conversation, an import, or unknown. */
 export type Origin = { kind: 'conversation'; sessionId: string; title: string | null } | { kind: 'import'; from: string } | { kind: 'unknown' };
@@ -78,16 +79,14 @@ export function buildRows({ files, usage, titleOf, projectLabel, today }: RowSou
   return rows;
 }
 
-const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
-
-/** Each row's rank among the others by `text` (equal texts share a rank): words compare once, here. */
+/** Each row's rank among the others by `text`, in the vault tree's natural order (equal texts share a rank): words compare once, here. */
 function ranksOf(rows: readonly Row[], text: (r: Row) => string): Float64Array {
   const texts = rows.map(text);
-  const order = Array.from(rows, (_, i) => i).sort((a, b) => collator.compare(texts[a]!, texts[b]!));
+  const order = Array.from(rows, (_, i) => i).sort((a, b) => naturalCompare(texts[a]!, texts[b]!));
   const ranks = new Float64Array(rows.length);
   let rank = 0;
   order.forEach((i, k) => {
-    if (k > 0 && texts[i] !== texts[order[k - 1]!] && collator.compare(texts[i]!, texts[order[k - 1]!]!) !== 0) rank++;
+    if (k > 0 && texts[i] !== texts[order[k - 1]!] && naturalCompare(texts[i]!, texts[order[k - 1]!]!) !== 0) rank++;
     ranks[i] = rank;
   });
   return ranks;
@@ -98,7 +97,7 @@ const timeOf = (iso: string) => (iso ? Date.parse(iso) : -Infinity);
 
 /**
  * Sort keys of the rows, a number per row and column, computed once per column for a set of rows: a
- * sort then compares two numbers, never words, and allocates nothing (docs/memory-upkeep.md#the-memory-table).
+ * sort then compares two numbers, never words, and allocates nothing per comparison (docs/memory-upkeep.md#the-memory-table).
  */
 export class SortKeys {
   private readonly keys = new Map<SortColumn, Float64Array>();
