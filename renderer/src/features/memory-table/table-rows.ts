@@ -48,6 +48,9 @@ export interface RowSources {
 /** Every memory of the file list as a row of the table. */
 export function buildRows({ files, usage, titleOf, projectLabel, today }: RowSources): Row[] {
   const rows: Row[] = [];
+  // One label a project, not one a row: a label looks through the open projects' folders.
+  const labels = new Map<string, string>();
+  const labelOf = (slug: string) => labels.get(slug) ?? labels.set(slug, projectLabel(slug)).get(slug)!;
   for (const meta of files) {
     if (!isMemoryRow(meta)) continue;
     const use = usage[meta.path];
@@ -66,7 +69,7 @@ export function buildRows({ files, usage, titleOf, projectLabel, today }: RowSou
       description: meta.description ?? '',
       scope: meta.scope === 'team-memory' ? 'team' : 'project',
       project,
-      projectLabel: projectLabel(project),
+      projectLabel: labelOf(project),
       modified: meta.mtime,
       tokens: tokensOf(meta.size),
       lastUsed: use?.lastUsed ?? '',
