@@ -17,13 +17,13 @@ import { hostFor, missing } from './vault-ui-support.js';
  */
 const RUNS = 3;
 
-interface Fixture {
+export interface Fixture {
   appData: string;
   vaultRoot: string;
 }
 
 /** An app data folder whose vault has one opened project with `memories` memory files; made once. */
-async function fixture(memories: number): Promise<Fixture> {
+export async function coldStartFixture(memories: number): Promise<Fixture> {
   const appData = benchDir(`cold-start-${memories}-v1`);
   const vaultRoot = path.join(appData, 'vault');
   if (existsSync(path.join(appData, '.generated'))) return { appData, vaultRoot };
@@ -89,7 +89,7 @@ const bench: Bench = {
   async run() {
     const why = missing();
     if (why) return { skipped: why };
-    const [big, empty] = [await fixture(10_000), await fixture(0)];
+    const [big, empty] = [await coldStartFixture(10_000), await coldStartFixture(0)];
     const browser = await launchChromium();
     try {
       const bigRuns: Run[] = [];
