@@ -21,10 +21,10 @@ export interface TurnRecallHost extends ConversationHost {
 }
 
 /** Recall that takes longer than this before the first token says so in the chat (docs/memory.md#recall). */
-export const RECALL_PROGRESS_AFTER_MS = 1_000;
+const RECALL_PROGRESS_AFTER_MS = 1_000;
 
 /** The progress line, in words a user knows: how many memories are looked through, once that is known. */
-export const findingMemories = (files: number | null): string => (files === null ? 'Finding memories…' : `Finding memories… (${files.toLocaleString('en-US')})`);
+const findingMemories = (files: number | null): string => (files === null ? 'Finding memories…' : `Finding memories… (${files.toLocaleString('en-US')})`);
 
 export type RecallItem = Extract<ChatItem, { kind: 'recall' }>;
 

@@ -74,6 +74,7 @@ export function SessionPane({ project, projectName, sessionId }: { project: stri
             )}
           </div>
         </header>
+        {/* The first question of a conversation shows once recall is done: meanwhile no "Start a conversation". */}
         {view.items.length === 0 && busy ? null : view.items.length === 0 ? (
           <div className="empty-state compact">
             <h2>Start a conversation</h2>
