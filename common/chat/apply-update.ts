@@ -22,7 +22,9 @@ export function upsertItems(items: readonly ChatItem[], changes: readonly ChatIt
 
 export function applyChatUpdate(view: ChatSessionView, update: ChatUpdate): ChatSessionView {
   const items = update.reset ? [...update.upserts] : upsertItems(view.items, update.upserts);
-  return { ...view, items, phase: update.phase, error: update.error, context: update.context };
+  // Each update says whether a progress line shows: one without it clears the last.
+  const { progress: _shown, ...rest } = view;
+  return { ...rest, items, phase: update.phase, error: update.error, context: update.context, ...(update.progress ? { progress: update.progress } : {}) };
 }
 
 /** A streamed piece of an answer: the answer's item grows (created on the first piece). */

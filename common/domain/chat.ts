@@ -139,6 +139,8 @@ export interface ChatSessionView {
   phase: RunPhase;
   error: ChatError | null;
   context: ContextMeter;
+  /** What the running turn waits on before its first token, when that takes a while ("Finding memories… (10,000)"). */
+  progress?: string;
 }
 
 /** A write outside the memory folders waiting for the user (allow once / always / deny). */
@@ -168,6 +170,8 @@ export interface ChatUpdate {
   phase: RunPhase;
   error: ChatError | null;
   context: ContextMeter;
+  /** Set while the turn waits on slow work before its first token; absent otherwise (docs/memory.md#recall). */
+  progress?: string;
 }
 
 /** A streamed text delta for an assistant item; cheaper than an upsert per token. */

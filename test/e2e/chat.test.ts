@@ -165,7 +165,7 @@ describe.skipIf(!hasChromium)('the chat in Chromium via strata host and the fake
   it('closes the permission dialog in every tab once one tab answered it', async () => {
     const { page, project, fake } = await open('chat-permission-two-tabs');
     const other = await openPage(browser(), app!.host.url, 'chat-permission-other-tab');
-    await other.page.getByRole('heading', { name: 'Welcome to Strata' }).waitFor();
+    await other.page.getByRole('heading', { name: 'Choose a project' }).waitFor();
     const target = path.join(project, 'shared.md');
     fake.enqueue(toolCalls([{ name: 'Write', input: { file_path: target, content: 'from one tab\n' } }]), text('Written.'));
     await send(page, 'Write shared.md');

@@ -23,6 +23,8 @@ export interface RecallRequest {
   /** This turn's small-model call (the model may change between turns); else the constructor's. */
   sideQuery?: SideQuery | null;
   signal?: AbortSignal;
+  /** Told how many memory files the folder holds once they are read (the chat's progress line). */
+  onFiles?: (count: number) => void;
 }
 
 /** Why one memory was attached: its place and score parts in the local ranking, and who picked it. */
@@ -109,7 +111,13 @@ export class MemoryRecall {
     // A one-word message ("thanks") asks nothing worth recalling (docs/memory.md#recall step 1).
     if (!hasTwoWords(request.query)) return none(this.files.size, 'a message of one word asks nothing to recall');
     if (request.sessionBytesUsed >= config.recallSessionBytes) return none(this.files.size, 'this conversation has used its recall budget');
-    const files = await this.scan();
+    const files = await this.scan(request.signal);
+    if (request.onFiles) {
+      request.onFiles(files.length);
+      // One turn of the event loop before the ranking (which holds it while it indexes a first 10,000
+      // files): a progress line that is due shows now, not after the answer.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
     if (files.length === 0) return none(0, 'the memory folder holds no memories');
     const seenRel = this.seenIn(request.seen);
     const isSeen = (f: MemoryFile) => seenRel.has(f.relPath);
@@ -171,8 +179,10 @@ export class MemoryRecall {
   }
 
   /** The folder's files, newest first: unchanged ones from the last scan, the index updated for the rest. */
-  private async scan(): Promise<MemoryFile[]> {
-    const fromVault = await this.options.source?.filesIn(this.options.memoryDir);
+  private async scan(signal?: AbortSignal): Promise<MemoryFile[]> {
+    const fromVault = await this.options.source?.filesIn(this.options.memoryDir, signal);
+    // Stopped while it waited for the vault: no scan of the folder for a turn that is over.
+    if (signal?.aborted) return [];
     // The vault's catalog answers with the very same list while nothing in the folder changed.
     if (fromVault && fromVault === this.synced) {
       this.lastScan = { read: 0, reused: fromVault.length };

@@ -2,6 +2,8 @@ import { promises as fs, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { parseMemoryFile } from '../../../common/memory-file/index.js';
 import { naturalCompare } from '../../../common/text/natural-sort.js';
+import type { Event } from '../../../common/async/event.js';
+import type { VaultState } from '../../../common/domain/app.js';
 import type { IndexedDoc } from '../search/index.js';
 import { listMemoryFiles, readHead, type MemoryFile } from './memory-files.js';
 
@@ -9,16 +11,20 @@ import { listMemoryFiles, readHead, type MemoryFile } from './memory-files.js';
  * Where recall gets a memory folder's files (docs/memory.md#recall "Reading the folder"). The vault already
  * holds every memory's text in its catalog, kept current by its watcher: recall takes them from there
  * instead of stat-ing and reading the folder each turn — at 10,000 memories that was most of a first
- * answer's wait and 200 ms of every turn. Null means "not from here" (vault still opening or not
- * watching, folder outside it): recall scans the folder itself.
+ * answer's wait and 200 ms of every turn. While the vault is still opening, recall waits for its catalog
+ * rather than read every file a second time beside it; once ready but before its watcher runs, each
+ * file is checked against the disk (one stat) and read again only when it changed. Null means "not from
+ * here" (the vault closed or its folder missing, a folder outside it): recall scans the folder itself.
  */
 export interface MemoryFileSource {
-  filesIn(memoryDir: string): Promise<MemoryFile[] | null>;
+  filesIn(memoryDir: string, signal?: AbortSignal): Promise<MemoryFile[] | null>;
 }
 
 /** The part of the vault this needs. */
 export interface MemoryDocs {
   readonly root: string;
+  readonly state: VaultState;
+  readonly onState: Event<VaultState>;
   readonly catalogLive: boolean;
   docAt(rel: string): IndexedDoc | undefined;
 }
@@ -42,8 +48,9 @@ export class VaultMemorySource implements MemoryFileSource {
 
   constructor(private readonly vault: MemoryDocs) {}
 
-  async filesIn(memoryDir: string): Promise<MemoryFile[] | null> {
-    if (!this.vault.catalogLive) return null;
+  async filesIn(memoryDir: string, signal?: AbortSignal): Promise<MemoryFile[] | null> {
+    await this.opened(signal);
+    if (this.vault.state !== 'ready' || signal?.aborted) return null;
     const relDir = this.relativeDir(memoryDir);
     if (relDir === null) return null;
     let folder = this.folders.get(memoryDir);
@@ -51,14 +58,16 @@ export class VaultMemorySource implements MemoryFileSource {
     // The names come from the folder (one readdir, no stat): a file written a moment ago, before the
     // watcher reported it, is read from disk; one deleted is gone at once.
     const rels = await listMemoryFiles(memoryDir);
-    let changed = rels.length !== folder.files.size;
+    // Before the watcher runs, an edit made since the vault read a file is not in the catalog yet.
+    const changed = this.vault.catalogLive ? null : await changedOnDisk(memoryDir, rels, (rel) => this.vault.docAt(`${relDir}/${rel}`));
+    let differs = rels.length !== folder.files.size;
     const next = new Map<string, MemoryFile>();
     const fromDisk: string[] = [];
     for (const rel of rels) {
       const kept = folder.files.get(rel);
       const doc = this.vault.docAt(`${relDir}/${rel}`);
       // Over the vault's size cap a document has no text: its head is read from disk.
-      if (!doc || (doc.text === '' && doc.size > 0)) {
+      if (!doc || (doc.text === '' && doc.size > 0) || changed?.has(rel)) {
         fromDisk.push(rel);
         continue;
       }
@@ -66,15 +75,15 @@ export class VaultMemorySource implements MemoryFileSource {
         next.set(rel, kept);
         continue;
       }
-      changed = true;
+      differs = true;
       next.set(rel, this.parse(memoryDir, rel, head(doc.text), doc.mtimeMs, doc.size));
     }
     for (const rel of fromDisk) {
       const file = await this.fromDisk(memoryDir, rel, folder.files.get(rel));
-      if (file !== folder.files.get(rel)) changed = true;
+      if (file !== folder.files.get(rel)) differs = true;
       if (file) next.set(rel, file);
     }
-    if (!changed && folder.sorted) return folder.sorted;
+    if (!differs && folder.sorted) return folder.sorted;
     folder.files = next;
     folder.sorted = [...next.values()].sort((a, b) => b.mtimeMs - a.mtimeMs || naturalCompare(a.relPath, b.relPath));
     return folder.sorted;
@@ -95,6 +104,20 @@ export class VaultMemorySource implements MemoryFileSource {
     return text === null ? null : this.parse(memoryDir, rel, head(text), stat.mtimeMs, stat.size);
   }
 
+  /** Resolves once the vault is no longer opening (or the turn was stopped). */
+  private opened(signal?: AbortSignal): Promise<void> {
+    if (this.vault.state !== 'opening' || signal?.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        off();
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const off = this.vault.onState((state) => state !== 'opening' && done());
+      signal?.addEventListener('abort', done, { once: true });
+    });
+  }
+
   /** `memoryDir` relative to the vault root (as given or its real path), or null when outside it. */
   private relativeDir(memoryDir: string): string | null {
     this.roots ??= [...new Set([this.vault.root, safeRealpath(this.vault.root)])];
@@ -104,6 +127,20 @@ export class VaultMemorySource implements MemoryFileSource {
     }
     return null;
   }
+}
+
+/** The files whose size or mtime on disk differ from the catalog's version of them (one stat each, in parallel). */
+async function changedOnDisk(memoryDir: string, rels: readonly string[], docOf: (rel: string) => IndexedDoc | undefined): Promise<Set<string>> {
+  const out = new Set<string>();
+  await Promise.all(
+    rels.map(async (rel) => {
+      const doc = docOf(rel);
+      if (!doc) return;
+      const stat = await fs.stat(path.join(memoryDir, ...rel.split('/'))).catch(() => null);
+      if (!stat || stat.size !== doc.size || Math.floor(stat.mtimeMs) !== Math.floor(doc.mtimeMs)) out.add(rel);
+    }),
+  );
+  return out;
 }
 
 function safeRealpath(p: string): string {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ChatError, ChatItem, MemoryProposal, PermissionDecision, RunPhase } from '../../../common/domain/chat.js';
+import type { ChatItem, MemoryProposal, PermissionDecision } from '../../../common/domain/chat.js';
 import { AppFailure } from '../../../common/result.js';
 import { MemoryUsageStore } from '../auto-memory/index.js';
 import type { ReviewInbox } from '../auto-memory/index.js';
@@ -103,7 +103,12 @@ export class ChatSession {
       records: () => this.records ?? [],
       notesUpdated: () => this.emitNotes(false),
     });
-    this.recall = new TurnRecall({ ...conversation, readState: this.readState, track: (work) => this.background.track(work) });
+    this.recall = new TurnRecall({
+      ...conversation,
+      readState: this.readState,
+      track: (work) => this.background.track(work),
+      progress: (text) => this.view.setProgress(text),
+    });
     this.context = new ContextInjection({ ...conversation, memory, notice: (text) => this.notice(text) });
     this.compaction = new ConversationCompaction({
       ...conversation,
@@ -247,7 +252,7 @@ export class ChatSession {
   }
 
   /** What a view opened now must show besides the transcript: the running turn's phase, the last error. */
-  get live(): { phase: RunPhase; error: ChatError | null } {
+  get live(): LiveTurn['state'] {
     return this.view.state;
   }
 

@@ -24,14 +24,16 @@ export class LiveTurn {
   private phase: RunPhase = 'idle';
   private error: ChatError | null = null;
   private streamingId: string | null = null;
+  /** The line shown while the turn waits on slow work before its first token (docs/memory.md#recall). */
+  private progress: string | null = null;
   /** The running turn's message records, which its items are made from. */
   private turn: TranscriptRecord[] = [];
 
   constructor(private readonly host: LiveTurnHost) {}
 
   /** What a view opened now must show besides the transcript. */
-  get state(): { phase: RunPhase; error: ChatError | null } {
-    return { phase: this.phase, error: this.error };
+  get state(): { phase: RunPhase; error: ChatError | null; progress?: string } {
+    return { phase: this.phase, error: this.error, ...(this.progress ? { progress: this.progress } : {}) };
   }
 
   /** A turn starts: no error yet, no records, streaming. */
@@ -44,6 +46,7 @@ export class LiveTurn {
   /** The turn is over: the last update says how it ended. */
   end(): void {
     this.streamingId = null;
+    this.progress = null;
     this.setPhase(this.error ? 'error' : 'idle');
   }
 
@@ -60,6 +63,13 @@ export class LiveTurn {
   /** The error shows once the turn has ended (the last update of the turn). */
   fail(error: ChatError): void {
     this.error = error;
+  }
+
+  /** Shows (or, with null, clears) the progress line of the running turn. */
+  setProgress(text: string | null): void {
+    if (text === this.progress) return;
+    this.progress = text;
+    this.emit([]);
   }
 
   setPhase(phase: RunPhase): void {
@@ -79,6 +89,7 @@ export class LiveTurn {
       ...(reset ? { reset } : {}),
       phase: this.phase,
       error: this.error,
+      ...(this.progress ? { progress: this.progress } : {}),
       context: contextMeter(this.host.contextRecords(), this.host.config()),
     });
   }

@@ -16,7 +16,15 @@ export interface TurnRecallHost extends ConversationHost {
   readState: ReadState;
   /** Background work the session waits for before it is idle. */
   track(work: Promise<unknown>): void;
+  /** Shows (null: clears) the conversation's progress line while the turn waits for recall. */
+  progress(text: string | null): void;
 }
+
+/** Recall that takes longer than this before the first token says so in the chat (docs/memory.md#recall). */
+const RECALL_PROGRESS_AFTER_MS = 1_000;
+
+/** The progress line, in words a user knows: how many memories are looked through, once that is known. */
+const findingMemories = (files: number | null): string => (files === null ? 'Finding memories…' : `Finding memories… (${files.toLocaleString('en-US')})`);
 
 export type RecallItem = Extract<ChatItem, { kind: 'recall' }>;
 
@@ -45,11 +53,27 @@ export class TurnRecall {
     // One per folder, kept by the engines across turns: no rescan of unchanged files, no index rebuild.
     const recall = host.engines.recallFor(memoryDir);
     const seen = new Set([...this.ledger.paths, ...host.readState.paths()]);
+    // A first turn in a large vault, or one asked while the vault still opens, can take a while: after a
+    // second the chat says what it waits on, with the count once the folder is read.
+    let files: number | null = null;
+    let shown = false;
+    const slow = setTimeout(() => {
+      shown = true;
+      host.progress(findingMemories(files));
+    }, RECALL_PROGRESS_AFTER_MS);
+    const onFiles = (count: number) => {
+      files = count;
+      if (shown) host.progress(findingMemories(files));
+    };
     const result = await recall
-      .recall({ query, seen, sessionBytesUsed: this.ledger.bytes, recentTools: recentToolNames(await host.history()), sideQuery: sideQueryOf(agent.small), signal })
+      .recall({ query, seen, sessionBytesUsed: this.ledger.bytes, recentTools: recentToolNames(await host.history()), sideQuery: sideQueryOf(agent.small), signal, onFiles })
       .catch((error: unknown) => {
         host.logger.warn('recall failed', { error: (error as Error).message });
         return null;
+      })
+      .finally(() => {
+        clearTimeout(slow);
+        if (shown) host.progress(null);
       });
     if (!result || result.memories.length === 0) return null;
     const note = this.ledger.attach(result.memories);

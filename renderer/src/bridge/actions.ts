@@ -1,3 +1,4 @@
+import type { VaultState } from '../../../common/domain/app';
 import type { SettingsPatch } from '../../../common/domain/settings';
 import type { Result } from '../../../common/result';
 import { useStore } from '../store';
@@ -13,7 +14,11 @@ function take<T>(result: Result<T>): T | null {
   return null;
 }
 
+/** The vault's state as its last event said, while a load of the app's info is under way. */
+let vaultStateSeen: VaultState | null = null;
+
 export async function loadInitialState(): Promise<void> {
+  vaultStateSeen = null;
   const [info, settings, projects, credentials] = await Promise.all([
     api.invoke['app:info']({}),
     api.invoke['settings:get']({}),
@@ -22,7 +27,8 @@ export async function loadInitialState(): Promise<void> {
   ]);
   const s = useStore.getState();
   const i = take(info);
-  if (i) s.setInfo(i);
+  // The vault may have become ready between main's answer and the last of the four: its event wins.
+  if (i) s.setInfo(vaultStateSeen ? { ...i, vaultState: vaultStateSeen } : i);
   const st = take(settings);
   if (st) s.setSettings(st);
   const p = take(projects);
@@ -41,6 +47,7 @@ export function wireEvents(): () => void {
     api.on['project:did-change-list']((projects) => s.setProjects(projects)),
     api.on['vault:did-change-root'](() => void loadInitialState()),
     api.on['vault:did-change-state'](({ state }) => {
+      vaultStateSeen = state;
       const info = useStore.getState().info;
       if (info) s.setInfo({ ...info, vaultState: state });
       // Back from missing: what is there now is listed again.

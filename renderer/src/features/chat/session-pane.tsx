@@ -11,6 +11,7 @@ import { CompactDialog } from './compact-dialog';
 import { RawTranscriptDialog } from './raw-transcript-dialog';
 import { incognitoTitle, MemoryStatus } from '../memory-controls/incognito';
 import { slug } from '../../../../common/paths/slug';
+import { LoadingLine } from '../shell/loading-line';
 
 /** Below this width the session notes are a drawer over the conversation (styles.css has the same width). */
 const NARROW = '(max-width: 1100px)';
@@ -73,7 +74,8 @@ export function SessionPane({ project, projectName, sessionId }: { project: stri
             )}
           </div>
         </header>
-        {view.items.length === 0 ? (
+        {/* The first question of a conversation shows once recall is done: meanwhile no "Start a conversation". */}
+        {view.items.length === 0 && busy ? null : view.items.length === 0 ? (
           <div className="empty-state compact">
             <h2>Start a conversation</h2>
             <p className="muted">
@@ -85,6 +87,7 @@ export function SessionPane({ project, projectName, sessionId }: { project: stri
           <MessageList items={view.items} project={project} sessionId={sessionId} busy={busy} />
         )}
         {view.error && <ChatErrorBanner error={view.error} project={project} sessionId={sessionId} />}
+        {view.progress && <LoadingLine className="turn-progress">{view.progress}</LoadingLine>}
         {view.phase === 'running-tools' && <p className="muted small" role="status">Working…</p>}
         <Composer project={project} sessionId={sessionId} busy={busy} disabled={needsKey} />
       </section>

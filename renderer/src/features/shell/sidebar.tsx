@@ -2,6 +2,7 @@ import { useStoreShallow, useStore, type View } from '../../store';
 import { modLabel } from '../../ui/use-shortcuts';
 import { selectProject } from '../../bridge/actions';
 import { SessionList } from '../chat/session-list';
+import { LoadingLine } from './loading-line';
 
 const views: { id: View; label: string; shortcut: string }[] = [
   { id: 'chat', label: 'Chat', shortcut: `${modLabel}1` },
@@ -10,9 +11,10 @@ const views: { id: View; label: string; shortcut: string }[] = [
 ];
 
 export function Sidebar() {
-  const { view, projects, activeProject } = useStoreShallow((s) => ({
+  const { view, projects, projectsKnown, activeProject } = useStoreShallow((s) => ({
     view: s.view,
     projects: s.projects,
+    projectsKnown: s.projectsKnown,
     activeProject: s.activeProject,
   }));
   const { setScreen, setFolderChooserOpen } = useStore.getState();
@@ -42,7 +44,9 @@ export function Sidebar() {
       </nav>
       <section className="sidebar-section" aria-labelledby="projects-heading">
         <h2 id="projects-heading">Projects</h2>
-        {projects.length === 0 ? (
+        {!projectsKnown ? (
+          <LoadingLine>Loading projects…</LoadingLine>
+        ) : projects.length === 0 ? (
           <p className="muted small">No folders opened yet.</p>
         ) : (
           <ul className="project-list">

@@ -1,5 +1,6 @@
 import { useStoreShallow } from '../../store';
 import { SyncIndicator } from './sync-indicator';
+import { LoadingLine } from './loading-line';
 
 export function StatusBar() {
   const { connection, info, activeProject, credentials } = useStoreShallow((s) => ({
@@ -19,6 +20,8 @@ export function StatusBar() {
         Vault: {info?.vaultRoot ?? '…'}
       </span>
       {activeProject && <span className="muted">Project: {activeProject}</span>}
+      {/* The projects and conversations work meanwhile; search, the vault's list and recall wait for it (docs/architecture.md#start). */}
+      {info?.vaultState === 'opening' && <LoadingLine inline>Reading the vault…</LoadingLine>}
       <span className="spacer" />
       <SyncIndicator />
       {credentials?.apiKey === 'missing' && <span className="warning-text">No API key</span>}

@@ -7,6 +7,7 @@ import { openFile } from '../../bridge/vault-actions';
 import { buildTreeRows, humanTitle, TREE_SCOPES, type TreeRow } from './tree-rows';
 import { useSessionTitles } from './file-name';
 import { focusRow, focusedRowIndex, observeRect } from '../../ui/virtual-rows';
+import { LoadingLine } from '../shell/loading-line';
 
 const syncLabels: Record<NonNullable<VaultFileMeta['syncState']>, string> = {
   synced: 'synced',
@@ -124,7 +125,7 @@ export function FileTree() {
     overscan: 12,
   });
 
-  if (!loaded) return <p className="muted small">Reading the vault…</p>;
+  if (!loaded) return <LoadingLine>Reading the vault…</LoadingLine>;
   const items = virtualizer.getVirtualItems();
   // Rows on screen are grouped by scope in a (static) section, so each scope stays a named region.
   const byScope = TREE_SCOPES.map(({ scope, label: scopeLabel }) => ({
