@@ -92,6 +92,27 @@ describe.skipIf(!hasChromium)('importing and exporting memory', () => {
     expect(errors).toEqual([]);
   });
 
+  it('previews one memory per dated line of the answer Strata asks for, each with its date, and keeps the pasted text', async () => {
+    const { page, errors } = await openImportPanel('memory-import-dated-lines');
+    const answer = '[2024-05-12] - Works as a nurse in Porto\n[2024-08-03] - Is preparing for a marathon in October\n[2024-09-01] - Has a dog named Biscuit';
+    const box = page.getByLabel('Pasted answer');
+    await box.click();
+    await page.keyboard.insertText(answer);
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await page.getByRole('heading', { name: 'Preview: 3 of 3 to import from ChatGPT' }).waitFor();
+    for (const [name, date] of [['Works as a nurse in Porto', '2024-05-12'], ['Preparing for a marathon in October', '2024-08-03'], ['Has a dog named Biscuit', '2024-09-01']]) {
+      const body = await page.getByRole('listitem', { name }).getByLabel('Text', { exact: true }).inputValue();
+      expect(body, name).toContain(`(saved there on ${date})`);
+    }
+    expect(await box.inputValue()).toBe(answer);
+    await screenshots(page, 'memory-import-dated-lines', 'Preview:');
+    // Away to the memory table and back: the pasted answer is still in its box.
+    await page.getByRole('button', { name: 'Memory table' }).click();
+    await page.getByRole('button', { name: 'Import and export…' }).click();
+    expect(await page.getByLabel('Pasted answer').inputValue()).toBe(answer);
+    expect(errors).toEqual([]);
+  });
+
   it('flags a pasted secret in the preview by kind and line without showing it; leave it out, or say it is not one', async () => {
     const rng = new SeededRandom(31);
     const token = githubToken(rng, 'ghp');

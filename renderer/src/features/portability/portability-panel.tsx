@@ -17,11 +17,11 @@ type Source = 'chatgpt' | 'claude' | 'other';
 
 /** Import from another assistant or a notes folder, then export (docs/memory-upkeep.md). */
 export function PortabilityPanel() {
-  const { activeProject, projects } = useStoreShallow((s) => ({ activeProject: s.activeProject, projects: s.projects }));
+  // The pasted answer lives in the store, so it is still there after the user goes elsewhere and comes back.
+  const { activeProject, projects, text, setText } = useStoreShallow((s) => ({ activeProject: s.activeProject, projects: s.projects, text: s.importDraft, setText: s.setImportDraft }));
   const project = projects.find((p) => p.path === activeProject);
   const [mode, setMode] = useState<'paste' | 'notes'>('paste');
   const [source, setSource] = useState<Source>('chatgpt');
-  const [text, setText] = useState('');
   const [notesPath, setNotesPath] = useState('');
   const [choosing, setChoosing] = useState(false);
   const [preview, setPreview] = useState<ImportPreview | null>(null);
