@@ -77,7 +77,7 @@ export const invokeChannels = {
   'project:forget': invoke<Project[]>()(z.object({ path: absolutePath }).strict()),
   'vault:get-root': invoke<VaultRootInfo>()(none),
   'vault:set-root': invoke<VaultRootInfo>()(z.object({ root: absolutePath.nullable() }).strict()),
-  'fs:list-dirs': invoke<DirListing>()(z.object({ path: absolutePath.optional() }).strict()),
+  'fs:list-dirs': invoke<DirListing>()(z.object({ path: absolutePath.optional(), zips: z.boolean().optional() }).strict()),
   'credentials:status': invoke<CredentialStatus>()(none),
   'credentials:set-api-key': invoke<CredentialStatus>()(z.object({ key: z.string().trim().min(1).max(512) }).strict()),
   'credentials:clear-api-key': invoke<CredentialStatus>()(none),

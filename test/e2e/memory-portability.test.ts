@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readZip } from '../../main/core/portability/zip.js';
+import { readZip, writeZip } from '../../main/core/portability/zip.js';
 import { SecretAllowanceStore } from '../../main/core/secrets/index.js';
 import { ALNUM, githubToken, SeededRandom } from '../fixtures/secrets/seeded-random.js';
 import { tempDir } from '../support/temp-dir.js';
@@ -39,10 +39,11 @@ describe.skipIf(!hasChromium)('importing and exporting memory', () => {
 
   /** The app on a fresh vault with the project "penny" open, and the import panel opened from the palette. */
   async function openImportPanel(pageName: string) {
-    const project = path.join(await tempDir('strata-e2e-port-'), 'penny');
+    const home = await tempDir('strata-e2e-port-');
+    const project = path.join(home, 'penny');
     await fs.mkdir(project);
     const root = await tempDir();
-    app = await startApp(root);
+    app = await startApp(root, home);
     const vault = app.services.vault();
     await vault.ready;
     await vault.projects.open(project);
@@ -53,7 +54,7 @@ describe.skipIf(!hasChromium)('importing and exporting memory', () => {
     await page.getByRole('combobox', { name: 'Commands' }).fill('import memory');
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Import and export memory' }).waitFor();
-    return { root, memoryDir, page, errors };
+    return { home, root, memoryDir, page, errors };
   }
 
   it('previews a pasted ChatGPT answer, writes the kept and edited items, and exports a zip of the same files', async () => {
@@ -110,6 +111,45 @@ describe.skipIf(!hasChromium)('importing and exporting memory', () => {
     await page.getByRole('button', { name: 'Memory table' }).click();
     await page.getByRole('button', { name: 'Import and export…' }).click();
     expect(await page.getByLabel('Pasted answer').inputValue()).toBe(answer);
+    expect(errors).toEqual([]);
+  });
+
+  it('picks a zip of notes in the chooser, lists each written memory by name with a link, and undoes the whole import', async () => {
+    const notes = [
+      ['notes/trip.md', '# Trip to Kyoto\n\nFlights booked for April; the ryokan is near Gion.\n'],
+      ['notes/reading.md', '# Reading list\n\nFinish The Dispossessed, then Piranesi.\n'],
+    ];
+    const { home, memoryDir, page, errors } = await openImportPanel('memory-import-zip');
+    await fs.mkdir(path.join(home, 'Downloads'));
+    await fs.writeFile(path.join(home, 'Downloads', 'notes.zip'), writeZip(notes.map(([name, text]) => ({ name: name!, data: Buffer.from(text!) })), new Date()));
+    await page.getByRole('radio', { name: 'A folder of markdown notes (or a zip)' }).check();
+    await page.getByRole('button', { name: 'Choose…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Choose a notes folder or a zip' });
+    await dialog.getByRole('button', { name: /Downloads/ }).click();
+    await dialog.getByRole('button', { name: /notes\.zip/ }).waitFor();
+    await themedScreenshots(page, 'memory-import-zip-chooser');
+    await dialog.getByRole('button', { name: /notes\.zip/ }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await page.getByLabel('Notes folder or zip').inputValue()).toBe(path.join(home, 'Downloads', 'notes.zip'));
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await page.getByRole('heading', { name: /^Preview: 2 of 2 to import/ }).waitFor();
+    await page.getByRole('button', { name: 'Write 2 memories to penny' }).click();
+
+    const written = page.getByRole('status').filter({ hasText: 'Written (2)' });
+    await written.getByRole('button', { name: 'Trip to Kyoto' }).waitFor();
+    await written.getByRole('button', { name: 'Reading list' }).waitFor();
+    await screenshots(page, 'memory-import-zip-written', 'Bring memory in');
+    const before = (await fs.readdir(memoryDir)).sort();
+    expect(before).toHaveLength(3);
+
+    await written.getByRole('button', { name: 'Undo this import' }).click();
+    await page.locator('.import-written').getByText('Import undone').waitFor();
+    await expect.poll(async () => fs.readdir(memoryDir)).toEqual(['MEMORY.md']);
+    expect(await fs.readFile(path.join(memoryDir, 'MEMORY.md'), 'utf8')).not.toMatch(/Kyoto|Reading/);
+    await page.getByRole('button', { name: 'Bring them back' }).click();
+    await written.getByRole('button', { name: 'Trip to Kyoto' }).click();
+    await expect.poll(async () => (await fs.readdir(memoryDir)).sort()).toEqual(before);
+    await page.locator('.file-header').getByRole('heading', { name: 'Trip to Kyoto', level: 1 }).waitFor();
     expect(errors).toEqual([]);
   });
 
