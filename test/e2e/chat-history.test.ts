@@ -222,7 +222,7 @@ describe.skipIf(!hasChromium)('conversation history in Chromium via strata host'
     await page.getByRole('button', { name: 'Inbox (1)' }).click();
     const inbox = page.getByRole('region', { name: 'Review inbox' });
     await inbox.getByRole('article', { name: 'Remember: Prefers tabs' }).getByRole('button', { name: 'Accept' }).click();
-    await inbox.getByText('Nothing is waiting.').waitFor();
+    await inbox.getByText('No memory from your conversations is waiting.').waitFor();
     await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /^Chat/ }).click();
     const card = page.getByRole('group', { name: 'Proposed memory: Prefers tabs' });
     await card.getByText('Accepted').waitFor();
