@@ -84,12 +84,18 @@ describe.skipIf(!hasChromium)('importing and exporting memory', () => {
     expect(await fs.readFile(path.join(memoryDir, 'MEMORY.md'), 'utf8')).toContain('[Job](user_a_product_designer_at_figma.md)');
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download a zip of markdown files' }).click()]);
-    expect(download.suggestedFilename()).toMatch(/^strata-memory-.*penny-\d{4}-\d{2}-\d{2}\.zip$/);
+    expect(download.suggestedFilename()).toMatch(/^strata-memory-penny-\d{4}-\d{2}-\d{2}\.zip$/);
     const entries = readZip(await fs.readFile((await download.path())!));
     for (const name of names) {
-      const entry = entries.find((e) => e.name.endsWith(`/memory/${name}`));
+      const entry = entries.find((e) => e.name === `penny/memory/${name}`);
       expect(entry?.data.toString('utf8'), name).toBe(await fs.readFile(path.join(memoryDir, name), 'utf8'));
     }
+    // The document for another assistant names the project as the user knows it, and promises no dates.
+    const [doc] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download one markdown document' }).click()]);
+    expect(doc.suggestedFilename()).toMatch(/^strata-memory-penny-\d{4}-\d{2}-\d{2}\.md$/);
+    const markdown = await fs.readFile((await doc.path())!, 'utf8');
+    expect(markdown).toContain('\n## Project: penny\n');
+    expect(markdown).not.toMatch(/tmp|each item says when/);
     expect(errors).toEqual([]);
   });
 
