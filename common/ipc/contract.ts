@@ -241,6 +241,8 @@ export const invokeChannels = {
   'vault:health': invoke<HealthReport>()(none),
   /** "Not a secret" (user only: the agent has no path to IPC): rule id and the finding's keyed hash, never a value. */
   'secrets:list-allowances': invoke<SecretAllowanceView[]>()(none),
+  /** Each scanner rule's kind of secret in words ("GitHub personal access token"), by rule id: what a refusal shows. */
+  'secrets:rule-kinds': invoke<Record<string, string>>()(none),
   'secrets:allow': invoke<SecretAllowanceView[]>()(
     z
       .object({

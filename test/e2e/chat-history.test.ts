@@ -151,7 +151,7 @@ describe.skipIf(!hasChromium)('conversation history in Chromium via strata host'
     const tail = live.slice(-5);
     expect(tail[0]).toMatch(/^When is the launch\?/);
     expect(tail.slice(1, 3)).toEqual(['The first try failed (the model was overloaded); Retry answered.', 'Compacted the conversation to make room.']);
-    expect(tail[3]).toMatch(/^Compacted .* using the session notes \(no model call\)/);
+    expect(tail[3]).toMatch(/^Compacted .* using the session notes Strata already keeps/);
     expect(tail[4]).toBe('The launch is on Friday.');
     // Reopened, it shows the same.
     await page.reload();
