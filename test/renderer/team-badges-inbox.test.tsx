@@ -128,13 +128,13 @@ describe('team memory in the vault', () => {
       ],
       invalidNames: [{ key: 'a\\b.md', path: `${TEAM}/a\\b.md`, reason: 'a backslash is not allowed' }],
     };
-    startFakeMain(createFakeApi({ 'team:status': () => withProblems, 'team:list-deleted': () => [] }).api);
+    startFakeMain(createFakeApi({ 'team:status': () => withProblems, 'team:list-deleted': () => [], 'secrets:rule-kinds': () => ({ 'github-pat': 'GitHub personal access token', 'aws-access-key': 'AWS access key' }) }).api);
     const { useStore } = await import('../../renderer/src/store');
     const { ConflictsPanel } = await import('../../renderer/src/features/conflicts/conflicts-panel');
     useStore.getState().setActiveProject('/p');
     useStore.getState().setTeamStatus(withProblems);
     render(<ConflictsPanel />);
-    expect(await screen.findByText(/github-pat on line 3, aws-access-key on line 9/)).toBeTruthy();
+    expect(await screen.findByText(/a GitHub personal access token on line 3, an AWS access key on line 9/)).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Names the team server refuses' })).toBeTruthy();
     expect(screen.getByText(/a backslash is not allowed/).textContent).toBe('a\\b.md: a backslash is not allowed');
     expect(screen.queryByText('No conflicts and nothing blocked.')).toBeNull();

@@ -18,8 +18,13 @@ let kinds: Promise<Record<string, string>> | null = null;
 
 /** Each scanner rule's kind of secret in words, asked of main once. */
 export function ruleKinds(): Promise<Record<string, string>> {
-  kinds ??= api.invoke['secrets:rule-kinds']({}).then((r) => (r.ok ? r.value : {}));
-  return kinds;
+  // Kept once main answered; a failed ask is asked again next time.
+  const asked = (kinds ??= api.invoke['secrets:rule-kinds']({}).then((r) => {
+    if (r.ok) return r.value;
+    kinds = null;
+    return {};
+  }));
+  return asked;
 }
 
 /** "a GitHub personal access token", "an AWS access key": a rule's kind with its article, or "a possible secret" when unknown. */

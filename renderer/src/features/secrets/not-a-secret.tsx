@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { parseFindingRefs } from '../../../../common/domain/secrets';
-import { allowFinding, allowInFile, kindInWords, ruleKinds } from '../../bridge/secrets-actions';
+import { allowFinding, allowInFile, kindInWords } from '../../bridge/secrets-actions';
+import { useRuleKinds } from './rule-kinds';
 import type { SaveOutcome } from '../../bridge/chat-actions';
 import { syncNow } from '../../bridge/team-actions';
 import { useStore } from '../../store';
@@ -15,15 +16,7 @@ export function RefusedFindings({ result, where, onSave }: { result: string; whe
   const refs = parseFindingRefs(result);
   const marked = useStore((s) => s.notSecret);
   const [save, setSave] = useState<'idle' | 'busy' | SaveOutcome>('idle');
-  // The kind of secret in words, never the rule's id (docs/security.md#secrets-scanning).
-  const [kinds, setKinds] = useState<Record<string, string>>({});
-  useEffect(() => {
-    let live = true;
-    void ruleKinds().then((k) => live && setKinds(k));
-    return () => {
-      live = false;
-    };
-  }, []);
+  const kinds = useRuleKinds();
   if (refs.length === 0) return null;
   const allMarked = refs.every((ref) => marked.includes(ref.fingerprint));
   return (
