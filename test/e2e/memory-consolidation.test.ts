@@ -76,6 +76,8 @@ describe.skipIf(!hasChromium)('tidying memory from the Inbox', () => {
     const city = inbox.getByRole('article', { name: 'Delete: City' });
     await deadline.getByText('merged the two deadline notes and made "next Friday" 2026-12-11').waitFor();
     await inbox.getByText('4 of 4 waiting').waitFor();
+    // One date format where a user reads a date: the locale's medium date, never 12/7/2026 beside 2026-12-07.
+    expect(await inbox.getByText(/^Proposed /).innerText()).toMatch(/^Proposed [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s?[AP]M — /);
     // One Inbox, no contradiction: the empty conversations section does not say that nothing is waiting.
     await inbox.getByText('No memory from your conversations is waiting.').waitFor();
     expect(await inbox.getByText('Nothing is waiting').count()).toBe(0);

@@ -97,7 +97,7 @@ describe('team memory in the vault', () => {
     expect((save as HTMLButtonElement).disabled).toBe(true);
     // Who is on which side, and when theirs arrived.
     expect(within(dialog).getByText(/dana, on this computer/)).toBeTruthy();
-    expect(within(dialog).getByText(/received 4 Dec/)).toBeTruthy();
+    expect(within(dialog).getByText(/received Dec 4, 2026/)).toBeTruthy();
     // The base is one click away, and away again.
     expect(within(dialog).queryByLabelText('Base version (last agreed)')).toBeNull();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Show the base' }));

@@ -4,6 +4,7 @@ import { api } from '../../bridge';
 import { loadChangeset, resolveItems, tidyNow, undoItem } from './consolidation-actions';
 import { MemoryChangeDiff } from './memory-change-diff';
 import './consolidation.css';
+import { formatDateTime } from '../../ui/dates';
 
 const verbs: Record<ConsolidationItem['action'], string> = { created: 'Create', updated: 'Update', deleted: 'Delete' };
 const statusText: Record<ConsolidationItem['status'], string> = { pending: '', applied: 'Applied', rejected: 'Rejected', undone: 'Undone' };
@@ -51,7 +52,7 @@ export function ConsolidationInbox({ project }: { project: string }) {
       ) : (
         <>
           <p className="small">
-            Proposed {new Date(changeset.createdAt).toLocaleString()} — {pending.length} of {changeset.items.length} waiting.
+            Proposed {formatDateTime(changeset.createdAt)} — {pending.length} of {changeset.items.length} waiting.
           </p>
           {pending.length > 0 && (
             <div className="row">

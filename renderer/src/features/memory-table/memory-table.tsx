@@ -8,6 +8,7 @@ import { daysAgo, useMemoryUsage } from '../vault/memory-use';
 import { useProjectLabel } from '../vault/project-label';
 import { deleteMemories, moveMemories, retireMemories } from './memory-table-actions';
 import './memory-table.css';
+import { formatDateTime, formatDay } from '../../ui/dates';
 
 type Column = 'name' | 'type' | 'description' | 'scope' | 'project' | 'lastUsed' | 'timesUsed' | 'validUntil' | 'modified' | 'tokens' | 'origin';
 const COLUMNS: { id: Column; label: string }[] = [
@@ -215,14 +216,14 @@ export function MemoryTable() {
                 <td className="description">{r.description}</td>
                 <td>{r.scope}</td>
                 {!projectFilter && <td>{label(r.project)}</td>}
-                <td className="date">{r.lastUsed ? <time dateTime={r.lastUsed} title={new Date(r.lastUsed).toLocaleString()}>{daysAgo(r.lastUsed)}</time> : <span className="muted">never</span>}</td>
+                <td className="date">{r.lastUsed ? <time dateTime={r.lastUsed} title={formatDateTime(r.lastUsed)}>{daysAgo(r.lastUsed)}</time> : <span className="muted">never</span>}</td>
                 <td className="number">{r.timesUsed}</td>
                 <td className="date">
-                  {r.validUntil && <time dateTime={r.validUntil}>{r.validUntil}</time>}
+                  {r.validUntil && <time dateTime={r.validUntil}>{formatDay(r.validUntil)}</time>}
                   {r.expired && <> <span className="badge warn">expired</span></>}
                 </td>
                 <td>
-                  <time dateTime={r.modified}>{new Date(r.modified).toLocaleDateString()}</time>
+                  <time dateTime={r.modified}>{formatDay(r.modified)}</time>
                 </td>
                 <td className="number">{r.tokens}</td>
                 <td className="origin">
