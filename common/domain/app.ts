@@ -30,6 +30,8 @@ export interface Project {
 export interface DirEntry {
   name: string;
   path: string;
+  /** A `.zip` file, listed only when the chooser asked for zips too. */
+  zip?: true;
 }
 
 /** One level of the folder chooser; browser tabs cannot open a native folder dialog. */

@@ -189,7 +189,10 @@ export interface MemoryProposal {
   action: 'saved' | 'updated' | 'deleted';
   title: string;
   type: string | null;
+  /** Unified diff, for the proposal's card in the conversation. */
   diff: string;
+  /** The memory as it is now (null for a new one), for the Inbox's side-by-side view. */
+  before: string | null;
   /** The proposed text (null for a deletion). */
   text: string | null;
   sessionId: string;

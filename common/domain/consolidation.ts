@@ -4,10 +4,13 @@ export interface ConsolidationItem {
   /** Path relative to the vault root. */
   path: string;
   action: 'created' | 'updated' | 'deleted';
+  /** The memory's name (its frontmatter `name`), or "The memory index" for MEMORY.md. */
+  title: string;
   /** The pass's one-line reason. */
   reason: string;
-  /** Unified diff of the file, before → after. */
-  diff: string;
+  /** The file before and after the change; null where it does not exist (created, deleted). */
+  before: string | null;
+  after: string | null;
   status: 'pending' | 'applied' | 'rejected' | 'undone';
 }
 

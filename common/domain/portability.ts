@@ -75,4 +75,6 @@ export interface ExportedMemory {
   /** Path relative to the vault root (`projects/<slug>/memory/…`). */
   path: string;
   text: string;
+  /** The project's name as the user knows it (its folder's name), never its slug. */
+  project: string;
 }

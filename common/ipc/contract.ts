@@ -77,7 +77,7 @@ export const invokeChannels = {
   'project:forget': invoke<Project[]>()(z.object({ path: absolutePath }).strict()),
   'vault:get-root': invoke<VaultRootInfo>()(none),
   'vault:set-root': invoke<VaultRootInfo>()(z.object({ root: absolutePath.nullable() }).strict()),
-  'fs:list-dirs': invoke<DirListing>()(z.object({ path: absolutePath.optional() }).strict()),
+  'fs:list-dirs': invoke<DirListing>()(z.object({ path: absolutePath.optional(), zips: z.boolean().optional() }).strict()),
   'credentials:status': invoke<CredentialStatus>()(none),
   'credentials:set-api-key': invoke<CredentialStatus>()(z.object({ key: z.string().trim().min(1).max(512) }).strict()),
   'credentials:clear-api-key': invoke<CredentialStatus>()(none),
@@ -243,6 +243,8 @@ export const invokeChannels = {
   'vault:health': invoke<HealthReport>()(none),
   /** "Not a secret" (user only: the agent has no path to IPC): rule id and the finding's keyed hash, never a value. */
   'secrets:list-allowances': invoke<SecretAllowanceView[]>()(none),
+  /** Each scanner rule's kind of secret in words ("GitHub personal access token"), by rule id: what a refusal shows. */
+  'secrets:rule-kinds': invoke<Record<string, string>>()(none),
   'secrets:allow': invoke<SecretAllowanceView[]>()(
     z
       .object({

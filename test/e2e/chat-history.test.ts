@@ -151,7 +151,7 @@ describe.skipIf(!hasChromium)('conversation history in Chromium via strata host'
     const tail = live.slice(-5);
     expect(tail[0]).toMatch(/^When is the launch\?/);
     expect(tail.slice(1, 3)).toEqual(['The first try failed (the model was overloaded); Retry answered.', 'Compacted the conversation to make room.']);
-    expect(tail[3]).toMatch(/^Compacted .* using the session notes \(no model call\)/);
+    expect(tail[3]).toMatch(/^Compacted .* using the session notes Strata already keeps/);
     expect(tail[4]).toBe('The launch is on Friday.');
     // Reopened, it shows the same.
     await page.reload();
@@ -222,7 +222,7 @@ describe.skipIf(!hasChromium)('conversation history in Chromium via strata host'
     await page.getByRole('button', { name: 'Inbox (1)' }).click();
     const inbox = page.getByRole('region', { name: 'Review inbox' });
     await inbox.getByRole('article', { name: 'Remember: Prefers tabs' }).getByRole('button', { name: 'Accept' }).click();
-    await inbox.getByText('Nothing is waiting.').waitFor();
+    await inbox.getByText('No memory from your conversations is waiting.').waitFor();
     await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /^Chat/ }).click();
     const card = page.getByRole('group', { name: 'Proposed memory: Prefers tabs' });
     await card.getByText('Accepted').waitFor();

@@ -72,16 +72,28 @@ describe.skipIf(!hasChromium)('tidying memory from the Inbox', () => {
     await page.keyboard.press('Enter');
     const inbox = page.getByRole('region', { name: 'Review inbox' });
     await inbox.getByRole('button', { name: 'Tidy memory now' }).click();
-    const deadline = inbox.getByRole('article', { name: 'Update: project_deadline.md' });
+    const deadline = inbox.getByRole('article', { name: 'Update: Deadline' });
+    const city = inbox.getByRole('article', { name: 'Delete: City' });
     await deadline.getByText('merged the two deadline notes and made "next Friday" 2026-12-11').waitFor();
     await inbox.getByText('4 of 4 waiting').waitFor();
+    // One date format where a user reads a date: the locale's medium date, never 12/7/2026 beside 2026-12-07.
+    expect(await inbox.getByText(/^Proposed /).innerText()).toMatch(/^Proposed [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s?[AP]M — /);
+    // One Inbox, no contradiction: the empty conversations section does not say that nothing is waiting.
+    await inbox.getByText('No memory from your conversations is waiting.').waitFor();
+    expect(await inbox.getByText('Nothing is waiting').count()).toBe(0);
+    // Each change as the memory, by its name, side by side: no unified diff, no vault path.
+    await inbox.getByRole('article', { name: 'Update: The memory index' }).waitFor();
+    expect(await deadline.getByLabel('Now').innerText()).toContain('The launch is next Friday.');
+    expect(await deadline.getByLabel('After the change').innerText()).toContain('The launch is on 2026-12-11; no slip.');
+    await city.getByLabel('Deleted').waitFor();
+    const shown = await inbox.innerText();
+    expect(shown).not.toMatch(/@@ -|^--- |^\+\+\+ |projects\//m);
     expect(await fs.readFile(path.join(dir, 'project_deadline.md'), 'utf8')).toBe(seeded['project_deadline.md']);
     await expectAccessible(page);
     await screenshots(page, 'memory-tidy-inbox');
 
     await deadline.getByRole('button', { name: 'Accept' }).click();
     await deadline.getByText('Applied').waitFor();
-    const city = inbox.getByRole('article', { name: 'Delete: user_city.md' });
     await city.getByRole('button', { name: 'Reject' }).click();
     await city.getByText('Rejected').waitFor();
     await inbox.getByRole('button', { name: 'Accept all' }).click();

@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readZip } from '../../main/core/portability/zip.js';
+import { readZip, writeZip } from '../../main/core/portability/zip.js';
 import { SecretAllowanceStore } from '../../main/core/secrets/index.js';
 import { ALNUM, githubToken, SeededRandom } from '../fixtures/secrets/seeded-random.js';
 import { tempDir } from '../support/temp-dir.js';
@@ -39,10 +39,11 @@ describe.skipIf(!hasChromium)('importing and exporting memory', () => {
 
   /** The app on a fresh vault with the project "penny" open, and the import panel opened from the palette. */
   async function openImportPanel(pageName: string) {
-    const project = path.join(await tempDir('strata-e2e-port-'), 'penny');
+    const home = await tempDir('strata-e2e-port-');
+    const project = path.join(home, 'penny');
     await fs.mkdir(project);
     const root = await tempDir();
-    app = await startApp(root);
+    app = await startApp(root, home);
     const vault = app.services.vault();
     await vault.ready;
     await vault.projects.open(project);
@@ -53,7 +54,7 @@ describe.skipIf(!hasChromium)('importing and exporting memory', () => {
     await page.getByRole('combobox', { name: 'Commands' }).fill('import memory');
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Import and export memory' }).waitFor();
-    return { root, memoryDir, page, errors };
+    return { home, root, memoryDir, page, errors };
   }
 
   it('previews a pasted ChatGPT answer, writes the kept and edited items, and exports a zip of the same files', async () => {
@@ -83,12 +84,78 @@ describe.skipIf(!hasChromium)('importing and exporting memory', () => {
     expect(await fs.readFile(path.join(memoryDir, 'MEMORY.md'), 'utf8')).toContain('[Job](user_a_product_designer_at_figma.md)');
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download a zip of markdown files' }).click()]);
-    expect(download.suggestedFilename()).toMatch(/^strata-memory-.*penny-\d{4}-\d{2}-\d{2}\.zip$/);
+    expect(download.suggestedFilename()).toMatch(/^strata-memory-penny-\d{4}-\d{2}-\d{2}\.zip$/);
     const entries = readZip(await fs.readFile((await download.path())!));
     for (const name of names) {
-      const entry = entries.find((e) => e.name.endsWith(`/memory/${name}`));
+      const entry = entries.find((e) => e.name === `penny/memory/${name}`);
       expect(entry?.data.toString('utf8'), name).toBe(await fs.readFile(path.join(memoryDir, name), 'utf8'));
     }
+    // The document for another assistant names the project as the user knows it, and promises no dates.
+    const [doc] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download one markdown document' }).click()]);
+    expect(doc.suggestedFilename()).toMatch(/^strata-memory-penny-\d{4}-\d{2}-\d{2}\.md$/);
+    const markdown = await fs.readFile((await doc.path())!, 'utf8');
+    expect(markdown).toContain('\n## Project: penny\n');
+    expect(markdown).not.toMatch(/tmp|each item says when/);
+    expect(errors).toEqual([]);
+  });
+
+  it('previews one memory per dated line of the answer Strata asks for, each with its date, and keeps the pasted text', async () => {
+    const { page, errors } = await openImportPanel('memory-import-dated-lines');
+    const answer = '[2024-05-12] - Works as a nurse in Porto\n[2024-08-03] - Is preparing for a marathon in October\n[2024-09-01] - Has a dog named Biscuit';
+    const box = page.getByLabel('Pasted answer');
+    await box.click();
+    await page.keyboard.insertText(answer);
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await page.getByRole('heading', { name: 'Preview: 3 of 3 to import from ChatGPT' }).waitFor();
+    for (const [name, date] of [['Works as a nurse in Porto', '2024-05-12'], ['Preparing for a marathon in October', '2024-08-03'], ['Has a dog named Biscuit', '2024-09-01']]) {
+      const body = await page.getByRole('listitem', { name }).getByLabel('Text', { exact: true }).inputValue();
+      expect(body, name).toContain(`(saved there on ${date})`);
+    }
+    expect(await box.inputValue()).toBe(answer);
+    await screenshots(page, 'memory-import-dated-lines', 'Preview:');
+    // Away to the memory table and back: the pasted answer is still in its box.
+    await page.getByRole('button', { name: 'Memory table' }).click();
+    await page.getByRole('button', { name: 'Import and export…' }).click();
+    expect(await page.getByLabel('Pasted answer').inputValue()).toBe(answer);
+    expect(errors).toEqual([]);
+  });
+
+  it('picks a zip of notes in the chooser, lists each written memory by name with a link, and undoes the whole import', async () => {
+    const notes = [
+      ['notes/trip.md', '# Trip to Kyoto\n\nFlights booked for April; the ryokan is near Gion.\n'],
+      ['notes/reading.md', '# Reading list\n\nFinish The Dispossessed, then Piranesi.\n'],
+    ];
+    const { home, memoryDir, page, errors } = await openImportPanel('memory-import-zip');
+    await fs.mkdir(path.join(home, 'Downloads'));
+    await fs.writeFile(path.join(home, 'Downloads', 'notes.zip'), writeZip(notes.map(([name, text]) => ({ name: name!, data: Buffer.from(text!) })), new Date()));
+    await page.getByRole('radio', { name: 'A folder of markdown notes (or a zip)' }).check();
+    await page.getByRole('button', { name: 'Choose…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Choose a notes folder or a zip' });
+    await dialog.getByRole('button', { name: /Downloads/ }).click();
+    await dialog.getByRole('button', { name: /notes\.zip/ }).waitFor();
+    await themedScreenshots(page, 'memory-import-zip-chooser');
+    await dialog.getByRole('button', { name: /notes\.zip/ }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await page.getByLabel('Notes folder or zip').inputValue()).toBe(path.join(home, 'Downloads', 'notes.zip'));
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await page.getByRole('heading', { name: /^Preview: 2 of 2 to import/ }).waitFor();
+    await page.getByRole('button', { name: 'Write 2 memories to penny' }).click();
+
+    const written = page.getByRole('status').filter({ hasText: 'Written (2)' });
+    await written.getByRole('button', { name: 'Trip to Kyoto' }).waitFor();
+    await written.getByRole('button', { name: 'Reading list' }).waitFor();
+    await screenshots(page, 'memory-import-zip-written', 'Bring memory in');
+    const before = (await fs.readdir(memoryDir)).sort();
+    expect(before).toHaveLength(3);
+
+    await written.getByRole('button', { name: 'Undo this import' }).click();
+    await page.locator('.import-written').getByText('Import undone').waitFor();
+    await expect.poll(async () => fs.readdir(memoryDir)).toEqual(['MEMORY.md']);
+    expect(await fs.readFile(path.join(memoryDir, 'MEMORY.md'), 'utf8')).not.toMatch(/Kyoto|Reading/);
+    await page.getByRole('button', { name: 'Bring them back' }).click();
+    await written.getByRole('button', { name: 'Trip to Kyoto' }).click();
+    await expect.poll(async () => (await fs.readdir(memoryDir)).sort()).toEqual(before);
+    await page.locator('.file-header').getByRole('heading', { name: 'Trip to Kyoto', level: 1 }).waitFor();
     expect(errors).toEqual([]);
   });
 

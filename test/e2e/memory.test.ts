@@ -154,6 +154,35 @@ describe.skipIf(!hasChromium)('auto memory in Chromium via strata host and the f
     expect(errors).toEqual([]);
   });
 
+  it('shows a card for an extractor write over an existing memory it read first', async () => {
+    let memoryDir = '';
+    const updated = memory('Role', 'The user is a product designer', 'user', 'Product designer on the checkout team.');
+    const { page, errors, project, fake, app: started } = await open('memory-extractor-update', (r) => {
+      const all = JSON.stringify(r.messages);
+      if (!all.includes('You are the memory extractor')) return text('Noted.');
+      // As the real model does it: a Write over a file it has not read is refused (docs/claude-code-parity.md).
+      const role = path.join(memoryDir, 'user_role.md');
+      if (!all.includes('"name":"Read"')) return toolCalls([{ name: 'Read', input: { file_path: role } }]);
+      if (!all.includes('"name":"Write"')) return toolCalls([{ name: 'Write', input: { file_path: role, content: updated } }]);
+      return text('Done.');
+    });
+    memoryDir = await memoryDirOf(started.services, project);
+    await fs.mkdir(memoryDir, { recursive: true });
+    await fs.writeFile(path.join(memoryDir, 'user_role.md'), memory('Role', 'The user is a designer', 'user', 'Designer.'));
+    await fs.writeFile(path.join(memoryDir, 'MEMORY.md'), '- [Role](user_role.md) — the user is a designer\n');
+    const vault = started.services.vault();
+    const settings = vault.settings.get();
+    await vault.settings.update({ projects: { ...settings.projects, [project]: { ...settings.projects[project]!, extraction: true } } });
+
+    await send(page, 'I moved to the checkout team as a product designer.');
+    const card = page.getByRole('group', { name: 'Updated memory: Role' });
+    await card.waitFor();
+    await card.getByText('noticed in the background').waitFor();
+    await expect.poll(() => read(path.join(memoryDir, 'user_role.md'))).toContain('Product designer on the checkout team.');
+    allAccepted(fake);
+    expect(errors).toEqual([]);
+  });
+
   it('holds the extractor’s proposals in the vault’s review inbox, where they are accepted, edited or rejected', async () => {
     let memoryDir = '';
     const proposals = [
@@ -195,7 +224,7 @@ describe.skipIf(!hasChromium)('auto memory in Chromium via strata host and the f
     await expect.poll(() => read(path.join(memoryDir, 'user_role.md'))).toContain('Product designer on the checkout team.');
 
     await inbox.getByRole('article', { name: 'Remember: Code freeze' }).getByRole('button', { name: 'Reject' }).click();
-    await inbox.getByText('Nothing is waiting.').waitFor();
+    await inbox.getByText('No memory from your conversations is waiting.').waitFor();
     expect(await exists(path.join(memoryDir, 'project_freeze.md'))).toBe(false);
     // Accepted memories get their index line; the rejected one does not.
     const index = await read(path.join(memoryDir, 'MEMORY.md'));

@@ -170,7 +170,7 @@ describe.skipIf(!hasChromium)('team memory in Chromium', () => {
     await blockedIndicator.waitFor({ timeout: 20_000 });
     await blockedIndicator.click();
     const blockedItem = page.getByRole('listitem').filter({ hasText: 'deploy.md' });
-    await blockedItem.getByText('github-pat on line 2').waitFor();
+    await blockedItem.getByText('a GitHub personal access token on line 2').waitFor();
     await blockedItem.getByRole('button', { name: 'Open at line 2' }).click();
     const atLine = page.getByLabel(/^Text of .*deploy\.md, at line 2$/);
     await atLine.waitFor();

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/temp-dir.js';
 import { startApp, type TestApp } from './support/app.js';
 import { expectAccessible, hasChromium, openPage, useBrowser } from './support/browser.js';
+import { themedScreenshots } from './support/screenshots.js';
 
 const SLUG = '-work-history';
 const TABS = '---\nname: Prefers tabs\ndescription: The user indents with tabs\ntype: user\n---\nUse tabs for indentation.\n';
@@ -67,6 +68,37 @@ describe.skipIf(!hasChromium)('vault history in Chromium', () => {
     await expect.poll(() => fs.readFile(file, 'utf8')).toBe(TABS);
     await page.getByRole('status').getByRole('button', { name: 'Undo' }).click();
     await expect.poll(() => fs.readFile(file, 'utf8')).toContain('Also in Makefiles.');
+    expect(errors).toEqual([]);
+  });
+
+  it('shows no conversation id: the editor puts words in place of the originSessionId line, History leaves it out, the file keeps it', async () => {
+    const session = '3f6c2a1e-9b7d-4c55-8e21-5a0d7c9e4b12';
+    const appData = await tempDir();
+    const memory = path.join(appData, 'projects', SLUG, 'memory');
+    await fs.mkdir(memory, { recursive: true });
+    const file = path.join(memory, 'prefers-tabs.md');
+    await fs.writeFile(file, TABS.replace('type: user\n', `type: user\noriginSessionId: ${session}\n`));
+    app = await startApp(appData);
+    await app.services.vault().ready;
+    const { page, errors } = await openPage(browser(), app.host.url, 'vault-origin-line');
+    await page.getByRole('button', { name: /^Vault/ }).click();
+    await page.getByRole('button', { name: /Prefers tabs/ }).click();
+    await page.getByRole('button', { name: 'Edit', exact: true }).click();
+    const editor = page.getByLabel('Text of Prefers tabs');
+    await editor.getByText('Written in a conversation (linked with this memory)').waitFor();
+    expect(await editor.innerText()).not.toContain(session);
+    await editor.click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('Also in Makefiles.');
+    await expect.poll(() => fs.readFile(file, 'utf8')).toContain('Also in Makefiles.');
+    expect(await fs.readFile(file, 'utf8')).toContain(`originSessionId: ${session}\n`);
+    await themedScreenshots(page, 'vault-origin-line-editor');
+
+    await page.getByRole('button', { name: 'History', exact: true }).click();
+    await page.getByRole('list', { name: 'Earlier versions' }).getByRole('button').first().click();
+    await page.getByLabel('This version', { exact: true }).waitFor();
+    expect(await page.locator('.history-panel').innerText()).not.toContain(session);
+    expect(await page.getByLabel('Now', { exact: true }).textContent()).toContain('Also in Makefiles.');
     expect(errors).toEqual([]);
   });
 });

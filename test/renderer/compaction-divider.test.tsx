@@ -46,7 +46,7 @@ describe('the compaction divider', () => {
   it('says how much, how, what was kept, and shows what it replaced read-only, as the conversation or raw', async () => {
     const { asked } = await mount(divider());
     const line = screen.getByRole('separator', { name: 'Conversation compacted' });
-    expect(line.textContent).toContain('Compacted 170.4k → 12.1k tokens using the session notes (no model call).');
+    expect(line.textContent).toContain('Compacted 170.4k → 12.1k tokens using the session notes Strata already keeps.');
     expect(line.textContent).toContain('The last 14 messages were kept word for word.');
     await userEvent.click(screen.getByRole('button', { name: 'Show what it replaced' }));
     const dialog = await screen.findByRole('dialog', { name: 'Before this compaction (read-only)' });

@@ -11,6 +11,7 @@ const proposal: MemoryProposal = {
   title: 'Prefers tabs',
   type: 'user',
   diff: '+Use tabs.',
+  before: null,
   text: '---\nname: Prefers tabs\n---\nUse tabs.\n',
   sessionId: 's1',
   createdAt: '2026-12-04T10:00:00Z',

@@ -14,10 +14,11 @@ afterEach(cleanup);
 // Assembled, so the repository holds no key-shaped literal.
 const value = ['ghp', 'Q4mZ8tLr2Vx7Kp9Nw3Hc6Jd1Fs5Gb0Ya8Ue2'].join('_');
 const fingerprint = 'ab'.repeat(32);
+const ruleKinds = { 'github-pat': 'GitHub personal access token' };
 
 describe('"Not a secret"', () => {
   it('on a refused memory write: marks the finding by rule and fingerprint, and never shows the value', async () => {
-    const fake = createFakeApi({ 'secrets:allow': ({ rule, where }) => [{ id: 'x', rule, where, createdAt: '2026-12-04T10:00:00.000Z' }] });
+    const fake = createFakeApi({ 'secrets:rule-kinds': () => ruleKinds, 'secrets:allow': ({ rule, where }) => [{ id: 'x', rule, where, createdAt: '2026-12-04T10:00:00.000Z' }] });
     startFakeMain(fake.api);
     const { ToolCard } = await import('../../renderer/src/features/chat/tool-card');
     const item: Extract<ChatItem, { kind: 'tool' }> = {
@@ -30,11 +31,13 @@ describe('"Not a secret"', () => {
       result: `Refused: rule github-pat on line 1 ${formatFindingRef('github-pat', fingerprint)} — leave the secret out and write the memory without it.`,
     };
     const { container } = render(<ToolCard item={item} project="/p" sessionId="s1" />);
-    expect(container.textContent).toMatch(/matched github-pat/);
+    // The kind of secret in words, never the rule's id.
+    await screen.findByText(/holds what looks like a GitHub personal access token\./);
+    expect(container.textContent).not.toContain('github-pat');
     expect(container.textContent).not.toContain(value);
     expect(container.textContent).not.toContain(fingerprint);
     await userEvent.click(screen.getByRole('button', { name: 'Not a secret' }));
-    await screen.findByText(/Marked github-pat as not a secret/);
+    await screen.findByText(/Marked a GitHub personal access token as not a secret/);
     expect(fake.calls.filter((c) => c.channel === 'secrets:allow').map((c) => c.request)).toEqual([
       { rule: 'github-pat', fingerprint, where: 'memory write: /v/projects/p/memory/ci.md' },
     ]);
@@ -65,7 +68,7 @@ describe('"Not a secret"', () => {
     await userEvent.click(within(first.container).getByRole('button', { name: 'Not a secret' }));
     // The other row of the same value no longer offers a stale link: it is marked too.
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Not a secret' })).toBeNull());
-    expect(second.container.textContent).toMatch(/Marked github-pat as not a secret: this value only/);
+    expect(second.container.textContent).toMatch(/Marked a (GitHub personal access token|possible secret) as not a secret: this value only/);
     expect(fake.calls.filter((c) => c.channel === 'secrets:allow')).toHaveLength(1);
 
     // A save main refuses says why, in words, and can be tried again.

@@ -97,7 +97,7 @@ describe('team memory in the vault', () => {
     expect((save as HTMLButtonElement).disabled).toBe(true);
     // Who is on which side, and when theirs arrived.
     expect(within(dialog).getByText(/dana, on this computer/)).toBeTruthy();
-    expect(within(dialog).getByText(/received 4 Dec/)).toBeTruthy();
+    expect(within(dialog).getByText(/received Dec 4, 2026/)).toBeTruthy();
     // The base is one click away, and away again.
     expect(within(dialog).queryByLabelText('Base version (last agreed)')).toBeNull();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Show the base' }));
@@ -128,13 +128,13 @@ describe('team memory in the vault', () => {
       ],
       invalidNames: [{ key: 'a\\b.md', path: `${TEAM}/a\\b.md`, reason: 'a backslash is not allowed' }],
     };
-    startFakeMain(createFakeApi({ 'team:status': () => withProblems, 'team:list-deleted': () => [] }).api);
+    startFakeMain(createFakeApi({ 'team:status': () => withProblems, 'team:list-deleted': () => [], 'secrets:rule-kinds': () => ({ 'github-pat': 'GitHub personal access token', 'aws-access-key': 'AWS access key' }) }).api);
     const { useStore } = await import('../../renderer/src/store');
     const { ConflictsPanel } = await import('../../renderer/src/features/conflicts/conflicts-panel');
     useStore.getState().setActiveProject('/p');
     useStore.getState().setTeamStatus(withProblems);
     render(<ConflictsPanel />);
-    expect(await screen.findByText(/github-pat on line 3, aws-access-key on line 9/)).toBeTruthy();
+    expect(await screen.findByText(/a GitHub personal access token on line 3, an AWS access key on line 9/)).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Names the team server refuses' })).toBeTruthy();
     expect(screen.getByText(/a backslash is not allowed/).textContent).toBe('a\\b.md: a backslash is not allowed');
     expect(screen.queryByText('No conflicts and nothing blocked.')).toBeNull();

@@ -136,7 +136,7 @@ async function runExport(argv: string[], io: CliIo): Promise<number> {
     }
     const out = path.resolve(values.out);
     await writeFileAtomic(out, data);
-    if (values.json) io.stdout(JSON.stringify({ out, files: memories.map((m) => m.path), suggestedName: exportFileName(slug, values.format, now) }));
+    if (values.json) io.stdout(JSON.stringify({ out, files: memories.map((m) => m.path), suggestedName: exportFileName(projectDir ? path.basename(projectDir) : null, values.format, now) }));
     else io.stdout(`exported ${memories.length} files to ${out}`);
   } finally {
     await vault.close();

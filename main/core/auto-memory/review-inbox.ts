@@ -119,6 +119,7 @@ export class ReviewInbox {
       title: shown.name ?? path.basename(e.absPath, '.md'),
       type: shown.type === 'untyped' ? shown.rawType : shown.type,
       diff: createTwoFilesPatch(rel, rel, e.before ?? '', e.after ?? '', undefined, undefined, { context: 2 }),
+      before: e.before,
       text: e.after,
       sessionId: e.sessionId,
       createdAt: e.createdAt,

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { createTwoFilesPatch } from 'diff';
 import type { MemoryConfig } from '../../../common/config.js';
 import type { ConsolidationChangeset, ConsolidationItem } from '../../../common/domain/consolidation.js';
+import { parseMemoryFile } from '../../../common/memory-file/index.js';
 import { AppFailure } from '../../../common/result.js';
 import { createExtractorCanUseTool, type CanUseTool } from '../auto-memory/index.js';
 import { formatManifest, scanMemoryFiles } from '../auto-memory/index.js';
@@ -275,8 +275,10 @@ export class Consolidator {
           id: i.id,
           path: rel,
           action: i.after === null ? 'deleted' : i.before === null ? 'created' : 'updated',
+          title: isIndexFile(i.absPath) ? 'The memory index' : (parseMemoryFile(i.after ?? i.before ?? '').name ?? path.basename(i.absPath, '.md')),
           reason: i.reason,
-          diff: createTwoFilesPatch(rel, rel, i.before ?? '', i.after ?? '', undefined, undefined, { context: 2 }),
+          before: i.before,
+          after: i.after,
           status: i.status,
         };
       }),

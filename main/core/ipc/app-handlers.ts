@@ -51,7 +51,7 @@ export function createAppHandlers(services: Services, shell: 'electron' | 'host'
         throw new AppFailure('io_error', `Strata cannot use that folder as its vault: ${(error as Error).message}`);
       }
     },
-    'fs:list-dirs': ({ path }) => listDirs(services.config.homeDir, path),
+    'fs:list-dirs': ({ path, zips }) => listDirs(services.config.homeDir, path, zips),
     'credentials:status': () => credentialStatus(services),
     'credentials:set-api-key': async ({ key }) => {
       await services.credentials.set(API_KEY_ACCOUNT, key);

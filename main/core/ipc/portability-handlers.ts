@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { AppFailure } from '../../../common/result.js';
 import { ProjectPaths } from '../paths/index.js';
 import {
@@ -53,7 +54,7 @@ export function createPortabilityHandlers(services: Services): Pick<Handlers, Po
       const slug = project ? (await ProjectPaths.resolve(vault.root, project)).memorySlug : null;
       const memories = await collectMemories(vault.files, slug);
       if (memories.length === 0) throw new AppFailure('not_found', project ? 'This project has no memories to export yet' : 'The vault has no memories to export yet');
-      const fileName = exportFileName(slug, format, now());
+      const fileName = exportFileName(project ? path.basename(project) : null, format, now());
       return format === 'zip'
         ? { fileName, base64: memoriesZip(memories, now()).toString('base64') }
         : { fileName, text: memoriesMarkdown(memories, now()) };

@@ -6,9 +6,10 @@ import { DamagedAllowancesError, SecretAllowanceStore, secretRules, type SecretA
 import type { Services } from '../services.js';
 import type { Handlers } from './dispatcher.js';
 
-type SecretsChannel = 'secrets:list-allowances' | 'secrets:allow' | 'secrets:allow-in-file' | 'secrets:revoke-allowance';
+type SecretsChannel = 'secrets:list-allowances' | 'secrets:rule-kinds' | 'secrets:allow' | 'secrets:allow-in-file' | 'secrets:revoke-allowance';
 
 const ruleIds = new Set(secretRules.map((r) => r.id));
+const ruleKinds = Object.fromEntries(secretRules.map((r) => [r.id, r.description]));
 const view = ({ id, rule, where, createdAt }: SecretAllowance): SecretAllowanceView => ({ id, rule, where, createdAt });
 
 function knownRule(rule: string): void {
@@ -40,7 +41,7 @@ async function readable<T>(work: () => T | Promise<T>): Promise<T> {
 
 export function createSecretsHandlers(services: Services): Pick<Handlers, SecretsChannel> {
   const store = () => SecretAllowanceStore.forVault(services.vault().root);
-  const handlers: Pick<Handlers, SecretsChannel> = {
+  const handlers: Pick<Handlers, Exclude<SecretsChannel, 'secrets:rule-kinds'>> = {
     'secrets:list-allowances': () => store().list().map(view),
     'secrets:allow': async ({ rule, fingerprint, where }) => {
       knownRule(rule);
@@ -65,6 +66,7 @@ export function createSecretsHandlers(services: Services): Pick<Handlers, Secret
   };
   return {
     'secrets:list-allowances': (r) => readable(() => handlers['secrets:list-allowances'](r)),
+    'secrets:rule-kinds': () => ruleKinds,
     'secrets:allow': (r) => readable(() => handlers['secrets:allow'](r)),
     'secrets:allow-in-file': (r) => readable(() => handlers['secrets:allow-in-file'](r)),
     'secrets:revoke-allowance': (r) => readable(() => handlers['secrets:revoke-allowance'](r)),

@@ -30,7 +30,8 @@ export async function previewNotesAt(where: string, now: number, guard: ImportGu
     if (!stat?.isFile()) throw new Error(`${where} is not a file`);
     if (stat.size > MAX_ZIP_BYTES) throw new Error(`${path.basename(where)} is over ${MAX_ZIP_BYTES / 1024 / 1024} MB`);
     const { notes, skipped } = readNotesZip(await fs.readFile(where));
-    const fromStrata = notes.length > 0 && notes.every((n) => /^projects\/[^/]+\/memory\//.test(n.relPath));
+    // `<project>/memory/…` as Strata exports now, `projects/<slug>/memory/…` as it used to.
+    const fromStrata = notes.length > 0 && notes.every((n) => /^(?:projects\/)?[^/]+\/memory\//.test(n.relPath));
     const preview = previewNotes(notes, fromStrata ? 'strata' : 'folder', now, path.basename(where), guard.scan);
     return scanPreview({ ...preview, skipped: [...skipped, ...preview.skipped] }, guard);
   }
@@ -39,8 +40,8 @@ export async function previewNotesAt(where: string, now: number, guard: ImportGu
   return scanPreview({ ...preview, skipped: [...skipped, ...preview.skipped] }, guard);
 }
 
-/** The file name an export is offered under: `strata-memory-<project or all>-<date>.<ext>`. */
-export function exportFileName(projectSlug: string | null, format: 'zip' | 'markdown', now: number): string {
-  const who = projectSlug ? projectSlug.replace(/^-+/, '').replace(/[^A-Za-z0-9._-]+/g, '-').slice(-60) : 'all';
+/** The file name an export is offered under: `strata-memory-<project's name, or all>-<date>.<ext>`. */
+export function exportFileName(projectName: string | null, format: 'zip' | 'markdown', now: number): string {
+  const who = projectName ? projectName.normalize('NFC').replace(/[^\p{L}\p{N}._-]+/gu, '-').replace(/^[-.]+|-+$/g, '').slice(0, 60) || 'project' : 'all';
   return `strata-memory-${who}-${new Date(now).toISOString().slice(0, 10)}.${format === 'zip' ? 'zip' : 'md'}`;
 }

@@ -18,13 +18,33 @@ export async function collectMemories(vault: Vault, projectSlug: string | null):
   const out: ExportedMemory[] = [];
   for (const m of metas) {
     const file = await vault.read(m.path).catch(() => null);
-    if (file) out.push({ path: m.path, text: file.text });
+    if (file) out.push({ path: m.path, text: file.text, project: m.projectName ?? nameFromSlug(m.projectSlug) });
   }
   return out.sort((a, b) => a.path.localeCompare(b.path));
 }
 
+/** A memory file of no project the vault names (it always names those of `projects/<slug>/`). */
+const nameFromSlug = (slug: string | null) => slug?.replace(/^-+/, '') || 'project';
+
+/**
+ * Each project's memory folder under the project's own name (`penny/memory/…`, `penny/memory/team/…`),
+ * not its slug; two projects of the same name get `penny`, `penny 2`. The import reads it back.
+ */
 export function memoriesZip(memories: readonly ExportedMemory[], now: number): Buffer {
-  return writeZip(memories.map((m) => ({ name: m.path, data: Buffer.from(m.text, 'utf8') })), new Date(now));
+  const folders = new Map<string, string>();
+  const entries = memories.map((m) => {
+    const [, slug = '', rest = m.path] = /^projects\/([^/]+)\/(.*)$/.exec(m.path) ?? [];
+    let folder = folders.get(slug);
+    if (folder === undefined) {
+      const base = m.project.replace(/[\\/:*?"<>|\p{Cc}]+/gu, '-').replace(/^[.\s]+|[.\s]+$/g, '') || 'project';
+      const used = new Set(folders.values());
+      folder = base;
+      for (let n = 2; used.has(folder); n++) folder = `${base} ${n}`;
+      folders.set(slug, folder);
+    }
+    return { name: `${folder}/${rest}`, data: Buffer.from(m.text, 'utf8') };
+  });
+  return writeZip(entries, new Date(now));
 }
 
 const typeWords: Record<string, string> = {
@@ -45,10 +65,11 @@ export function memoriesMarkdown(memories: readonly ExportedMemory[], now: numbe
   const lines = [
     `# What I want you to remember about me`,
     '',
-    `Exported from Strata on ${new Date(now).toISOString().slice(0, 10)}. Please remember the following about me and how I work; each item says when it was written down.`,
+    // Only imported memories carry the day they were written down, so the document promises no date.
+    `Exported from Strata on ${new Date(now).toISOString().slice(0, 10)}. Please remember the following about me and how I work.`,
   ];
-  for (const [project, files] of byProject) {
-    if (byProject.size > 1 || project !== 'other') lines.push('', `## Project: ${project.replace(/^-/, '').replace(/-/g, '/')}`);
+  for (const [slug, files] of byProject) {
+    if (byProject.size > 1 || slug !== 'other') lines.push('', `## Project: ${files[0]!.project}`);
     const groups = new Map<string, string[]>();
     for (const f of files) {
       const parsed = parseMemoryFile(f.text);

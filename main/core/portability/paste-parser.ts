@@ -26,6 +26,8 @@ const MONTH = `(?:${MONTHS.map((m) => `${m.slice(0, 3)}(?:${m.slice(3)})?`).join
 const DATE_TEXT = `\\d{4}-\\d{2}-\\d{2}|${MONTH}\\s+\\d{1,2}(?:st|nd|rd|th)?,?\\s+\\d{4}|\\d{1,2}\\s+${MONTH}\\s+\\d{4}|\\d{1,2}/\\d{1,2}/\\d{4}`;
 const UNKNOWN_DATE = '(?:unknown|no) date|date unknown|undated';
 const LEADING_DATE = new RegExp(`^(?:\\[\\s*(${DATE_TEXT}|${UNKNOWN_DATE})\\s*\\]|\\(\\s*(${DATE_TEXT})\\s*\\)|(${DATE_TEXT}))\\s*(?:[-–—:|]\\s*)?`, 'i');
+/** A line that opens with its saved date (`[2024-05-12] - …`, `2024-05-12: …`) is one memory, bullet or not. */
+const DATED_LINE = new RegExp(`^(\\s*)((?:\\[\\s*(?:${DATE_TEXT}|${UNKNOWN_DATE})\\s*\\]|\\(\\s*(?:${DATE_TEXT})\\s*\\)|(?:${DATE_TEXT})\\s*[-–—:|]).*)$`, 'i');
 const TRAILING_DATE = new RegExp(`\\s*(?:[-–—]\\s*|\\(\\s*|\\[\\s*)(?:(?:saved|added|remembered|noted|updated)(?:\\s+on)?\\s+)?(${DATE_TEXT})\\s*[)\\]]?\\.?\\s*$`, 'i');
 
 /** A date as written → `YYYY-MM-DD`, or null when it is not one. */
@@ -132,7 +134,7 @@ function drafts(pasted: string): { drafts: Draft[]; skipped: ImportPreview['skip
       continue;
     }
     const heading = MD_HEADING.exec(line) ?? BOLD_HEADING.exec(line) ?? PLAIN_HEADING.exec(line);
-    const bullet = BULLET.exec(line);
+    const bullet = BULLET.exec(line) ?? DATED_LINE.exec(line);
     if (heading && !bullet) {
       flush();
       const title = plain(heading[1]!);

@@ -103,4 +103,4 @@ export async function setVaultRoot(root: string | null): Promise<boolean> {
   return take(await api.invoke['vault:set-root']({ root })) !== null;
 }
 
-export const listDirs = (path?: string) => api.invoke['fs:list-dirs'](path ? { path } : {});
+export const listDirs = (path?: string, zips = false) => api.invoke['fs:list-dirs']({ ...(path ? { path } : {}), ...(zips ? { zips } : {}) });

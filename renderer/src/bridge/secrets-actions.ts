@@ -14,6 +14,25 @@ export async function listAllowances(): Promise<SecretAllowanceView[] | null> {
   return take(await api.invoke['secrets:list-allowances']({}));
 }
 
+let kinds: Promise<Record<string, string>> | null = null;
+
+/** Each scanner rule's kind of secret in words, asked of main once. */
+export function ruleKinds(): Promise<Record<string, string>> {
+  // Kept once main answered; a failed ask is asked again next time.
+  const asked = (kinds ??= api.invoke['secrets:rule-kinds']({}).then((r) => {
+    if (r.ok) return r.value;
+    kinds = null;
+    return {};
+  }));
+  return asked;
+}
+
+/** "a GitHub personal access token", "an AWS access key": a rule's kind with its article, or "a possible secret" when unknown. */
+export function kindInWords(kinds: Record<string, string>, rule: string): string {
+  const kind = kinds[rule];
+  return kind ? `${/^[AEIOU]/i.test(kind) ? 'an' : 'a'} ${kind}` : 'a possible secret';
+}
+
 /** Marks a refused memory write's finding (by rule and keyed hash) as not a secret. */
 export async function allowFinding(rule: string, fingerprint: string, where: string): Promise<boolean> {
   return take(await api.invoke['secrets:allow']({ rule, fingerprint, where })) !== null;

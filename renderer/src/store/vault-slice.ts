@@ -54,6 +54,9 @@ export interface VaultSlice {
   setSearch(query: string, filters: SearchFilters, hits: SearchHit[]): void;
   setIndexTarget(target: { projectSlug: string; team: boolean } | null): void;
   setOverlay(overlay: 'switcher' | 'palette' | null): void;
+  /** The Import panel's pasted answer, kept while the user goes elsewhere and comes back. */
+  importDraft: string;
+  setImportDraft(text: string): void;
 }
 
 export const createVaultSlice: StateCreator<VaultSlice> = (set) => ({
@@ -74,6 +77,8 @@ export const createVaultSlice: StateCreator<VaultSlice> = (set) => ({
   searchHits: [],
   indexTarget: null,
   overlay: null,
+  importDraft: '',
+  setImportDraft: (importDraft) => set({ importDraft }),
   treeCollapsed: readCollapsed(),
   toggleTreeGroup: (key) =>
     set((s) => {

@@ -22,7 +22,7 @@ const reasons: Record<string, string> = {
 export function CompactionDivider({ item, project, sessionId }: { item: Extract<ChatItem, { kind: 'compaction' }>; project: string; sessionId: string }) {
   const [open, setOpen] = useState(false);
   const how =
-    item.path === 'session-notes' ? 'the session notes (no model call)' : item.path === 'server' ? 'a summary the API wrote on its side' : 'a summary written by the model';
+    item.path === 'session-notes' ? 'the session notes Strata already keeps' : item.path === 'server' ? 'a summary the API wrote on its side' : 'a summary written by the model';
   const why = item.reason ? `, because ${reasons[item.reason] ?? item.reason}` : '';
   const kept = item.keptMessages > 0 ? ` The last ${item.keptMessages} messages were kept word for word.` : '';
   return (

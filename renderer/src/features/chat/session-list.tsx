@@ -5,6 +5,7 @@ import { IncognitoSessions } from '../memory-controls/incognito';
 import { modLabel } from '../../ui/use-shortcuts';
 import type { SessionSummary } from '../../../../common/domain/chat';
 import { ConversationHits } from './conversation-hits';
+import { formatDateTime } from '../../ui/dates';
 
 const EMPTY: never[] = [];
 const NEW = 'new-conversation';
@@ -105,7 +106,7 @@ export function SessionList({ project }: { project: string }) {
                   className="project-item"
                   data-session-id={s.sessionId}
                   aria-current={s.sessionId === activeSessionId ? 'true' : undefined}
-                  title={`${s.title} — ${new Date(s.updatedAt).toLocaleString()} (F2 to rename)`}
+                  title={`${s.title} — ${formatDateTime(s.updatedAt)} (F2 to rename)`}
                   onClick={() => void openSession(project, s.sessionId)}
                   onKeyDown={(e) => {
                     if (e.key === 'F2') {

@@ -8,12 +8,14 @@ import { DeletedList } from './deleted-list';
 import { NotASecretInFile } from '../secrets/not-a-secret';
 import { clockTime } from '../shell/sync-indicator';
 import { syncNow } from '../../bridge/team-actions';
+import { kindInWords } from '../../bridge/secrets-actions';
+import { useRuleKinds } from '../secrets/rule-kinds';
 import './conflicts.css';
 
-/** `github-pat on line 3, aws-access-key on line 9`: every finding, so all can be cleared in one pass. */
-function findingsText(b: BlockedFile): string {
+/** `a GitHub personal access token on line 3, an AWS access key on line 9`: every finding, so all can be cleared in one pass. */
+function findingsText(b: BlockedFile, kinds: Record<string, string>): string {
   const findings = b.findings.length > 0 ? b.findings : [b];
-  return findings.map((f) => `${f.rule} on line ${f.line}`).join(', ');
+  return findings.map((f) => `${kindInWords(kinds, f.rule)} on line ${f.line}`).join(', ');
 }
 
 /** The conflict inbox, and the files the secret scanner keeps from leaving this machine. */
@@ -24,6 +26,7 @@ export function ConflictsPanel() {
     conflict: s.conflict,
   }));
   const [atLine, setAtLine] = useState<string | null>(null);
+  const kinds = useRuleKinds();
   useEffect(() => {
     if (project) void loadTeamStatus(project);
   }, [project]);
@@ -73,7 +76,7 @@ export function ConflictsPanel() {
           <ul className="plain-list">
             {status.blocked.map((b) => (
               <li key={b.key}>
-                <code>{b.key}</code> — {findingsText(b)}{' '}
+                <code>{b.key}</code> — {findingsText(b, kinds)}{' '}
                 <button type="button" className="link" aria-expanded={atLine === b.key} onClick={() => setAtLine(atLine === b.key ? null : b.key)}>
                   Open at line {b.line}
                 </button>

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { DeletedTeamFile } from '../../../../common/domain/team';
 import { api } from '../../bridge';
 import { useStore } from '../../store';
+import { formatDay } from '../../ui/dates';
 
 /**
  * Team memories deleted here or by a teammate, each with Restore while its tombstone is kept (30 days,
@@ -26,7 +27,7 @@ export function DeletedList({ project, lastSyncAt }: { project: string; lastSync
       <ul className="plain-list">
         {deleted.map((d) => (
           <li key={d.key}>
-            <code>{d.key}</code> — deleted {d.by === 'remote' ? 'by a teammate' : 'here'} on {new Date(d.deletedAt).toLocaleDateString()}{' '}
+            <code>{d.key}</code> — deleted {d.by === 'remote' ? 'by a teammate' : 'here'} on {formatDay(d.deletedAt)}{' '}
             <button type="button" className="link" onClick={() => void restore(d.key)}>
               Restore
             </button>

@@ -6,6 +6,7 @@ import { resolveConflict } from '../../bridge/team-actions';
 import { useStore } from '../../store';
 import { ReadOnlyPane } from './read-only-pane';
 import { MergeEditor } from './merge-editor';
+import { formatDateTime } from '../../ui/dates';
 
 const FOCUSABLE = 'button:not([disabled]), [contenteditable="true"], [tabindex]:not([tabindex="-1"])';
 
@@ -24,8 +25,7 @@ function trapTab(e: React.KeyboardEvent<HTMLElement>): void {
   }
 }
 
-const when = (iso: string) =>
-  new Date(iso).toLocaleString('en-GB', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+const when = formatDateTime;
 
 /**
  * Where the result starts: yours with every change of theirs that does not touch yours already in

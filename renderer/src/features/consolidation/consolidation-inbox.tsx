@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
 import type { ConsolidationChangeset, ConsolidationItem } from '../../../../common/domain/consolidation';
 import { api } from '../../bridge';
-import { DiffView } from '../../ui/diff-view';
 import { loadChangeset, resolveItems, tidyNow, undoItem } from './consolidation-actions';
+import { MemoryChangeDiff } from './memory-change-diff';
 import './consolidation.css';
+import { formatDateTime } from '../../ui/dates';
 
 const verbs: Record<ConsolidationItem['action'], string> = { created: 'Create', updated: 'Update', deleted: 'Delete' };
 const statusText: Record<ConsolidationItem['status'], string> = { pending: '', applied: 'Applied', rejected: 'Rejected', undone: 'Undone' };
@@ -38,7 +39,7 @@ export function ConsolidationInbox({ project }: { project: string }) {
   return (
     <section className="consolidation" aria-labelledby="tidy-heading">
       <div className="row">
-        <h2 id="tidy-heading">Tidy-up</h2>
+        <h2 id="tidy-heading">Tidying memory</h2>
         <button type="button" className="button secondary" disabled={busy} onClick={() => act(() => tidyNow(project))}>
           {busy ? 'Working…' : 'Tidy memory now'}
         </button>
@@ -51,7 +52,7 @@ export function ConsolidationInbox({ project }: { project: string }) {
       ) : (
         <>
           <p className="small">
-            Proposed {new Date(changeset.createdAt).toLocaleString()} — {pending.length} of {changeset.items.length} waiting.
+            Proposed {formatDateTime(changeset.createdAt)} — {pending.length} of {changeset.items.length} waiting.
           </p>
           {pending.length > 0 && (
             <div className="row">
@@ -66,14 +67,14 @@ export function ConsolidationInbox({ project }: { project: string }) {
           <ul className="plain-list">
             {changeset.items.map((item) => (
               <li key={item.id}>
-                <article className="memory-card" aria-label={`${verbs[item.action]}: ${item.path.split('/').pop()}`}>
+                <article className="memory-card" aria-label={`${verbs[item.action]}: ${item.title}`}>
                   <div className="memory-head">
                     <span className="memory-verb">{verbs[item.action]}</span>
-                    <strong>{item.path.split('/').pop()}</strong>
+                    <strong>{item.title}</strong>
                     {item.status !== 'pending' && <span className="badge">{statusText[item.status]}</span>}
                   </div>
                   <p className="consolidation-reason">{item.reason}</p>
-                  <DiffView diff={item.diff} label={`Changes to ${item.path.split('/').pop()}`} />
+                  <MemoryChangeDiff before={item.before} after={item.after} />
                   <div className="row end">
                     {item.status === 'pending' && (
                       <>

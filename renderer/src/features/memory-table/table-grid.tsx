@@ -4,6 +4,7 @@ import { openFile } from '../../bridge/vault-actions';
 import { focusedRowIndex, focusRow, observeRect } from '../../ui/virtual-rows';
 import { ConversationLink } from '../vault/conversation-link';
 import { daysAgo } from '../vault/memory-use';
+import { formatDateTime, formatDay } from '../../ui/dates';
 import { OPTIONAL_COLUMNS, type OptionalColumn } from './table-columns';
 import { originText, type Origin, type Row, type SortColumn } from './table-rows';
 
@@ -141,18 +142,18 @@ function Cell({ row: r, column }: { row: Row; column: OptionalColumn }) {
     case 'project':
       return <span title={r.projectLabel}>{r.projectLabel}</span>;
     case 'lastUsed':
-      return r.lastUsed ? <time dateTime={r.lastUsed} title={new Date(r.lastUsed).toLocaleString()}>{daysAgo(r.lastUsed)}</time> : <span className="muted">never</span>;
+      return r.lastUsed ? <time dateTime={r.lastUsed} title={formatDateTime(r.lastUsed)}>{daysAgo(r.lastUsed)}</time> : <span className="muted">never</span>;
     case 'timesUsed':
       return <>{r.timesUsed}</>;
     case 'validUntil':
       return (
         <>
-          {r.validUntil && <time dateTime={r.validUntil}>{r.validUntil}</time>}
+          {r.validUntil && <time dateTime={r.validUntil}>{formatDay(r.validUntil)}</time>}
           {r.expired && <> <span className="badge warn">expired</span></>}
         </>
       );
     case 'modified':
-      return <time dateTime={r.modified}>{new Date(r.modified).toLocaleDateString()}</time>;
+      return <time dateTime={r.modified}>{formatDay(r.modified)}</time>;
     case 'tokens':
       return <>{r.tokens}</>;
     case 'origin':

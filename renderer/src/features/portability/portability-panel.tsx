@@ -6,7 +6,7 @@ import { FolderChooser } from '../projects/folder-chooser';
 import { ImportPreviewList, previewRows, type PreviewRow } from './import-preview';
 import { ImportWritten } from './import-written';
 import { ExportSection } from './export-section';
-import { previewNotes, previewPaste, writeItems } from './portability-actions';
+import { previewNotes, previewPaste, redoImport, undoImport, writeItems } from './portability-actions';
 import './portability.css';
 
 /** What to ask the other assistant, so its answer comes back in a shape the import reads best. */
@@ -17,11 +17,11 @@ type Source = 'chatgpt' | 'claude' | 'other';
 
 /** Import from another assistant or a notes folder, then export (docs/memory-upkeep.md). */
 export function PortabilityPanel() {
-  const { activeProject, projects } = useStoreShallow((s) => ({ activeProject: s.activeProject, projects: s.projects }));
+  // The pasted answer lives in the store, so it is still there after the user goes elsewhere and comes back.
+  const { activeProject, projects, text, setText } = useStoreShallow((s) => ({ activeProject: s.activeProject, projects: s.projects, text: s.importDraft, setText: s.setImportDraft }));
   const project = projects.find((p) => p.path === activeProject);
   const [mode, setMode] = useState<'paste' | 'notes'>('paste');
   const [source, setSource] = useState<Source>('chatgpt');
-  const [text, setText] = useState('');
   const [notesPath, setNotesPath] = useState('');
   const [choosing, setChoosing] = useState(false);
   const [preview, setPreview] = useState<ImportPreview | null>(null);
@@ -29,11 +29,15 @@ export function PortabilityPanel() {
   const [team, setTeam] = useState(false);
   const [busy, setBusy] = useState(false);
   const [written, setWritten] = useState<ImportResult | null>(null);
+  /** Set once the import is undone: what brings it back. */
+  const [undoTokens, setUndoTokens] = useState<string[] | null>(null);
+  const undo = (result: ImportResult) => void run(async () => setUndoTokens(await undoImport(result.written)));
 
   const show = (p: ImportPreview | null) => {
     setPreview(p);
     setRows(p ? previewRows(p.items) : []);
     setWritten(null);
+    setUndoTokens(null);
   };
   const run = async (fn: () => Promise<void>) => {
     setBusy(true);
@@ -116,7 +120,7 @@ export function PortabilityPanel() {
               placeholder="/home/you/Notes or /home/you/strata-memory.zip"
             />
             <button type="button" className="button secondary" onClick={() => setChoosing(true)}>
-              Choose folder…
+              Choose…
             </button>
           </div>
           <button type="submit" className="button primary" disabled={busy || !notesPath.trim()}>
@@ -152,9 +156,10 @@ export function PortabilityPanel() {
                   disabled={busy || kept.length === 0}
                   onClick={() =>
                     void run(async () => {
-                      const done = await writeItems(project.path, team, kept.map((r) => r.item));
+                      const done = await writeItems(project.path, team, kept.map((r) => r.item), undo);
                       if (done) {
                         setWritten(done);
+                        setUndoTokens(null);
                         // What the write's own scan held back stays in the preview, flagged, to settle there.
                         setPreview(done.heldBack.length ? { ...preview, items: done.heldBack, skipped: [] } : null);
                         setRows(previewRows(done.heldBack));
@@ -170,13 +175,26 @@ export function PortabilityPanel() {
             )}
           </div>
         ))}
-      {written && <ImportWritten result={written} />}
+      {written && (
+        <ImportWritten
+          result={written}
+          undone={undoTokens !== null}
+          onUndo={() => undo(written)}
+          onRedo={() =>
+            void run(async () => {
+              await redoImport(undoTokens ?? []);
+              setUndoTokens(null);
+            })
+          }
+        />
+      )}
 
       <ExportSection project={project} />
 
       {choosing && (
         <FolderChooser
-          title="Choose a notes folder"
+          title="Choose a notes folder or a zip"
+          zips
           onPick={async (p) => {
             setNotesPath(p);
             setChoosing(false);

@@ -4,14 +4,17 @@ import { listDirs } from '../../bridge/actions';
 
 /**
  * A folder picker that works in a browser tab (which cannot open a native dialog): one level at a
- * time, keyboard first. Enter on a folder opens it in the list; "Open this folder" picks it.
+ * time, keyboard first. Enter on a folder opens it in the list; "Open this folder" picks it. With
+ * `zips`, the `.zip` files of a folder are listed after its folders, and choosing one picks it.
  */
 export function FolderChooser({
   title,
+  zips = false,
   onPick,
   onClose,
 }: {
   title: string;
+  zips?: boolean;
   /** Resolves true when the choice was accepted (the chooser then closes). */
   onPick: (path: string) => Promise<boolean>;
   onClose: () => void;
@@ -29,7 +32,7 @@ export function FolderChooser({
   const load = useCallback(async (path?: string) => {
     const request = ++requests.current;
     const editsAtStart = edits.current;
-    const result = await listDirs(path);
+    const result = await listDirs(path, zips);
     if (request !== requests.current) return;
     if (result.ok) {
       setListing(result.value);
@@ -38,7 +41,7 @@ export function FolderChooser({
     } else {
       setProblem(result.error.message);
     }
-  }, []);
+  }, [zips]);
 
   useEffect(() => {
     void load();
@@ -98,12 +101,18 @@ export function FolderChooser({
             Home
           </button>
         </div>
-        <ul className="dir-list" aria-label="Folders">
-          {listing?.entries.length === 0 && <li className="muted small">No folders here.</li>}
+        <ul className="dir-list" aria-label={zips ? 'Folders and zips' : 'Folders'}>
+          {listing?.entries.length === 0 && <li className="muted small">{zips ? 'No folders or zips here.' : 'No folders here.'}</li>}
           {listing?.entries.map((entry) => (
             <li key={entry.path}>
-              <button type="button" className="dir-item" onClick={() => void load(entry.path)}>
-                📁 {entry.name}
+              <button type="button" className="dir-item" onClick={() => void (entry.zip ? pick(entry.path) : load(entry.path))}>
+                {entry.zip ? (
+                  <>
+                    {entry.name} <span className="muted small">· choose this zip</span>
+                  </>
+                ) : (
+                  `📁 ${entry.name}`
+                )}
               </button>
             </li>
           ))}

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { SecretAllowanceView } from '../../../../common/domain/secrets';
 import { listAllowances, revokeAllowance } from '../../bridge/secrets-actions';
+import { formatDay } from '../../ui/dates';
 
 /** Settings: the findings the user marked "Not a secret" in this vault, by rule and place, each revocable. */
 export function AllowancesSection() {
@@ -23,7 +24,7 @@ export function AllowancesSection() {
         <ul className="plain-list" aria-label="Findings marked not a secret">
           {allowances.map((a) => (
             <li key={a.id}>
-              <code>{a.rule}</code> — {a.where} <span className="muted small">({new Date(a.createdAt).toLocaleDateString()})</span>{' '}
+              <code>{a.rule}</code> — {a.where} <span className="muted small">({formatDay(a.createdAt)})</span>{' '}
               <button type="button" className="button ghost" aria-label={`Revoke ${a.rule} from ${a.where}`} onClick={() => void revokeAllowance(a.id).then((next) => next && setAllowances(next))}>
                 Revoke
               </button>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { parseFindingRefs } from '../../../../common/domain/secrets';
-import { allowFinding, allowInFile } from '../../bridge/secrets-actions';
+import { allowFinding, allowInFile, kindInWords } from '../../bridge/secrets-actions';
+import { useRuleKinds } from './rule-kinds';
 import type { SaveOutcome } from '../../bridge/chat-actions';
 import { syncNow } from '../../bridge/team-actions';
 import { useStore } from '../../store';
@@ -15,6 +16,7 @@ export function RefusedFindings({ result, where, onSave }: { result: string; whe
   const refs = parseFindingRefs(result);
   const marked = useStore((s) => s.notSecret);
   const [save, setSave] = useState<'idle' | 'busy' | SaveOutcome>('idle');
+  const kinds = useRuleKinds();
   if (refs.length === 0) return null;
   const allMarked = refs.every((ref) => marked.includes(ref.fingerprint));
   return (
@@ -22,11 +24,11 @@ export function RefusedFindings({ result, where, onSave }: { result: string; whe
       {refs.map((ref) =>
         marked.includes(ref.fingerprint) ? (
           <p key={ref.fingerprint} className="ok-text small">
-            Marked {ref.rule} as not a secret: this value only, any other value is still held back. Revoke it in Settings.
+            Marked {kindInWords(kinds, ref.rule)} as not a secret: this value only, any other value is still held back. Revoke it in Settings.
           </p>
         ) : (
           <p key={ref.fingerprint} className="small">
-            The memory was not saved: it matched <code>{ref.rule}</code>.{' '}
+            The memory was not saved: it holds what looks like {kindInWords(kinds, ref.rule)}.{' '}
             <button
               type="button"
               className="link"

@@ -3,6 +3,7 @@ import { api } from '../../bridge';
 import { loadFiles, openFile } from '../../bridge/vault-actions';
 import { useStore } from '../../store';
 import { useFileName } from './file-name';
+import { formatDateTime } from '../../ui/dates';
 
 type Deleted = { path: string; deletedAt: string; hash: string };
 
@@ -35,7 +36,7 @@ export function DeletedPanel() {
         {list?.map((d) => (
           <li key={d.path + d.deletedAt} className="row">
             <span className="grow" title={d.path}>
-              {name(d.path)} <span className="muted small">deleted {new Date(d.deletedAt).toLocaleString()}</span>
+              {name(d.path)} <span className="muted small">deleted {formatDateTime(d.deletedAt)}</span>
             </span>
             <button type="button" className="button secondary" aria-label={`Restore ${name(d.path)}`} onClick={() => void restore(d)}>
               Restore

@@ -9,6 +9,7 @@ import { CopyPathButton } from './copy-path';
 import { ExternalChange, SaveStatus } from './save-status';
 import { readableNotes } from './notes-sections';
 import { notesPlaceholders } from './notes-placeholders';
+import { ORIGIN_LINE_EXTENSIONS } from './origin-line';
 import { humanTitle } from './tree-rows';
 import { useSessionTitles } from './file-name';
 import { LinkedMemoryPreview, OriginConversation } from './memory-links';
@@ -168,7 +169,7 @@ export function FilePane() {
             syncKey={`${revision}:${editorKey}`}
             value={text}
             label={`Text of ${title}`}
-            extensions={meta.scope === 'session-notes' ? NOTES_EXTENSIONS : undefined}
+            extensions={meta.scope === 'session-notes' ? NOTES_EXTENSIONS : memory ? ORIGIN_LINE_EXTENSIONS : undefined}
             onChange={editDraft}
             onSave={() => void saveNow()}
           />

@@ -3,6 +3,7 @@ import { MergeView } from '@codemirror/merge';
 import { EditorState } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
 import { markdown } from '@codemirror/lang-markdown';
+import { withoutOriginLine } from '../../../../common/memory-file/provenance';
 
 /**
  * A kept version beside the file as it is now, both read-only, changed lines marked and wrapped
@@ -20,8 +21,9 @@ export function HistoryDiff({ then, now }: { then: string; now: string }) {
     ];
     const view = new MergeView({
       parent: host.current!,
-      a: { doc: then, extensions: side('This version') },
-      b: { doc: now, extensions: side('Now') },
+      // The conversation a memory came from is linked beside it, never shown as its raw id.
+      a: { doc: withoutOriginLine(then), extensions: side('This version') },
+      b: { doc: withoutOriginLine(now), extensions: side('Now') },
       highlightChanges: true,
       gutter: true,
       collapseUnchanged: { margin: 3, minSize: 8 },

@@ -1,4 +1,5 @@
 import type { ChangeAuthor, HistoryVersion } from '../../../../common/domain/vault';
+import { formatDateTime } from '../../ui/dates';
 
 /** Who made a change, as a person says it. */
 export function authorWords(author: ChangeAuthor): string {
@@ -67,5 +68,5 @@ export function whenWords(iso: string, now = new Date()): string {
   const days = Math.round((day(now) - day(at)) / 86_400_000);
   if (days === 0) return `Today, ${time}`;
   if (days === 1) return `Yesterday, ${time}`;
-  return at.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return formatDateTime(at);
 }

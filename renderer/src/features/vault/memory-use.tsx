@@ -5,6 +5,7 @@ import { freshnessOf, todayOf } from '../../../../common/memory-file/freshness';
 import { api } from '../../bridge';
 import { useStore } from '../../store';
 import { ConversationLink, useConversationTitle } from './conversation-link';
+import { formatDay } from '../../ui/dates';
 
 const DAY_MS = 86_400_000;
 const NONE: MemoryUsage = { since: null, files: {} };
@@ -47,8 +48,8 @@ function DatesLine({ meta }: { meta: VaultFileMeta }) {
   const state = freshnessOf({ validUntil: validUntil ?? null, reviewOn: reviewOn ?? null }, todayOf(Date.now()));
   return (
     <p className="small">
-      {validUntil && <>Valid until <time dateTime={validUntil}>{validUntil}</time>. </>}
-      {reviewOn && <>Review on <time dateTime={reviewOn}>{reviewOn}</time>. </>}
+      {validUntil && <>Valid until <time dateTime={validUntil}>{formatDay(validUntil)}</time>. </>}
+      {reviewOn && <>Review on <time dateTime={reviewOn}>{formatDay(reviewOn)}</time>. </>}
       {state === 'expired' && <span className="badge warn">Expired</span>}
       {state === 'review-due' && <span className="badge warn">Due for review</span>}
     </p>
@@ -112,7 +113,7 @@ export function NeverUsedMemories({ open, name }: { open: (path: string) => void
     <section aria-labelledby="never-used-heading">
       <h2 id="never-used-heading">Never used in an answer</h2>
       <p className="muted small">
-        Recall has not attached these since {usage.since!.slice(0, 10)}. If one is still true, a more specific description helps recall find
+        Recall has not attached these since {formatDay(usage.since!)}. If one is still true, a more specific description helps recall find
         it; if not, retire or delete it (the memory table does both at once).
       </p>
       <ul className="plain-list">

@@ -4,8 +4,8 @@ import { loadProposals, resolveProposal } from '../../bridge/chat-actions';
 import { useKeptDraft } from './kept-draft';
 import { useProjectLabel } from './project-label';
 import { useStoreShallow } from '../../store';
-import { DiffView } from '../../ui/diff-view';
 import { ConsolidationInbox } from '../consolidation/consolidation-inbox';
+import { MemoryChangeDiff } from '../consolidation/memory-change-diff';
 
 const NONE: MemoryProposal[] = [];
 
@@ -24,12 +24,14 @@ export function ReviewPanel() {
   return (
     <section className="health-panel" aria-labelledby="review-heading">
       <h1 id="review-heading">Review inbox</h1>
+      {project && <h2 id="noticed-heading">From your conversations</h2>}
       {!project ? (
         <p className="muted">Open a project to see what Strata wants to remember about it.</p>
       ) : proposals.length === 0 ? (
-        <p className="muted">
-          Nothing is waiting. With <strong>Review before saving</strong> on in the project’s settings, what Strata notices in the
-          background waits here for you.
+        // Only this section is empty: the tidy-up below may well have changes waiting.
+        <p className="muted small">
+          No memory from your conversations is waiting. With <strong>Review before saving</strong> on in the project’s settings, what
+          Strata notices in the background waits here for you.
         </p>
       ) : (
         <ul className="plain-list">
@@ -65,7 +67,7 @@ function ProposalItem({ project, proposal }: { project: string; proposal: Memory
         </span>
       </div>
       {editing === null ? (
-        <DiffView diff={proposal.diff} />
+        <MemoryChangeDiff before={proposal.before} after={proposal.text} />
       ) : (
         <textarea className="code" rows={10} aria-label="Memory text" value={editing} onChange={(e) => setEditing(e.target.value)} />
       )}

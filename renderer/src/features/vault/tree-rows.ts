@@ -1,4 +1,5 @@
 import type { VaultFileMeta, VaultScope } from '../../../../common/domain/vault';
+import { formatDateTime } from '../../ui/dates';
 
 export type TreeSort = 'name' | 'updated' | 'size';
 
@@ -96,5 +97,5 @@ export function humanTitle(file: VaultFileMeta, sessionTitles: ReadonlyMap<strin
   if (known) return known;
   if (!UUID.test(file.title)) return file.title;
   const when = new Date(file.mtime);
-  return `Notes from ${Number.isNaN(when.getTime()) ? 'an earlier session' : when.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}`;
+  return `Notes from ${Number.isNaN(when.getTime()) ? 'an earlier session' : formatDateTime(when)}`;
 }

@@ -63,6 +63,20 @@ describe('strata memory', () => {
     expect(md.out.join('\n')).toContain('- **Prefers concise answers**: Prefers concise answers.');
   });
 
+  it('previews one memory per dated line of an answer in the format Strata asks for', async () => {
+    const { project, vault } = await setup();
+    const answer = path.join(project, 'answer.txt');
+    await fs.writeFile(answer, '[2024-05-12] - Works as a nurse in Porto\n[2024-08-03] - Is preparing for a marathon\n[2024-09-01] - Has a dog named Biscuit\n');
+    const dry = captureIo();
+    expect(await runCli(['memory', 'import', '--project', project, '--vault', vault, '--from', 'chatgpt', '--dry-run', '--json', answer], dry.io)).toBe(0);
+    const { items } = JSON.parse(dry.out.join('')) as { items: { name: string; body: string }[] };
+    expect(items.map((i) => [i.name, /saved there on ([\d-]+)/.exec(i.body)?.[1]])).toEqual([
+      ['Works as a nurse in Porto', '2024-05-12'],
+      ['Preparing for a marathon', '2024-08-03'],
+      ['Has a dog named Biscuit', '2024-09-01'],
+    ]);
+  });
+
   it('says what is wrong with bad input and writes nothing', async () => {
     const { project, vault, mem } = await setup();
     const cases: [string[], RegExp][] = [

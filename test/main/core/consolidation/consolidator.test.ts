@@ -109,7 +109,7 @@ describe('consolidation gates and lock', () => {
       ['user_city.md', 'deleted', 'contradicted by user_city_new.md (moved to Porto)'],
       ['MEMORY.md', 'updated', 'dropped the lines of the removed files'],
     ]);
-    expect(items[0]!.diff).toContain('+The launch is on 2026-12-11; no slip.');
+    expect(items[0]!.after).toContain('The launch is on 2026-12-11; no slip.');
     expect((await fs.stat(path.join(t.dir, LOCK_FILE))).mtimeMs).toBe(START);
 
     // Reviewed or not, the next pass waits 24 hours and 5 sessions touched after this one.

@@ -98,7 +98,7 @@ describe('export', () => {
 
     const preview = await previewNotesAt(zipFile, NOW);
     expect(preview.source).toBe('strata');
-    expect(preview.skipped).toEqual([{ what: `${DIR}/MEMORY.md`, why: 'a memory index; it is rebuilt from the imported files' }]);
+    expect(preview.skipped).toEqual([{ what: 'work-penny/memory/MEMORY.md', why: 'a memory index; it is rebuilt from the imported files' }]);
     const b = await vaultWith();
     await writeImport(b.vault, { projectSlug: SLUG, team: false }, preview.items);
     for (const name of ['feedback_tone.md', 'project_owner.md']) {
@@ -111,7 +111,9 @@ describe('export', () => {
     const a = await vaultWith(files);
     const zip = memoriesZip(await collectMemories(a.vault, null), NOW);
     const entries = readZip(zip);
-    expect(entries.map((e) => e.name)).toContain('projects/-other/memory/user_city.md');
+    // Each project's folder by its name, not its slug (no project registered here: the vault's name for the slug).
+    expect(entries.map((e) => e.name)).toContain('other/memory/user_city.md');
+    expect(entries.every((e) => !e.name.startsWith('projects/'))).toBe(true);
     expect(entries.find((e) => e.name.endsWith('feedback_tone.md'))!.data.toString('utf8')).toBe(files[`${DIR}/feedback_tone.md`]);
     const damaged = Buffer.from(zip);
     const at = zip.indexOf('Lisbon');
@@ -123,7 +125,8 @@ describe('export', () => {
   it('writes one markdown document to paste elsewhere: grouped by kind, no frontmatter, team memories marked', async () => {
     const a = await vaultWith(files);
     const doc = memoriesMarkdown(await collectMemories(a.vault, SLUG), NOW);
-    expect(doc).toContain('Exported from Strata on 2026-12-04.');
+    expect(doc).toContain('Exported from Strata on 2026-12-04. Please remember the following about me and how I work.\n');
+    expect(doc).not.toContain('each item says when');
     expect(doc).not.toContain('type: ');
     expect(doc).not.toContain('MEMORY.md');
     expect(doc).toMatch(/### How I like you to work\n\n- \*\*Tone: plain\*\*: Plain words, no emojis\. 🙂 café/);

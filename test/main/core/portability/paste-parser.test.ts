@@ -66,6 +66,17 @@ describe('parsePastedMemories', () => {
     expect(preview.items[2]!.body).toMatch(/^Has two kids\. The older one is 7\.\n\nImported from another assistant on 2026-12-04\.$/);
   });
 
+  it('makes each line that opens with its date one memory, as Strata asks the other assistant to answer', () => {
+    const answer = '[2024-05-12] - Works as a nurse in Porto.\n[2024-08-03] - Is preparing for a marathon in October.\n2024-09-01: Has a dog named Biscuit.\n(March 3, 2025) Lives in Lisbon';
+    const preview = parsePastedMemories(answer, 'chatgpt', NOW);
+    expect(preview.items.map((i) => [i.name, i.body.split('\n')[0], /saved there on ([\d-]+)/.exec(i.body)?.[1]])).toEqual([
+      ['Works as a nurse in Porto', 'Works as a nurse in Porto.', '2024-05-12'],
+      ['Preparing for a marathon in October', 'Is preparing for a marathon in October.', '2024-08-03'],
+      ['Has a dog named Biscuit', 'Has a dog named Biscuit.', '2024-09-01'],
+      ['Lives in Lisbon', 'Lives in Lisbon.', '2025-03-03'],
+    ]);
+  });
+
   it('refuses an oversized paste with a clear message', () => {
     expect(() => parsePastedMemories('x'.repeat(200_001), 'chatgpt', NOW)).toThrow(/over 200,000 characters/);
   });
