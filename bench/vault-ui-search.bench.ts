@@ -37,7 +37,7 @@ const bench: Bench = {
         stat: 'p95',
         median: median(times),
         keystrokes: times.length,
-        target: `p95 < ${TARGET_P95_MS} ms`,
+        target: `p95 < ${TARGET_P95_MS} ms on a loaded machine, < 35 ms on a quiet one`,
         notes: NOTES,
       }),
     ];

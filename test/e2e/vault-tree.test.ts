@@ -69,11 +69,11 @@ describe.skipIf(!hasChromium)('the vault tree at scale in Chromium', () => {
     const { page } = await open('tree-search');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.getByLabel('Search text').fill('garden');
-    await page.getByText('Showing the first 50 results; more match.').waitFor();
-    expect(await page.locator('.results .result').count()).toBe(50);
+    await page.getByText('Showing the first 20 results; more match.').waitFor();
+    expect(await page.locator('.results .result').count()).toBe(20);
     await page.getByRole('button', { name: 'Show more' }).click();
-    await page.getByText('Showing the first 100 results; more match.').waitFor();
-    expect(await page.locator('.results .result').count()).toBe(100);
+    await page.getByText('Showing the first 40 results; more match.').waitFor();
+    expect(await page.locator('.results .result').count()).toBe(40);
     await page.getByLabel('Search text').fill('part 599');
     await page.getByText(/^\d+ results?\.$/).waitFor();
   });

@@ -107,12 +107,16 @@ export async function deleteFile(path: string, { stay = false } = {}): Promise<v
 /** The most hits one search asks for (the contract's cap); "Show more" grows the page up to it. */
 export const SEARCH_MAX = 200;
 
+/** The latest search asked for: an answer to an earlier one that arrives after it is dropped. */
+let searchSeq = 0;
+
 /**
  * Runs a search for `shown` hits, asking for one more to know whether others match; returns that
  * (the store holds only the `shown` ones).
  */
 export async function runSearch(query: string, filters: SearchFilters, shown = 50): Promise<boolean> {
   const s = useStore.getState();
+  const seq = ++searchSeq;
   if (!query.trim()) {
     s.setSearch(query, filters, []);
     return false;
@@ -125,6 +129,7 @@ export async function runSearch(query: string, filters: SearchFilters, shown = 5
       limit: Math.min(shown + 1, SEARCH_MAX),
     }),
   );
+  if (seq !== searchSeq) return false;
   if (useStore.getState().searchQuery !== query && hits === null) return false;
   s.setSearch(query, filters, (hits ?? []).slice(0, shown));
   return (hits?.length ?? 0) > shown;

