@@ -91,6 +91,8 @@ export class TermIndex {
   /** The term of each number, and the numbers a term that left the index gave back. */
   private readonly termOfNumber: (string | undefined)[] = [];
   private readonly freeNumbers: number[] = [];
+  /** Where `add` gathers a document's term numbers before keeping a copy of just their length. */
+  private readonly scratch = new Grow(new Uint32Array(256));
 
   constructor(readonly fields: readonly string[]) {
     this.fieldIndex = new Map(fields.map((f, i) => [f, i]));
@@ -203,7 +205,8 @@ export class TermIndex {
     this.lengths.length = Math.max(this.lengths.length, (slot + 1) * nf);
     // A document's entry in a term's postings is the last one while the document is being added: one
     // Map lookup per term, no per-document map (adding 10,000 notes is most of a cold start).
-    const distinct: number[] = [];
+    const distinct = this.scratch;
+    distinct.length = 0;
     for (const [field, terms] of Object.entries(fieldTerms)) {
       const f = this.fieldIndex.get(field);
       if (f === undefined) throw new Error(`unknown field ${field}`);
@@ -219,13 +222,14 @@ export class TermIndex {
           p.slots.data[n] = slot;
           p.counts.data.fill(0, n * nf, (n + 1) * nf);
           p.slots.length = ++n;
-          distinct.push(p.term);
+          distinct.ensure(distinct.length + 1);
+          distinct.data[distinct.length++] = p.term;
         }
         const at = (n - 1) * nf + f;
         if (p.counts.data[at]! < MAX_COUNT) p.counts.data[at]!++;
       }
     }
-    this.termsOfSlot[slot] = Uint32Array.from(distinct);
+    this.termsOfSlot[slot] = distinct.data.slice(0, distinct.length);
   }
 
   remove(id: string): void {
