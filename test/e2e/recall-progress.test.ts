@@ -48,10 +48,15 @@ describe.skipIf(!hasChromium)('recall progress in Chromium via strata host and t
 
     const line = page.getByRole('status').filter({ hasText: 'Finding memories… (3)' });
     await line.waitFor();
+    // The question shows at once, above the line, though main writes it only once recall is done.
+    const asked = page.getByRole('article', { name: 'You' });
+    expect(await asked.allTextContents()).toEqual(['Which day do we deploy?']);
+    expect(await line.count()).toBe(1);
     await themedScreenshots(page, 'chat-recall-progress');
     await expectAccessible(page);
     await page.getByText('We deploy on Thursdays, after the review.').waitFor();
     expect(await line.count()).toBe(0);
+    expect(await asked.count()).toBe(1);
     expect(await page.getByLabel('Memories used').getByRole('button', { name: 'Deploy day' }).count()).toBe(1);
     expect(fake.requests.map((r) => r.rejected)).toEqual(fake.requests.map(() => null));
     expect(errors).toEqual([]);

@@ -3,7 +3,20 @@ import { ModelPicker } from './model-picker';
 import { sendMessage, stopSession } from '../../bridge/chat-actions';
 
 /** The prompt box: Enter sends, Shift+Enter adds a line, Escape stops a running answer. */
-export function Composer({ project, sessionId, busy, disabled }: { project: string; sessionId: string; busy: boolean; disabled: boolean }) {
+export function Composer({
+  project,
+  sessionId,
+  busy,
+  disabled,
+  onSent,
+}: {
+  project: string;
+  sessionId: string;
+  busy: boolean;
+  disabled: boolean;
+  /** Told the question as it goes, so the conversation can show it before main has written it. */
+  onSent?: (text: string | null) => void;
+}) {
   const [text, setText] = useState('');
   const areaRef = useRef<HTMLTextAreaElement>(null);
   // Opening a conversation (or a project's new one) puts the cursor in the prompt, unless the user is
@@ -16,7 +29,9 @@ export function Composer({ project, sessionId, busy, disabled }: { project: stri
   const send = async () => {
     const trimmed = text.trim();
     if (!trimmed || busy || disabled) return;
+    onSent?.(trimmed);
     if (await sendMessage(project, sessionId, trimmed)) setText('');
+    else onSent?.(null);
   };
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {

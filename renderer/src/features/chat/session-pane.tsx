@@ -12,6 +12,7 @@ import { RawTranscriptDialog } from './raw-transcript-dialog';
 import { incognitoTitle, MemoryStatus } from '../memory-controls/incognito';
 import { slug } from '../../../../common/paths/slug';
 import { LoadingLine } from '../shell/loading-line';
+import { PendingQuestion } from './pending-question';
 
 /** Below this width the session notes are a drawer over the conversation (styles.css has the same width). */
 const NARROW = '(max-width: 1100px)';
@@ -27,6 +28,8 @@ export function SessionPane({ project, projectName, sessionId }: { project: stri
   }));
   const [compacting, setCompacting] = useState(false);
   const [raw, setRaw] = useState(false);
+  // The question sent and how many questions the conversation held then: it shows until main adds it.
+  const [asked, setAsked] = useState<{ text: string; questions: number } | null>(null);
   // A narrow window has no room beside the conversation: there the notes open over it, on demand.
   const narrow = useMediaQuery(NARROW);
   const [drawerOpen, setDrawerOpen] = useState(false);
@@ -42,6 +45,8 @@ export function SessionPane({ project, projectName, sessionId }: { project: stri
   if (!view) return <p className="muted">Opening the conversation…</p>;
   const title = listedTitle ?? (view.incognito ? incognitoTitle(view) : view.title);
   const busy = view.phase === 'streaming' || view.phase === 'running-tools' || view.phase === 'waiting-permission';
+  const questions = view.items.filter((i) => i.kind === 'user').length;
+  const pending = asked && asked.questions === questions && (busy || view.progress) ? asked.text : null;
   return (
     <div className="session-layout">
       <section className="session-pane" aria-labelledby="session-title">
@@ -87,9 +92,16 @@ export function SessionPane({ project, projectName, sessionId }: { project: stri
           <MessageList items={view.items} project={project} sessionId={sessionId} busy={busy} />
         )}
         {view.error && <ChatErrorBanner error={view.error} project={project} sessionId={sessionId} />}
+        {pending && <PendingQuestion text={pending} />}
         {view.progress && <LoadingLine className="turn-progress">{view.progress}</LoadingLine>}
         {view.phase === 'running-tools' && <p className="muted small" role="status">Working…</p>}
-        <Composer project={project} sessionId={sessionId} busy={busy} disabled={needsKey} />
+        <Composer
+          project={project}
+          sessionId={sessionId}
+          busy={busy}
+          disabled={needsKey}
+          onSent={(text) => setAsked(text === null ? null : { text, questions })}
+        />
       </section>
       {showNotes && <NotesPanel project={project} sessionId={sessionId} drawer={narrow} onHide={() => setShowNotes(false)} />}
       {compacting && <CompactDialog project={project} sessionId={sessionId} onClose={() => setCompacting(false)} />}
