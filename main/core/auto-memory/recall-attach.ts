@@ -16,6 +16,8 @@ export interface RecalledMemory {
   content: string;
   /** UTF-8 bytes of header + content, what the session budget counts. */
   bytes: number;
+  /** The content is the whole file, uncut: the agent has seen all of it, as if it had read it. */
+  whole: boolean;
 }
 
 export interface AttachLimits {
@@ -86,6 +88,7 @@ export function attachMemories(
       header,
       content,
       bytes,
+      whole: content === file.text,
     });
   }
   return out;

@@ -225,7 +225,9 @@ export class ConversationAgent {
       : memoryHook('extractor');
     const forkContext: Omit<ToolContext, 'signal'> = {
       scope: await realScope({ project: paths.projectDir, memory: [...memoryDirs, sessionDir], readOnly: [] }),
-      readState: new ReadState(),
+      // The conversation's reads (recalled memories among them) count as read in the forks, as in Claude
+      // Code: the extractor may update a memory the conversation was shown without reading it again.
+      readState: new ReadState(mainContext.readState),
       limits,
       beforeMemoryWrite: (file, content) => (inSession(file) ? Promise.resolve(null) : forkHook(file, content)),
       ...(afterMemoryMove ? { afterMemoryMove } : {}),

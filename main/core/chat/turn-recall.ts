@@ -34,6 +34,8 @@ export type RecallItem = Extract<ChatItem, { kind: 'recall' }>;
  */
 export class TurnRecall {
   private readonly ledger = new RecallLedger();
+  /** The memories recall marked read because it showed them whole (see forQuestion). */
+  private readonly markedRead = new Set<string>();
 
   constructor(private readonly host: TurnRecallHost) {}
 
@@ -52,7 +54,8 @@ export class TurnRecall {
     const memoryDir = await realpath(agent.paths.memoryDir).catch(() => agent.paths.memoryDir);
     // One per folder, kept by the engines across turns: no rescan of unchanged files, no index rebuild.
     const recall = host.engines.recallFor(memoryDir);
-    const seen = new Set([...this.ledger.paths, ...host.readState.paths()]);
+    // What recall itself marked read is the ledger's to count (a compaction lets it come back).
+    const seen = new Set([...this.ledger.paths, ...host.readState.paths().filter((p) => !this.markedRead.has(p))]);
     // A first turn in a large vault, or one asked while the vault still opens, can take a while: after a
     // second the chat says what it waits on, with the count once the folder is read.
     let files: number | null = null;
@@ -78,6 +81,12 @@ export class TurnRecall {
     if (!result || result.memories.length === 0) return null;
     const note = this.ledger.attach(result.memories);
     await this.appendMeta(agent, result.memories.map(renderRecalled).join('\n\n'), { [RECALL_FIELD]: note });
+    // A memory shown whole counts as read, as Claude Code marks the memories it attaches: the agent (and
+    // the extractor after it) may update it without a Read first, until the file changes on disk.
+    for (const m of result.memories.filter((m) => m.whole)) {
+      await host.readState.record(m.absPath, m.content);
+      this.markedRead.add(m.absPath);
+    }
     // Each memory counts this use (docs/memory.md#provenance-and-use), in the background like extraction.
     host.track(MemoryUsageStore.forVault(host.env.vaultRoot, host.clock).record(note.paths, host.sessionId));
     return {

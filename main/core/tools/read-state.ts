@@ -8,6 +8,14 @@ import { createHash } from 'node:crypto';
 export class ReadState {
   private readonly seen = new Map<string, string>();
 
+  /**
+   * With `parent`, what the parent has read counts as read here too (its later reads included), while
+   * what is read here stays here: a background fork sees the conversation's reads as Claude Code's
+   * forks do (they start from a clone of the parent's read state), and the conversation never sees the
+   * fork's.
+   */
+  constructor(private readonly parent?: ReadState) {}
+
   static hash(content: string | Buffer): string {
     return createHash('sha256').update(content).digest('hex');
   }
@@ -23,7 +31,11 @@ export class ReadState {
 
   /** The files read so far (real paths): recall never attaches one of them again. */
   paths(): string[] {
-    return [...this.seen.keys()];
+    return this.parent ? [...new Set([...this.parent.paths(), ...this.seen.keys()])] : [...this.seen.keys()];
+  }
+
+  private digestOf(file: string): string | undefined {
+    return this.seen.get(file) ?? this.parent?.digestOf(file);
   }
 
   forget(file: string): void {
@@ -37,7 +49,7 @@ export class ReadState {
    * whose text is the same is still the text the model saw.
    */
   async check(file: string, current: string): Promise<string | null> {
-    const seen = this.seen.get(file);
+    const seen = this.digestOf(file);
     if (!seen) return `File has not been read yet. Read it first before writing to it.`;
     if (ReadState.hash(current) === seen) return null;
     return 'File has been modified since read, either by the user or by a linter. Read it again before attempting to write it.';

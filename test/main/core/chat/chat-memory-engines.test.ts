@@ -178,6 +178,33 @@ describe('the memory engines on the chat loop', () => {
     expect(JSON.stringify(main.body.messages)).toContain('verify before relying on it');
   });
 
+  it('lets the extractor update a memory recall showed whole without reading it first, and shows the update as a card', async () => {
+    const isSelector = (r: WireRequest) => JSON.stringify(r.system ?? '').includes('You pick memory files');
+    let memoryDir = '';
+    const updated = '---\nname: Deploy day\ndescription: Deployments happen on Fridays now\ntype: project\n---\nWe deploy on Fridays since December.\n';
+    f = await chatFixture({
+      fake: {
+        respond: (r) => {
+          if (isSelector(r)) return text('{"selected_memories": ["project_deploy.md"]}');
+          if (!lastUserText(r).includes('You are the memory extractor')) return text('Noted: Fridays from now on.');
+          return forkResponder(() => toolCalls([{ name: 'Write', input: { file_path: path.join(memoryDir, 'project_deploy.md'), content: updated } }]))(r);
+        },
+      },
+    });
+    await f.switches({ extraction: true });
+    memoryDir = (await f.services.vault().sessions.paths(f.project)).memoryDir;
+    await fs.mkdir(memoryDir, { recursive: true });
+    await fs.writeFile(path.join(memoryDir, 'project_deploy.md'), '---\nname: Deploy day\ndescription: Deployments happen on Thursdays\ntype: project\n---\nWe deploy on Thursdays.\n');
+    const sessionId = await f.newSession();
+    const card = f.next('chat:did-update', (u) => u.upserts.some((i) => i.kind === 'memory' && i.by === 'extractor'));
+    await f.turn(sessionId, 'We moved deployments: which day do they happen now? Fridays.');
+    const item = (await card).upserts.find((i) => i.kind === 'memory')!;
+    expect(item).toMatchObject({ title: 'Deploy day', by: 'extractor' });
+    expect(await fs.readFile(path.join(memoryDir, 'project_deploy.md'), 'utf8')).toBe(updated);
+    const results = f.fake.requests.flatMap((r) => JSON.stringify(r.body.messages)).join('\n');
+    expect(results).not.toContain('has not been read yet');
+  });
+
   it('compacts on request from the notes without a model call, and the next turn is accepted', async () => {
     f = await chatFixture();
     const sessionId = await f.newSession();
