@@ -10,11 +10,23 @@ function take<T>(result: Result<T>): T | null {
   return null;
 }
 
-const plural = (n: number) => `${n} ${n === 1 ? 'memory' : 'memories'}`;
+const plural = (n: number) => `${n.toLocaleString()} ${n === 1 ? 'memory' : 'memories'}`;
+
+/**
+ * Says how far a bulk action is ("Deleting 120 of 10,000 memories…"): each memory is one request to
+ * main, so thousands take a while, and the toast shows it is still going.
+ */
+function progress(verb: string, done: number, total: number): void {
+  if (total < 2) return;
+  useStore.getState().showToast({ text: `${verb} ${(done + 1).toLocaleString()} of ${plural(total)}…` });
+}
 
 /** Undoes a list of vault deletes (and removes the copies a move made first, their use counts going back). */
 async function undoAll(tokens: string[], copies: string[], moves: { from: string; to: string }[] = []): Promise<void> {
-  for (const undoToken of tokens) take(await api.invoke['vault:undo']({ undoToken }));
+  for (const [i, undoToken] of tokens.entries()) {
+    progress('Undoing', i, tokens.length);
+    take(await api.invoke['vault:undo']({ undoToken }));
+  }
   for (const path of copies) take(await api.invoke['vault:delete']({ path }));
   if (moves.length > 0) take(await api.invoke['memory:usage-move']({ moves: moves.map(({ from, to }) => ({ from: to, to: from })) }));
   useStore.getState().showToast(null);
@@ -24,7 +36,8 @@ async function undoAll(tokens: string[], copies: string[], moves: { from: string
 /** Deletes the chosen memories (each a soft delete, its index line too) with one Undo for all. */
 export async function deleteMemories(paths: readonly string[]): Promise<void> {
   const tokens: string[] = [];
-  for (const path of paths) {
+  for (const [i, path] of paths.entries()) {
+    progress('Deleting', i, paths.length);
     const done = take(await api.invoke['vault:delete']({ path }));
     if (done) tokens.push(done.undoToken);
   }
@@ -41,7 +54,8 @@ export async function moveMemories(paths: readonly string[], toTeam: boolean): P
   const tokens: string[] = [];
   const copies: string[] = [];
   const moves: { from: string; to: string }[] = [];
-  for (const path of paths) {
+  for (const [i, path] of paths.entries()) {
+    progress('Moving', i, paths.length);
     const m = /^projects\/([^/]+)\/memory\/(?:team\/)?([^/]+\.md)$/.exec(path);
     if (!m) continue;
     const [, projectSlug, fileName] = m as unknown as [string, string, string];
@@ -75,7 +89,8 @@ export async function moveMemories(paths: readonly string[], toTeam: boolean): P
 export async function retireMemories(paths: readonly string[]): Promise<void> {
   const yesterday = todayOf(Date.now() - 86_400_000);
   const done: { path: string; text: string; hash: string }[] = [];
-  for (const path of paths) {
+  for (const [i, path] of paths.entries()) {
+    progress('Retiring', i, paths.length);
     const file = take(await api.invoke['vault:read-file']({ path }));
     if (!file) break;
     const retired = withMemoryDate(file.text, 'validUntil', yesterday);
@@ -93,7 +108,10 @@ export async function retireMemories(paths: readonly string[]): Promise<void> {
     actionLabel: 'Undo',
     action: () =>
       void (async () => {
-        for (const d of done) take(await api.invoke['vault:write-file']({ path: d.path, text: d.text, baseHash: d.hash }));
+        for (const [i, d] of done.entries()) {
+          progress('Undoing', i, done.length);
+          take(await api.invoke['vault:write-file']({ path: d.path, text: d.text, baseHash: d.hash }));
+        }
         useStore.getState().showToast(null);
         await loadFiles();
       })(),
