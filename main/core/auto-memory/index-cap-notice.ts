@@ -22,7 +22,7 @@ export async function indexCapNotice(memoryDir: string, config: MemoryConfig, la
   if (room.fill < WARN_AT) return null;
   const full = room.fill >= 1 ? `is over its limit, so ${whatIsCut(raw, caps)} no longer loaded` : `is ${Math.round(room.fill * 100)}% full`;
   const files = (await scanMemoryFiles(memoryDir)).filter((f) => f.relPath !== INDEX_FILE_NAME);
-  const pairs = nearDuplicates(
+  const pairs = await nearDuplicates(
     files.map((f) => ({ path: f.relPath, group: '', description: f.description ?? '', body: f.body })),
     Math.min(config.vault.nearDuplicateJaccard, 0.6),
   );

@@ -238,3 +238,17 @@ export async function forEachSlice<T>(items: readonly T[], size: number, fn: (it
     inSlice++;
   }
 }
+
+/**
+ * A pause for a long computation (Health's first pass, docs/memory.md#vault-upkeep): call it often;
+ * it returns a turn of the event loop once `SLICE_MS` have passed since the last, otherwise null.
+ */
+export function slicePause(): () => Promise<void> | null {
+  let sliceStart = performance.now();
+  return () => {
+    if (performance.now() - sliceStart < SLICE_MS) return null;
+    return yieldToLoop().then(() => {
+      sliceStart = performance.now();
+    });
+  };
+}

@@ -5,6 +5,7 @@ import { estimateTextTokens } from '../llm/index.js';
 import { isMemoryScope, memoryDir } from './vault-paths.js';
 import { freshnessOf, splitFrontmatter, todayOf } from '../../../common/memory-file/index.js';
 import { nearDuplicates, shingleHashes, type DuplicateCandidate } from './near-duplicates.js';
+import { slicePause } from './file-scan.js';
 
 export { nearDuplicates, normaliseDescription, shingles } from './near-duplicates.js';
 
@@ -43,10 +44,10 @@ export class HealthCache {
     for (const p of this.facts.keys()) if (!paths.has(p)) this.facts.delete(p);
   }
 
-  private readonly pairs = new Map<string, { signature: string; pairs: HealthReport['duplicates'] }>();
+  private readonly pairs = new Map<string, { signature: string; pairs: Promise<HealthReport['duplicates']> }>();
 
-  /** Near-duplicates of one project's memories, recomputed only when one of them changed. */
-  duplicates(group: string, members: (DuplicateCandidate & { hash: string })[], threshold: number): HealthReport['duplicates'] {
+  /** Near-duplicates of one project's memories, recomputed only when one of them changed (and once for two checks at a time). */
+  duplicates(group: string, members: (DuplicateCandidate & { hash: string })[], threshold: number): Promise<HealthReport['duplicates']> {
     const signature = `${threshold}\n${members.map((m) => `${m.path}\0${m.hash}\0${m.description}`).join('\n')}`;
     const known = this.pairs.get(group);
     if (known?.signature === signature) return known.pairs;
@@ -80,7 +81,7 @@ export function overCapMessage(h: MemoryIndexView['headroom']): string | null {
  * `staleDays`), plus what to know without a fix to click — tokens per file and in total, MEMORY.md
  * headroom, near-duplicates (which one to keep is the user's choice), oversized instructions.
  */
-export function computeHealth(input: HealthInput): HealthReport {
+export async function computeHealth(input: HealthInput): Promise<HealthReport> {
   const { config, now } = input;
   const cache = input.cache ?? new HealthCache();
   const files: HealthReport['files'] = [];
@@ -89,7 +90,10 @@ export function computeHealth(input: HealthInput): HealthReport {
   const memories = new Map<string, (DuplicateCandidate & { hash: string })[]>();
   const problems: HealthProblem[] = [];
   const seen = new Set<string>();
+  // The first pass hashes every memory's shingles: it yields every few ms (docs/memory.md#vault-upkeep).
+  const pause = slicePause();
   for (const { meta, text, hash } of input.files) {
+    await pause();
     if (meta.scope === 'transcript' || text === null) continue;
     seen.add(meta.path);
     const isMemory = isMemoryScope(meta.scope) && !meta.path.endsWith('/MEMORY.md');
@@ -134,7 +138,8 @@ export function computeHealth(input: HealthInput): HealthReport {
   }
   cache.keepOnly(seen);
   cache.keepGroups(new Set(memories.keys()));
-  const duplicates = [...memories].flatMap(([group, members]) => cache.duplicates(group, members, config.vault.nearDuplicateJaccard));
+  const duplicates: HealthReport['duplicates'] = [];
+  for (const [group, members] of memories) duplicates.push(...(await cache.duplicates(group, members, config.vault.nearDuplicateJaccard)));
   for (const { projectSlug, team, view } of input.indexes) {
     const dir = memoryDir(projectSlug, team);
     const over = overCapMessage(view.headroom);

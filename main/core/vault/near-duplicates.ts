@@ -1,5 +1,6 @@
 import type { HealthReport } from '../../../common/domain/vault.js';
 import { naturalCompare } from '../../../common/text/natural-sort.js';
+import { slicePause } from './file-scan.js';
 
 /** docs/memory.md#auto-memory "one specific line": two memories with the same line, give or take case and punctuation. */
 export const normaliseDescription = (d: string): string =>
@@ -86,10 +87,12 @@ export interface DuplicateCandidate {
 
 /**
  * Pairs within one group (project) whose normalised descriptions are equal, or whose bodies' 3-shingle
- * Jaccard is at least `threshold`. Candidates come from an inverted shingle index, so unrelated
- * memories are never compared.
+ * Jaccard is at least `threshold` (docs/memory.md#vault-upkeep). Candidates come from a prefix-filtered
+ * inverted index (`similarPairs`), so unrelated memories are never compared; it yields to the event loop
+ * every few milliseconds so the app answers while Health runs.
  */
-export function nearDuplicates(memories: DuplicateCandidate[], threshold: number): HealthReport['duplicates'] {
+export async function nearDuplicates(memories: DuplicateCandidate[], threshold: number): Promise<HealthReport['duplicates']> {
+  const pause = slicePause();
   const out: HealthReport['duplicates'] = [];
   const byGroup = new Map<string, DuplicateCandidate[]>();
   for (const m of memories) pushTo(byGroup, m.group, m);
@@ -109,55 +112,63 @@ export function nearDuplicates(memories: DuplicateCandidate[], threshold: number
         }
       }
     }
-    const sets = sorted.map((m) => m.hashes ?? shingleHashes(m.body));
-    for (const [i, j, inter] of sharedShingles(sets)) {
-      const union = sets[i]!.length + sets[j]!.length - inter;
+    const sets: Uint32Array[] = [];
+    for (const m of sorted) {
+      sets.push(m.hashes ?? shingleHashes(m.body));
+      await pause();
+    }
+    for (const [i, j] of await similarPairs(sets, threshold, pause)) {
       const a = sorted[i]!.path;
       const b = sorted[j]!.path;
-      if (union > 0 && inter / union >= threshold && !seen.has(`${a}\0${b}`)) out.push({ a, b, why: 'similar-body' });
+      if (!seen.has(`${a}\0${b}`)) out.push({ a, b, why: 'similar-body' });
     }
   }
   return out;
 }
 
+/** Floating-point slack on `t·|s|`, so a bound is never rounded past a pair that meets it. */
+const EPSILON = 1e-9;
+
 /**
- * Every pair of sets (i < j) sharing at least one hash held by few sets, with the exact number of hashes
- * they share, in (i, j) order. The (hash, set) pairs are packed into one sorted Float64Array (hash × 2^20
- * + set, exact below 2^53), so each run of one hash lists the sets holding it. A hash most sets hold
- * (boilerplate) proposes no pair — near-duplicates share their rare shingles too — but still counts in
- * the exact intersection, computed by merging the two sorted sets.
+ * Every pair of sets (i < j, in that order) with |i ∩ j| / |i ∪ j| ≥ t: the all-pairs similarity join
+ * with a prefix filter. Order each set's hashes rarest first (ties by value); a pair at Jaccard ≥ t shares
+ * at least ⌈t·|s|⌉ of each set's hashes, so it shares one among each set's first |s| − ⌈t·|s|⌉ + 1, and
+ * only those are indexed. Sets are visited smallest first and a candidate smaller than t times the set is
+ * skipped (it cannot reach t); every candidate is then checked exactly by merging the two sorted sets.
  */
-function sharedShingles(sets: Uint32Array[]): [number, number, number][] {
-  let total = 0;
-  for (const set of sets) total += set.length;
-  const packed = new Float64Array(total);
-  let k = 0;
-  sets.forEach((set, i) => {
-    for (const h of set) packed[k++] = h * 1_048_576 + i;
-  });
-  packed.sort();
-  const n = sets.length;
-  const common = Math.max(16, Math.ceil(n / 10));
-  const candidates = new Set<number>();
-  for (let start = 0; start < total; ) {
-    const hash = Math.floor(packed[start]! / 1_048_576);
-    let end = start + 1;
-    while (end < total && Math.floor(packed[end]! / 1_048_576) === hash) end++;
-    if (end - start <= common) {
-      for (let x = start; x < end; x++) {
-        const i = packed[x]! - hash * 1_048_576;
-        for (let y = x + 1; y < end; y++) candidates.add(i * n + (packed[y]! - hash * 1_048_576));
-      }
-    }
-    start = end;
+async function similarPairs(sets: Uint32Array[], t: number, pause: () => Promise<void> | null): Promise<[number, number][]> {
+  const frequency = new Map<number, number>();
+  for (const set of sets) {
+    for (const h of set) frequency.set(h, (frequency.get(h) ?? 0) + 1);
+    await pause();
   }
-  return [...candidates]
-    .sort((p, q) => p - q)
-    .map((key) => {
-      const i = Math.floor(key / n);
-      const j = key % n;
-      return [i, j, intersection(sets[i]!, sets[j]!)];
-    });
+  const bySize = sets.map((_, i) => i).sort((a, b) => sets[a]!.length - sets[b]!.length || a - b);
+  const postings = new Map<number, number[]>();
+  const lastSeen = new Int32Array(sets.length).fill(-1);
+  const pairs: [number, number][] = [];
+  for (const i of bySize) {
+    const set = sets[i]!;
+    if (set.length === 0) continue;
+    const rare = [...set].sort((a, b) => frequency.get(a)! - frequency.get(b)! || a - b);
+    const prefix = set.length - Math.ceil(t * set.length - EPSILON) + 1;
+    const minSize = t * set.length - EPSILON;
+    for (let k = 0; k < prefix && k < rare.length; k++) {
+      const list = postings.get(rare[k]!);
+      if (!list) {
+        postings.set(rare[k]!, [i]);
+        continue;
+      }
+      for (const j of list) {
+        if (lastSeen[j] === i || sets[j]!.length < minSize) continue;
+        lastSeen[j] = i;
+        const inter = intersection(set, sets[j]!);
+        if (inter / (set.length + sets[j]!.length - inter) >= t) pairs.push(i < j ? [i, j] : [j, i]);
+      }
+      list.push(i);
+      await pause();
+    }
+  }
+  return pairs.sort((p, q) => p[0] - q[0] || p[1] - q[1]);
 }
 
 /** The size of the intersection of two sorted unique arrays. */

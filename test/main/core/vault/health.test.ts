@@ -84,13 +84,13 @@ describe('Vault health', () => {
     await expect(vault.markReviewed(`${MEM}/nope.md`)).rejects.toMatchObject({ code: 'not_found' });
   });
 
-  it('computes shingle Jaccard and index edits exactly', () => {
+  it('computes shingle Jaccard and index edits exactly', async () => {
     expect([...shingles('a b c d')]).toEqual(['a b c', 'b c d']);
     const same = 'one two three four five six seven eight nine ten';
-    expect(nearDuplicates([{ path: 'a', group: 'g', description: 'x', body: same }, { path: 'b', group: 'g', description: 'y', body: same }], 0.8)).toEqual([
+    expect(await nearDuplicates([{ path: 'a', group: 'g', description: 'x', body: same }, { path: 'b', group: 'g', description: 'y', body: same }], 0.8)).toEqual([
       { a: 'a', b: 'b', why: 'similar-body' },
     ]);
-    expect(nearDuplicates([{ path: 'a', group: 'g1', description: 'x', body: same }, { path: 'b', group: 'g2', description: 'x', body: same }], 0.8)).toEqual([]);
+    expect(await nearDuplicates([{ path: 'a', group: 'g1', description: 'x', body: same }, { path: 'b', group: 'g2', description: 'x', body: same }], 0.8)).toEqual([]);
     expect(parseIndex('# T\n- [A b](a.md) — hook one\n* [C](./c%20d.md): hook\nprose')).toEqual([
       { line: 2, title: 'A b', target: 'a.md', hook: 'hook one' },
       { line: 3, title: 'C', target: 'c d.md', hook: 'hook' },
