@@ -1,6 +1,7 @@
 import type { HealthReport } from '../../../common/domain/vault.js';
 import { naturalCompare } from '../../../common/text/natural-sort.js';
 import { slicePause } from './file-scan.js';
+import { HashSlots } from './hash-slots.js';
 
 /** docs/memory.md#auto-memory "one specific line": two memories with the same line, give or take case and punctuation. */
 export const normaliseDescription = (d: string): string =>
@@ -137,32 +138,42 @@ const EPSILON = 1e-9;
  * skipped (it cannot reach t); every candidate is then checked exactly by merging the two sorted sets.
  */
 async function similarPairs(sets: Uint32Array[], t: number, pause: () => Promise<void> | null): Promise<[number, number][]> {
-  const frequency = new Map<number, number>();
+  // Each set's hashes as slot numbers of one table, so counts and postings live in arrays by slot.
+  const table = new HashSlots(sets.reduce((n, s) => n + s.length, 0));
+  const frequency = new Uint32Array(table.size);
+  const slotsOf: Uint32Array[] = [];
   for (const set of sets) {
-    for (const h of set) frequency.set(h, (frequency.get(h) ?? 0) + 1);
+    const slots = set.map((h) => table.slot(h));
+    for (const s of slots) frequency[s]!++;
+    slotsOf.push(slots);
     await pause();
   }
   const bySize = sets.map((_, i) => i).sort((a, b) => sets[a]!.length - sets[b]!.length || a - b);
-  const postings = new Map<number, number[]>();
+  const postings: (number[] | undefined)[] = [];
   const lastSeen = new Int32Array(sets.length).fill(-1);
   const pairs: [number, number][] = [];
   for (const i of bySize) {
     const set = sets[i]!;
     if (set.length === 0) continue;
-    const rare = [...set].sort((a, b) => frequency.get(a)! - frequency.get(b)! || a - b);
+    const slots = slotsOf[i]!;
+    const order = Array.from(set.keys()).sort((a, b) => frequency[slots[a]!]! - frequency[slots[b]!]! || set[a]! - set[b]!);
     const prefix = set.length - Math.ceil(t * set.length - EPSILON) + 1;
     const minSize = t * set.length - EPSILON;
-    for (let k = 0; k < prefix && k < rare.length; k++) {
-      const list = postings.get(rare[k]!);
+    for (let k = 0; k < prefix && k < order.length; k++) {
+      const slot = slots[order[k]!]!;
+      const list = postings[slot];
       if (!list) {
-        postings.set(rare[k]!, [i]);
+        postings[slot] = [i];
         continue;
       }
+      // A shingle most memories share (a template's line) brings thousands of candidates: pause among them too.
       for (const j of list) {
         if (lastSeen[j] === i || sets[j]!.length < minSize) continue;
         lastSeen[j] = i;
         const inter = intersection(set, sets[j]!);
         if (inter / (set.length + sets[j]!.length - inter) >= t) pairs.push(i < j ? [i, j] : [j, i]);
+        const due = pause();
+        if (due) await due;
       }
       list.push(i);
       await pause();
