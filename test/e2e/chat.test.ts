@@ -123,10 +123,12 @@ describe.skipIf(!hasChromium)('the chat in Chromium via strata host and the fake
     await expect.poll(() => fs.readFile(target, 'utf8').catch(() => null)).toBe(plan);
     await answers(page).getByText('I wrote the plan.').waitFor();
     expect(await dialog.count()).toBe(0);
-    // The tool card, collapsed, says what ran and that it is done; expanded, its input.
+    // The tool card, collapsed, says what ran and that it is done; expanded, what it wrote (its raw input behind Show raw).
     const card = page.getByRole('button', { name: /Write.*plan\.md.*Done/ });
     await card.click();
     expect(await card.getAttribute('aria-expanded')).toBe('true');
+    await page.getByText(`Wrote plan.md · ${plan.split('\n').length - 1} lines`, { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Show raw' }).last().click();
     await page.getByText('"file_path"', { exact: false }).first().waitFor();
     await settled(page);
     await expectAccessible(page);

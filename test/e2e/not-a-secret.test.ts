@@ -54,6 +54,7 @@ describe.skipIf(!hasChromium)('"Not a secret" in Chromium via strata host', () =
     await page.getByText('I could not save that: the scanner found a token.').waitFor();
     // The refused call is shown and kept without the value (docs/security.md#secrets-scanning).
     await page.getByRole('button', { name: /reference_training\.md/ }).click();
+    await page.locator('.tool-body').getByRole('button', { name: 'Show raw' }).click();
     const input = page.getByLabel('Write input');
     await expect.poll(() => input.innerText()).toContain('[secret-removed]');
     expect(await page.locator('body').innerText()).not.toContain(value.slice(4));

@@ -4,6 +4,7 @@ import { RefusedFindings } from '../secrets/not-a-secret';
 import { setMemoryPaused } from '../memory-controls/memory-pause';
 import { useStore } from '../../store';
 import { saveRefusedWrite } from '../../bridge/chat-actions';
+import { ToolDetails } from './tool-details';
 
 type ToolItem = Extract<ChatItem, { kind: 'tool' }>;
 
@@ -33,7 +34,7 @@ function PausedLine({ project }: { project: string }) {
   );
 }
 
-/** A tool call, collapsed to one line; its input and result on expand. */
+/** A tool call, collapsed to one line; what it did, in words, on expand. */
 export function ToolCard({ item, project, sessionId }: { item: ToolItem; project: string; sessionId: string }) {
   const [open, setOpen] = useState(false);
   // A refused write saved since with "Save it now" reads as saved here (its memory card follows in the conversation).
@@ -58,22 +59,7 @@ export function ToolCard({ item, project, sessionId }: { item: ToolItem; project
           }}
         />
       )}
-      {open && (
-        <div className="tool-body">
-          <h4>Input</h4>
-          <pre tabIndex={0} aria-label={`${item.name} input`}>
-            {JSON.stringify(item.input, null, 2)}
-          </pre>
-          {item.result !== undefined && (
-            <>
-              <h4>Result</h4>
-              <pre tabIndex={0} aria-label={`${item.name} result`}>
-                {item.result}
-              </pre>
-            </>
-          )}
-        </div>
-      )}
+      {open && <ToolDetails item={item} project={project} />}
     </div>
   );
 }
