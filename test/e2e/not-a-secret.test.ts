@@ -89,7 +89,12 @@ describe.skipIf(!hasChromium)('"Not a secret" in Chromium via strata host', () =
     const list = page.getByRole('list', { name: 'Findings marked not a secret' });
     await list.getByText(`memory write: ${file}`).waitFor();
     expect(await page.locator('body').innerText()).not.toContain(value.slice(4));
-    await list.getByRole('button', { name: /^Revoke github-pat/ }).click();
+    // Listed by the kind of secret in words, never the scanner rule's id.
+    await list.getByText(/^A GitHub personal access token — memory write/).waitFor();
+    expect(await list.innerText()).not.toContain('github-pat');
+    await list.scrollIntoViewIfNeeded();
+    await themedScreenshots(page, 'settings-not-a-secret');
+    await list.getByRole('button', { name: /^Revoke a GitHub personal access token from memory write/ }).click();
     await page.getByText('None yet.').waitFor();
 
     const stored = await read(path.join(app.services.vault().root, '.strata', 'secret-allowances.json'));

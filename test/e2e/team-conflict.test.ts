@@ -171,9 +171,12 @@ describe.skipIf(!hasChromium)('team memory in Chromium', () => {
     await blockedIndicator.click();
     const blockedItem = page.getByRole('listitem').filter({ hasText: 'deploy.md' });
     await blockedItem.getByText('a GitHub personal access token on line 2').waitFor();
+    // Its "Not a secret" is named by the kind of secret, never the scanner rule's id (docs/security.md#secrets-scanning).
+    await blockedItem.getByRole('button', { name: 'Not a secret: a GitHub personal access token on line 2' }).waitFor();
     await blockedItem.getByRole('button', { name: 'Open at line 2' }).click();
     const atLine = page.getByLabel(/^Text of .*deploy\.md, at line 2$/);
     await atLine.waitFor();
+    await page.getByText('What looks like a GitHub personal access token is on line 2 (marked).', { exact: false }).waitFor();
     expect(await page.locator('.at-line-editor .cm-activeLine').textContent()).toContain('token ghp_');
     await expectAccessible(page);
     // The cursor is already on the line: select it and replace the secret.

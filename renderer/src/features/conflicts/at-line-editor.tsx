@@ -6,6 +6,8 @@ import { markdown } from '@codemirror/lang-markdown';
 import type { VaultFile } from '../../../../common/domain/vault';
 import { api } from '../../bridge';
 import { useStore } from '../../store';
+import { kindInWords } from '../../bridge/secrets-actions';
+import { useRuleKinds } from '../secrets/rule-kinds';
 
 /** Marks one line (the scanner's finding) and keeps the mark on it while the user edits around it. */
 function markLine(line: number) {
@@ -24,6 +26,7 @@ function markLine(line: number) {
 export function AtLineEditor({ path, line, rule, onClose }: { path: string; line: number; rule: string; onClose: () => void }) {
   const host = useRef<HTMLDivElement>(null);
   const [file, setFile] = useState<VaultFile | null>(null);
+  const kinds = useRuleKinds();
   const text = useRef<string | null>(null);
   const [dirty, setDirty] = useState(false);
 
@@ -86,7 +89,7 @@ export function AtLineEditor({ path, line, rule, onClose }: { path: string; line
   return (
     <div className="at-line" role="group" aria-label={`${path} at line ${line}`}>
       <p className="muted small">
-        {rule} matched on line {line} (marked). Remove the secret, then save; the value is never sent or shown elsewhere.
+        What looks like {kindInWords(kinds, rule)} is on line {line} (marked). Remove the secret, then save; the value is never sent or shown elsewhere.
       </p>
       {file ? <div className="at-line-editor" ref={host} /> : <p className="muted small">Opening…</p>}
       <div className="row end">

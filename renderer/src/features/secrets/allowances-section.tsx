@@ -1,11 +1,15 @@
 import { useEffect, useState } from 'react';
 import type { SecretAllowanceView } from '../../../../common/domain/secrets';
-import { listAllowances, revokeAllowance } from '../../bridge/secrets-actions';
+import { kindInWords, listAllowances, revokeAllowance } from '../../bridge/secrets-actions';
+import { useRuleKinds } from './rule-kinds';
 import { formatDay } from '../../ui/dates';
 
-/** Settings: the findings the user marked "Not a secret" in this vault, by rule and place, each revocable. */
+/** Settings: the findings the user marked "Not a secret" in this vault, by kind of secret and place, each revocable. */
+const sentenceCase = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
 export function AllowancesSection() {
   const [allowances, setAllowances] = useState<SecretAllowanceView[] | null>(null);
+  const kinds = useRuleKinds();
   useEffect(() => {
     void listAllowances().then(setAllowances);
   }, []);
@@ -13,7 +17,7 @@ export function AllowancesSection() {
     <section className="card" aria-labelledby="allowances-heading">
       <h2 id="allowances-heading">Not a secret</h2>
       <p className="muted small">
-        Findings of the secret scanner you said are harmless. Only the rule and a fingerprint are kept, never the text itself. Revoke
+        Findings of the secret scanner you said are harmless. Only the kind of secret and a fingerprint are kept, never the text itself. Revoke
         one and the scanner blocks that value again.
       </p>
       {allowances === null ? (
@@ -24,8 +28,8 @@ export function AllowancesSection() {
         <ul className="plain-list" aria-label="Findings marked not a secret">
           {allowances.map((a) => (
             <li key={a.id}>
-              <code>{a.rule}</code> — {a.where} <span className="muted small">({formatDay(a.createdAt)})</span>{' '}
-              <button type="button" className="button ghost" aria-label={`Revoke ${a.rule} from ${a.where}`} onClick={() => void revokeAllowance(a.id).then((next) => next && setAllowances(next))}>
+              {sentenceCase(kindInWords(kinds, a.rule))} — {a.where} <span className="muted small">({formatDay(a.createdAt)})</span>{' '}
+              <button type="button" className="button ghost" aria-label={`Revoke ${kindInWords(kinds, a.rule)} from ${a.where}`} onClick={() => void revokeAllowance(a.id).then((next) => next && setAllowances(next))}>
                 Revoke
               </button>
             </li>

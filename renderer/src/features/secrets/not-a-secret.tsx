@@ -70,13 +70,14 @@ function SaveLine({ state, onSave }: { state: 'idle' | 'busy' | SaveOutcome; onS
 /** "Not a secret" on a team file the scanner holds back: main re-scans the file and marks the one value there, then the push is retried. */
 export function NotASecretInFile({ project, path, line, column, rule }: { project: string; path: string; line: number; column?: number; rule: string }) {
   const [state, setState] = useState<'idle' | 'busy' | 'done'>('idle');
+  const kinds = useRuleKinds();
   if (state === 'done') return <span className="ok-text small" role="status">Marked as not a secret; syncing again.</span>;
   return (
     <button
       type="button"
       className="link"
       disabled={state === 'busy'}
-      aria-label={`Not a secret: ${rule} on line ${line}${column === undefined ? '' : `, column ${column}`}`}
+      aria-label={`Not a secret: ${kindInWords(kinds, rule)} on line ${line}${column === undefined ? '' : `, column ${column}`}`}
       onClick={() => {
         setState('busy');
         void allowInFile(path, column === undefined ? { line } : { line, column }, rule, 'team push').then(async (ok) => {
