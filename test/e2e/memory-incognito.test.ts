@@ -34,6 +34,9 @@ describe.skipIf(!hasChromium)('incognito and paused memory in Chromium via strat
 
     await page.getByRole('button', { name: 'New incognito conversation' }).click();
     await page.locator('.session-header').getByText('Incognito — nothing is remembered').waitFor();
+    // Its header says what it is, never "New conversation", and its notes panel offers no Edit.
+    await page.getByRole('heading', { name: 'Incognito conversation', level: 1 }).waitFor();
+    expect(await page.getByRole('complementary', { name: 'Session notes' }).getByRole('button', { name: 'Edit' }).count()).toBe(0);
     await page.getByLabel('Message', { exact: true }).fill('Which day do we deploy? Remember I prefer tabs.');
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     await page.getByText('I have no memory of that in this chat.').waitFor();

@@ -1,6 +1,5 @@
-import { useEffect } from 'react';
 import { useStoreShallow, useStore } from '../../store';
-import { loadFiles } from '../../bridge/vault-actions';
+import { useOpenFileMemory } from './open-file-memory';
 import { modLabel } from '../../ui/use-shortcuts';
 import { FileTree } from './file-tree';
 import { FilePane } from './file-pane';
@@ -25,9 +24,7 @@ export function VaultView() {
     loaded: s.filesLoaded,
     inboxCount: s.activeProject ? (s.proposals[s.activeProject]?.length ?? 0) : 0,
   }));
-  useEffect(() => {
-    void loadFiles();
-  }, [info?.vaultRoot]);
+  useOpenFileMemory(info?.vaultRoot);
   const s = useStore.getState();
 
   return (
