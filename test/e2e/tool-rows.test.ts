@@ -68,6 +68,20 @@ describe.skipIf(!hasChromium)('tool rows in Chromium via strata host', () => {
     const shown = await log.innerText();
     expect(shown).not.toContain('"file_path"');
     expect(shown).not.toContain(memoryDir);
+    // The header's tools stay on one line, beside the notes panel at 1280 and with the Notes button at 1024.
+    for (const [width, height] of [[1280, 800], [1024, 700]] as const) {
+      await page.setViewportSize({ width, height });
+      // Middles, not tops: the meter and the buttons differ in height on one line.
+      const tops = await page.locator('.session-tools > *').evaluateAll((els) =>
+        els.map((e) => {
+          const r = e.getBoundingClientRect();
+          return Math.round((r.top + r.bottom) / 2);
+        }),
+      );
+      expect(tops.length).toBeGreaterThanOrEqual(4);
+      expect(new Set(tops).size, `tools at ${width}px`).toBe(1);
+    }
+    await page.getByRole('button', { name: 'Session notes', exact: true }).waitFor();
     await themedScreenshots(page, 'chat-tool-rows');
     await rows.nth(0).getByRole('button', { name: 'Show raw' }).click();
     expect(await rows.nth(0).getByLabel('Write input').innerText()).toContain('"file_path"');

@@ -68,13 +68,14 @@ export function SessionPane({ project, projectName, sessionId }: { project: stri
               </button>
             )}
             {view.items.length > 0 && (
-              <button type="button" className="button ghost" onClick={() => setRaw(true)}>
-                Show raw
+              // Short labels keep the header's tools on one line beside the notes panel; the full name is the tooltip.
+              <button type="button" className="button ghost" aria-label="Show raw" title="Show the raw transcript" onClick={() => setRaw(true)}>
+                Raw
               </button>
             )}
             {!showNotes && (
-              <button type="button" className="button ghost" ref={notesButton} onClick={() => setShowNotes(true)}>
-                Session notes
+              <button type="button" className="button ghost" ref={notesButton} aria-label="Session notes" title="Show the session notes" onClick={() => setShowNotes(true)}>
+                Notes
               </button>
             )}
           </div>
