@@ -9,6 +9,7 @@ import { tempDir } from '../support/temp-dir.js';
 import { testLogger } from '../support/test-logger.js';
 import { startApp, type TestApp } from './support/app.js';
 import { expectAccessible, hasChromium, openPage, useBrowser } from './support/browser.js';
+import { signInToTeam } from './support/team-sign-in.js';
 
 const REPO = 'acme/site';
 const PASSWORD = 'correct horse battery';
@@ -79,31 +80,7 @@ describe.skipIf(!hasChromium)('team memory in Chromium', () => {
     const { page, errors } = await openPage(browser(), app.host.url, 'team-conflict');
     await page.locator('.project-item', { hasText: 'site' }).click();
 
-    // Settings: the vault's team server, the project's repository (it has no git remote).
-    await page.locator('button.nav-item', { hasText: 'Settings' }).click();
-    await page.getByLabel('Team memory server URL (optional)').fill(server.url);
-    await page.getByRole('form', { name: 'Model and servers' }).getByRole('button', { name: 'Save', exact: true }).click();
-    const projectCard = page.getByRole('region', { name: 'This project' });
-    await projectCard.getByText(`Server: ${server.url}.`).waitFor();
-    await projectCard.getByLabel(/^Repository/).fill(REPO);
-    await projectCard.getByRole('button', { name: 'Save', exact: true }).click();
-    await projectCard.getByText(`Repository: ${REPO}.`).waitFor();
-
-    // Sign-in: the authorization page opens in a new tab; Dana signs in there.
-    const newTab = page.context().waitForEvent('page');
-    await projectCard.getByRole('button', { name: 'Sign in to the team server' }).click();
-    const tab = await newTab;
-    await tab.waitForLoadState();
-    expect(new URL(tab.url()).origin).toBe(new URL(server.url).origin);
-    await tab.getByLabel('Username').fill('dana');
-    await tab.getByLabel('Password').fill(PASSWORD);
-    await tab.getByRole('button', { name: 'Sign in' }).click();
-    await tab.getByRole('heading', { name: 'Signed in to Strata' }).waitFor();
-    expect(new URL(tab.url()).hostname).toBe('127.0.0.1');
-    await tab.close();
-    // The server names the account (GET /api/me).
-    await projectCard.getByText('Signed in as dana.').waitFor();
-    await page.getByRole('button', { name: 'Team memory synced' }).waitFor();
+    await signInToTeam(page, server.url, REPO, 'dana', PASSWORD);
     await expectAccessible(page);
 
     // Lee's memory arrived in Dana's vault.
