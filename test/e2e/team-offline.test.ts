@@ -108,7 +108,7 @@ describe.skipIf(!hasChromium)('team memory while the team server does not answer
     await expect.poll(() => fs.readFile(path.join(teamDir, 'deploy.md'), 'utf8'), { timeout: 15_000 }).toContain('Tell the team');
 
     // The status bar: offline, one change pending, and when it tries next (a clock time, minutes away).
-    const indicator = page.getByRole('button', { name: new RegExp(`^Offline — 1 pending · next try ${CLOCK}$`) });
+    const indicator = page.getByRole('button', { name: new RegExp(`^Offline — 1 change pending · next try ${CLOCK}$`) });
     await indicator.waitFor({ timeout: 20_000 });
     expect(await indicator.getAttribute('title')).toBe('offline — changes stay pending (the team server did not answer within 2 s)');
 

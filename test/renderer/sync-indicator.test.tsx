@@ -38,12 +38,13 @@ describe('the sync indicator', () => {
     expect(screen.getByRole('button', { name: 'Syncing 3/40' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
     push({ phase: 'offline', pending: 2 });
-    expect(screen.getByRole('button', { name: 'Offline — 2 pending' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Offline — 2 changes pending' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Try now' })).toBeTruthy();
     // When the scheduler will try again on its own, so "offline" is not a dead end.
     const next = '2026-12-04T14:05:00.000Z';
     push({ phase: 'offline', pending: 2, nextSyncAt: next });
     const at = new Date(next).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
-    expect(screen.getByRole('button', { name: `Offline — 2 pending · next try ${at}` })).toBeTruthy();
+    expect(screen.getByRole('button', { name: `Offline — 2 changes pending · next try ${at}` })).toBeTruthy();
     push({ phase: 'error', error: 'The team server answered 500', conflicts: ['a.md'], blocked: [{ key: 'b.md', path: 'x/b.md', rule: 'github-pat', line: 3, findings: [{ rule: 'github-pat', line: 3 }] }] });
     const failed = screen.getByRole('button', { name: 'Sync failed · 1 conflict · 1 blocked' });
     expect(failed.getAttribute('title')).toBe('The team server answered 500');

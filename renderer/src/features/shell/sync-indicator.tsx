@@ -23,7 +23,7 @@ export function SyncIndicator() {
       text = status.progress ? `Syncing ${status.progress.done}/${status.progress.total}` : 'Syncing…';
       break;
     case 'offline':
-      text = `Offline — ${status.pending} pending${status.nextSyncAt ? ` · next try ${clockTime(status.nextSyncAt)}` : ''}`;
+      text = `Offline — ${status.pending} change${status.pending === 1 ? '' : 's'} pending${status.nextSyncAt ? ` · next try ${clockTime(status.nextSyncAt)}` : ''}`;
       break;
     case 'error':
       text = 'Sync failed';
@@ -40,7 +40,8 @@ export function SyncIndicator() {
       </button>
       {(status.phase === 'error' || status.phase === 'offline') && (
         <button type="button" className="link small" onClick={() => void syncNow(project)}>
-          Retry
+          {/* Offline is not a failure: the same words as the team panel's, which says when it tries on its own. */}
+          {status.phase === 'offline' ? 'Try now' : 'Retry'}
         </button>
       )}
     </span>
