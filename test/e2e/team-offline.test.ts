@@ -121,6 +121,9 @@ describe.skipIf(!hasChromium)('team memory while the team server does not answer
       .toMatch(new RegExp(String.raw`^Offline — changes stay pending \(the team server did not answer within 2 s\)\. Strata tries again at ${CLOCK}\. Try now$`));
     await expectAccessible(page);
     await themedScreenshots(page, 'team-offline');
+    // At 1024 px the long paths give way: the sync state and the version stay whole in the status bar.
+    const right = await page.locator('.status-bar').evaluate((bar) => [...bar.children].map((c) => c.getBoundingClientRect().right));
+    expect(Math.max(...right)).toBeLessThanOrEqual(1024);
     await page.setViewportSize({ width: 1280, height: 800 });
 
     // The server is back on the same port; "Try now" pushes the edit at once.

@@ -16,10 +16,14 @@ export function StatusBar() {
       <span role="status" className={`dot ${connection}`}>
         {connectionText}
       </span>
-      <span className="muted" title={info?.vaultRoot}>
+      <span className="muted status-path" title={info?.vaultRoot}>
         Vault: {info?.vaultRoot ?? '…'}
       </span>
-      {activeProject && <span className="muted">Project: {activeProject}</span>}
+      {activeProject && (
+        <span className="muted status-path" title={activeProject}>
+          Project: {activeProject}
+        </span>
+      )}
       {/* The projects and conversations work meanwhile; search, the vault's list and recall wait for it (docs/architecture.md#start). */}
       {info?.vaultState === 'opening' && <LoadingLine inline>Reading the vault…</LoadingLine>}
       <span className="spacer" />
