@@ -122,7 +122,7 @@ describe.skipIf(!hasChromium)('team memory while the team server does not answer
     await expectAccessible(page);
     await themedScreenshots(page, 'team-offline');
     // At 1024 px the long paths give way: the sync state and the version stay whole in the status bar.
-    const right = await page.locator('.status-bar').evaluate((bar) => [...bar.children].map((c) => c.getBoundingClientRect().right));
+    const right = await page.locator('.status-bar').evaluate((bar) => Array.from(bar.children, (c) => c.getBoundingClientRect().right));
     expect(Math.max(...right)).toBeLessThanOrEqual(1024);
     await page.setViewportSize({ width: 1280, height: 800 });
 
