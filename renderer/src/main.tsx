@@ -9,6 +9,7 @@ import { wireAutosave } from './bridge/vault-autosave';
 import { wireTeamEvents } from './bridge/team-actions';
 import { rememberPlace, restorePlace } from './bridge/place';
 import './styles.css';
+import './panels.css';
 
 // The transport first: every action and event below goes through it.
 startBridge();

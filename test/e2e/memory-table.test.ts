@@ -63,7 +63,7 @@ describe.skipIf(!hasChromium)('the memory table', () => {
     // Cells: tick, memory (name over description), type, scope, last used, times used, valid until, last changed, tokens, origin.
     const cells = (name: string) => row(name).getByRole('cell');
     await expect.poll(() => cells('Role').allTextContents()).toEqual(['', 'RoleThe user is a product designer', 'user', 'project', 'today', '2', '', expect.any(String), expect.any(String), '“I design the checkout, remember that”']);
-    expect(await cells('Deadline').nth(6).textContent()).toBe('2020-01-31 expired');
+    expect(await cells('Deadline').nth(6).textContent()).toBe('Jan 31, 2020 expired');
     expect(await cells('Board').last().textContent()).toBe('Imported from ChatGPT');
     expect(await cells('Board').nth(4).textContent()).toBe('never');
     await table.getByRole('button', { name: 'Times used' }).click();
@@ -134,7 +134,8 @@ describe.skipIf(!hasChromium)('the memory table', () => {
     await page.getByRole('button', { name: 'Retire', exact: true }).click();
     await page.getByText('Retired 1 memory: no longer recalled as true.').waitFor();
     expect(await fs.readFile(path.join(dir, 'feedback_tone.md'), 'utf8')).toBe(seeded['feedback_tone.md']!.replace('type: feedback\n', `type: feedback\nvalidUntil: ${yesterday}\n`));
-    await expect.poll(() => cells('Tone').nth(6).textContent()).toBe(`${yesterday} expired`);
+    const shownDay = new Date(`${yesterday}T00:00`).toLocaleDateString('en-US', { dateStyle: 'medium' });
+    await expect.poll(() => cells('Tone').nth(6).textContent()).toBe(`${shownDay} expired`);
     await page.getByRole('button', { name: 'Undo' }).click();
     await expect.poll(() => fs.readFile(path.join(dir, 'feedback_tone.md'), 'utf8')).toBe(seeded['feedback_tone.md']);
 

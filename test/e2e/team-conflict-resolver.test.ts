@@ -138,7 +138,7 @@ describe.skipIf(!hasChromium)('team conflict resolver in Chromium', () => {
     await dialog.getByText(/already in the result/).waitFor();
     await dialog.getByText('Yours — dana, on this computer · the result').waitFor();
     // The team server records who made each change and when.
-    await dialog.getByText(/^Theirs — changed by lee · \d{1,2} Dec, \d\d:\d\d$/).waitFor();
+    await dialog.getByText(/^Theirs — changed by lee · [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d\d [AP]M$/).waitFor();
     expect(await dialog.getByLabel('Base version (last agreed)').count()).toBe(0);
     // The changed line is marked on both sides.
     expect(await dialog.locator('.cm-changedLine').count()).toBeGreaterThanOrEqual(2);

@@ -14,7 +14,7 @@ afterEach(cleanup);
 // Assembled, so the repository holds no key-shaped literal.
 const value = ['ghp', 'Q4mZ8tLr2Vx7Kp9Nw3Hc6Jd1Fs5Gb0Ya8Ue2'].join('_');
 const fingerprint = 'ab'.repeat(32);
-const ruleKinds = { 'github-pat': 'GitHub personal access token' };
+const ruleKinds = { 'github-pat': 'GitHub personal access token', 'generic-password': 'password' };
 
 describe('"Not a secret"', () => {
   it('on a refused memory write: marks the finding by rule and fingerprint, and never shows the value', async () => {
@@ -98,6 +98,7 @@ describe('"Not a secret"', () => {
   async function markInTeamPanel(findings: Findings, left: Findings, button: string) {
     const blocked: TeamStatus = { ...syncedStatus, blocked: [{ key: 'deploy.md', path: 'projects/-p/memory/team/deploy.md', rule: 'github-pat', line: 3, findings }] };
     const fake = createFakeApi({
+      'secrets:rule-kinds': () => ruleKinds,
       'team:status': () => blocked,
       'secrets:allow-in-file': ({ rule, where }) => [{ id: 'y', rule, where, createdAt: '2026-12-04T10:00:00.000Z' }],
       'team:sync-now': () => ({ ...blocked, blocked: [{ ...blocked.blocked[0]!, findings: left }] }),
@@ -108,24 +109,24 @@ describe('"Not a secret"', () => {
     useStore.getState().setActiveProject('/p');
     useStore.getState().setTeamStatus(blocked);
     render(<ConflictsPanel />);
-    await userEvent.click(screen.getByRole('button', { name: button }));
+    await userEvent.click(await screen.findByRole('button', { name: button }));
     await waitFor(() => expect(fake.calls.some((c) => c.channel === 'team:sync-now')).toBe(true));
     return fake.calls.filter((c) => c.channel === 'secrets:allow-in-file').map((c) => c.request);
   }
 
   it('on a held-back team file: marks each finding by file, line and rule, then syncs again', async () => {
-    const marks = await markInTeamPanel([{ rule: 'github-pat', line: 3 }, { rule: 'generic-password', line: 7 }], [{ rule: 'github-pat', line: 3 }], 'Not a secret: generic-password on line 7');
+    const marks = await markInTeamPanel([{ rule: 'github-pat', line: 3 }, { rule: 'generic-password', line: 7 }], [{ rule: 'github-pat', line: 3 }], 'Not a secret: a password on line 7');
     expect(marks).toEqual([{ path: 'projects/-p/memory/team/deploy.md', line: 7, rule: 'generic-password', where: 'team push' }]);
     // The other finding is still the user's to decide.
-    expect(await screen.findByRole('button', { name: 'Not a secret: github-pat on line 3' })).toBeTruthy();
-    expect(screen.queryByRole('button', { name: 'Not a secret: generic-password on line 7' })).toBeNull();
+    expect(await screen.findByRole('button', { name: 'Not a secret: a GitHub personal access token on line 3' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Not a secret: a password on line 7' })).toBeNull();
   });
 
   it('offers one "Not a secret" per value when one line holds two, and marks only the one clicked', async () => {
     const findings = [{ rule: 'github-pat', line: 3, column: 7 }, { rule: 'github-pat', line: 3, column: 58 }];
-    const marks = await markInTeamPanel(findings, [findings[1]!], 'Not a secret: github-pat on line 3, column 7');
+    const marks = await markInTeamPanel(findings, [findings[1]!], 'Not a secret: a GitHub personal access token on line 3, column 7');
     expect(marks).toEqual([{ path: 'projects/-p/memory/team/deploy.md', line: 3, column: 7, rule: 'github-pat', where: 'team push' }]);
-    expect(await screen.findByRole('button', { name: 'Not a secret: github-pat on line 3, column 58' })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'Not a secret: a GitHub personal access token on line 3, column 58' })).toBeTruthy();
   });
 
   it('lists the allowances in Settings by rule and place, and revokes one', async () => {
@@ -134,6 +135,7 @@ describe('"Not a secret"', () => {
       { id: 'a2', rule: 'generic-password', where: 'team push: projects/-p/memory/team/deploy.md', createdAt: '2026-12-04T11:00:00.000Z' },
     ];
     const fake = createFakeApi({
+      'secrets:rule-kinds': () => ruleKinds,
       'secrets:list-allowances': () => list,
       'secrets:revoke-allowance': ({ id }) => (list = list.filter((a) => a.id !== id)),
     });
@@ -141,8 +143,8 @@ describe('"Not a secret"', () => {
     const { AllowancesSection } = await import('../../renderer/src/features/secrets/allowances-section');
     render(<AllowancesSection />);
     const items = await screen.findAllByRole('listitem');
-    expect(items.map((li) => li.textContent)).toEqual([expect.stringMatching(/^github-pat — memory write/), expect.stringMatching(/^generic-password — team push/)]);
-    await userEvent.click(screen.getByRole('button', { name: /^Revoke github-pat/ }));
+    expect(items.map((li) => li.textContent)).toEqual([expect.stringMatching(/^A GitHub personal access token — memory write/), expect.stringMatching(/^A password — team push/)]);
+    await userEvent.click(screen.getByRole('button', { name: /^Revoke a GitHub personal access token/ }));
     await waitFor(() => expect(screen.getAllByRole('listitem')).toHaveLength(1));
     expect(fake.calls.filter((c) => c.channel === 'secrets:revoke-allowance').map((c) => c.request)).toEqual([{ id: 'a1' }]);
   });

@@ -26,7 +26,8 @@ export function useBrowser(): () => Browser {
  * screenshot and its DOM in test-results/ when the test fails, and is closed when the test ends.
  */
 export async function openPage(b: Browser, url: string, name: string): Promise<{ page: Page; errors: string[] }> {
-  const context = await b.newContext({ viewport: { width: 1200, height: 780 } });
+  // One locale on every machine: dates a test reads are in US English ("Jan 31, 2020"), whatever LANG says.
+  const context = await b.newContext({ viewport: { width: 1200, height: 780 }, locale: 'en-US' });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));

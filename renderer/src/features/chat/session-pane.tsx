@@ -14,7 +14,7 @@ import { slug } from '../../../../common/paths/slug';
 import { LoadingLine } from '../shell/loading-line';
 import { PendingQuestion } from './pending-question';
 
-/** Below this width the session notes are a drawer over the conversation (styles.css has the same width). */
+/** Below this width the session notes are a drawer over the conversation (panels.css has the same width). */
 const NARROW = '(max-width: 1100px)';
 
 /** One open conversation: header with the context meter, the messages, the prompt box. */

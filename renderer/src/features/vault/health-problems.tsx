@@ -8,6 +8,7 @@ import { FirstRows } from './first-rows';
 import { fixNote, FixNoteView, tidyTarget, undoFix, type FixNote } from './health-fix-note';
 import { useProjectLabel } from './project-label';
 import './health.css';
+import '../shell/loading.css';
 
 /** Each kind's heading, in the order the report groups them. */
 const headings: Record<HealthProblemKind, string> = {
