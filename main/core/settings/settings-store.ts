@@ -13,6 +13,8 @@ const settingsFile = (vaultRoot: string) => path.join(vaultRoot, '.strata', 'set
  */
 export class SettingsStore {
   private current: Settings = defaultSettings();
+  /** The update being written; the next one starts after it (see update). */
+  private writing: Promise<unknown> = Promise.resolve();
   private readonly didChange = new Emitter<Settings>();
   /** Fires with the new settings after each saved update, whoever asked for it (the only source of `settings:did-change`). */
   readonly onDidChange = this.didChange.event;
@@ -58,12 +60,21 @@ export class SettingsStore {
     return this.current;
   }
 
-  async update(patch: SettingsPatch): Promise<Settings> {
-    const next = settingsSchema.parse({ ...this.current, ...patch });
-    await writeJsonAtomic(this.file, next, { mode: 0o600, dirMode: 0o700 });
-    this.current = next;
-    this.didChange.fire(next);
-    return next;
+  /**
+   * Applies `patch` over the settings as they are when its turn comes: updates run one after another, so
+   * two choices saved at once (three clicks in Settings) are both kept — each built on the other, never
+   * on the settings from before either was written.
+   */
+  update(patch: SettingsPatch): Promise<Settings> {
+    const run = this.writing.then(async () => {
+      const next = settingsSchema.parse({ ...this.current, ...patch });
+      await writeJsonAtomic(this.file, next, { mode: 0o600, dirMode: 0o700 });
+      this.current = next;
+      this.didChange.fire(next);
+      return next;
+    });
+    this.writing = run.catch(() => undefined);
+    return run;
   }
 
   private async setAside(reason: string): Promise<void> {

@@ -23,6 +23,18 @@ describe('SettingsStore', () => {
     expect(stat.mode & 0o777).toBe(0o600);
   });
 
+  it('keeps every one of several updates sent at once, and an invalid one among them does not stop the next', async () => {
+    const root = await tempDir();
+    const store = SettingsStore.forVault(root, testLogger().logger);
+    await store.load();
+    const saves = [store.update({ memoryWrites: 'memory-tool' }), store.update({ baseUrl: 'not a url' }), store.update({ serverCompaction: true }), store.update({ memoryShape: 'metadata' })];
+    const outcomes = await Promise.allSettled(saves);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    const want = { memoryWrites: 'memory-tool', serverCompaction: true, memoryShape: 'metadata', baseUrl: null };
+    expect(store.get()).toMatchObject(want);
+    expect(await SettingsStore.forVault(root, testLogger().logger).load()).toMatchObject(want);
+  });
+
   it('rejects an invalid update and leaves the file as it was', async () => {
     const root = await tempDir();
     const store = SettingsStore.forVault(root, testLogger().logger);
