@@ -13,6 +13,7 @@ import { testLogger } from '../support/test-logger.js';
 import { startApp, type TestApp } from './support/app.js';
 import { expectAccessible, hasChromium, openPage, useBrowser } from './support/browser.js';
 import { docsShot } from './support/screenshots.js';
+import { signInToTeam } from './support/team-sign-in.js';
 
 const REPO = 'acme/site';
 const PASSWORD = 'correct horse battery';
@@ -61,28 +62,6 @@ describe.skipIf(!hasChromium)('team conflict resolver in Chromium', () => {
     return opened;
   }
 
-  /** Settings → server and repository → sign in on the server's page in the tab the app opens. */
-  async function signIn(page: Page, serverUrl: string): Promise<void> {
-    await page.locator('button.nav-item', { hasText: 'Settings' }).click();
-    await page.getByLabel('Team memory server URL (optional)').fill(serverUrl);
-    await page.getByRole('form', { name: 'Model and servers' }).getByRole('button', { name: 'Save', exact: true }).click();
-    const projectCard = page.getByRole('region', { name: 'This project' });
-    await projectCard.getByText(`Server: ${serverUrl}.`).waitFor();
-    await projectCard.getByLabel(/^Repository/).fill(REPO);
-    await projectCard.getByRole('button', { name: 'Save', exact: true }).click();
-    await projectCard.getByText(`Repository: ${REPO}.`).waitFor();
-    const newTab = page.context().waitForEvent('page');
-    await projectCard.getByRole('button', { name: 'Sign in to the team server' }).click();
-    const tab = await newTab;
-    await tab.waitForLoadState();
-    await tab.getByLabel('Username').fill('dana');
-    await tab.getByLabel('Password').fill(PASSWORD);
-    await tab.getByRole('button', { name: 'Sign in' }).click();
-    await tab.getByRole('heading', { name: 'Signed in to Strata' }).waitFor();
-    await tab.close();
-    await projectCard.getByText('Signed in as dana.').waitFor();
-  }
-
   /** Width of each of the two editors of the merge view. */
   async function paneWidths(page: Page): Promise<number[]> {
     return page.locator('.resolver-merge .cm-mergeViewEditor').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().width));
@@ -113,8 +92,7 @@ describe.skipIf(!hasChromium)('team conflict resolver in Chromium', () => {
     const danaDir = (await ProjectPaths.resolve(app.services.vault().root, project)).teamMemoryDir;
     const { page, errors } = await openPage(browser(), app.host.url, 'team-conflict-resolver');
     await page.locator('.project-item', { hasText: 'site' }).click();
-    await signIn(page, server.url);
-    await page.getByRole('button', { name: 'Team memory synced' }).waitFor({ timeout: 20_000 });
+    await signInToTeam(page, server.url, REPO, 'dana', PASSWORD);
     await expect.poll(() => fs.readFile(path.join(danaDir, 'tabs.md'), 'utf8').catch(() => null), { timeout: 15_000 }).toBe(ORIGINAL);
 
     // Both change the first line: Lee's reaches the server first; Dana's, saved on disk, meets it.

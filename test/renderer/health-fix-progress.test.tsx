@@ -1,22 +1,13 @@
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { HealthFixResult, HealthProblem, HealthReport } from '../../common/domain/vault';
+import type { HealthFixResult, HealthProblem } from '../../common/domain/vault';
 import { createFakeApi, startFakeMain } from './support/fake-api';
+import { healthReport } from './support/health-report';
 
 afterEach(cleanup);
 
-const report = (problems: HealthProblem[]): HealthReport => ({
-  totalTokens: 1000,
-  files: [],
-  indexes: [],
-  stale: [],
-  duplicates: [],
-  largeInstructions: [],
-  problems,
-  brokenPointers: [],
-  missingFromIndex: [],
-});
+
 
 const missing = (i: number, next?: 'tidy'): HealthProblem => ({
   kind: 'missing-from-index',
@@ -33,7 +24,7 @@ function slowVault(result: HealthFixResult) {
   let problems = Array.from({ length: 300 }, (_, i) => missing(i));
   let release: () => void = () => undefined;
   const fake = createFakeApi({
-    'vault:health': () => report(problems),
+    'vault:health': () => healthReport(problems),
     'vault:health-fix': () =>
       new Promise<HealthFixResult>((resolve) => {
         release = () => {

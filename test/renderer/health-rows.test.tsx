@@ -1,22 +1,13 @@
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { HealthFixKind, HealthProblem, HealthReport } from '../../common/domain/vault';
+import type { HealthFixKind, HealthProblem } from '../../common/domain/vault';
 import { createFakeApi, startFakeMain } from './support/fake-api';
+import { healthReport } from './support/health-report';
 
 afterEach(cleanup);
 
-const report = (problems: HealthProblem[]): HealthReport => ({
-  totalTokens: 1000,
-  files: [],
-  indexes: [],
-  stale: [],
-  duplicates: [],
-  largeInstructions: [],
-  problems,
-  brokenPointers: [],
-  missingFromIndex: [],
-});
+
 
 const problem = (kind: HealthFixKind, path: string, fix: string): HealthProblem => ({
   kind,
@@ -31,7 +22,7 @@ const problem = (kind: HealthFixKind, path: string, fix: string): HealthProblem 
 function vaultWith(initial: HealthProblem[], refuse: string[] = []) {
   let problems = initial;
   return createFakeApi({
-    'vault:health': () => report(problems),
+    'vault:health': () => healthReport(problems),
     'vault:health-fix': ({ kind, paths }) => {
       const hit = (p: HealthProblem) => p.kind === kind && (!paths || paths.includes(p.path));
       const fixed = problems.filter((p) => hit(p) && !refuse.includes(p.path));
