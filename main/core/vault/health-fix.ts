@@ -15,6 +15,9 @@ type Change = { path: string; before: string | null; afterHash: string } | { pat
 
 type Caps = Pick<MemoryConfig['autoMemory'], 'indexMaxLines' | 'indexMaxChars'>;
 
+/** How many fixes stay undoable at once. */
+const UNDO_KEPT = 20;
+
 const lineCount = (text: string) => (text === '' ? 0 : text.replace(/\n$/, '').split('\n').length);
 
 /**
@@ -86,6 +89,8 @@ export class HealthFixer {
     if (changes.length > 0) {
       result.undoToken = randomBytes(18).toString('base64url');
       this.undo.set(result.undoToken, changes);
+      // Undo is for the fix just made: the oldest of many goes, so a long session holds no pile of old texts.
+      if (this.undo.size > UNDO_KEPT) this.undo.delete(this.undo.keys().next().value!);
     }
     return result;
   }
