@@ -1,4 +1,5 @@
 import { stem } from 'porter2';
+import { IRREGULAR_BASE } from './irregular-words.js';
 
 /**
  * The one analyzer of Strata's retrieval (docs/memory.md#retrieval-engine): vault search and memory recall
@@ -89,7 +90,8 @@ function pushWord(word: string, emit: Emit, termOf: (w: string) => string | null
 
 /** The stem of one folded word: porter2 for plain English letters, the word itself otherwise. */
 export function stemWord(word: string): string {
-  return word.length > 2 && ASCII_WORD.test(word) ? stem(word) : word;
+  if (word.length <= 2 || !ASCII_WORD.test(word)) return word;
+  return stem(IRREGULAR_BASE.get(word) ?? word);
 }
 
 /**

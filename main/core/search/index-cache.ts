@@ -27,7 +27,7 @@ export const SEARCH_CACHE_VERSION = 5;
  * Words whose terms change when the analyzer does (folding, stemmer, stop words, bigrams): a cache holds
  * the terms of its day, and one made before such a change would miss words without saying so.
  */
-const ANALYZER_PROBE = 'Painting activities happily the and why Café naïve ÉCOLE 東京都 Привет мир S3 2023 Caroline’s';
+const ANALYZER_PROBE = 'Painting activities happily went children the and why Café naïve ÉCOLE 東京都 Привет мир S3 2023 Caroline’s';
 const analyzerFingerprint = (): string => analyze(ANALYZER_PROBE).join(' ');
 
 export const searchCacheFile = (root: string): string => path.join(root, '.strata', 'cache', `search-index.v${SEARCH_CACHE_VERSION}.bin`);

@@ -8,6 +8,13 @@ describe('analyze', () => {
     expect(analyze('deploys deployed')).toEqual(['deploy', 'deploy']);
   });
 
+  it('joins irregular forms to their base, which no suffix rule reaches', () => {
+    expect(analyze('found bought went written children')).toEqual(analyze('find buy go write child'));
+    expect(analyze('What did she buy?')).toEqual(analyze('She bought a kayak').slice(0, 1));
+    // Forms that are more often another word keep their own term.
+    expect(analyze('saw left')).toEqual(['saw', 'left']);
+  });
+
   it('leaves stop words out and splits possessives from names', () => {
     expect(analyze("What is Caroline's plan for the launch?")).toEqual(['carolin', 'plan', 'launch']);
   });
