@@ -26,6 +26,7 @@ export interface MemoryDocs {
   readonly state: VaultState;
   readonly onState: Event<VaultState>;
   readonly catalogLive: boolean;
+  readonly catalogRevision: number;
   docAt(rel: string): IndexedDoc | undefined;
 }
 
@@ -36,6 +37,11 @@ interface Folder {
   files: Map<string, MemoryFile>;
   /** The last answer, newest first; reused while nothing in the folder changed. */
   sorted: MemoryFile[] | null;
+  /**
+   * What the last answer was made from, when all of it came from a live catalog: the folder's names and
+   * the catalog's revision. The same names and revision give the same answer without a look at each file.
+   */
+  madeFrom: { rels: string[]; revision: number } | null;
 }
 
 const head = (text: string) => (text.length > RECALL_READ_CHARS ? text.slice(0, RECALL_READ_CHARS) : text);
@@ -54,12 +60,16 @@ export class VaultMemorySource implements MemoryFileSource {
     const relDir = this.relativeDir(memoryDir);
     if (relDir === null) return null;
     let folder = this.folders.get(memoryDir);
-    if (!folder) this.folders.set(memoryDir, (folder = { files: new Map(), sorted: null }));
+    if (!folder) this.folders.set(memoryDir, (folder = { files: new Map(), sorted: null, madeFrom: null }));
     // The names come from the folder (one readdir, no stat): a file written a moment ago, before the
     // watcher reported it, is read from disk; one deleted is gone at once.
+    const revision = this.vault.catalogRevision;
+    const live = this.vault.catalogLive;
     const rels = await listMemoryFiles(memoryDir);
+    const made = folder.madeFrom;
+    if (live && folder.sorted && made?.revision === revision && sameNames(made.rels, rels)) return folder.sorted;
     // Before the watcher runs, an edit made since the vault read a file is not in the catalog yet.
-    const changed = this.vault.catalogLive ? null : await changedOnDisk(memoryDir, rels, (rel) => this.vault.docAt(`${relDir}/${rel}`));
+    const changed = live ? null : await changedOnDisk(memoryDir, rels, (rel) => this.vault.docAt(`${relDir}/${rel}`));
     let differs = rels.length !== folder.files.size;
     const next = new Map<string, MemoryFile>();
     const fromDisk: string[] = [];
@@ -83,6 +93,8 @@ export class VaultMemorySource implements MemoryFileSource {
       if (file !== folder.files.get(rel)) differs = true;
       if (file) next.set(rel, file);
     }
+    // A file read from disk is checked again next turn, until the catalog holds it.
+    folder.madeFrom = live && fromDisk.length === 0 ? { rels, revision } : null;
     if (!differs && folder.sorted) return folder.sorted;
     folder.files = next;
     folder.sorted = [...next.values()].sort((a, b) => b.mtimeMs - a.mtimeMs || naturalCompare(a.relPath, b.relPath));
@@ -127,6 +139,12 @@ export class VaultMemorySource implements MemoryFileSource {
     }
     return null;
   }
+}
+
+function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** The files whose size or mtime on disk differ from the catalog's version of them (one stat each, in parallel). */

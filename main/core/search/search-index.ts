@@ -34,8 +34,13 @@ interface Found {
  * so that a search for `why` or `how to` finds them. Updated one file at a time from watcher events;
  * persisted by index-cache.ts as a cache that can always be rebuilt from the files.
  */
+/** Every index's changes draw from one count, so a revision names one state of one index. */
+let lastRevision = 0;
+
 export class SearchIndex {
   readonly docs = new Map<string, IndexedDoc>();
+  /** Changes with every document added, replaced or removed (and differs between indexes). */
+  revision = ++lastRevision;
 
   constructor(
     readonly terms: TermIndex = new TermIndex(SEARCH_FIELDS),
@@ -60,6 +65,7 @@ export class SearchIndex {
     const old = this.docs.get(doc.path);
     if (old) this.unindexWords(old);
     this.docs.set(doc.path, doc);
+    this.revision = ++lastRevision;
     this.words.startDocument();
     const fields: Record<(typeof SEARCH_FIELDS)[number], string[]> = { title: [], text: [] };
     for (const field of SEARCH_FIELDS) {
@@ -79,6 +85,7 @@ export class SearchIndex {
     this.unindexWords(old);
     this.terms.remove(path);
     this.docs.delete(path);
+    this.revision = ++lastRevision;
   }
 
   /** Uncounts the words of the version of a file that was indexed. */

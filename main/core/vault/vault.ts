@@ -245,6 +245,11 @@ export class Vault {
     return this.state === 'ready' && this.catalogIsLive;
   }
 
+  /** Changes whenever a document of the catalog does: recall reuses what it took from an unchanged one. */
+  get catalogRevision(): number {
+    return this.index.revision;
+  }
+
   /** The catalog's document of one file (text included), as the watcher last saw it. */
   docAt(rel: string): IndexedDoc | undefined {
     return this.index.docs.get(rel);

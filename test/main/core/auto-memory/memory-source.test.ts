@@ -48,9 +48,10 @@ describe('VaultMemorySource', () => {
     expect(names).toEqual(['fresh.md', 'note_1.md', 'note_2.md']);
   });
 
-  it('follows an edit once the watcher saw it', async () => {
+  it('follows an edit once the watcher saw it, though the folder holds the same names', async () => {
     const { vault, memoryDir } = await vaultWithMemories(2);
     const source = new VaultMemorySource(vault);
+    expect((await source.filesIn(memoryDir))!.find((f) => f.relPath === 'note_1.md')!.description).toBe('Fact 1 about the walrus project');
     await fs.writeFile(path.join(memoryDir, 'note_1.md'), memoryText('Note 1', 'The walrus project moved to Oslo', 'Oslo.'));
     await waitFor(() => vault.docAt('projects/-work-app/memory/note_1.md')?.text.includes('Oslo') === true, 'the watcher to see the edit');
     expect((await source.filesIn(memoryDir))!.find((f) => f.relPath === 'note_1.md')!.description).toBe('The walrus project moved to Oslo');
