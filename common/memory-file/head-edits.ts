@@ -68,6 +68,25 @@ export function readMemoryHead(text: string): { name: string; description: strin
   return { name: str(parsed.data.name), description: str(parsed.data.description), type: str(parsed.data.type ?? nested) };
 }
 
+/** The three fields a person reads a memory by; the resolver and the memory form show them as fields, not YAML. */
+export type MemoryHeadField = 'name' | 'description' | 'type';
+
+/**
+ * The file with some of name, description and type set, every other key, comment and the body kept; the
+ * type stays where it was written (under `metadata` when only `metadata.type` holds it). Null when the
+ * file has no frontmatter YAML can edit.
+ */
+export function withHeadFields(text: string, fields: Partial<Record<MemoryHeadField, string>>): string | null {
+  if (!splitFrontmatter(text)) return null;
+  return tryEditFrontmatter(text, (doc) => {
+    for (const key of ['name', 'description'] as const) if (fields[key] !== undefined) doc.set(key, doc.createNode(fields[key]));
+    if (fields.type === undefined) return;
+    const nested = doc.get('metadata');
+    if (!doc.has('type') && isMap(nested) && nested.has('type')) nested.set('type', fields.type);
+    else doc.set('type', fields.type);
+  });
+}
+
 /** `type` moved under `metadata` (after `node_type`, as the newest Claude Code orders it); false when `metadata` is not a mapping. */
 function typeIntoMetadata(doc: Document, map: YAMLMap | null, type: unknown): map is YAMLMap {
   if (!map) return false;

@@ -17,20 +17,20 @@ import { signInToTeam } from './support/team-sign-in.js';
 
 const REPO = 'acme/site';
 const PASSWORD = 'correct horse battery';
-const memory = (lines: string[]) =>
-  ['---', 'name: Prefers tabs', 'description: How the team indents code', 'type: feedback', '---', ...lines, ''].join('\n');
+const memory = (lines: string[], description = 'How the team indents code') =>
+  ['---', 'name: Prefers tabs', `description: ${description}`, 'type: feedback', '---', ...lines, ''].join('\n');
 const BODY = ['Indent with tabs.', '', '**Why:** diffs stay small.', '', '**How to apply:** every language but YAML.'];
 const ORIGINAL = memory(BODY);
-// Lee changes the first line and the last; Dana only the first: the last is his alone and merges.
-const LEES = memory(['Indent with tabs, shown 4 wide.', ...BODY.slice(1, 4), '**How to apply:** every language but YAML and Makefiles.']);
-const DANAS = memory(['Indent with tabs, shown 2 wide.', ...BODY.slice(1)]);
+// Both change the description and the first line; Lee the last too: that is his alone and merges.
+const LEES = memory(['Indent with tabs, shown 4 wide.', ...BODY.slice(1, 4), '**How to apply:** every language but YAML and Makefiles.'], 'How we indent code');
+const DANAS = memory(['Indent with tabs, shown 2 wide.', ...BODY.slice(1)], 'How the team indents its code');
 const INDEX = '- [Prefers tabs](tabs.md) — how the team indents code\n';
 
 
 /**
  * The conflict resolver in Chromium via `strata host` and a real team server (SQLite): Dana signs in
  * through the app, Lee is a teammate's headless sync engine with its own vault. Screenshots of the
- * resolver at 1280×800 and 1024×700, light and dark, go to docs/resolver-*.png.
+ * resolver at 1280×800 and 1024×700, light and dark, go to docs/screenshots/team-resolver-*.png.
  */
 describe.skipIf(!hasChromium)('team conflict resolver in Chromium', () => {
   const browser = useBrowser();
@@ -103,8 +103,10 @@ describe.skipIf(!hasChromium)('team conflict resolver in Chromium', () => {
     await indicator.waitFor({ timeout: 20_000 });
     await indicator.click();
     await page.getByRole('button', { name: 'tabs.md', exact: true }).click();
-    const dialog = page.getByRole('dialog', { name: 'Resolve tabs.md' });
+    // Titled by the memory's name, the file name beside it.
+    const dialog = page.getByRole('dialog', { name: 'Resolve Prefers tabs' });
     await dialog.waitFor();
+    await dialog.locator('.resolver-file', { hasText: 'tabs.md' }).waitFor();
 
     // Two panes, labelled from Dana's side, with who and when.
     const yours = dialog.getByLabel('Your version (the result, editable)');
@@ -113,6 +115,20 @@ describe.skipIf(!hasChromium)('team conflict resolver in Chromium', () => {
     expect(await theirs.textContent()).toContain('shown 4 wide');
     // Lee's change that does not touch Dana's is already in the result; only the first line is left.
     expect(await yours.textContent()).toContain('but YAML and Makefiles.');
+    // The frontmatter reads as fields: the panes hold the body, the name and type show once, the
+    // description both ways with yours kept.
+    for (const pane of [yours, theirs]) expect(await pane.textContent()).not.toMatch(/---|description:|type:/);
+    const fields = dialog.getByRole('group', { name: 'Name, description and type' });
+    expect(await fields.innerText()).toMatch(/Name\s+Prefers tabs\s+Description\s+Description: which one to keep\s+Yours How the team indents its code\s+Theirs How we indent code\s+Type\s+Feedback/);
+    expect(await fields.getByRole('radio', { name: 'Yours How the team indents its code' }).isChecked()).toBe(true);
+    // Yours is drawn in the accent, never in a deletion's red (its blue outweighs its red), theirs apart from it.
+    const tint = (selector: string) =>
+      dialog.locator(selector).first().evaluate((el) => getComputedStyle(el).backgroundColor.match(/[\d.]+/g)!.map(Number));
+    for (const selector of ['.cm-merge-a .cm-changedText', '.cm-merge-a .cm-changedLineGutter']) {
+      const [r, , b] = await tint(selector);
+      expect(b, selector).toBeGreaterThan(r!);
+    }
+    expect(await tint('.cm-merge-b .cm-changedText')).not.toEqual(await tint('.cm-merge-a .cm-changedText'));
     await dialog.getByText(/already in the result/).waitFor();
     await dialog.getByText('Yours — dana, on this computer · the result').waitFor();
     // The team server records who made each change and when.
@@ -134,7 +150,7 @@ describe.skipIf(!hasChromium)('team conflict resolver in Chromium', () => {
       expect(await dialog.getByRole('button', { name: 'Keep both' }).isVisible()).toBe(true);
       for (const scheme of ['light', 'dark'] as const) {
         await page.emulateMedia({ colorScheme: scheme });
-        await page.screenshot({ path: docsShot(`resolver-${width}-${scheme}.png`) });
+        await page.screenshot({ path: docsShot(`screenshots/team-resolver-${width}x${height}-${scheme}.png`) });
       }
       await page.emulateMedia({ colorScheme: 'light' });
     }
@@ -144,10 +160,11 @@ describe.skipIf(!hasChromium)('team conflict resolver in Chromium', () => {
     const base = dialog.getByLabel('Base version (last agreed)');
     expect(await base.textContent()).toContain('Indent with tabs.');
     expect(await base.textContent()).not.toContain('wide');
+    await fields.getByText('Before: How the team indents code').waitFor();
     // The choices stay on screen with the base open, even at 1024×700.
     expect(await dialog.getByRole('button', { name: 'Keep both' }).boundingBox()).toMatchObject({ y: expect.any(Number) });
     expect((await dialog.getByRole('button', { name: 'Keep both' }).boundingBox())!.y).toBeLessThan(700 - 30);
-    await page.screenshot({ path: docsShot('resolver-1024-base-light.png') });
+    await page.screenshot({ path: docsShot('screenshots/team-resolver-base-1024x700-light.png') });
     await dialog.getByRole('button', { name: 'Hide the base' }).click();
     expect(await base.count()).toBe(0);
 
@@ -163,10 +180,12 @@ describe.skipIf(!hasChromium)('team conflict resolver in Chromium', () => {
     await expect.poll(() => yours.textContent()).toContain('shown 4 wide');
     expect(await yours.textContent()).not.toContain('shown 2 wide');
     expect(await yours.textContent()).toBe(await theirs.textContent());
+    // Their description too: the result is now their file whole.
+    await fields.getByRole('radio', { name: 'Theirs How we indent code' }).check();
     // …and typed back by hand: the result is an editor.
     await yours.click();
+    // The pane holds the body only: its first line is the one both changed.
     await page.keyboard.press('Control+Home');
-    for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowDown');
     await page.keyboard.press('End');
     await page.keyboard.type(' Or 2 wide.');
     await expect.poll(() => yours.textContent()).toContain('shown 4 wide. Or 2 wide.');

@@ -12,7 +12,7 @@ const THEIRS = 'one, as they put it\ntwo\nthree\nfour\nfive, and a sixth\n';
 
 afterEach(cleanup);
 
-async function open(view: Omit<ConflictView, 'key' | 'path' | 'receivedAt' | 'you'>) {
+async function open(view: Omit<ConflictView, 'key' | 'path' | 'receivedAt' | 'you'>, dialogName = 'Resolve n.md') {
   const status: TeamStatus = { ...syncedStatus, conflicts: ['n.md'] };
   const saved: { keep: string; text?: string }[] = [];
   startFakeMain(createFakeApi({
@@ -29,7 +29,7 @@ async function open(view: Omit<ConflictView, 'key' | 'path' | 'receivedAt' | 'yo
   useStore.getState().setTeamStatus(status);
   render(<ConflictsPanel />);
   await userEvent.click(screen.getByRole('button', { name: 'n.md' }));
-  return { dialog: await screen.findByRole('dialog', { name: 'Resolve n.md' }), saved };
+  return { dialog: await screen.findByRole('dialog', { name: dialogName }), saved };
 }
 
 describe('the conflict resolver', () => {
@@ -59,5 +59,43 @@ describe('the conflict resolver', () => {
     expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Close' }));
     await userEvent.tab({ shift: true });
     expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Save the result' }));
+  });
+
+  const memory = (name: string, description: string, body: string, extra = '') =>
+    `---\nname: ${name}\ndescription: ${description}\ntype: feedback\n${extra}---\n${body}`;
+
+  it('titles a memory by its name and shows its frontmatter as fields, never as YAML, with the body in the panes', async () => {
+    const base = memory('Prefers tabs', 'How the team indents', 'Indent with tabs.\n', 'originSessionId: 894ebb62\n');
+    const mine = memory('Prefers tabs', 'How the team indents code', 'Indent with tabs, 2 wide.\n', 'originSessionId: 894ebb62\n');
+    const theirs = memory('Tabs for indentation', 'How we indent', 'Indent with tabs, 4 wide.\n', 'originSessionId: 894ebb62\n');
+    const { dialog, saved } = await open({ base, mine, theirs }, 'Resolve Prefers tabs');
+    expect(within(dialog).getByText('n.md')).toBeTruthy();
+    const result = within(dialog).getByLabelText('Your version (the result, editable)');
+    expect(result.textContent).toBe('Indent with tabs, 2 wide.');
+    expect(within(dialog).getByLabelText('Their version').textContent).toBe('Indent with tabs, 4 wide.');
+    expect(dialog.textContent).not.toMatch(/---|name:|originSessionId/);
+    const fields = within(dialog).getByRole('group', { name: 'Name, description and type' });
+    // Agreed: once; differing: both, yours kept until theirs is chosen.
+    expect(within(fields).getByText('Feedback')).toBeTruthy();
+    const name = within(fields).getByRole('group', { name: 'Name: which one to keep' });
+    expect((within(name).getByRole('radio', { name: 'Yours Prefers tabs' }) as HTMLInputElement).checked).toBe(true);
+    await userEvent.click(within(name).getByRole('radio', { name: 'Theirs Tabs for indentation' }));
+    // With the base shown, what each field held before is under it.
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Show the base' }));
+    expect(within(fields).getByText('Before: How the team indents')).toBeTruthy();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save the result' }));
+    expect(saved).toEqual([{ keep: 'merged', text: memory('Tabs for indentation', 'How the team indents code', 'Indent with tabs, 2 wide.\n', 'originSessionId: 894ebb62\n') }]);
+  });
+
+  it('goes back to yours when a field is chosen back, and has nothing to save then', async () => {
+    const mine = memory('Prefers tabs', 'How we indent', 'Tabs.\n');
+    const theirs = memory('Tabs', 'How we indent', 'Tabs.\n');
+    const { dialog } = await open({ base: null, mine, theirs }, 'Resolve Prefers tabs');
+    const save = within(dialog).getByRole('button', { name: 'Save the result' }) as HTMLButtonElement;
+    expect(save.disabled).toBe(true);
+    await userEvent.click(within(dialog).getByRole('radio', { name: 'Theirs Tabs' }));
+    expect(save.disabled).toBe(false);
+    await userEvent.click(within(dialog).getByRole('radio', { name: 'Yours Prefers tabs' }));
+    expect(save.disabled).toBe(true);
   });
 });

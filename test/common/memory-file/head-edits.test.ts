@@ -1,6 +1,6 @@
 import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { parseMemoryFile, renderMemoryFile, splitFrontmatter, stampMemoryWrite, withMemoryHead } from '../../../common/memory-file/index.js';
+import { parseMemoryFile, renderMemoryFile, splitFrontmatter, stampMemoryWrite, withHeadFields, withMemoryHead } from '../../../common/memory-file/index.js';
 
 const SESSION = '894ebb62-e08a-4678-883e-7b06e2e17969';
 const NOW = '2026-12-05T00:45:35.013Z';
@@ -79,5 +79,16 @@ describe('a new memory in the metadata shape', () => {
     const text = renderMemoryFile({ name: 'Prefers tabs', description: 'Tabs', type: 'feedback', originSessionId: SESSION, modified: NOW }, 'Body.', 'metadata');
     expect(text).toBe(`---\nname: prefers-tabs\ndescription: Tabs\nmetadata:\n  node_type: memory\n  type: feedback\n  originSessionId: ${SESSION}\n  modified: ${NOW}\n---\n\nBody.\n`);
     expect(renderMemoryFile({ name: 'n', description: 'd', type: 'user', modified: NOW }, 'Body.', '2.1.88')).not.toContain('modified');
+  });
+});
+
+describe('setting some of a memory\'s fields (the conflict resolver)', () => {
+  it('sets the chosen fields, keeps the type where it was written, and every other key and the body', () => {
+    const text = '---\nname: Tabs\ndescription: old # a comment\nmetadata:\n  node_type: memory\n  type: user\n  modified: x\n---\n\nBody.\n';
+    const edited = withHeadFields(text, { description: 'How we indent', type: 'feedback' })!;
+    expect(yamlOf(edited)).toEqual({ name: 'Tabs', description: 'How we indent', metadata: { node_type: 'memory', type: 'feedback', modified: 'x' } });
+    expect(edited.endsWith('---\n\nBody.\n')).toBe(true);
+    expect(yamlOf(withHeadFields('---\nname: a\ntype: user\n---\nB\n', { type: 'project', name: 'b: c' })!)).toEqual({ name: 'b: c', type: 'project' });
+    expect(withHeadFields('No frontmatter.\n', { name: 'x' })).toBeNull();
   });
 });

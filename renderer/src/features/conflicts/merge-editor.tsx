@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import './conflicts.css';
 import { MergeView } from '@codemirror/merge';
 import { EditorState } from '@codemirror/state';
 import { EditorView, lineNumbers } from '@codemirror/view';
@@ -75,5 +76,5 @@ export function MergeEditor({ docKey, mine, theirs, onResult, labels, className 
     // Only another key recreates the view; the texts are its starting point.
   }, [docKey]);
 
-  return <div className={className} ref={host} />;
+  return <div className={`${className} merge-sides`} ref={host} />;
 }

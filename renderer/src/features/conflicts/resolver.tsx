@@ -1,12 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ConflictView } from '../../../../common/domain/team';
-import { merge3, resolveChunks } from '../../../../common/text/merge3';
 import { api } from '../../bridge';
 import { resolveConflict } from '../../bridge/team-actions';
 import { useStore } from '../../store';
 import { ReadOnlyPane } from './read-only-pane';
 import { MergeEditor } from './merge-editor';
 import { formatDateTime } from '../../ui/dates';
+import { composeResult, conflictTitle, memorySides, startingResult, type Head } from './memory-sides';
+import { HeadFields } from './head-fields';
 
 const FOCUSABLE = 'button:not([disabled]), [contenteditable="true"], [tabindex]:not([tabindex="-1"])';
 
@@ -28,30 +29,22 @@ function trapTab(e: React.KeyboardEvent<HTMLElement>): void {
 const when = formatDateTime;
 
 /**
- * Where the result starts: yours with every change of theirs that does not touch yours already in
- * (a three-way merge against the base), so what is left to decide is only where you both changed the
- * same lines. Without a base (or with a side deleted) it starts as yours.
- */
-function startingResult(view: ConflictView): string {
-  if (view.base === null || view.mine === null || view.theirs === null) return view.mine ?? '';
-  const merged = merge3(view.base, view.mine, view.theirs);
-  return merged.clean ? merged.text : resolveChunks(merged.chunks, 'mine');
-}
-
-/**
  * One conflict, in a dialog as wide as the window (two readable panes at 1024 px): yours, which is the
  * result you edit, beside theirs; the base is one click away. Labels are from the viewer's side: this
- * dialog is never synced, so "yours" is always the text on this computer.
+ * dialog is never synced, so "yours" is always the text on this computer. A memory is titled by its
+ * name and shown as one (memory-sides.ts): its fields above, its body in the panes.
  */
 export function Resolver({ project, keyName }: { project: string; keyName: string }) {
   const [view, setView] = useState<ConflictView | null>(null);
   const [merged, setMerged] = useState<string | null>(null);
+  const [head, setHead] = useState<Head | null>(null);
   const [showBase, setShowBase] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
   const close = () => useStore.getState().openConflict(null);
 
   useEffect(() => {
     setMerged(null);
+    setHead(null);
     setView(null);
     setShowBase(false);
     void api.invoke['team:read-conflict']({ project, key: keyName }).then((r) => (r.ok ? setView(r.value) : useStore.getState().showError(r.error)));
@@ -69,8 +62,10 @@ export function Resolver({ project, keyName }: { project: string; keyName: strin
 
   const docKey = `${project}:${keyName}`;
   const start = view ? startingResult(view) : '';
+  const sides = view ? memorySides(view) : null;
   const premerged = view !== null && start !== (view.mine ?? '');
-  const result = merged ?? start;
+  const result = sides ? composeResult(sides, head ?? sides.start.head, merged ?? sides.start.body) : (merged ?? start);
+  const fieldsDiffer = sides !== null && JSON.stringify(sides.start.head) !== JSON.stringify(sides.theirs.head);
   const changed = view !== null && result !== (view.mine ?? '');
   return (
     <div className="modal-backdrop">
@@ -83,8 +78,10 @@ export function Resolver({ project, keyName }: { project: string; keyName: strin
       >
         <header className="resolver-head">
           <h2 id="resolver-heading" tabIndex={-1} ref={heading}>
-            Resolve {keyName}
+            Resolve {view ? conflictTitle(view) : keyName}
           </h2>
+          {view && conflictTitle(view) !== keyName && <span className="muted small resolver-file">{keyName}</span>}
+          <span className="spacer" />
           <button type="button" className="button ghost" onClick={close}>
             Close
           </button>
@@ -95,7 +92,8 @@ export function Resolver({ project, keyName }: { project: string; keyName: strin
           <>
             <p className="muted small">
               You and a teammate both changed this memory since the last sync. Nothing is lost: yours stays in place until you choose.
-              Edit yours to make the result, or take their lines change by change with ←.
+              {fieldsDiffer ? ' Choose the name, description or type to keep where they differ.' : ''} Edit yours to make the result, or take
+              their lines change by change with ←.
               {view.mine === null ? ' You deleted it; they edited it.' : ''}
               {view.theirs === null ? ' They deleted it; you edited it.' : ''}
               {premerged ? ' Their changes that do not touch yours are already in the result; what is marked is where you both changed the same lines.' : ''}
@@ -111,7 +109,7 @@ export function Resolver({ project, keyName }: { project: string; keyName: strin
                 <ReadOnlyPane
                   className="base-pane"
                   docKey={docKey}
-                  text={view.base ?? '(no shared version: the memory is new on both sides)'}
+                  text={(sides?.base ? sides.base.body : view.base) ?? '(no shared version: the memory is new on both sides)'}
                   label="Base version (last agreed)"
                 />
               </div>
@@ -127,10 +125,19 @@ export function Resolver({ project, keyName }: { project: string; keyName: strin
                 {view.theirsAt ? ` · ${when(view.theirsAt)}` : ` · received ${when(view.receivedAt)}`}
               </p>
             </div>
+            {sides && (
+              <HeadFields
+                mine={sides.start.head}
+                theirs={sides.theirs.head}
+                base={showBase ? (sides.base?.head ?? null) : null}
+                chosen={head ?? sides.start.head}
+                onChange={setHead}
+              />
+            )}
             <MergeEditor
               docKey={docKey}
-              mine={start}
-              theirs={view.theirs ?? ''}
+              mine={sides ? sides.start.body : start}
+              theirs={sides ? sides.theirs.body : (view.theirs ?? '')}
               onResult={setMerged}
               labels={{ mine: 'Your version (the result, editable)', theirs: 'Their version' }}
               className="resolver-merge"
