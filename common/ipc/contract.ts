@@ -160,6 +160,8 @@ export const invokeChannels = {
       })
       .strict(),
   ),
+  // Puts back the conflict a "keep both" of `key` resolved, while its files are as Keep both left them.
+  'team:undo-keep-both': invoke<TeamStatus>()(z.object({ project: absolutePath, key: z.string().min(1).max(1024) }).strict()),
   'vault:list-files': invoke<VaultFileMeta[]>()(none),
   'vault:read-file': invoke<VaultFile>()(z.object({ path: vaultPath }).strict()),
   'vault:write-file': invoke<VaultFile>()(

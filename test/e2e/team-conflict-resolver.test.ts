@@ -12,7 +12,7 @@ import { tempDir } from '../support/temp-dir.js';
 import { testLogger } from '../support/test-logger.js';
 import { startApp, type TestApp } from './support/app.js';
 import { expectAccessible, hasChromium, openPage, useBrowser } from './support/browser.js';
-import { docsShot } from './support/screenshots.js';
+import { docsShot, themedScreenshots } from './support/screenshots.js';
 import { signInToTeam } from './support/team-sign-in.js';
 
 const REPO = 'acme/site';
@@ -190,11 +190,42 @@ describe.skipIf(!hasChromium)('team conflict resolver in Chromium', () => {
     await page.keyboard.type(' Or 2 wide.');
     await expect.poll(() => yours.textContent()).toContain('shown 4 wide. Or 2 wide.');
 
-    // Keep both instead: the team's version keeps the name, Dana's becomes a distinct memory in MEMORY.md.
+    // Keep both instead: the team's version keeps the name, Dana's becomes a distinct memory in MEMORY.md…
+    const toast = page.locator('.toast');
     await dialog.getByRole('button', { name: 'Keep both' }).click();
-    await page.getByText('Resolved tabs.md').waitFor();
+    await toast.getByText('Kept both versions of Prefers tabs: theirs under its name, yours as a separate memory.').waitFor();
     expect(await dialog.count()).toBe(0);
     await page.getByRole('button', { name: 'Team memory synced' }).waitFor({ timeout: 20_000 });
+    expect(await fs.readFile(path.join(danaDir, 'tabs.md'), 'utf8')).toBe(LEES);
+    const firstCopy = (await fs.readdir(danaDir)).filter((f) => f.startsWith('tabs-dana-'));
+    expect(firstCopy).toHaveLength(1);
+
+    // …and Undo, after it was pushed: the conflict is back as it was, the copy and its index line gone.
+    await toast.getByRole('button', { name: 'Undo' }).click();
+    await toast.getByText('Prefers tabs is in conflict again, as before Keep both.').waitFor();
+    expect(await fs.readFile(path.join(danaDir, 'tabs.md'), 'utf8')).toBe(DANAS);
+    expect(await fs.readFile(path.join(danaDir, 'MEMORY.md'), 'utf8')).toBe(INDEX);
+    expect((await fs.readdir(danaDir)).filter((f) => f.startsWith('tabs-dana-'))).toEqual([]);
+    await page.getByRole('button', { name: /1 conflict/ }).waitFor({ timeout: 20_000 });
+
+    // The memory's own view says it is in conflict, and Resolve opens the resolver on it.
+    await page.locator('button.nav-item', { hasText: 'Vault' }).click();
+    await page.getByRole('navigation', { name: 'Vault files' }).getByRole('button', { name: /^Prefers tabs/ }).first().click();
+    const banner = page.getByRole('status').filter({ hasText: 'This memory has a conflict.' });
+    await banner.waitFor();
+    await themedScreenshots(page, 'team-conflict-banner');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await banner.getByRole('button', { name: 'Resolve' }).click();
+    await dialog.waitFor();
+    await expect.poll(() => yours.textContent()).toContain('shown 2 wide');
+    await dialog.getByRole('button', { name: 'Keep both' }).click();
+    await toast.getByText(/^Kept both versions of Prefers tabs/).waitFor();
+    await page.getByRole('button', { name: 'Team memory synced' }).waitFor({ timeout: 20_000 });
+    // Resolved, the memory's view has no banner left.
+    await page.locator('button.nav-item', { hasText: 'Vault' }).click();
+    await page.getByRole('navigation', { name: 'Vault files' }).getByRole('button', { name: /^Prefers tabs(?! \()/ }).click();
+    await page.locator('.file-pane h1', { hasText: 'Prefers tabs' }).waitFor();
+    expect(await banner.count()).toBe(0);
     expect(await fs.readFile(path.join(danaDir, 'tabs.md'), 'utf8')).toBe(LEES);
     const copies = (await fs.readdir(danaDir)).filter((f) => f.startsWith('tabs-dana-'));
     expect(copies).toHaveLength(1);

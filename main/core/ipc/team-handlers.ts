@@ -9,7 +9,8 @@ type TeamChannel =
   | 'team:list-deleted'
   | 'team:restore-deleted'
   | 'team:read-conflict'
-  | 'team:resolve-conflict';
+  | 'team:resolve-conflict'
+  | 'team:undo-keep-both';
 
 /** Team memory (docs/memory.md#team-sync): sign-in, sync, and the conflict inbox of a project, over the team service. */
 export function createTeamHandlers(services: Services): Pick<Handlers, TeamChannel> {
@@ -23,5 +24,6 @@ export function createTeamHandlers(services: Services): Pick<Handlers, TeamChann
     'team:restore-deleted': ({ project, key }) => team.restoreDeleted(project, key),
     'team:read-conflict': ({ project, key }) => team.readConflict(project, key),
     'team:resolve-conflict': ({ project, key, keep, text }) => team.resolveConflict(project, key, keep, text),
+    'team:undo-keep-both': ({ project, key }) => team.undoKeepBoth(project, key),
   };
 }

@@ -4,8 +4,8 @@ import { copyKeys, copyTitle, indexWithCopy, renameMemory, versionLabel } from '
 import { Sequencer } from '../../../common/async/sequencer.js';
 import { parseMemoryFile } from '../../../common/memory-file/index.js';
 import { AppFailure } from '../../../common/result.js';
-import { readLocalFile, writeLocalFile } from './local-tree.js';
-import type { SyncStateStore } from './sync-state.js';
+import { readLocalFile, removeLocalFile, writeLocalFile } from './local-tree.js';
+import type { SyncState, SyncStateStore } from './sync-state.js';
 import type { TeamSyncEngineOptions } from './sync-types.js';
 
 /** The choice of a conflict's resolution (docs/memory.md#team-memory **Beyond**): `text` is required for `merged`. */
@@ -29,6 +29,21 @@ export interface ConflictTexts {
   theirsAt: string | null;
 }
 
+/**
+ * What one "keep both" changed, so Undo can put the conflict back as it was: the conflict record with
+ * its base, the two texts, and each file as Keep both left it (Undo checks they still are).
+ */
+interface KeptBoth {
+  conflict: SyncState['conflicts'][string];
+  baseText: string | null;
+  mine: string;
+  theirs: string;
+  copyKey: string;
+  copyText: string;
+  /** MEMORY.md before and after; null when Keep both left it alone. */
+  index: { before: string | null; after: string } | null;
+}
+
 export interface DeletedFile {
   key: string;
   deletedAt: string;
@@ -43,6 +58,8 @@ export interface DeletedFile {
  */
 export class ConflictDesk {
   private readonly queue = new Sequencer();
+  /** The last "keep both" of each key, undoable until the key is resolved again (this run of the app only). */
+  private readonly keptBoth = new Map<string, KeptBoth>();
 
   constructor(
     private readonly opts: Pick<TeamSyncEngineOptions, 'teamDir' | 'clock'>,
@@ -81,15 +98,57 @@ export class ConflictDesk {
       if (resolution.keep === 'merged' && resolution.text === undefined) throw new AppFailure('invalid_request', 'a merged resolution needs its text');
       await this.store.putBase(theirs);
       let written = [key];
+      this.keptBoth.delete(key);
       if (resolution.keep === 'theirs') await writeLocalFile(this.opts.teamDir, key, theirs, null);
       if (resolution.keep === 'merged') await writeLocalFile(this.opts.teamDir, key, resolution.text!, null);
-      if (resolution.keep === 'both') written = await this.keepBoth(key, theirs, resolution.author);
+      if (resolution.keep === 'both') {
+        const kept = await this.keepBoth(key, theirs, resolution.author);
+        written = kept.written;
+        if (kept.undo) this.keptBoth.set(key, { ...kept.undo, conflict, baseText: await this.store.getBase(conflict.baseHash) });
+      }
       // Theirs is what the server holds: as the base, whatever stays in place now reads as a local change.
       state.bases[key] = conflict.theirsHash;
       delete state.conflicts[key];
       await this.store.save(state);
       await this.store.removeConflict(key);
       return written;
+    });
+  }
+
+  /**
+   * Undoes the last "keep both" of `key`: the conflict comes back as it was (yours in place, theirs
+   * aside, the same base), the copy goes, MEMORY.md is as before. Only when every file is still as Keep
+   * both left it; else nothing is touched and the refusal names what changed. The conflict is recorded
+   * before a file moves, so a crash midway leaves the key held back from the push, never yours pushed
+   * over theirs; the copy goes last, so yours is never in neither place. The keys written.
+   */
+  undoKeepBoth(key: string): Promise<string[]> {
+    return this.exclusive(async () => {
+      const kept = this.keptBoth.get(key);
+      if (!kept) throw new AppFailure('not_found', `There is no Keep both of ${key} to undo.`);
+      const state = await this.store.load();
+      const text = async (k: string) => (await readLocalFile(this.opts.teamDir, k))?.text ?? null;
+      const changed = [
+        ...((await text(key)) === kept.theirs && !state.conflicts[key] ? [] : [key]),
+        ...((await text(kept.copyKey)) === kept.copyText ? [] : [kept.copyKey]),
+        ...(kept.index && (await text('MEMORY.md')) !== kept.index.after ? ['MEMORY.md'] : []),
+      ];
+      if (changed.length > 0) {
+        this.keptBoth.delete(key);
+        throw new AppFailure('conflict', `${changed.join(' and ')} changed after Keep both, so nothing was undone: the files stay as they are now.`);
+      }
+      if (kept.baseText !== null) await this.store.putBase(kept.baseText);
+      await this.store.writeConflict(key, kept.theirs);
+      state.conflicts[key] = kept.conflict;
+      if (kept.conflict.baseHash === null) delete state.bases[key];
+      else state.bases[key] = kept.conflict.baseHash;
+      await this.store.save(state);
+      await writeLocalFile(this.opts.teamDir, key, kept.mine, null);
+      if (kept.index?.before === null) await removeLocalFile(this.opts.teamDir, 'MEMORY.md');
+      else if (kept.index) await writeLocalFile(this.opts.teamDir, 'MEMORY.md', kept.index.before, null);
+      await removeLocalFile(this.opts.teamDir, kept.copyKey);
+      this.keptBoth.delete(key);
+      return [key, kept.copyKey, ...(kept.index ? ['MEMORY.md'] : [])];
     });
   }
 
@@ -134,11 +193,15 @@ export class ConflictDesk {
    * Theirs at the key, mine in a sibling memory named by its author and day, indexed in MEMORY.md next
    * to the original (keep-both.ts says why mine is the copy). Mine deleted: only theirs comes back.
    */
-  private async keepBoth(key: string, theirs: string, author: string | undefined): Promise<string[]> {
+  private async keepBoth(
+    key: string,
+    theirs: string,
+    author: string | undefined,
+  ): Promise<{ written: string[]; undo: Omit<KeptBoth, 'conflict' | 'baseText'> | null }> {
     const mine = await readLocalFile(this.opts.teamDir, key);
     if (!mine || mine.text === theirs) {
       await writeLocalFile(this.opts.teamDir, key, theirs, null);
-      return [key];
+      return { written: [key], undo: null };
     }
     const who = author ?? localUser();
     const now = new Date(this.opts.clock.now());
@@ -152,14 +215,17 @@ export class ConflictDesk {
     }
     const title = copyTitle(mine.text, key, label);
     // The copy first: a crash before theirs lands leaves mine in both places, never in neither.
-    await writeLocalFile(this.opts.teamDir, copyKey, renameMemory(mine.text, title), null);
+    const copyText = renameMemory(mine.text, title);
+    await writeLocalFile(this.opts.teamDir, copyKey, copyText, null);
     await writeLocalFile(this.opts.teamDir, key, theirs, null);
+    const undo = { mine: mine.text, theirs, copyKey, copyText, index: null };
     // A copy of the index itself is no memory to point at.
-    if (key === 'MEMORY.md') return [copyKey, key];
-    const index = await readLocalFile(this.opts.teamDir, 'MEMORY.md');
+    if (key === 'MEMORY.md') return { written: [copyKey, key], undo };
+    const index = (await readLocalFile(this.opts.teamDir, 'MEMORY.md'))?.text ?? null;
     const hook = parseMemoryFile(mine.text).description ?? `kept beside ${key} when both changed`;
-    await writeLocalFile(this.opts.teamDir, 'MEMORY.md', indexWithCopy(index?.text ?? null, key, copyKey, title, hook), null);
-    return [copyKey, key, 'MEMORY.md'];
+    const after = indexWithCopy(index, key, copyKey, title, hook);
+    await writeLocalFile(this.opts.teamDir, 'MEMORY.md', after, null);
+    return { written: [copyKey, key, 'MEMORY.md'], undo: { ...undo, index: { before: index, after } } };
   }
 }
 

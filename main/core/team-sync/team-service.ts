@@ -80,6 +80,10 @@ export class TeamService {
     return (await this.session(project)).resolveConflict(key, keep, text);
   }
 
+  async undoKeepBoth(project: string, key: string): Promise<TeamStatus> {
+    return (await this.session(project)).undoKeepBoth(key);
+  }
+
   async listDeleted(project: string): Promise<DeletedTeamFile[]> {
     return (await this.session(project)).listDeleted();
   }

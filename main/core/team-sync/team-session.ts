@@ -162,6 +162,16 @@ export class TeamSession {
     return { ...status, conflicts: status.conflicts.filter((k) => k !== key) };
   }
 
+  /** Undoes the last "keep both" of `key` (ConflictDesk.undoKeepBoth): the conflict is back in the inbox. */
+  async undoKeepBoth(key: string): Promise<TeamStatus> {
+    const engine = this.requireEngine();
+    await this.noticeInVault(await engine.undoKeepBoth(key));
+    await this.badges.refresh();
+    if (this.scheduler) void this.scheduler.runNow().catch(() => undefined);
+    const status = this.status();
+    return { ...status, conflicts: [...new Set([...status.conflicts, key])].sort() };
+  }
+
   /** Team memories deleted here or by a teammate that can still come back. */
   async listDeleted(): Promise<DeletedTeamFile[]> {
     const engine = this.requireEngine();

@@ -55,12 +55,37 @@ export async function syncNow(project: string, confirmDeletions = false): Promis
   if (status) useStore.getState().setTeamStatus(status);
 }
 
-export async function resolveConflict(project: string, key: string, keep: ConflictChoice, text?: string): Promise<boolean> {
+/**
+ * Records the user's choice for a conflict; `title` is what the resolver calls the memory. Keep both
+ * comes with Undo, as every other destructive action does: it puts the conflict back as it was.
+ */
+export async function resolveConflict(project: string, key: string, keep: ConflictChoice, text?: string, title = key): Promise<boolean> {
   const status = take(await api.invoke['team:resolve-conflict']({ project, key, keep, ...(text !== undefined ? { text } : {}) }));
   if (!status) return false;
   const s = useStore.getState();
   s.setTeamStatus(status);
   s.openConflict(null);
-  s.showToast({ text: `Resolved ${key}; it will be pushed with the next sync.` });
+  if (keep === 'both') {
+    s.showToast({
+      text: `Kept both versions of ${title}: theirs under its name, yours as a separate memory.`,
+      actionLabel: 'Undo',
+      action: () => void undoKeepBoth(project, key, title),
+    });
+  } else s.showToast({ text: `Resolved ${title}; it will be pushed with the next sync.` });
   return true;
+}
+
+/** Undo of Keep both: the conflict is back in the inbox, one click from the resolver again. */
+async function undoKeepBoth(project: string, key: string, title: string): Promise<void> {
+  const s = useStore.getState();
+  s.showToast(null);
+  const status = take(await api.invoke['team:undo-keep-both']({ project, key }));
+  await loadFiles();
+  if (!status) return;
+  s.setTeamStatus(status);
+  s.showToast({ text: `${title} is in conflict again, as before Keep both.`, actionLabel: 'Resolve', action: () => {
+      s.setPanel('conflicts');
+      s.openConflict({ project, key });
+    },
+  });
 }

@@ -63,6 +63,7 @@ export function Resolver({ project, keyName }: { project: string; keyName: strin
   const docKey = `${project}:${keyName}`;
   const start = view ? startingResult(view) : '';
   const sides = view ? memorySides(view) : null;
+  const title = view ? conflictTitle(view) : keyName;
   const premerged = view !== null && start !== (view.mine ?? '');
   const result = sides ? composeResult(sides, head ?? sides.start.head, merged ?? sides.start.body) : (merged ?? start);
   const fieldsDiffer = sides !== null && JSON.stringify(sides.start.head) !== JSON.stringify(sides.theirs.head);
@@ -78,9 +79,9 @@ export function Resolver({ project, keyName }: { project: string; keyName: strin
       >
         <header className="resolver-head">
           <h2 id="resolver-heading" tabIndex={-1} ref={heading}>
-            Resolve {view ? conflictTitle(view) : keyName}
+            Resolve {title}
           </h2>
-          {view && conflictTitle(view) !== keyName && <span className="muted small resolver-file">{keyName}</span>}
+          {title !== keyName && <span className="muted small resolver-file">{keyName}</span>}
           <span className="spacer" />
           <button type="button" className="button ghost" onClick={close}>
             Close
@@ -148,20 +149,20 @@ export function Resolver({ project, keyName }: { project: string; keyName: strin
               MEMORY.md.
             </p>
             <div className="row end resolver-actions">
-              <button type="button" className="button ghost" onClick={() => void resolveConflict(project, keyName, 'theirs')}>
+              <button type="button" className="button ghost" onClick={() => void resolveConflict(project, keyName, 'theirs', undefined, title)}>
                 Keep theirs
               </button>
-              <button type="button" className="button ghost" onClick={() => void resolveConflict(project, keyName, 'both')}>
+              <button type="button" className="button ghost" onClick={() => void resolveConflict(project, keyName, 'both', undefined, title)}>
                 Keep both
               </button>
-              <button type="button" className="button secondary" onClick={() => void resolveConflict(project, keyName, 'mine')}>
+              <button type="button" className="button secondary" onClick={() => void resolveConflict(project, keyName, 'mine', undefined, title)}>
                 Keep yours
               </button>
               <button
                 type="button"
                 className="button primary"
                 disabled={!changed}
-                onClick={() => void resolveConflict(project, keyName, 'merged', result)}
+                onClick={() => void resolveConflict(project, keyName, 'merged', result, title)}
               >
                 Save the result
               </button>

@@ -14,6 +14,7 @@ import { humanTitle } from './tree-rows';
 import { useSessionTitles } from './file-name';
 import { LinkedMemoryPreview, OriginConversation } from './memory-links';
 import { MemoryUseSummary } from './memory-use';
+import { ConflictBanner } from '../conflicts/conflict-banner';
 
 /** Session notes preview as notes (written sections only), a memory with its links, anything else as its markdown. */
 function Preview({ file, text }: { file: VaultFile; text: string }) {
@@ -147,6 +148,7 @@ export function FilePane() {
         </div>
       </header>
       {renaming && <RenameForm file={file} onDone={() => setRenaming(false)} />}
+      <ConflictBanner meta={meta} />
       {external && <ExternalChange theirs={external} mine={text} />}
       {(meta.error || file.frontmatterError) && (
         <p className="banner error" role="note">

@@ -206,4 +206,43 @@ describe('conflicts between two teammates: keep both and when theirs arrived', (
     expect(parseMemoryFile((await dana.read(first!))!).body).toBe('Indent with tabs, width 2.\n');
     expect(parseMemoryFile((await dana.read(second!))!).body).toBe('Tabs except YAML.\n');
   });
+
+  it('undoes keep both after it reached the teammate: the conflict is back as it was, the copy gone from both vaults', async () => {
+    await conflictOnTabs();
+    const indexBefore = await dana.read('MEMORY.md');
+    await dana.engine.resolveConflict('tabs.md', { keep: 'both', author: 'dana' });
+    const copyKey = copyKeys('tabs.md', 'dana', new Date()).next().value!;
+    await dana.engine.sync();
+    await ana.engine.sync();
+    expect(await ana.read(copyKey)).not.toBeNull();
+
+    expect((await dana.engine.undoKeepBoth('tabs.md')).sort()).toEqual(['MEMORY.md', copyKey, 'tabs.md'].sort());
+    expect(await dana.read('tabs.md')).toBe(DANA);
+    expect(await dana.read(copyKey)).toBeNull();
+    expect(await dana.read('MEMORY.md')).toBe(indexBefore);
+    expect(await dana.engine.listConflicts()).toEqual(['tabs.md']);
+    expect(await dana.engine.readConflict('tabs.md')).toMatchObject({ base: BASE, mine: DANA, theirs: ANA });
+    // The next sync takes the copy back from the team and holds yours back until the conflict is resolved again.
+    expect((await dana.engine.sync()).conflicts).toEqual(['tabs.md']);
+    await ana.engine.sync();
+    expect(await ana.read(copyKey)).toBeNull();
+    expect(await ana.read('tabs.md')).toBe(ANA);
+    expect(await ana.read('MEMORY.md')).toBe(indexBefore);
+    // Once undone, there is nothing more to undo.
+    await expect(dana.engine.undoKeepBoth('tabs.md')).rejects.toThrow('There is no Keep both of tabs.md to undo.');
+  });
+
+  it('leaves the files alone and says which changed when one was edited after keep both', async () => {
+    await conflictOnTabs();
+    await dana.engine.resolveConflict('tabs.md', { keep: 'both', author: 'dana' });
+    const copyKey = copyKeys('tabs.md', 'dana', new Date()).next().value!;
+    const edited = `${(await dana.read(copyKey))!}More words.\n`;
+    await dana.write(copyKey, edited);
+    const index = await dana.read('MEMORY.md');
+    await expect(dana.engine.undoKeepBoth('tabs.md')).rejects.toThrow(`${copyKey} changed after Keep both, so nothing was undone`);
+    expect(await dana.read(copyKey)).toBe(edited);
+    expect(await dana.read('tabs.md')).toBe(ANA);
+    expect(await dana.read('MEMORY.md')).toBe(index);
+    expect(await dana.engine.listConflicts()).toEqual([]);
+  });
 });
