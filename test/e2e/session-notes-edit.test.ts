@@ -7,7 +7,7 @@ import { tempDir } from '../support/temp-dir.js';
 import { closeAfterEach, startApp, type TestApp } from './support/app.js';
 import { hasChromium, openPage, useBrowser } from './support/browser.js';
 import { prepareChat, TEST_API_KEY } from './support/chat-app.js';
-import { themedScreenshots } from './support/screenshots.js';
+import { docsShot, themedScreenshots } from './support/screenshots.js';
 
 const STATE_LINE = '_What is being worked on right now: pending tasks and the immediate next steps_\n';
 const WORKLOG_LINE = '_A terse step-by-step log of what was tried and done_\n';
@@ -78,6 +78,26 @@ describe.skipIf(!hasChromium)('editing the session notes while the updater write
     await settled(page);
   }
 
+  /**
+   * The clash reads at the notes panel's width (about 335 px): each place both changed as two texts one
+   * above the other at nearly the panel's width, the choices whole, no side-by-side view squeezed in.
+   */
+  async function readableInPanel(page: Page) {
+    const panel = (await notes(page).boundingBox())!;
+    const clash = notes(page).getByRole('alert');
+    const mine = (await clash.locator('dd.mine').first().boundingBox())!;
+    const theirs = (await clash.locator('dd.theirs').first().boundingBox())!;
+    expect(mine.width).toBeGreaterThan(panel.width * 0.75);
+    expect(theirs.width).toBeGreaterThan(panel.width * 0.75);
+    expect(theirs.y).toBeGreaterThanOrEqual(mine.y + mine.height);
+    expect(await notes(page).locator('.cm-mergeView').count()).toBe(0);
+    for (const name of ['Use the update', 'Keep both', 'Keep my version', 'Open wide to combine…']) {
+      const button = (await clash.getByRole('button', { name }).boundingBox())!;
+      expect(button.x + button.width, name).toBeLessThanOrEqual(panel.x + panel.width);
+      expect(button.width, name).toBeGreaterThan(panel.width * 0.6);
+    }
+  }
+
   /** Notes → Edit, the caret at the end of the "Working on" line, and words typed there. */
   async function appendToWorkingOn(page: Page, words: string) {
     await notes(page).getByRole('button', { name: 'Edit', exact: true }).click();
@@ -131,7 +151,37 @@ describe.skipIf(!hasChromium)('editing the session notes while the updater write
     await bothTexts();
     await page.reload();
     await bothTexts();
+    await readableInPanel(page);
     await themedScreenshots(page, 'notes-edit-clash');
+    // Open wide, at both sizes (at 1024 px the notes open over the conversation): the two versions side
+    // by side in a dialog as wide as the window, and back to the panel with Escape.
+    const wide = page.getByRole('dialog', { name: 'Your notes and the update' });
+    for (const [width, height] of [[1280, 800], [1024, 700]] as const) {
+      await page.setViewportSize({ width, height });
+      if (!(await notes(page).isVisible())) await page.getByRole('button', { name: 'Session notes', exact: true }).click();
+      await clash.getByRole('button', { name: 'Open wide to combine…' }).click();
+      await wide.waitFor();
+      const panes = await wide.locator('.cm-mergeViewEditor').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().width));
+      expect(panes).toHaveLength(2);
+      for (const w of panes) expect(w).toBeGreaterThan(width === 1024 ? 420 : 540);
+      expect(await wide.getByLabel('Your notes (editable)').textContent()).toContain('Working on: the outline and my own words');
+      expect(await wide.getByLabel('The update').textContent()).toContain('Working on: the summary');
+      for (const theme of ['light', 'dark'] as const) {
+        await page.evaluate((t) => void (document.documentElement.dataset.theme = t), theme);
+        await page.screenshot({ path: docsShot(`screenshots/notes-edit-clash-wide-${width}x${height}-${theme}.png`) });
+      }
+      await page.evaluate(() => delete document.documentElement.dataset.theme);
+      await page.keyboard.press('Escape');
+      expect(await wide.count()).toBe(0);
+      await bothTexts();
+    }
+    // At 1024 px the notes are over the conversation, as narrow: the clash reads there too.
+    await readableInPanel(page);
+    for (const theme of ['light', 'dark'] as const) {
+      await page.evaluate((t) => void (document.documentElement.dataset.theme = t), theme);
+      await page.screenshot({ path: docsShot(`screenshots/notes-edit-clash-drawer-1024x700-${theme}.png`) });
+    }
+    await page.evaluate(() => delete document.documentElement.dataset.theme);
     // The panel gives way at 1024 px; back at 1280 it opens again on the kept clash.
     await page.setViewportSize({ width: 1280, height: 800 });
     // It was open there before the shots, so it comes back by itself: no button to click (it is gone once it shows).

@@ -4,7 +4,7 @@ import { merge3 } from '../../../../common/text/merge3';
 import { api } from '../../bridge';
 import { useStore } from '../../store';
 import { CodeEditor } from './code-editor';
-import { MergeEditor } from '../conflicts/merge-editor';
+import { NotesClash } from './notes-clash';
 import { notesPlaceholders } from './notes-placeholders';
 import { AUTOSAVE_DELAY_MS } from '../../bridge/vault-autosave';
 import { keepNotesDraft, readNotesDraft } from './notes-draft';
@@ -192,25 +192,7 @@ export function NotesEditor({ project, notes }: { project: string; notes: Sessio
         </span>
       )}
       {theirs ? (
-        <div className="banner warning external-change" role="alert">
-          <p>
-            <strong>The notes were updated on the same lines you were editing.</strong> Nothing is lost: choose what to keep, or take
-            what you want from the right into yours below.
-          </p>
-          <ClashLines base={base.text} mine={text} theirs={theirs.text} />
-          <MergeEditor docKey={theirs.hash ?? 'new'} mine={text} theirs={theirs.text} onResult={(t) => edit(t)} />
-          <div className="row">
-            <button type="button" className="button secondary" onClick={() => void resolve('theirs')}>
-              Use the update
-            </button>
-            <button type="button" className="button secondary" onClick={() => void resolve('both')}>
-              Keep both
-            </button>
-            <button type="button" className="button primary" onClick={() => void resolve('mine')}>
-              Keep my version
-            </button>
-          </div>
-        </div>
+        <NotesClash base={base.text} mine={text} theirs={theirs.text} theirsKey={theirs.hash ?? 'new'} onEdit={edit} onResolve={(c) => void resolve(c)} />
       ) : (
         <CodeEditor
           docKey={sessionId}
@@ -228,23 +210,3 @@ export function NotesEditor({ project, notes }: { project: string; notes: Sessio
 
 /** Two versions of the same lines, one after the other (a line break between when needed). */
 const joinLines = (a: string, b: string) => (a === '' || a.endsWith('\n') ? a + b : `${a}\n${b}`);
-
-/** The lines both sides changed, each side in full: what the user wrote and what the update wrote. */
-function ClashLines({ base, mine, theirs }: { base: string; mine: string; theirs: string }) {
-  const merged = merge3(base, mine, theirs);
-  if (merged.clean) return null;
-  const clashes = merged.chunks.filter((c) => c.kind === 'conflict');
-  return (
-    <dl className="clash-lines small">
-      {clashes.slice(0, 3).map((c, i) => (
-        <div key={i}>
-          <dt>You wrote</dt>
-          <dd>{c.mine.trim() || '(removed the lines)'}</dd>
-          <dt>The update wrote</dt>
-          <dd>{c.theirs.trim() || '(removed the lines)'}</dd>
-        </div>
-      ))}
-      {clashes.length > 3 && <p className="muted">…and {clashes.length - 3} more places, side by side below.</p>}
-    </dl>
-  );
-}
