@@ -102,7 +102,8 @@ describe.skipIf(!hasChromium)('team conflict resolver in Chromium', () => {
     const indicator = page.getByRole('button', { name: /1 conflict/ });
     await indicator.waitFor({ timeout: 20_000 });
     await indicator.click();
-    await page.getByRole('button', { name: 'tabs.md', exact: true }).click();
+    // Listed by the memory's name.
+    await page.getByRole('button', { name: 'Prefers tabs', exact: true }).click();
     // Titled by the memory's name, the file name beside it.
     const dialog = page.getByRole('dialog', { name: 'Resolve Prefers tabs' });
     await dialog.waitFor();
@@ -164,6 +165,10 @@ describe.skipIf(!hasChromium)('team conflict resolver in Chromium', () => {
     // The choices stay on screen with the base open, even at 1024×700.
     expect(await dialog.getByRole('button', { name: 'Keep both' }).boundingBox()).toMatchObject({ y: expect.any(Number) });
     expect((await dialog.getByRole('button', { name: 'Keep both' }).boundingBox())!.y).toBeLessThan(700 - 30);
+    // Whole, inside the dialog (not cut by its edge), with the fields above the panes too.
+    const keepBoth = (await dialog.getByRole('button', { name: 'Keep both' }).boundingBox())!;
+    const box = (await dialog.boundingBox())!;
+    expect(keepBoth.y + keepBoth.height).toBeLessThanOrEqual(box.y + box.height);
     await page.screenshot({ path: docsShot('screenshots/team-resolver-base-1024x700-light.png') });
     await dialog.getByRole('button', { name: 'Hide the base' }).click();
     expect(await base.count()).toBe(0);

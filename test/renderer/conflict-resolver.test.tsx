@@ -2,6 +2,7 @@ import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ConflictView, TeamStatus } from '../../common/domain/team';
+import { err } from '../../common/result';
 import { createFakeApi, startFakeMain } from './support/fake-api';
 import { syncedStatus } from './support/team-status';
 
@@ -97,5 +98,39 @@ describe('the conflict resolver', () => {
     expect(save.disabled).toBe(false);
     await userEvent.click(within(dialog).getByRole('radio', { name: 'Yours Prefers tabs' }));
     expect(save.disabled).toBe(true);
+  });
+
+  it('offers Undo after Keep both: the conflict comes back, or the reason it cannot is shown and nothing else happens', async () => {
+    const status: TeamStatus = { ...syncedStatus, conflicts: ['n.md'] };
+    const refusal = 'n-dana-2026-12-07.md changed after Keep both, so nothing was undone: the files stay as they are now.';
+    const undos: string[] = [];
+    startFakeMain(createFakeApi({
+      'team:status': () => status,
+      'vault:list-files': () => [],
+      'team:read-conflict': ({ key }) => ({ key, path: `${TEAM}/${key}`, receivedAt: '2026-12-04T09:30:00.000Z', you: null, base: BASE, mine: MINE, theirs: THEIRS }),
+      'team:resolve-conflict': () => ({ ...status, conflicts: [] }),
+      'team:undo-keep-both': ({ key }) => (undos.push(key) === 1 ? status : err('conflict', refusal)),
+    }).api);
+    const { useStore } = await import('../../renderer/src/store');
+    const { ConflictsPanel } = await import('../../renderer/src/features/conflicts/conflicts-panel');
+    const { ToastHost } = await import('../../renderer/src/features/shell/toast');
+    useStore.getState().setActiveProject('/p');
+    useStore.getState().setTeamStatus(status);
+    render(<><ConflictsPanel /><ToastHost /></>);
+    const keepBoth = async () => {
+      await userEvent.click(screen.getByRole('button', { name: 'n.md' }));
+      await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Keep both' }));
+      await userEvent.click(await screen.findByRole('button', { name: 'Undo' }));
+    };
+    await keepBoth();
+    await screen.findByText('n.md is in conflict again, as before Keep both.');
+    expect(useStore.getState().team['/p']!.conflicts).toEqual(['n.md']);
+    await userEvent.click(screen.getByRole('button', { name: 'Resolve' }));
+    expect(useStore.getState().conflict).toEqual({ project: '/p', key: 'n.md' });
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Close' }));
+    await keepBoth();
+    await expect.poll(() => useStore.getState().error?.message).toBe(refusal);
+    expect(useStore.getState().toast).toBeNull();
+    expect(undos).toEqual(['n.md', 'n.md']);
   });
 });

@@ -20,11 +20,15 @@ function findingsText(b: BlockedFile, kinds: Record<string, string>): string {
 
 /** The conflict inbox, and the files the secret scanner keeps from leaving this machine. */
 export function ConflictsPanel() {
-  const { project, status, conflict } = useStoreShallow((s) => ({
+  const { project, status, conflict, files, slug } = useStoreShallow((s) => ({
     project: s.activeProject,
     status: s.activeProject ? s.team[s.activeProject] : undefined,
     conflict: s.conflict,
+    files: s.files,
+    slug: s.projects.find((p) => p.path === s.activeProject)?.memorySlug ?? null,
   }));
+  // A conflict is listed by its memory's name (the vault's title of the file), its file name beside it.
+  const titleOf = (key: string) => files.find((f) => f.path === `projects/${slug}/memory/team/${key}`)?.title ?? key;
   const [atLine, setAtLine] = useState<string | null>(null);
   const kinds = useRuleKinds();
   useEffect(() => {
@@ -61,8 +65,9 @@ export function ConflictsPanel() {
                   aria-current={conflict?.key === key ? 'true' : undefined}
                   onClick={() => s.openConflict({ project, key })}
                 >
-                  {key}
+                  {titleOf(key)}
                 </button>
+                {titleOf(key) !== key && <span className="muted small"> · {key}</span>}
               </li>
             ))}
           </ul>
