@@ -107,8 +107,9 @@ describe.skipIf(!hasChromium)('team memory in Chromium', () => {
     await expect.poll(() => tree.getByRole('button', { name: /Release checklist/ }).textContent()).toContain('conflict');
     await indicator.click();
     await page.getByRole('heading', { name: /^Team memory/, level: 1 }).waitFor();
-    await page.getByRole('button', { name: 'release.md', exact: true }).click();
-    await page.getByRole('dialog', { name: 'Resolve release.md' }).waitFor();
+    // Listed and titled by the memory's name.
+    await page.getByRole('button', { name: 'Release checklist', exact: true }).click();
+    await page.getByRole('dialog', { name: 'Resolve Release checklist' }).waitFor();
 
     // Yours (the editable result) beside theirs; the base (read-only) one click away.
     await page.getByRole('button', { name: 'Show the base' }).click();
@@ -127,7 +128,7 @@ describe.skipIf(!hasChromium)('team memory in Chromium', () => {
     await page.keyboard.press('Control+End');
     await page.keyboard.type('\nUpdate the changelog.');
     await page.getByRole('button', { name: 'Save the result' }).click();
-    await page.getByText('Resolved release.md').waitFor();
+    await page.getByText('Resolved Release checklist; it will be pushed with the next sync.').waitFor();
     await page.getByRole('button', { name: 'Team memory synced' }).waitFor({ timeout: 20_000 });
 
     // Pushed: Lee's next sync brings Dana's merge.

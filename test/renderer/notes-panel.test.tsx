@@ -1,4 +1,4 @@
-import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionNotes } from '../../common/domain/chat';
@@ -86,7 +86,7 @@ describe('the session notes panel', () => {
     expect(writes.at(-1)?.baseHash).toBe(notes('# Worklog\n_log_\n- one\n- from the updater\n\n# Learnings\n_what worked_\n').hash);
   });
 
-  it('shows both side by side when the update touches the same line, and writes nothing until the user chooses', async () => {
+  it('shows both texts when the update touches the same line, side by side once opened wide, and writes nothing until the user chooses', async () => {
     const { fake, writes } = await mount(notes('# Worklog\n- one\n'));
     await userEvent.click(await screen.findByRole('button', { name: 'Edit' }));
     const view = editorView();
@@ -94,8 +94,16 @@ describe('the session notes panel', () => {
     act(() => fake.emit('notes:did-change', notes('# Worklog\n- one theirs\n')));
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('same lines');
-    expect(screen.getByLabelText('My version (editable result)').textContent).toContain('- one mine');
-    expect(screen.getByLabelText('Their version').textContent).toContain('- one theirs');
+    // In the panel, one above the other; side by side only in the wide dialog.
+    expect(alert.querySelector('dd.mine')!.textContent).toBe('- one mine');
+    expect(alert.querySelector('dd.theirs')!.textContent).toBe('- one theirs');
+    expect(screen.queryByLabelText('Your notes (editable)')).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Open wide to combine…' }));
+    const wide = screen.getByRole('dialog', { name: 'Your notes and the update' });
+    expect(screen.getByLabelText('Your notes (editable)').textContent).toContain('- one mine');
+    expect(screen.getByLabelText('The update').textContent).toContain('- one theirs');
+    await userEvent.click(within(wide).getByRole('button', { name: 'Back to the panel' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
     await new Promise((r) => setTimeout(r, 900));
     expect(writes).toEqual([]);
     await userEvent.click(screen.getByRole('button', { name: 'Keep my version' }));
