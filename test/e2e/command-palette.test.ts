@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { startTeamServer, TeamAdmin, type TeamServer } from '../../server/index.js';
+import type { TeamAdmin, TeamServer } from '../../server/index.js';
 import { openTeamSync, type OpenedTeamSync } from '../../main/core/team-sync/open-team-sync.js';
 import { ProjectPaths } from '../../main/core/paths/index.js';
 import { systemClock } from '../../main/core/ports.js';
@@ -13,6 +13,7 @@ import { closeAfterEach, startApp, type TestApp } from './support/app.js';
 import { expectAccessible, hasChromium, openPage, useBrowser } from './support/browser.js';
 import { prepareChat, TEST_API_KEY } from './support/chat-app.js';
 import { themedScreenshots } from './support/screenshots.js';
+import { startAppWithSite, startTeam } from './support/team-app.js';
 import { setTeamServer, signInInTab } from './support/team-sign-in.js';
 
 const REPO = 'acme/site';
@@ -93,15 +94,8 @@ describe.skipIf(!hasChromium)('the command palette (Ctrl+K) in Chromium via stra
   });
 
   it('signs in to the team server and syncs now from the keyboard, each only once team memory is set up for it', async () => {
-    const dir = await tempDir('strata-e2e-palette-team-');
-    const db = `sqlite:${path.join(dir, 'team.db')}`;
-    admin = await TeamAdmin.open(db);
-    await admin.addUser('dana', PASSWORD);
-    await admin.addUser('lee', null);
-    await admin.grant('dana', REPO);
-    await admin.grant('lee', REPO);
+    ({ server, admin } = await startTeam(REPO, { dana: PASSWORD, lee: null }, serverLogs.logger));
     const leeToken = (await admin.createToken('lee', null)).token;
-    server = await startTeamServer({ db, port: 0, logger: serverLogs.logger, limits: { rateLimitPerMinute: 0 } });
     const serverUrl = server.url;
     const lee: OpenedTeamSync = await openTeamSync({
       vaultRoot: await tempDir('strata-e2e-lee-'),
@@ -114,12 +108,8 @@ describe.skipIf(!hasChromium)('the command palette (Ctrl+K) in Chromium via stra
     });
     await fs.mkdir(lee.teamDir, { recursive: true });
 
-    const appData = await tempDir('strata-e2e-dana-');
-    const project = path.join(appData, 'site');
-    await fs.mkdir(project);
-    app = await startApp(appData);
-    await app.services.vault().ready;
-    await app.services.vault().projects.open(project);
+    let project: string;
+    ({ app, project } = await startAppWithSite());
     const { page, errors } = await openPage(browser(), app.host.url, 'command-palette-team');
     await page.locator('.project-item', { hasText: 'site' }).click();
     await page.getByRole('heading', { name: 'New conversation', level: 1 }).waitFor();
