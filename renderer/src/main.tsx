@@ -8,6 +8,7 @@ import { wireVaultEvents } from './bridge/vault-actions';
 import { wireAutosave } from './bridge/vault-autosave';
 import { wireTeamEvents } from './bridge/team-actions';
 import { rememberPlace, restorePlace } from './bridge/place';
+import 'virtual:palette.css';
 import './styles.css';
 import './panels.css';
 

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AppFailure } from '../../../common/result.js';
+import { escapeHtml, standalonePage, standalonePageCsp } from '../../../common/theme/standalone-page.js';
 
 /** The loopback redirect receiver of RFC 8252 §7.3: 127.0.0.1, any free port, path `/callback`. */
 export interface LoopbackListener {
@@ -10,8 +11,9 @@ export interface LoopbackListener {
   close(): Promise<void>;
 }
 
-const page = (title: string, text: string) =>
-  `<!doctype html><meta charset="utf-8"><title>${title}</title><body style="font-family:system-ui;margin:4rem"><h1>${title}</h1><p>${text}</p></body>`;
+/** The page the browser shows at the end of a sign-in, in the app's look; it needs nothing but its own style. */
+const headers = { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': standalonePageCsp(), 'cache-control': 'no-store' };
+const page = (title: string, text: string) => standalonePage(title, `<p>${escapeHtml(text)}</p>`);
 
 /**
  * Waits for the authorization server's redirect. A request with the wrong `state` (a forged or stale
@@ -41,17 +43,17 @@ export async function startLoopbackListener(expectedState: string): Promise<Loop
       return;
     }
     if (url.searchParams.get('state') !== expectedState) {
-      res.writeHead(400, { 'content-type': 'text/html; charset=utf-8' }).end(page('Sign-in not recognised', 'This sign-in link does not belong to the running Strata sign-in.'));
+      res.writeHead(400, headers).end(page('Sign-in not recognised', 'This sign-in link does not belong to the running Strata sign-in.'));
       return;
     }
     const error = url.searchParams.get('error');
     const code = url.searchParams.get('code');
     if (error || !code) {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page('Sign-in cancelled', 'You can close this tab and try again from Strata.'));
+      res.writeHead(200, headers).end(page('Sign-in cancelled', 'You can close this tab and try again from Strata.'));
       settle(new AppFailure('permission_denied', error === 'access_denied' ? 'the sign-in was declined' : `the team server refused the sign-in (${error ?? 'no code'})`));
       return;
     }
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page('Signed in to Strata', 'You can close this tab and return to Strata.'));
+    res.writeHead(200, headers).end(page('Signed in to Strata', 'You can close this tab and return to Strata.'));
     settle(code);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -20,6 +20,9 @@ export interface ChatSlice {
   /** Session notes by session id, kept live from main. */
   notes: Record<string, SessionNotes>;
   notesOpen: boolean;
+  /** The conversation whose Compact dialog is open (its header's button or the command palette opened it). */
+  compacting: string | null;
+  setCompacting(sessionId: string | null): void;
   /** A search hit to scroll to and highlight once its conversation shows. */
   chatHit: { sessionId: string; term: string } | null;
   setChatHit(hit: { sessionId: string; term: string } | null): void;
@@ -50,6 +53,8 @@ export const createChatSlice: StateCreator<ChatSlice> = (set) => ({
   permissions: [],
   notes: {},
   notesOpen: true,
+  compacting: null,
+  setCompacting: (compacting) => set({ compacting }),
   chatHit: null,
   setChatHit: (chatHit) => set({ chatHit }),
   rawTranscript: null,

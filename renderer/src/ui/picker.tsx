@@ -6,6 +6,8 @@ export interface PickerItem {
   detail?: string;
   /** The keyboard shortcut that does the same, shown at the right (`Ctrl+1`). */
   shortcut?: string;
+  /** Why it cannot run now (`Nothing is running`): listed after the ones that can, greyed, with this reason. */
+  disabled?: string;
   run(): void;
 }
 
@@ -37,7 +39,8 @@ export function Picker({ title, placeholder, items, onClose }: { title: string; 
       items
         .map((item) => ({ item, s: score(query, `${item.label} ${item.detail ?? ''}`) }))
         .filter((x): x is { item: PickerItem; s: number } => x.s !== null)
-        .sort((a, b) => a.s - b.s)
+        // What can run now comes first, so Enter on a typed filter never lands on a greyed-out command.
+        .sort((a, b) => Number(Boolean(a.item.disabled)) - Number(Boolean(b.item.disabled)) || a.s - b.s)
         .slice(0, 50)
         .map((x) => x.item),
     [items, query],
@@ -48,7 +51,7 @@ export function Picker({ title, placeholder, items, onClose }: { title: string; 
   }, [active]);
 
   const choose = (item: PickerItem | undefined) => {
-    if (!item) return;
+    if (!item || item.disabled) return;
     onClose();
     item.run();
   };
@@ -84,7 +87,8 @@ export function Picker({ title, placeholder, items, onClose }: { title: string; 
               data-index={i}
               role="option"
               aria-selected={i === active}
-              className={i === active ? 'active' : undefined}
+              aria-disabled={item.disabled ? true : undefined}
+              className={[i === active && 'active', item.disabled && 'disabled'].filter(Boolean).join(' ') || undefined}
               onMouseEnter={() => setActive(i)}
               onMouseDown={(e) => {
                 e.preventDefault();
@@ -92,7 +96,7 @@ export function Picker({ title, placeholder, items, onClose }: { title: string; 
               }}
             >
               <span>{item.label}</span>
-              {item.detail && <span className="muted small">{item.detail}</span>}
+              {(item.disabled ?? item.detail) && <span className="muted small">{item.disabled ?? item.detail}</span>}
               {item.shortcut && <kbd>{item.shortcut}</kbd>}
             </li>
           ))}

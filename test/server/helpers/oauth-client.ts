@@ -148,5 +148,5 @@ export async function formSignIn(base: string, username: string, pass: string, f
     body: new URLSearchParams({ ...Object.fromEntries(query), username, password: pass, csrf: page.csrf }),
   });
   const html = await res.text();
-  return { status: res.status, retryAfter: res.headers.get('retry-after'), error: /<p class="error" role="alert">([^<]*)<\/p>/.exec(html)?.[1] ?? '' };
+  return { status: res.status, retryAfter: res.headers.get('retry-after'), error: /<p class="error" role="alert"[^>]*>([^<]*)<\/p>/.exec(html)?.[1] ?? '' };
 }

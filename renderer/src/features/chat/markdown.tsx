@@ -2,6 +2,7 @@ import { memo, useMemo, useState, type ReactNode } from 'react';
 import ReactMarkdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import rehypeHighlight from 'rehype-highlight';
+import { remarkSoftBreaks } from './soft-breaks';
 
 function textOf(node: ReactNode): string {
   if (typeof node === 'string' || typeof node === 'number') return String(node);
@@ -49,19 +50,31 @@ const components: Components = {
   ),
 };
 
+const answerPlugins = [remarkGfm];
+const notesPlugins = [remarkGfm, remarkSoftBreaks];
+
 /**
  * GFM markdown (tables, task lists, strikethrough) with highlighted, copyable code blocks. No raw HTML.
  * `link` may draw a link itself (the vault's `[[memory]]` links); when it returns undefined the link
- * opens outside the app as usual.
+ * opens outside the app as usual. `breaks`: a single line ending shows as a line break, for what people
+ * write as notes (memories, session notes, instructions); the model's answers keep CommonMark's joining.
  */
-export const Markdown = memo(function Markdown({ text, link }: { text: string; link?: (href: string | undefined, children: ReactNode) => ReactNode | undefined }) {
+export const Markdown = memo(function Markdown({
+  text,
+  link,
+  breaks = false,
+}: {
+  text: string;
+  link?: (href: string | undefined, children: ReactNode) => ReactNode | undefined;
+  breaks?: boolean;
+}) {
   const drawn = useMemo<Components>(
     () => (link ? { ...components, a: ({ href, children }) => link(href, children) ?? <OutsideLink href={href}>{children}</OutsideLink> } : components),
     [link],
   );
   return (
     <div className="markdown">
-      <ReactMarkdown remarkPlugins={[remarkGfm]} rehypePlugins={[[rehypeHighlight, { detect: false }]]} components={drawn}>
+      <ReactMarkdown remarkPlugins={breaks ? notesPlugins : answerPlugins} rehypePlugins={[[rehypeHighlight, { detect: false }]]} components={drawn}>
         {text}
       </ReactMarkdown>
     </div>

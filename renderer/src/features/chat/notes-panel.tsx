@@ -96,7 +96,7 @@ export function NotesPanel({
               </button>
             </p>
           )}
-          {readable!.markdown ? <Markdown text={readable!.markdown} /> : <p className="muted small">Nothing written yet.</p>}
+          {readable!.markdown ? <Markdown text={readable!.markdown} breaks /> : <p className="muted small">Nothing written yet.</p>}
           {readable!.empty.length > 0 && (
             <p className="muted small notes-empty">Not written yet: {readable!.empty.join(', ')}.</p>
           )}

@@ -13,20 +13,22 @@ import { incognitoTitle, MemoryStatus } from '../memory-controls/incognito';
 import { slug } from '../../../../common/paths/slug';
 import { LoadingLine } from '../shell/loading-line';
 import { PendingQuestion } from './pending-question';
+import { isTurnRunning } from './turn-running';
 
 /** Below this width the session notes are a drawer over the conversation (panels.css has the same width). */
 const NARROW = '(max-width: 1100px)';
 
 /** One open conversation: header with the context meter, the messages, the prompt box. */
 export function SessionPane({ project, projectName, sessionId }: { project: string; projectName: string; sessionId: string }) {
-  const { view, listedTitle, needsKey, notesOpen } = useStoreShallow((s) => ({
+  const { view, listedTitle, needsKey, notesOpen, compacting } = useStoreShallow((s) => ({
     view: s.views[sessionId],
     // The list is kept live from main (first prompt, rename); the opened view's title is a snapshot.
     listedTitle: s.sessions[project]?.find((x) => x.sessionId === sessionId)?.title ?? null,
     needsKey: s.credentials?.apiKey === 'missing',
     notesOpen: s.notesOpen,
+    compacting: s.compacting === sessionId,
   }));
-  const [compacting, setCompacting] = useState(false);
+  const setCompacting = (open: boolean) => useStore.getState().setCompacting(open ? sessionId : null);
   const [raw, setRaw] = useState(false);
   // The question sent and how many questions the conversation held then: it shows until main adds it.
   const [asked, setAsked] = useState<{ text: string; questions: number } | null>(null);
@@ -44,7 +46,7 @@ export function SessionPane({ project, projectName, sessionId }: { project: stri
   }, [drawerOpen]);
   if (!view) return <p className="muted">Opening the conversation…</p>;
   const title = listedTitle ?? (view.incognito ? incognitoTitle(view) : view.title);
-  const busy = view.phase === 'streaming' || view.phase === 'running-tools' || view.phase === 'waiting-permission';
+  const busy = isTurnRunning(view.phase);
   const questions = view.items.filter((i) => i.kind === 'user').length;
   const pending = asked && asked.questions === questions && (busy || view.progress) ? asked.text : null;
   return (

@@ -12,6 +12,7 @@ import { openPortability } from '../portability/portability-panel';
 import { openMemoryTable } from '../memory-table/memory-table';
 import { newIncognitoSession } from '../memory-controls/incognito';
 import { toggleMemoryPaused } from '../memory-controls/memory-pause';
+import { useSessionCommands } from './session-commands';
 
 function goVault(panel: 'search' | 'health' | 'file' | 'new' | 'deleted' | 'review') {
   const s = useStore.getState();
@@ -69,6 +70,7 @@ export function Overlays() {
     [files, shown, sessionTitles],
   );
 
+  const sessionCommands = useSessionCommands();
   const commands = useMemo<PickerItem[]>(() => {
     const s = () => useStore.getState();
     const list: PickerItem[] = [
@@ -96,8 +98,8 @@ export function Overlays() {
       list.splice(2, 0, { id: 'new-incognito', label: 'New incognito conversation (no memory)', run: () => void newIncognitoSession(activeProject) });
       list.push({ id: 'pause-memory', label: 'Pause or resume memory for this project', run: () => void toggleMemoryPaused(activeProject) });
     }
-    return list;
-  }, [activeProject, theme]);
+    return [...list, ...sessionCommands];
+  }, [activeProject, theme, sessionCommands]);
 
   // A key per overlay: the switcher opened from the palette starts with an empty filter.
   if (overlay === 'switcher') return <Picker key="switcher" title="Open a vault file" placeholder="Type a file name…" items={fileItems} onClose={close} />;

@@ -19,11 +19,11 @@ import { ConflictBanner } from '../conflicts/conflict-banner';
 /** Session notes preview as notes (written sections only), a memory with its links, anything else as its markdown. */
 function Preview({ file, text }: { file: VaultFile; text: string }) {
   if (isMemory(file)) return <LinkedMemoryPreview file={file} text={text} />;
-  if (file.meta.scope !== 'session-notes') return <Markdown text={stripFrontmatter(text)} />;
+  if (file.meta.scope !== 'session-notes') return <Markdown text={stripFrontmatter(text)} breaks />;
   const notes = readableNotes(text);
   return (
     <>
-      {notes.markdown ? <Markdown text={notes.markdown} /> : <p className="muted">Nothing written yet.</p>}
+      {notes.markdown ? <Markdown text={notes.markdown} breaks /> : <p className="muted">Nothing written yet.</p>}
       {notes.empty.length > 0 && <p className="muted small notes-empty">Not written yet: {notes.empty.join(', ')}.</p>}
     </>
   );

@@ -1,8 +1,7 @@
 import { useId } from 'react';
 import type { Frontmatter } from '../../../../common/domain/vault';
 import { readMemoryHead, withMemoryHead, type MemoryShape } from '../../../../common/memory-file';
-
-const TYPES = ['user', 'feedback', 'project', 'reference'] as const;
+import { isMemoryType, memoryTypeChoices, memoryTypeHint } from './memory-type-words';
 
 const FENCE = /^---\r?\n([\s\S]*?)\r?\n?---[ \t]*(?:\r?\n|$)/;
 
@@ -25,20 +24,29 @@ export function validateFrontmatter(f: Frontmatter): Partial<Record<keyof Frontm
   if (!f.description.trim()) problems.description = 'One specific line: what this memory is for.';
   else if (f.description.includes('\n')) problems.description = 'Keep the description to one line.';
   else if (f.description.length > 200) problems.description = 'Keep the description under 200 characters.';
-  if (!TYPES.includes(f.type as (typeof TYPES)[number])) problems.type = 'Choose one of the four types.';
+  if (!isMemoryType(f.type)) problems.type = 'Choose one of the four types.';
   return problems;
 }
 
-/** One labelled control with its problem under it (read by screen readers as the control's description). */
-function Field({ id, label, problem, children }: { id: string; label: string; problem: string | undefined; children: React.ReactNode }) {
+/**
+ * One labelled control with its problem under it, else its hint (either is read by screen readers as the
+ * control's description).
+ */
+function Field({ id, label, problem, hint, children }: { id: string; label: string; problem: string | undefined; hint?: string | null; children: React.ReactNode }) {
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
       {children}
-      {problem && (
+      {problem ? (
         <span id={`${id}-problem`} className="error-text small">
           {problem}
         </span>
+      ) : (
+        hint && (
+          <span id={`${id}-hint`} className="muted small">
+            {hint}
+          </span>
+        )
       )}
     </div>
   );
@@ -51,8 +59,11 @@ function Field({ id, label, problem, children }: { id: string; label: string; pr
 export function FrontmatterForm({ value, onChange, showProblems = true }: { value: Frontmatter; onChange: (next: Frontmatter) => void; showProblems?: boolean }) {
   const id = useId();
   const problems = showProblems ? validateFrontmatter(value) : {};
+  const typeHint = memoryTypeHint(value.type);
   const described = (field: keyof Frontmatter) =>
-    problems[field] ? { 'aria-invalid': true, 'aria-describedby': `${id}-${field}-problem` } : { 'aria-invalid': false };
+    problems[field]
+      ? { 'aria-invalid': true, 'aria-describedby': `${id}-${field}-problem` }
+      : { 'aria-invalid': false, ...(field === 'type' && typeHint ? { 'aria-describedby': `${id}-type-hint` } : {}) };
   return (
     <fieldset className="frontmatter-form">
       <legend className="sr-only">Memory details</legend>
@@ -68,20 +79,23 @@ export function FrontmatterForm({ value, onChange, showProblems = true }: { valu
           onChange={(e) => onChange({ ...value, description: e.target.value })}
         />
       </Field>
-      <Field id={`${id}-type`} label="Type" problem={problems.type}>
+      <Field id={`${id}-type`} label="Type" problem={problems.type} hint={typeHint}>
         <select
           id={`${id}-type`}
           className="input"
-          value={TYPES.includes(value.type as (typeof TYPES)[number]) ? value.type : ''}
+          value={isMemoryType(value.type) ? value.type : ''}
           {...described('type')}
           onChange={(e) => onChange({ ...value, type: e.target.value })}
         >
-          <option value="" disabled>
-            {value.type ? `${value.type} (unknown)` : 'Choose…'}
-          </option>
-          {TYPES.map((t) => (
-            <option key={t} value={t}>
-              {t}
+          {/* Only a file whose type is missing or not one of the four shows a fifth line: what it holds now. */}
+          {!isMemoryType(value.type) && (
+            <option value="" disabled>
+              {value.type ? `${value.type} (not a memory type)` : 'Choose…'}
+            </option>
+          )}
+          {memoryTypeChoices.map((c) => (
+            <option key={c.type} value={c.type}>
+              {c.label}
             </option>
           ))}
         </select>

@@ -61,7 +61,7 @@ function MemoryPreview({ file, text, links }: { file: VaultFile; text: string; l
     },
     [links],
   );
-  return <Markdown key={file.meta.path} text={withWikiLinks(stripFrontmatter(text))} link={link} />;
+  return <Markdown key={file.meta.path} text={withWikiLinks(stripFrontmatter(text))} link={link} breaks />;
 }
 
 /** Memories that link here, each opening on a click. */

@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import type { Project } from '../../../../common/domain/app';
 import type { Frontmatter, MemoryType } from '../../../../common/domain/vault';
 import { createMemory } from '../../bridge/vault-actions';
 import { useStore, useStoreShallow } from '../../store';
@@ -19,16 +20,43 @@ export function fileNameFor(name: string): string {
   return stem ? `${stem}.md` : '';
 }
 
-/** Where a new memory can go: the open project's folder, and every memory folder already in the vault. */
-function useTargets(): { id: string; label: string; project?: string; projectSlug?: string }[] {
+interface Target {
+  id: string;
+  label: string;
+  project?: string;
+  projectSlug?: string;
+}
+
+/**
+ * Where a new memory can go: each project once, by its name — the open one first, then the other opened
+ * projects, then memory folders of the vault no opened project owns. Projects sharing one memory folder
+ * (worktrees of one repository) are one place; two places of one name say where each is.
+ */
+export function memoryTargets(projects: readonly Project[], activeProject: string | null, memorySlugs: readonly string[]): Target[] {
+  const byName = (a: Project, b: Project) => a.name.localeCompare(b.name);
+  const ordered = [...projects.filter((p) => p.path === activeProject), ...projects.filter((p) => p.path !== activeProject).sort(byName)];
+  const seen = new Set<string>();
+  const targets: (Target & { where: string })[] = [];
+  for (const p of ordered) {
+    if (seen.has(p.memorySlug)) continue;
+    seen.add(p.memorySlug);
+    targets.push({ id: `project:${p.path}`, label: p.name, project: p.path, where: p.path });
+  }
+  for (const slug of [...new Set(memorySlugs)].sort()) {
+    if (seen.has(slug)) continue;
+    seen.add(slug);
+    targets.push({ id: `slug:${slug}`, label: projectLabel(slug, projects), projectSlug: slug, where: slug.replace(/^-+/, '') });
+  }
+  const count = new Map<string, number>();
+  for (const t of targets) count.set(t.label, (count.get(t.label) ?? 0) + 1);
+  return targets.map(({ where, ...t }) => (count.get(t.label)! > 1 ? { ...t, label: `${t.label} (${where})` } : t));
+}
+
+function useTargets(): Target[] {
   const { files, projects, activeProject } = useStoreShallow((s) => ({ files: s.files, projects: s.projects, activeProject: s.activeProject }));
   return useMemo(() => {
-    const active = projects.find((p) => p.path === activeProject);
-    const slugs = [...new Set(files.filter((f) => f.scope === 'project-memory' || f.scope === 'team-memory').map((f) => f.projectSlug!))].sort();
-    return [
-      ...(active ? [{ id: `project:${active.path}`, label: `${active.name} (open project)`, project: active.path }] : []),
-      ...slugs.map((slug) => ({ id: `slug:${slug}`, label: projectLabel(slug, projects), projectSlug: slug })),
-    ];
+    const slugs = files.filter((f) => f.scope === 'project-memory' || f.scope === 'team-memory').map((f) => f.projectSlug!);
+    return memoryTargets(projects, activeProject, slugs);
   }, [files, projects, activeProject]);
 }
 
