@@ -2,8 +2,22 @@
 export interface SecretAllowanceView {
   id: string;
   rule: string;
+  /** As recorded: `<action>: <path>` (`memory write: /…/memory/user_x.md`). */
   where: string;
+  /** The same place as the user knows it, worked out by main; null when `where` names no file. */
+  place: AllowancePlace | null;
   createdAt: string;
+}
+
+export interface AllowancePlace {
+  /** What was being done: `memory write`, `team push`, `memory import`. */
+  action: string;
+  /** The memory's name (its frontmatter `name`, else one read from the file name). */
+  memory: string;
+  /** The project's name, when the file is in one. */
+  project: string | null;
+  /** The file's path, for a tooltip only. */
+  path: string;
 }
 
 /**

@@ -146,6 +146,21 @@ export interface HealthProblem {
   next?: 'tidy';
 }
 
+/**
+ * A memory the user wrote (New memory) or brought back (restore, Undo of a delete) whose MEMORY.md line
+ * was left out: the index is at a cap the agent reads it to (docs/memory.md#memory-index). The memory is
+ * written all the same; `projectSlug` is its memory folder's project, for the tidy-up offer.
+ */
+export interface IndexLineSkipped {
+  limit: 'lines' | 'characters';
+  maxLines: number;
+  maxChars: number;
+  projectSlug: string;
+}
+
+/** A file the user wrote or restored, with the index line that did not fit, if one did not. */
+export type WrittenMemory = VaultFile & { indexSkipped?: IndexLineSkipped };
+
 export interface HealthFixResult {
   fixed: number;
   /** What could not be fixed, and why (a file gone meanwhile, a write refused…). */

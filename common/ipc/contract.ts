@@ -25,8 +25,10 @@ import type {
   MemoryIndexView,
   SearchHit,
   VaultChange,
+  IndexLineSkipped,
   VaultFile,
   VaultFileMeta,
+  WrittenMemory,
 } from '../domain/vault.js';
 import type { ConflictView, DeletedTeamFile, TeamStatus } from '../domain/team.js';
 import type { SecretAllowanceView } from '../domain/secrets.js';
@@ -175,7 +177,7 @@ export const invokeChannels = {
       })
       .strict(),
   ),
-  'vault:create-memory': invoke<VaultFile>()(
+  'vault:create-memory': invoke<WrittenMemory>()(
     z
       .object({
         // The memory folder by its slug, or by an opened project's folder (main resolves its git root).
@@ -196,7 +198,7 @@ export const invokeChannels = {
   ),
   'vault:mark-reviewed': invoke<VaultFileMeta>()(z.object({ path: vaultPath }).strict()),
   'vault:delete': invoke<{ undoToken: string }>()(z.object({ path: vaultPath }).strict()),
-  'vault:undo': invoke<{ restored: string }>()(z.object({ undoToken: z.string().min(1).max(256) }).strict()),
+  'vault:undo': invoke<{ restored: string; indexSkipped?: IndexLineSkipped }>()(z.object({ undoToken: z.string().min(1).max(256) }).strict()),
   'vault:search': invoke<SearchHit[]>()(
     z
       .object({
@@ -240,7 +242,7 @@ export const invokeChannels = {
   'vault:read-version': invoke<{ text: string; diff: string }>()(
     z.object({ path: vaultPath, hash: z.string().regex(/^[a-f0-9]{64}$/) }).strict(),
   ),
-  'vault:restore': invoke<VaultFile>()(z.object({ path: vaultPath, hash: z.string().regex(/^[a-f0-9]{64}$/) }).strict()),
+  'vault:restore': invoke<WrittenMemory>()(z.object({ path: vaultPath, hash: z.string().regex(/^[a-f0-9]{64}$/) }).strict()),
   'vault:list-deleted': invoke<{ path: string; deletedAt: string; hash: string }[]>()(none),
   'vault:health': invoke<HealthReport>()(none),
   /** "Not a secret" (user only: the agent has no path to IPC): rule id and the finding's keyed hash, never a value. */

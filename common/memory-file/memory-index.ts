@@ -84,10 +84,3 @@ export function removeFromIndex(text: string, target: string): string | null {
   const kept = lines.filter((raw) => parsePointerLine(raw)?.target !== target);
   return kept.length === lines.length ? null : kept.join('\n');
 }
-
-/** Appends a pointer line, keeping the file's final newline. */
-export function addToIndex(text: string, target: string, title: string, hook: string): string {
-  const line = formatIndexLine(title, target, hook);
-  if (text === '') return `${line}\n`;
-  return `${text.endsWith('\n') ? text : `${text}\n`}${line}\n`;
-}

@@ -97,7 +97,7 @@ describe.skipIf(!hasChromium)('the app shell in Chromium via strata host', () =>
     let { page } = await openPage(browser(), app.host.url, 'key-no-keychain');
     await page.getByRole('button', { name: /^Settings/ }).click();
     const keyForm = page.getByRole('form', { name: 'Anthropic API key' });
-    await keyForm.getByText('No OS keychain is available here', { exact: false }).waitFor();
+    await keyForm.getByText('This computer has no system keychain', { exact: false }).waitFor();
     await keyForm.getByRole('textbox', { name: 'API key' }).fill('sk-ant-e2e-memory-only');
     await keyForm.getByRole('button', { name: 'Save key' }).click();
     await keyForm.getByRole('status').filter({ hasText: 'Saved until Strata stops (no keychain to keep it).' }).waitFor();

@@ -84,17 +84,23 @@ describe.skipIf(!hasChromium)('"Not a secret" in Chromium via strata host', () =
     await rows.first().scrollIntoViewIfNeeded();
     await themedScreenshots(page, 'chat-not-a-secret-saved');
 
+    // The saved memory's name comes from the vault's catalog: let the watcher see the file first.
+    await app.services.vault().files.idle();
     await page.getByRole('button', { name: /^Settings/ }).click();
     await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
     const list = page.getByRole('list', { name: 'Findings marked not a secret' });
-    await list.getByText(`memory write: ${file}`).waitFor();
+    // Named by the memory and its project; the vault path is only the tooltip.
+    const place = list.getByText('“Training token” in site', { exact: true });
+    await place.waitFor();
+    expect(await place.getAttribute('title')).toBe(file);
+    expect(await list.innerText()).not.toContain(memoryDir);
     expect(await page.locator('body').innerText()).not.toContain(value.slice(4));
     // Listed by the kind of secret in words, never the scanner rule's id.
-    await list.getByText(/^A GitHub personal access token — memory write/).waitFor();
+    await list.getByText(/^A GitHub personal access token — “Training token” in site \(from a memory write, /).waitFor();
     expect(await list.innerText()).not.toContain('github-pat');
     await list.scrollIntoViewIfNeeded();
     await themedScreenshots(page, 'settings-not-a-secret');
-    await list.getByRole('button', { name: /^Revoke a GitHub personal access token from memory write/ }).click();
+    await list.getByRole('button', { name: 'Revoke a GitHub personal access token in “Training token” in site' }).click();
     await page.getByText('None yet.').waitFor();
 
     const stored = await read(path.join(app.services.vault().root, '.strata', 'secret-allowances.json'));

@@ -61,13 +61,31 @@ describe('the app shell', () => {
 
   it('says the key is found when one is in the keychain', async () => {
     await mountApp({ credentials: { apiKey: 'keychain', driver: 'keytar' } });
-    expect(screen.getByText('API key found (system keychain).')).toBeTruthy();
+    expect(screen.getByText('API key found.')).toBeTruthy();
+    expect(screen.getByText('Using the key saved in your system keychain.')).toBeTruthy();
   });
 
-  it('never says keychain where the key is only held in memory', async () => {
-    await mountApp({ credentials: { apiKey: 'keychain', driver: 'memory' } });
-    expect(screen.getByText('API key found (held until Strata stops).')).toBeTruthy();
-    expect(screen.queryByText(/keychain\)/)).toBeNull();
+  it('never promises a keychain the machine does not have', async () => {
+    await mountApp({ credentials: { apiKey: 'missing', driver: 'memory' } });
+    const step = screen.getByText('Add your Anthropic API key.').closest('li')!;
+    expect(step.textContent).toContain('This computer has no system keychain, so a key added here lasts only until Strata stops.');
+    expect(step.textContent).not.toContain('goes to your system keychain');
+    cleanup();
+    await mountApp({ credentials: { apiKey: 'missing', driver: 'safe-storage' } });
+    expect(screen.getByText('Add your Anthropic API key.').closest('li')!.textContent).toContain('No system keychain answered, so it is saved encrypted');
+  });
+
+  // One key, one sentence: the Welcome screen and Settings say the same, whatever the host's keyring.
+  it.each([
+    [{ apiKey: 'environment', driver: 'memory' }, 'Using the key in the ANTHROPIC_API_KEY environment variable.'],
+    [{ apiKey: 'environment', driver: 'keytar' }, 'Using the key in the ANTHROPIC_API_KEY environment variable.'],
+    [{ apiKey: 'keychain', driver: 'memory' }, 'Using the key you entered, until Strata stops (this computer has no system keychain).'],
+    [{ apiKey: 'keychain', driver: 'safe-storage' }, 'Using the key saved encrypted in Strata’s data folder.'],
+  ] as const)('words the key of %o the same on the Welcome screen and in Settings', async (credentials, words) => {
+    await mountApp({ credentials });
+    expect(screen.getByText('API key found.').closest('li')!.textContent).toContain(words);
+    await userEvent.setup().click(screen.getByRole('button', { name: /^Settings/ }));
+    expect(within(screen.getByRole('form', { name: 'Anthropic API key' })).getByText(words)).toBeTruthy();
   });
 
   it('saves an API key through the contract and never shows it back', async () => {
@@ -76,7 +94,7 @@ describe('the app shell', () => {
     await user.click(screen.getByRole('button', { name: 'Add API key in Settings' }));
     await user.type(screen.getByLabelText('API key'), 'sk-ant-api03-abc');
     await user.click(screen.getByRole('button', { name: 'Save key' }));
-    await screen.findByText('Saved to the keychain.');
+    await screen.findByText('Saved to your system keychain.');
     expect(fake.calls.find((c) => c.channel === 'credentials:set-api-key')?.request).toEqual({ key: 'sk-ant-api03-abc' });
     expect((screen.getByLabelText('API key') as HTMLInputElement).value).toBe('');
     expect(document.body.textContent).not.toContain('sk-ant-api03-abc');

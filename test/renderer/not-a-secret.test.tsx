@@ -18,7 +18,7 @@ const ruleKinds = { 'github-pat': 'GitHub personal access token', 'generic-passw
 
 describe('"Not a secret"', () => {
   it('on a refused memory write: marks the finding by rule and fingerprint, and never shows the value', async () => {
-    const fake = createFakeApi({ 'secrets:rule-kinds': () => ruleKinds, 'secrets:allow': ({ rule, where }) => [{ id: 'x', rule, where, createdAt: '2026-12-04T10:00:00.000Z' }] });
+    const fake = createFakeApi({ 'secrets:rule-kinds': () => ruleKinds, 'secrets:allow': ({ rule, where }) => [{ id: 'x', rule, where, place: null, createdAt: '2026-12-04T10:00:00.000Z' }] });
     startFakeMain(fake.api);
     const { ToolCard } = await import('../../renderer/src/features/chat/tool-card');
     const item: Extract<ChatItem, { kind: 'tool' }> = {
@@ -46,7 +46,7 @@ describe('"Not a secret"', () => {
   it('marks the value on every refused row of it, says it is this value only, and saves the refused write on Save it now', async () => {
     let saves = 0;
     const fake = createFakeApi({
-      'secrets:allow': ({ rule, where }) => [{ id: 'x', rule, where, createdAt: '2026-12-04T10:00:00.000Z' }],
+      'secrets:allow': ({ rule, where }) => [{ id: 'x', rule, where, place: null, createdAt: '2026-12-04T10:00:00.000Z' }],
       'chat:save-refused-write': () => (++saves === 1 ? err('invalid_request', 'Not saved: memory is paused in this project. Resume memory, then save it.') : { saved: true as const }),
     });
     startFakeMain(fake.api);
@@ -100,7 +100,7 @@ describe('"Not a secret"', () => {
     const fake = createFakeApi({
       'secrets:rule-kinds': () => ruleKinds,
       'team:status': () => blocked,
-      'secrets:allow-in-file': ({ rule, where }) => [{ id: 'y', rule, where, createdAt: '2026-12-04T10:00:00.000Z' }],
+      'secrets:allow-in-file': ({ rule, where }) => [{ id: 'y', rule, where, place: null, createdAt: '2026-12-04T10:00:00.000Z' }],
       'team:sync-now': () => ({ ...blocked, blocked: [{ ...blocked.blocked[0]!, findings: left }] }),
     });
     startFakeMain(fake.api);
@@ -131,8 +131,9 @@ describe('"Not a secret"', () => {
 
   it('lists the allowances in Settings by rule and place, and revokes one', async () => {
     let list: SecretAllowanceView[] = [
-      { id: 'a1', rule: 'github-pat', where: 'memory write: /v/projects/p/memory/ci.md', createdAt: '2026-12-04T10:00:00.000Z' },
-      { id: 'a2', rule: 'generic-password', where: 'team push: projects/-p/memory/team/deploy.md', createdAt: '2026-12-04T11:00:00.000Z' },
+      { id: 'a1', rule: 'github-pat', where: 'memory write: /v/projects/-p/memory/ci.md', place: { action: 'memory write', memory: 'CI notes', project: 'site', path: '/v/projects/-p/memory/ci.md' }, createdAt: '2026-12-04T10:00:00.000Z' },
+      { id: 'a2', rule: 'generic-password', where: 'team push: projects/-p/memory/team/deploy.md', place: { action: 'team push', memory: 'deploy', project: 'site', path: 'projects/-p/memory/team/deploy.md' }, createdAt: '2026-12-04T11:00:00.000Z' },
+      { id: 'a3', rule: 'github-pat', where: 'earlier', place: null, createdAt: '2026-12-04T12:00:00.000Z' },
     ];
     const fake = createFakeApi({
       'secrets:rule-kinds': () => ruleKinds,
@@ -143,9 +144,16 @@ describe('"Not a secret"', () => {
     const { AllowancesSection } = await import('../../renderer/src/features/secrets/allowances-section');
     render(<AllowancesSection />);
     const items = await screen.findAllByRole('listitem');
-    expect(items.map((li) => li.textContent)).toEqual([expect.stringMatching(/^A GitHub personal access token — memory write/), expect.stringMatching(/^A password — team push/)]);
-    await userEvent.click(screen.getByRole('button', { name: /^Revoke a GitHub personal access token/ }));
-    await waitFor(() => expect(screen.getAllByRole('listitem')).toHaveLength(1));
+    // The memory's name and project, never its vault path (that is only the tooltip).
+    expect(items.map((li) => li.textContent)).toEqual([
+      expect.stringMatching(/^A GitHub personal access token — “CI notes” in site \(from a memory write, /),
+      expect.stringMatching(/^A password — “deploy” in site \(from sharing with the team, /),
+      expect.stringMatching(/^A GitHub personal access token — earlier \(/),
+    ]);
+    expect(items.map((li) => li.textContent).join('\n')).not.toContain('projects/');
+    expect(screen.getByText('“CI notes” in site').getAttribute('title')).toBe('/v/projects/-p/memory/ci.md');
+    await userEvent.click(screen.getByRole('button', { name: 'Revoke a GitHub personal access token in “CI notes” in site' }));
+    await waitFor(() => expect(screen.getAllByRole('listitem')).toHaveLength(2));
     expect(fake.calls.filter((c) => c.channel === 'secrets:revoke-allowance').map((c) => c.request)).toEqual([{ id: 'a1' }]);
   });
 });

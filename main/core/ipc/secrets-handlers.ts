@@ -3,6 +3,7 @@ import path from 'node:path';
 import { AppFailure } from '../../../common/result.js';
 import type { SecretAllowanceView } from '../../../common/domain/secrets.js';
 import { DamagedAllowancesError, SecretAllowanceStore, secretRules, type SecretAllowance } from '../secrets/index.js';
+import { allowancePlace } from './allowance-place.js';
 import type { Services } from '../services.js';
 import type { Handlers } from './dispatcher.js';
 
@@ -10,7 +11,6 @@ type SecretsChannel = 'secrets:list-allowances' | 'secrets:rule-kinds' | 'secret
 
 const ruleIds = new Set(secretRules.map((r) => r.id));
 const ruleKinds = Object.fromEntries(secretRules.map((r) => [r.id, r.description]));
-const view = ({ id, rule, where, createdAt }: SecretAllowance): SecretAllowanceView => ({ id, rule, where, createdAt });
 
 function knownRule(rule: string): void {
   if (!ruleIds.has(rule)) throw new AppFailure('invalid_request', `no scanner rule named ${rule}`);
@@ -41,6 +41,8 @@ async function readable<T>(work: () => T | Promise<T>): Promise<T> {
 
 export function createSecretsHandlers(services: Services): Pick<Handlers, SecretsChannel> {
   const store = () => SecretAllowanceStore.forVault(services.vault().root);
+  // Settings names each place by its memory and project; the recorded path is only its tooltip.
+  const view = ({ id, rule, where, createdAt }: SecretAllowance): SecretAllowanceView => ({ id, rule, where, place: allowancePlace(where, services.vault().files), createdAt });
   const handlers: Pick<Handlers, Exclude<SecretsChannel, 'secrets:rule-kinds'>> = {
     'secrets:list-allowances': () => store().list().map(view),
     'secrets:allow': async ({ rule, fingerprint, where }) => {

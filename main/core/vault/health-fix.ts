@@ -24,19 +24,23 @@ const lineCount = (text: string) => (text === '' ? 0 : text.replace(/\n$/, '').s
  * Appends the pointer lines that fit under the index's caps, in order, and stops at the first that does
  * not: the agent reads MEMORY.md only up to `indexMaxLines` lines and `indexMaxChars` characters
  * (docs/memory.md#memory-index), so a line past them would list a memory no conversation sees and
- * push nothing else into view. Built in one join (appending to a 900 KB string line by line is quadratic).
+ * push nothing else into view.
  */
 export function addLinesThatFit(
   text: string,
   lines: readonly { target: string; title: string; hook: string }[],
   caps: Caps,
 ): { text: string; added: number; limit: 'lines' | 'characters' | null } {
+  return appendLinesThatFit(text, lines.map((l) => formatIndexLine(l.title, l.target, l.hook)), caps);
+}
+
+/** `addLinesThatFit` for lines already written out (an index line kept as it was). Built in one join (appending to a 900 KB string line by line is quadratic). */
+export function appendLinesThatFit(text: string, lines: readonly string[], caps: Caps): { text: string; added: number; limit: 'lines' | 'characters' | null } {
   let count = lineCount(text);
   let chars = text === '' || text.endsWith('\n') ? text.length : text.length + 1;
   const out: string[] = [];
   let limit: 'lines' | 'characters' | null = null;
-  for (const l of lines) {
-    const line = formatIndexLine(l.title, l.target, l.hook);
+  for (const line of lines) {
     if (count + 1 > caps.indexMaxLines) limit = 'lines';
     else if (chars + line.length + 1 > caps.indexMaxChars) limit = 'characters';
     if (limit) break;

@@ -1,11 +1,11 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { AppFailure } from '../../../common/result.js';
-import type { HealthReport, MemoryIndexView, MemoryLinks } from '../../../common/domain/vault.js';
+import type { HealthReport, IndexLineSkipped, MemoryIndexView, MemoryLinks } from '../../../common/domain/vault.js';
 import { sha256 } from './file-scan.js';
 import { writeVaultFile } from './file-writer.js';
 import { computeHealth, HealthCache } from './health.js';
-import { addLinesThatFit, indexFullMessage } from './health-fix.js';
+import { addLinesThatFit, appendLinesThatFit, indexFullMessage } from './health-fix.js';
 import { memoryLinks } from './memory-links.js';
 import { buildIndexView, INDEX_FILE, parseIndex, removeFromIndex } from './memory-index.js';
 import type { VaultContext } from './vault-context.js';
@@ -95,6 +95,24 @@ export class MemoryIndexEdits {
       .filter((p) => p.startsWith(prefix) && !(dir.endsWith('/memory') && p.startsWith(team)) && p.endsWith('.md'))
       .map((p) => p.slice(prefix.length))
       .filter((p) => p !== INDEX_FILE);
+  }
+
+  /**
+   * Appends one memory's index line (as given, or from its name and description) unless the index lists
+   * it already — and only if it fits under the caps the agent reads, like Health's fix: the memory is
+   * kept either way, and what did not fit is returned for the user to hear about.
+   */
+  async addLine(dir: string, target: string, line: string | { title: string; hook: string }): Promise<IndexLineSkipped | null> {
+    const caps = this.vault.options.config().autoMemory;
+    let skipped: IndexLineSkipped | null = null;
+    await this.edit(dir, (t) => {
+      if (parseIndex(t).some((l) => l.target === target)) return null;
+      const fit = typeof line === 'string' ? appendLinesThatFit(t, [line], caps) : addLinesThatFit(t, [{ target, ...line }], caps);
+      if (fit.added > 0) return fit.text;
+      skipped = { limit: fit.limit ?? 'lines', maxLines: caps.indexMaxLines, maxChars: caps.indexMaxChars, projectSlug: dir.split('/')[1]! };
+      return null;
+    });
+    return skipped;
   }
 
   /** Rewrites a MEMORY.md through `edit` (null = leave it); creates it when a line is added. */

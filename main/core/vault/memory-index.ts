@@ -11,7 +11,7 @@ import { estimateTextTokens } from '../llm/index.js';
  */
 
 export const INDEX_FILE = INDEX_FILE_NAME;
-export { parseIndex, retargetIndex, removeFromIndex, addToIndex } from '../../../common/memory-file/index.js';
+export { parseIndex, retargetIndex, removeFromIndex } from '../../../common/memory-file/index.js';
 
 /**
  * The MEMORY.md view of one memory folder. `memoryFiles` are the folder's memory files relative to

@@ -1,13 +1,13 @@
 import { promises as fs } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { AppFailure } from '../../../common/result.js';
-import type { HistoryVersion, VaultFile, VaultFileMeta } from '../../../common/domain/vault.js';
+import type { HistoryVersion, IndexLineSkipped, VaultFileMeta, WrittenMemory } from '../../../common/domain/vault.js';
 import { renderMemoryFile } from '../../../common/memory-file/index.js';
 import { sha256 } from './file-scan.js';
 import { writeVaultFile } from './file-writer.js';
 import type { MemoryIndexEdits } from './index-edits.js';
 import { parseMarkdown } from './markdown-view.js';
-import { addToIndex, INDEX_FILE, parseIndex, removeFromIndex, retargetIndex } from './memory-index.js';
+import { INDEX_FILE, parseIndex, removeFromIndex, retargetIndex } from './memory-index.js';
 import type { VaultContext } from './vault-context.js';
 import { classifyVaultPath, isMemoryFile, isMemoryScope, memoryDir, memoryDirOf } from './vault-paths.js';
 
@@ -25,7 +25,7 @@ export class VaultEdits {
     private readonly indexEdits: MemoryIndexEdits,
   ) {}
 
-  /** Creates a memory file and its MEMORY.md line (a user action, docs/memory.md#auto-memory). */
+  /** Creates a memory file and its MEMORY.md line when it fits (a user action, docs/memory.md#auto-memory). */
   createMemory(input: {
     projectSlug: string;
     team: boolean;
@@ -34,14 +34,13 @@ export class VaultEdits {
     description: string;
     type: string;
     body: string;
-  }): Promise<VaultFile> {
+  }): Promise<WrittenMemory> {
     return this.mutate(async () => {
       const dir = memoryDir(input.projectSlug, input.team);
       if (input.fileName === INDEX_FILE || input.fileName.includes('/')) throw new AppFailure('invalid_request', `Not a memory file name: ${input.fileName}`);
       const rel = `${dir}/${input.fileName}`;
       const file = await writeVaultFile(this.vault, rel, renderMemoryFile({ ...input, modified: new Date(this.vault.options.clock.now()).toISOString() }, input.body, this.vault.options.memoryShape?.()), { baseHash: null, reason: 'create' });
-      await this.indexEdits.edit(dir, (t) => (parseIndex(t).some((l) => l.target === input.fileName) ? null : addToIndex(t, input.fileName, input.name, input.description)));
-      return file;
+      return withSkipped(file, await this.indexEdits.addLine(dir, input.fileName, { title: input.name, hook: input.description }));
     });
   }
 
@@ -123,21 +122,17 @@ export class VaultEdits {
     });
   }
 
-  /** Undoes a soft delete: the file comes back (never over a file made since) with its index line. */
-  undoDelete(undoToken: string): Promise<{ restored: string }> {
+  /** Undoes a soft delete: the file comes back (never over a file made since) with its index line, if it still fits. */
+  undoDelete(undoToken: string): Promise<{ restored: string; indexSkipped?: IndexLineSkipped }> {
     return this.mutate(async () => {
       const entry = this.undo.get(undoToken);
       if (!entry) throw new AppFailure('not_found', 'Nothing to undo (the app was restarted, or it was undone already)');
       const text = await this.vault.history.readVersion(entry.path, entry.hash);
       await writeVaultFile(this.vault, entry.path, text, { baseHash: null, reason: 'undo-delete' });
-      const line = entry.indexLine;
-      if (line) {
-        const dir = memoryDirOf(entry.path);
-        const target = entry.path.slice(dir.length + 1);
-        await this.indexEdits.edit(dir, (t) => (parseIndex(t).some((l) => l.target === target) ? null : `${t}${t === '' || t.endsWith('\n') ? '' : '\n'}${line}\n`));
-      }
+      const dir = memoryDirOf(entry.path);
+      const skipped = entry.indexLine ? await this.indexEdits.addLine(dir, entry.path.slice(dir.length + 1), entry.indexLine) : null;
       this.undo.delete(undoToken);
-      return { restored: entry.path };
+      return withSkipped({ restored: entry.path }, skipped);
     });
   }
 
@@ -165,7 +160,7 @@ export class VaultEdits {
    * Puts a saved version back; the current content is snapshotted first, so a restore is undoable. A
    * deleted memory that comes back gets its MEMORY.md line again (from its frontmatter) when it has none.
    */
-  restore(rel: string, hash: string): Promise<VaultFile> {
+  restore(rel: string, hash: string): Promise<WrittenMemory> {
     return this.mutate(async () => {
       const text = await this.vault.history.readVersion(rel, hash);
       const wasDeleted = !this.vault.index.docs.has(rel);
@@ -175,9 +170,7 @@ export class VaultEdits {
         const dir = memoryDirOf(rel);
         const target = rel.slice(dir.length + 1);
         const fm = parseMarkdown(text, true).frontmatter;
-        await this.indexEdits.edit(dir, (t) =>
-          parseIndex(t).some((l) => l.target === target) ? null : addToIndex(t, target, fm?.name.trim() || target, fm?.description ?? ''),
-        );
+        return withSkipped(file, await this.indexEdits.addLine(dir, target, { title: fm?.name.trim() || target, hook: fm?.description ?? '' }));
       }
       return file;
     });
@@ -187,5 +180,7 @@ export class VaultEdits {
     return this.vault.history.listDeleted().then((list) => list.filter((d) => !this.vault.index.docs.has(d.path)));
   }
 }
+
+const withSkipped = <T extends object>(done: T, skipped: IndexLineSkipped | null): T & { indexSkipped?: IndexLineSkipped } => (skipped ? { ...done, indexSkipped: skipped } : done);
 
 const exists = (file: string) => fs.lstat(file).then(() => true, () => false);

@@ -255,6 +255,11 @@ export class Vault {
     return this.index.docs.get(rel);
   }
 
+  /** A project's name (its folder's) from its slug, as the vault's lists show it. */
+  projectName(projectSlug: string): string {
+    return this.projectNames.name(projectSlug);
+  }
+
   list(): VaultFileMeta[] {
     return [...this.index.docs.values()]
       .map((d) => (d.meta.projectSlug ? { ...d.meta, projectName: this.projectNames.name(d.meta.projectSlug) } : d.meta))

@@ -5,6 +5,7 @@ import { api } from './index';
 import { onDiskChange, saveNow } from './vault-autosave';
 import { isTranscriptPath, openConversationFile } from './open-conversation';
 import { loadFiles } from './vault-list';
+import { indexSkippedToast } from '../features/vault/index-skipped';
 
 export { loadFiles } from './vault-list';
 
@@ -64,11 +65,13 @@ export async function createMemory(input: {
   type: MemoryType;
   body: string;
 }): Promise<boolean> {
-  const file = take(await api.invoke['vault:create-memory'](input));
-  if (!file) return false;
+  const written = take(await api.invoke['vault:create-memory'](input));
+  if (!written) return false;
+  const { indexSkipped, ...file } = written;
   await loadFiles();
   useStore.getState().select(file.meta.path);
   useStore.getState().setOpen(file);
+  if (indexSkipped) useStore.getState().showToast(indexSkippedToast(`Saved “${file.meta.title}”.`, indexSkipped));
   return true;
 }
 
@@ -99,6 +102,7 @@ export async function deleteFile(path: string, { stay = false } = {}): Promise<v
         if (restored) {
           await loadFiles();
           await openFile(restored.restored);
+          if (restored.indexSkipped) useStore.getState().showToast(indexSkippedToast(`Brought back ${path.split('/').pop()}.`, restored.indexSkipped));
         }
       })(),
   });

@@ -3,14 +3,7 @@ import { useStore } from '../../store';
 import { modLabel } from '../../ui/use-shortcuts';
 import { selectProject } from '../../bridge/actions';
 import { LoadingLine } from '../shell/loading-line';
-
-/** Where the key Strata found is held, in words that stay true for each credential driver. */
-function keyFoundText(apiKey: string | undefined, driver: string | undefined): string {
-  if (apiKey === 'environment') return 'API key found (ANTHROPIC_API_KEY).';
-  if (driver === 'keytar') return 'API key found (system keychain).';
-  if (driver === 'safe-storage') return 'API key found (saved encrypted).';
-  return 'API key found (held until Strata stops).';
-}
+import { keyInUse, keyWillBeKept } from '../settings/key-words';
 
 /**
  * Main has not listed the projects yet (docs/architecture.md#start): the app cannot tell a first run from
@@ -50,6 +43,8 @@ export function ChooseProject({ projects }: { projects: readonly Project[] }) {
 /** The first-run guide: open a folder, add a key. Shown only once main said there are no projects. */
 export function Welcome({ credentials }: { credentials: CredentialStatus | null }) {
   const { setFolderChooserOpen, setScreen } = useStore.getState();
+  // The same words as Settings (key-words.ts): what the key in use is, or what adding one will do here.
+  const found = keyInUse(credentials);
   return (
     <section className="empty-state" aria-labelledby="welcome-heading">
       <h1 id="welcome-heading">Welcome to Strata</h1>
@@ -67,16 +62,21 @@ export function Welcome({ credentials }: { credentials: CredentialStatus | null 
           </div>
         </li>
         <li>
-          <strong>Add your Anthropic API key.</strong> It goes to your system keychain, never into a plain-text file.
-          <div>
-            {credentials?.apiKey === 'missing' ? (
-              <button type="button" className="button secondary" onClick={() => setScreen('settings')}>
-                Add API key in Settings
-              </button>
-            ) : (
-              <span className="ok-text">{keyFoundText(credentials?.apiKey, credentials?.driver)}</span>
-            )}
-          </div>
+          {found ? (
+            <>
+              <strong>API key found.</strong>
+              <div className="ok-text">{found}</div>
+            </>
+          ) : (
+            <>
+              <strong>Add your Anthropic API key.</strong> {keyWillBeKept(credentials?.driver)}
+              <div>
+                <button type="button" className="button secondary" onClick={() => setScreen('settings')}>
+                  Add API key in Settings
+                </button>
+              </div>
+            </>
+          )}
         </li>
       </ol>
     </section>

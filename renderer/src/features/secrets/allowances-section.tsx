@@ -7,6 +7,13 @@ import { formatDay } from '../../ui/dates';
 /** Settings: the findings the user marked "Not a secret" in this vault, by kind of secret and place, each revocable. */
 const sentenceCase = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
+/** “Deploy notes” in lighthouse: the memory and its project, never its path (that is the tooltip). */
+const placeInWords = ({ place, where }: SecretAllowanceView) =>
+  place ? `“${place.memory}”${place.project ? ` in ${place.project}` : ''}` : where;
+
+const actions: Record<string, string> = { 'memory write': 'from a memory write', 'team push': 'from sharing with the team', 'memory import': 'from an import' };
+const actionInWords = (action: string) => actions[action] ?? action;
+
 export function AllowancesSection() {
   const [allowances, setAllowances] = useState<SecretAllowanceView[] | null>(null);
   const kinds = useRuleKinds();
@@ -28,8 +35,12 @@ export function AllowancesSection() {
         <ul className="plain-list" aria-label="Findings marked not a secret">
           {allowances.map((a) => (
             <li key={a.id}>
-              {sentenceCase(kindInWords(kinds, a.rule))} — {a.where} <span className="muted small">({formatDay(a.createdAt)})</span>{' '}
-              <button type="button" className="button ghost" aria-label={`Revoke ${kindInWords(kinds, a.rule)} from ${a.where}`} onClick={() => void revokeAllowance(a.id).then((next) => next && setAllowances(next))}>
+              {sentenceCase(kindInWords(kinds, a.rule))} — <span title={a.place?.path}>{placeInWords(a)}</span>{' '}
+              <span className="muted small">
+                ({a.place ? `${actionInWords(a.place.action)}, ` : ''}
+                {formatDay(a.createdAt)})
+              </span>{' '}
+              <button type="button" className="button ghost" aria-label={`Revoke ${kindInWords(kinds, a.rule)} in ${placeInWords(a)}`} onClick={() => void revokeAllowance(a.id).then((next) => next && setAllowances(next))}>
                 Revoke
               </button>
             </li>

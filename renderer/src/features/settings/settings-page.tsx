@@ -6,6 +6,7 @@ import type { Settings } from '../../../../common/domain/settings';
 import { ContextSection } from './context-section';
 import { ProjectSection } from './project-section';
 import { AllowancesSection } from '../secrets/allowances-section';
+import { keyInUse, keySaved, keyWillBeKept } from './key-words';
 
 function isUrl(value: string): boolean {
   try {
@@ -13,29 +14,6 @@ function isUrl(value: string): boolean {
     return url.protocol === 'http:' || url.protocol === 'https:';
   } catch {
     return false;
-  }
-}
-
-/**
- * Where a saved key lives, by the credential driver main chose: the OS keychain, Electron's
- * safeStorage file, or (no keyring at all) this process's memory — said plainly, because then the
- * key is gone when Strata stops.
- */
-function keyStore(driver: string | undefined): { where: string; saved: string } {
-  switch (driver) {
-    case 'keytar':
-      return { where: 'Stored in your OS keychain.', saved: 'Saved to the keychain.' };
-    case 'safe-storage':
-      return {
-        where: 'Stored encrypted with your OS account’s key in Strata’s data folder (no keychain answered).',
-        saved: 'Saved, encrypted.',
-      };
-    default:
-      return {
-        where:
-          'No OS keychain is available here, so a key saved now lasts only until Strata stops. Set ANTHROPIC_API_KEY to keep one across restarts.',
-        saved: 'Saved until Strata stops (no keychain to keep it).',
-      };
   }
 }
 
@@ -50,13 +28,8 @@ function ApiKeySection() {
       setSaved(true);
     }
   };
-  const store = keyStore(credentials?.driver);
-  const where =
-    credentials?.apiKey === 'keychain'
-      ? store.where
-      : credentials?.apiKey === 'environment'
-        ? 'Taken from the ANTHROPIC_API_KEY environment variable.'
-        : `No key yet. Get one from the Anthropic Console.${credentials?.driver === 'memory' ? ` ${store.where}` : ''}`;
+  // The same words as the Welcome screen (key-words.ts).
+  const where = keyInUse(credentials) ?? `No key yet. Get one from the Anthropic Console. ${keyWillBeKept(credentials?.driver)}`;
   return (
     <form className="card" onSubmit={(e) => void submit(e)} aria-labelledby="key-heading">
       <h2 id="key-heading">Anthropic API key</h2>
@@ -88,7 +61,7 @@ function ApiKeySection() {
       </div>
       {saved && (
         <p className="ok-text small" role="status">
-          {store.saved}
+          {keySaved(credentials?.driver)}
         </p>
       )}
     </form>

@@ -4,6 +4,7 @@ import { loadFiles, openFile } from '../../bridge/vault-actions';
 import { useStore } from '../../store';
 import { useFileName } from './file-name';
 import { formatDateTime } from '../../ui/dates';
+import { indexSkippedToast } from './index-skipped';
 
 type Deleted = { path: string; deletedAt: string; hash: string };
 
@@ -23,9 +24,10 @@ export function DeletedPanel() {
   const restore = async (d: Deleted) => {
     const result = await api.invoke['vault:restore']({ path: d.path, hash: d.hash });
     if (!result.ok) return useStore.getState().showError(result.error);
-    useStore.getState().showToast({ text: `Restored ${d.path.split('/').pop()}.` });
     await loadFiles();
     await openFile(d.path);
+    const done = `Restored “${result.value.meta.title}”.`;
+    useStore.getState().showToast(result.value.indexSkipped ? indexSkippedToast(done, result.value.indexSkipped) : { text: done });
   };
   return (
     <section aria-labelledby="deleted-heading">

@@ -5,6 +5,7 @@ import { openFile } from '../../bridge/vault-actions';
 import { useStoreShallow, useStore } from '../../store';
 import { HistoryDiff } from './history-diff';
 import { versionWords, whenWords } from './history-words';
+import { indexSkippedToast } from './index-skipped';
 
 async function restoreAndReopen(path: string, hash: string, text: string): Promise<void> {
   const result = await api.invoke['vault:restore']({ path, hash });
@@ -53,13 +54,15 @@ export function HistoryPanel() {
     const result = await api.invoke['vault:restore']({ path, hash });
     if (!result.ok) return useStore.getState().showError(result.error);
     const replaced = current.ok ? current.value.hash : null;
+    await openFile(path);
+    // A deleted memory brought back whose index line did not fit: that is the news (there was nothing to undo to).
+    if (result.value.indexSkipped) return useStore.getState().showToast(indexSkippedToast('Restored this version.', result.value.indexSkipped));
     useStore.getState().showToast({
       text: 'Restored this version.',
       ...(replaced && replaced !== result.value.hash
         ? { actionLabel: 'Undo', action: () => void restoreAndReopen(path, replaced, 'Back to the version before the restore.') }
         : {}),
     });
-    await openFile(path);
   };
 
   return (
