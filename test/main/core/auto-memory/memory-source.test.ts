@@ -21,7 +21,14 @@ async function memoryFolder(n: number): Promise<string> {
   const root = await tempDir('strata-recall-source-');
   const memoryDir = path.join(root, 'projects', '-work-app', 'memory');
   await fs.mkdir(memoryDir, { recursive: true });
-  for (let i = 0; i < n; i++) await fs.writeFile(path.join(memoryDir, `note_${i}.md`), memoryText(`Note ${i}`, `Fact ${i} about the walrus project`, `Walrus detail ${i}.`));
+  // A second apart, so that no two share a time: ties in the ranking go to the newer file, and the catalog
+  // and the disk must agree on which that is.
+  const start = Date.now() / 1000 - n;
+  for (let i = 0; i < n; i++) {
+    const file = path.join(memoryDir, `note_${i}.md`);
+    await fs.writeFile(file, memoryText(`Note ${i}`, `Fact ${i} about the walrus project`, `Walrus detail ${i}.`));
+    await fs.utimes(file, start + i, start + i);
+  }
   return root;
 }
 
