@@ -2,7 +2,7 @@
  * English words whose inflections a suffix stemmer cannot join to their base (`found` / `find`, `went` /
  * `go`, `children` / `child`): a question asks in the present ("what did she find?") of a memory written in
  * the past ("she found…"). Each form maps to the base the stemmer then stems. Forms that are more often
- * another word (`saw`, `left`, `felt`, `bit`, `shot`, `lay`) are left out.
+ * another word (`saw`, `left`, `bit`, `shot`, `lay`, `ground`, `wound`, `rose`) are left out.
  */
 const FORMS: Record<string, string> = {
   arise: 'arose arisen',
