@@ -1,93 +1,27 @@
-import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { TranscriptBuilder } from '../fixtures/transcripts/transcript-builder.js';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { apiErrors, startFakeAnthropic, text, toolCalls, type FakeAnthropic, type ScriptedResponse, type WireRequest } from '../fakes/anthropic-server/index.js';
-import { tempDir } from '../support/temp-dir.js';
-import { closeAfterEach, startApp, type TestApp } from './support/app.js';
-import { hasChromium, openPage, useBrowser } from './support/browser.js';
-import { memoryDirOf, prepareChat, TEST_API_KEY } from './support/chat-app.js';
+import { apiErrors, lastUserText, text, toolCalls } from '../fakes/anthropic-server/index.js';
+import { hasChromium } from './support/browser.js';
+import { memoryDirOf } from './support/chat-app.js';
+import { useChatApp } from './support/chat-fixture.js';
+import { answers, conversationLog as log, conversationRows as rows, send, settled } from './support/chat-page.js';
+import { openScripted } from './support/scripted-chat.js';
 
 const WORKLOG_LINE = '_A terse step-by-step log of what was tried and done_\n';
-
-
-const lastUserText = (r: WireRequest): string => {
-  const last = r.messages?.at(-1);
-  if (!last || last.role !== 'user') return '';
-  return typeof last.content === 'string' ? last.content : last.content.map((b) => (b.type === 'text' ? String(b.text) : b.type)).join('\n');
-};
 
 /**
  * Conversations keep everything they showed: the answer after a slow Retry, and every card kind the
  * same live, after a reload and after the host restarts — in Chromium via `strata host`, the real
- * engines and the strict fake Messages API.
+ * engines and the strict fake Messages API. Search hits and edited questions have files of their own
+ * (chat-history-search, chat-history-edit).
  */
 describe.skipIf(!hasChromium)('conversation history in Chromium via strata host', () => {
-  const browser = useBrowser();
-  let app: TestApp | null = null;
-  let fake: FakeAnthropic | null = null;
-  closeAfterEach(() => [app, fake]);
-
-  /** The main agent's answers come from `main`, in order; the background extractor gets `extractor`. */
-  async function open(name: string, extractor?: (r: WireRequest) => ScriptedResponse | null, forks?: (r: WireRequest) => ScriptedResponse | null) {
-    const main: ScriptedResponse[] = [];
-    fake = await startFakeAnthropic({
-      strict: true,
-      respond: (r) => {
-        const last = lastUserText(r);
-        if (last.includes('You are the memory extractor') || (extractor && last.includes('tool_result') && JSON.stringify(r.messages).includes('You are the memory extractor'))) {
-          return extractor?.(r) ?? text('Nothing to do.');
-        }
-        const fork = forks?.(r);
-        if (fork) return fork;
-        return main.shift() ?? text('(nothing scripted)');
-      },
-    });
-    const appData = await tempDir();
-    const project = path.join(await tempDir('strata-e2e-history-'), 'site');
-    app = await startApp(appData, { env: { ANTHROPIC_API_KEY: TEST_API_KEY } });
-    await prepareChat(app.services, { project, baseUrl: fake.url });
-    const { page, errors } = await openPage(browser(), app.host.url, name);
-    await page.getByRole('region', { name: 'Projects' }).getByRole('button', { name: 'site', exact: true }).click();
-    await page.getByRole('heading', { name: 'New conversation', level: 1 }).waitFor();
-    return { page, errors, project, appData, script: (...r: ScriptedResponse[]) => main.push(...r) };
-  }
-
-  const log = (page: Page) => page.getByRole('log', { name: 'Conversation' });
-  const answers = (page: Page) => log(page).getByRole('article', { name: 'Strata' });
-  const settled = (page: Page) => page.getByRole('button', { name: 'Send', exact: true }).waitFor();
-  async function send(page: Page, prompt: string) {
-    await page.getByLabel('Message', { exact: true }).fill(prompt);
-    await page.getByRole('button', { name: 'Send', exact: true }).click();
-  }
-
-  /** Every row of the (virtualised) conversation, top to bottom, by scrolling through it; what rows say, not their action buttons. */
-  async function rows(page: Page): Promise<string[]> {
-    const seen = new Map<number, string>();
-    const style = await page.addStyleTag({ content: '.message-actions { display: none !important; }' });
-    await log(page).evaluate((el) => (el.scrollTop = 0));
-    for (let i = 0; i < 60; i++) {
-      const batch = await log(page).evaluate((el) =>
-        Array.from(el.querySelectorAll<HTMLElement>('.message-row'), (r) => [Number(r.dataset.index), r.innerText.replace(/\s+/g, ' ').trim()] as const),
-      );
-      for (const [index, t] of batch) seen.set(index, t);
-      const done = await log(page).evaluate((el) => {
-        const end = el.scrollTop + el.clientHeight >= el.scrollHeight - 2;
-        el.scrollTop += el.clientHeight / 2;
-        return end;
-      });
-      if (done) break;
-      await page.waitForTimeout(50);
-    }
-    await style.evaluate((el) => (el as Element).remove());
-    return [...seen.entries()].sort((a, b) => a[0] - b[0]).map(([, t]) => t);
-  }
+  const chat = useChatApp('strata-e2e-history-');
 
   it('shows the answer of a Retry pressed 9 s after a 529 in view under its question, while the notes update and the Retry compacts, after a denied write and a stop', async () => {
     let notesUpdates = 0;
-    const { page, errors, project, script } = await open('history-slow-retry', undefined, (r) => {
+    const { page, errors, project, script } = await openScripted(chat, 'history-slow-retry', undefined, (r) => {
       const last = lastUserText(r);
       const notesFile = /The notes file is (.+?)\. It has already been read/.exec(last)?.[1];
       if (notesFile) {
@@ -98,7 +32,7 @@ describe.skipIf(!hasChromium)('conversation history in Chromium via strata host'
       if (last.includes('tool_result') && JSON.stringify(r.messages).includes('The notes file is ')) return text('Updated.');
       return null;
     });
-    const vault = app!.services.vault();
+    const vault = chat.app().services.vault();
     // Low thresholds: the notes update after every answer, and the question sent into the 529 takes the
     // context past the compaction threshold, so the Retry compacts (from the notes) before it asks again.
     await vault.settings.update({
@@ -177,14 +111,14 @@ describe.skipIf(!hasChromium)('conversation history in Chromium via strata host'
   it('renders the same cards live, after a reload and after the host restarts; the Inbox accept updates the chat card', async () => {
     let memoryDir = '';
     let proposed = false;
-    const { page, errors, project, appData, script } = await open('history-cards', (r) => {
+    const { page, errors, project, script } = await openScripted(chat, 'history-cards', (r) => {
       if (lastUserText(r).includes('tool_result')) return text('Done.');
       if (proposed) return text('Nothing to do.');
       proposed = true;
       return toolCalls([{ name: 'Write', input: { file_path: path.join(memoryDir, 'feedback_tabs.md'), content: '---\nname: Prefers tabs\ndescription: Indent with tabs\ntype: feedback\n---\nUse tabs.\n' } }]);
     });
-    memoryDir = await memoryDirOf(app!.services, project);
-    const vault = app!.services.vault();
+    memoryDir = await memoryDirOf(chat.app().services, project);
+    const vault = chat.app().services.vault();
     const settings = vault.settings.get();
     await vault.settings.update({ projects: { ...settings.projects, [project]: { ...settings.projects[project]!, extraction: true, reviewMode: true } } });
 
@@ -243,149 +177,17 @@ describe.skipIf(!hasChromium)('conversation history in Chromium via strata host'
     expect(await rows(page)).toEqual(live);
 
     // After a restart, in a fresh window: clicking the project opens its last conversation, not a new one.
-    await app!.close();
-    app = await startApp(appData, { env: { ANTHROPIC_API_KEY: TEST_API_KEY } });
-    const restarted = await openPage(browser(), app.host.url, 'history-cards-restarted');
-    await restarted.page.getByRole('region', { name: 'Projects' }).getByRole('button', { name: 'site', exact: true }).click();
+    await chat.restart();
+    const restarted = await chat.openTab('history-cards-restarted');
     await log(restarted.page).getByRole('note', { name: 'Stopped' }).waitFor();
     expect(await rows(restarted.page)).toEqual(live);
     expect(errors).toEqual([]);
     expect(restarted.errors).toEqual([]);
   }, 120_000);
 
-  it('opens a conversation search hit as the conversation in Chat, scrolled to the hit and marked, never as a file to edit', async () => {
-    const { page, errors, project } = await open('history-search');
-    const paths = await app!.services.vault().sessions.paths(project);
-    const sessionId = randomUUID();
-    const t = new TranscriptBuilder(sessionId, paths.projectDir);
-    for (let i = 0; i < 120; i++) {
-      t.user(i === 20 ? 'Where did we park the zeppelin budget?' : `Question number ${i}`);
-      t.assistant(i === 20 ? 'The zeppelin budget is in the shared drive.' : `Answer number ${i}`);
-    }
-    await fs.mkdir(paths.transcriptsDir, { recursive: true });
-    await fs.writeFile(paths.transcriptFile(sessionId), t.jsonl());
-    await page.reload();
-
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /^Vault/ }).click();
-    await page.getByRole('button', { name: 'Search', exact: true }).click();
-    await page.getByLabel('Search text').fill('zeppelin');
-    await page.locator('.results .result').first().click();
-
-    const hit = log(page).locator('.message-row[aria-current="true"]');
-    await hit.waitFor();
-    expect(await hit.innerText()).toContain('zeppelin');
-    // In view, in the conversation (the chat's title, its message box), not the vault editor.
-    expect(await hit.isVisible()).toBe(true);
-    await page.getByLabel('Message', { exact: true }).waitFor();
-    expect(await page.getByRole('button', { name: 'Rename', exact: true }).count()).toBe(0);
-    expect(await log(page).getByText('Answer number 119', { exact: true }).count()).toBe(0);
-
-    // The same from the chat's own search: what the conversations said, not only their titles.
-    await log(page).evaluate((el) => (el.scrollTop = el.scrollHeight));
-    await page.getByLabel('Search conversations').fill('zeppelin');
-    await page.getByRole('region', { name: 'Found in conversations' }).getByRole('button').first().click();
-    await hit.waitFor();
-    expect(await hit.innerText()).toContain('zeppelin');
-    expect(await hit.isVisible()).toBe(true);
-    expect(errors).toEqual([]);
-  }, 60_000);
-
-  it('opens a transcript of a project that is not open read-only, as its records, never as a file to edit', async () => {
-    const { page, errors } = await open('history-raw-elsewhere');
-    const other = new TranscriptBuilder(randomUUID(), '/srv/elsewhere');
-    other.user('Who signed off the blimp insurance?');
-    other.assistant('The blimp insurance was signed by Ada.');
-    const folder = path.join(app!.services.vault().root, 'projects', '-srv-elsewhere');
-    await fs.mkdir(folder, { recursive: true });
-    await fs.writeFile(path.join(folder, `${other.sessionId}.jsonl`), other.jsonl());
-
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /^Vault/ }).click();
-    await page.getByRole('button', { name: 'Search', exact: true }).click();
-    const hit = page.locator('.results .result').filter({ hasText: 'blimp' }).first();
-    // The file is indexed as the watcher sees it: search again until it is.
-    await expect
-      .poll(async () => {
-        await page.getByLabel('Search text').fill('');
-        await page.getByLabel('Search text').fill('blimp');
-        return hit.isVisible();
-      }, { timeout: 20_000 })
-      .toBe(true);
-    await hit.click();
-    const raw = page.getByRole('dialog', { name: 'Transcript (read-only)' });
-    await raw.getByText(/blimp insurance was signed by Ada/).waitFor();
-    expect(await page.getByRole('button', { name: 'Rename', exact: true }).count()).toBe(0);
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /^Vault/ }).waitFor();
-    await raw.getByRole('button', { name: 'Close' }).click();
-    await expect.poll(() => raw.count()).toBe(0);
-    expect(errors).toEqual([]);
-  }, 60_000);
-
-  it('edits and resends a question as a branch: the old version stays reachable, and continuing from it makes it the conversation, also after a reload', async () => {
-    const { page, errors, script } = await open('history-edit');
-    script(text('Paris.'));
-    await send(page, 'Capital of France?');
-    await answers(page).getByText('Paris.').waitFor();
-    await settled(page);
-    script(text('Berlin.'));
-    await send(page, 'Capital of Germny?');
-    await answers(page).getByText('Berlin.', { exact: true }).waitFor();
-    await settled(page);
-
-    const question = log(page).locator('.message-block.user').filter({ hasText: 'Capital of Germny?' });
-    await question.hover();
-    await question.getByRole('button', { name: 'Edit' }).click();
-    await question.getByLabel('Edit your question').fill('Capital of Germany?');
-    script(text('Berlin, the capital of Germany.'));
-    await log(page).getByRole('button', { name: 'Send edited question' }).click();
-    await answers(page).getByText('Berlin, the capital of Germany.').waitFor();
-    await settled(page);
-    expect(await log(page).locator('.bubble', { hasText: 'Capital of Germny?' }).count()).toBe(0);
-
-    const check = async (p: Page) => {
-      const edited = log(p).locator('.message-block.user').filter({ hasText: 'Capital of Germany?' });
-      await edited.getByText('1 earlier version').click();
-      await edited.getByText('Capital of Germny?').waitFor();
-      expect(await edited.getByText('Berlin.', { exact: true }).isVisible()).toBe(true);
-    };
-    await check(page);
-    await page.reload();
-    await answers(page).getByText('Berlin, the capital of Germany.').waitFor();
-    await check(page);
-
-    // The earlier version taken up again: it is the conversation, the one left is its earlier version.
-    const edited = log(page).locator('.message-block.user').filter({ hasText: 'Capital of Germany?' });
-    await edited.getByRole('button', { name: 'Continue from this version' }).click();
-    const typo = log(page).locator('.message-block.user').filter({ has: page.locator('.bubble', { hasText: 'Capital of Germny?' }) });
-    await typo.waitFor();
-    expect(await answers(page).getByText('Berlin, the capital of Germany.').count()).toBe(0);
-    await page.reload();
-    await typo.getByText('1 earlier version').click();
-    await typo.getByText('Berlin, the capital of Germany.').waitFor();
-    script(text('Berlin has about 3.7 million people.'));
-    await send(page, 'How many people live there?');
-    await answers(page).getByText('Berlin has about 3.7 million people.').waitFor();
-    const sent = JSON.stringify(fake!.requests.at(-1)!.body.messages);
-    expect(sent).toContain('Capital of Germny?');
-    expect(sent).not.toContain('Capital of Germany?');
-    expect(errors).toEqual([]);
-  }, 60_000);
-
-  it('shows the model beside the message box and sends the next question to the one picked there', async () => {
-    const { page, errors, script } = await open('history-model');
-    const picker = page.getByRole('combobox', { name: 'Model' });
-    expect(await picker.inputValue()).toBe('claude-test');
-    await picker.selectOption('claude-haiku-4-5');
-    await expect.poll(() => app!.services.vault().settings.get().model).toBe('claude-haiku-4-5');
-    script(text('Quick answer.'));
-    await send(page, 'Hello');
-    await answers(page).getByText('Quick answer.').waitFor();
-    expect(fake!.requests.at(-1)!.body.model).toBe('claude-haiku-4-5');
-    expect(errors).toEqual([]);
-  }, 60_000);
-
   it('says on the card when Undo would lose an edit made since, and offers the history instead of an error', async () => {
-    const { page, errors, project, script } = await open('history-undo-conflict');
-    const memoryDir = await memoryDirOf(app!.services, project);
+    const { page, errors, project, script } = await openScripted(chat, 'history-undo-conflict');
+    const memoryDir = await memoryDirOf(chat.app().services, project);
     const file = path.join(memoryDir, 'user_name.md');
     script(toolCalls([{ name: 'Write', input: { file_path: file, content: '---\nname: Their name\ndescription: The user is called Ada\ntype: user\n---\nThe user is called Ada.\n' } }]), text('Noted.'));
     await send(page, 'Remember that my name is Ada');
@@ -405,13 +207,13 @@ describe.skipIf(!hasChromium)('conversation history in Chromium via strata host'
 
   it('a proposal decided elsewhere: its card says so; an app banner never pushes the composer under the status bar', async () => {
     let memoryDir = '';
-    const { page, errors, project, script } = await open('history-stale-proposal', (r) =>
+    const { page, errors, project, script } = await openScripted(chat, 'history-stale-proposal', (r) =>
       lastUserText(r).includes('tool_result')
         ? text('Done.')
         : toolCalls([{ name: 'Write', input: { file_path: path.join(memoryDir, 'feedback_tabs.md'), content: '---\nname: Prefers tabs\ndescription: Indent with tabs\ntype: feedback\n---\nUse tabs.\n' } }]),
     );
-    memoryDir = await memoryDirOf(app!.services, project);
-    const vault = app!.services.vault();
+    memoryDir = await memoryDirOf(chat.app().services, project);
+    const vault = chat.app().services.vault();
     const settings = vault.settings.get();
     await vault.settings.update({ projects: { ...settings.projects, [project]: { ...settings.projects[project]!, extraction: true, reviewMode: true } } });
     script(text('Tabs, noted.'));
