@@ -3,7 +3,7 @@ import { useStoreShallow } from '../../store';
 import { answerPermission } from '../../bridge/chat-actions';
 import { DiffView } from '../../ui/diff-view';
 import { SideBySideDiff } from '../../ui/side-by-side-diff';
-import { useFocusTrap } from '../../ui/use-focus-trap';
+import { ModalDialog } from '../../ui/modal-dialog';
 
 const baseName = (file: string) => file.split(/[\\/]/).pop() ?? file;
 
@@ -14,8 +14,6 @@ const baseName = (file: string) => file.split(/[\\/]/).pop() ?? file;
 export function PermissionDialog() {
   const { request } = useStoreShallow((s) => ({ request: s.permissions[0] ?? null }));
   const allowRef = useRef<HTMLButtonElement>(null);
-  const dialogRef = useRef<HTMLDivElement>(null);
-  useFocusTrap(dialogRef, request !== null);
   useEffect(() => {
     allowRef.current?.focus();
   }, [request?.requestId]);
@@ -24,41 +22,31 @@ export function PermissionDialog() {
   const name = baseName(request.path);
   const heading = request.created ? `Create ${name}?` : `Allow Strata to ${request.tool === 'Write' ? 'rewrite' : 'edit'} ${name}?`;
   return (
-    <div className="modal-backdrop">
-      <div
-        className="modal wide"
-        role="alertdialog"
-        aria-modal="true"
-        aria-labelledby="permission-heading"
-        aria-describedby="permission-path"
-        ref={dialogRef}
-        onKeyDown={(e) => e.key === 'Escape' && answer('deny')}
-      >
-        <h2 id="permission-heading">{heading}</h2>
-        <p id="permission-path">
-          <code>{request.path}</code>
-        </p>
-        {request.created && request.after !== undefined ? (
-          <pre className="new-file-content" tabIndex={0} aria-label={`Content of ${name}`}>
-            {request.after}
-          </pre>
-        ) : request.before !== undefined && request.after !== undefined ? (
-          <SideBySideDiff before={request.before} after={request.after} beforeLabel="Now" afterLabel="After the change" />
-        ) : (
-          <DiffView diff={request.diff} />
-        )}
-        <div className="row end">
-          <button type="button" className="button ghost" onClick={() => answer('deny')}>
-            Deny
-          </button>
-          <button type="button" className="button secondary" onClick={() => answer('allow_always')}>
-            Always allow in this project
-          </button>
-          <button type="button" className="button primary" ref={allowRef} onClick={() => answer('allow_once')}>
-            {request.created ? 'Create once' : 'Allow once'}
-          </button>
-        </div>
+    <ModalDialog className="wide" role="alertdialog" labelledBy="permission-heading" describedBy="permission-path" onEscape={() => answer('deny')}>
+      <h2 id="permission-heading">{heading}</h2>
+      <p id="permission-path">
+        <code>{request.path}</code>
+      </p>
+      {request.created && request.after !== undefined ? (
+        <pre className="new-file-content" tabIndex={0} aria-label={`Content of ${name}`}>
+          {request.after}
+        </pre>
+      ) : request.before !== undefined && request.after !== undefined ? (
+        <SideBySideDiff before={request.before} after={request.after} beforeLabel="Now" afterLabel="After the change" />
+      ) : (
+        <DiffView diff={request.diff} />
+      )}
+      <div className="row end">
+        <button type="button" className="button ghost" onClick={() => answer('deny')}>
+          Deny
+        </button>
+        <button type="button" className="button secondary" onClick={() => answer('allow_always')}>
+          Always allow in this project
+        </button>
+        <button type="button" className="button primary" ref={allowRef} onClick={() => answer('allow_once')}>
+          {request.created ? 'Create once' : 'Allow once'}
+        </button>
       </div>
-    </div>
+    </ModalDialog>
   );
 }

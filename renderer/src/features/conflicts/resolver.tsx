@@ -8,6 +8,7 @@ import { MergeEditor } from './merge-editor';
 import { formatDateTime } from '../../ui/dates';
 import { composeResult, conflictTitle, memorySides, startingResult, type Head } from './memory-sides';
 import { HeadFields } from './head-fields';
+import { ModalDialog } from '../../ui/modal-dialog';
 
 const FOCUSABLE = 'button:not([disabled]), [contenteditable="true"], [tabindex]:not([tabindex="-1"])';
 
@@ -69,107 +70,99 @@ export function Resolver({ project, keyName }: { project: string; keyName: strin
   const fieldsDiffer = sides !== null && JSON.stringify(sides.start.head) !== JSON.stringify(sides.theirs.head);
   const changed = view !== null && result !== (view.mine ?? '');
   return (
-    <div className="modal-backdrop">
-      <div
-        className="modal resolver"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="resolver-heading"
-        onKeyDown={(e) => (e.key === 'Escape' ? close() : trapTab(e))}
-      >
-        <header className="resolver-head">
-          <h2 id="resolver-heading" tabIndex={-1} ref={heading}>
-            Resolve {title}
-          </h2>
-          {title !== keyName && <span className="muted small resolver-file">{keyName}</span>}
-          <span className="spacer" />
-          <button type="button" className="button ghost" onClick={close}>
-            Close
-          </button>
-        </header>
-        {!view ? (
-          <p className="muted">Opening the conflict…</p>
-        ) : (
-          <>
-            <p className="muted small">
-              You and a teammate both changed this memory since the last sync. Nothing is lost: yours stays in place until you choose.
-              {fieldsDiffer ? ' Choose the name, description or type to keep where they differ.' : ''} Edit yours to make the result, or take
-              their lines change by change with ←.
-              {view.mine === null ? ' You deleted it; they edited it.' : ''}
-              {view.theirs === null ? ' They deleted it; you edited it.' : ''}
-              {premerged ? ' Their changes that do not touch yours are already in the result; what is marked is where you both changed the same lines.' : ''}
-            </p>
-            <div className="resolver-toolbar">
-              <button type="button" className="button secondary" aria-pressed={showBase} onClick={() => setShowBase(!showBase)}>
-                {showBase ? 'Hide the base' : 'Show the base'}
-              </button>
-            </div>
-            {showBase && (
-              <div className="resolver-base">
-                <p className="pane-label">Base — the last version you both had</p>
-                <ReadOnlyPane
-                  className="base-pane"
-                  docKey={docKey}
-                  text={(sides?.base ? sides.base.body : view.base) ?? '(no shared version: the memory is new on both sides)'}
-                  label="Base version (last agreed)"
-                />
-              </div>
-            )}
-            <div className="resolver-labels">
-              <p className="pane-label">
-                <strong>Yours</strong>
-                {view.you ? ` — ${view.you}, on this computer` : ' — on this computer'} · the result
-              </p>
-              <p className="pane-label">
-                <strong>Theirs</strong>
-                {view.theirsBy ? ` — changed by ${view.theirsBy}` : ' — a teammate, via the team server'}
-                {view.theirsAt ? ` · ${when(view.theirsAt)}` : ` · received ${when(view.receivedAt)}`}
-              </p>
-            </div>
-            {sides && (
-              <HeadFields
-                mine={sides.start.head}
-                theirs={sides.theirs.head}
-                base={showBase ? (sides.base?.head ?? null) : null}
-                chosen={head ?? sides.start.head}
-                onChange={setHead}
+    <ModalDialog className="resolver" labelledBy="resolver-heading" onEscape={close} trapFocus={false} onKeyDown={trapTab}>
+      <header className="resolver-head">
+        <h2 id="resolver-heading" tabIndex={-1} ref={heading}>
+          Resolve {title}
+        </h2>
+        {title !== keyName && <span className="muted small resolver-file">{keyName}</span>}
+        <span className="spacer" />
+        <button type="button" className="button ghost" onClick={close}>
+          Close
+        </button>
+      </header>
+      {!view ? (
+        <p className="muted">Opening the conflict…</p>
+      ) : (
+        <>
+          <p className="muted small">
+            You and a teammate both changed this memory since the last sync. Nothing is lost: yours stays in place until you choose.
+            {fieldsDiffer ? ' Choose the name, description or type to keep where they differ.' : ''} Edit yours to make the result, or take
+            their lines change by change with ←.
+            {view.mine === null ? ' You deleted it; they edited it.' : ''}
+            {view.theirs === null ? ' They deleted it; you edited it.' : ''}
+            {premerged ? ' Their changes that do not touch yours are already in the result; what is marked is where you both changed the same lines.' : ''}
+          </p>
+          <div className="resolver-toolbar">
+            <button type="button" className="button secondary" aria-pressed={showBase} onClick={() => setShowBase(!showBase)}>
+              {showBase ? 'Hide the base' : 'Show the base'}
+            </button>
+          </div>
+          {showBase && (
+            <div className="resolver-base">
+              <p className="pane-label">Base — the last version you both had</p>
+              <ReadOnlyPane
+                className="base-pane"
+                docKey={docKey}
+                text={(sides?.base ? sides.base.body : view.base) ?? '(no shared version: the memory is new on both sides)'}
+                label="Base version (last agreed)"
               />
-            )}
-            <MergeEditor
-              docKey={docKey}
-              mine={sides ? sides.start.body : start}
-              theirs={sides ? sides.theirs.body : (view.theirs ?? '')}
-              onResult={setMerged}
-              labels={{ mine: 'Your version (the result, editable)', theirs: 'Their version' }}
-              className="resolver-merge"
-              foldUnchanged
-            />
-            <p className="muted small">
-              Keep both: theirs stays under this name and yours becomes a separate memory named after you and today&apos;s date, listed in
-              MEMORY.md.
-            </p>
-            <div className="row end resolver-actions">
-              <button type="button" className="button ghost" onClick={() => void resolveConflict(project, keyName, 'theirs', undefined, title)}>
-                Keep theirs
-              </button>
-              <button type="button" className="button ghost" onClick={() => void resolveConflict(project, keyName, 'both', undefined, title)}>
-                Keep both
-              </button>
-              <button type="button" className="button secondary" onClick={() => void resolveConflict(project, keyName, 'mine', undefined, title)}>
-                Keep yours
-              </button>
-              <button
-                type="button"
-                className="button primary"
-                disabled={!changed}
-                onClick={() => void resolveConflict(project, keyName, 'merged', result, title)}
-              >
-                Save the result
-              </button>
             </div>
-          </>
-        )}
-      </div>
-    </div>
+          )}
+          <div className="resolver-labels">
+            <p className="pane-label">
+              <strong>Yours</strong>
+              {view.you ? ` — ${view.you}, on this computer` : ' — on this computer'} · the result
+            </p>
+            <p className="pane-label">
+              <strong>Theirs</strong>
+              {view.theirsBy ? ` — changed by ${view.theirsBy}` : ' — a teammate, via the team server'}
+              {view.theirsAt ? ` · ${when(view.theirsAt)}` : ` · received ${when(view.receivedAt)}`}
+            </p>
+          </div>
+          {sides && (
+            <HeadFields
+              mine={sides.start.head}
+              theirs={sides.theirs.head}
+              base={showBase ? (sides.base?.head ?? null) : null}
+              chosen={head ?? sides.start.head}
+              onChange={setHead}
+            />
+          )}
+          <MergeEditor
+            docKey={docKey}
+            mine={sides ? sides.start.body : start}
+            theirs={sides ? sides.theirs.body : (view.theirs ?? '')}
+            onResult={setMerged}
+            labels={{ mine: 'Your version (the result, editable)', theirs: 'Their version' }}
+            className="resolver-merge"
+            foldUnchanged
+          />
+          <p className="muted small">
+            Keep both: theirs stays under this name and yours becomes a separate memory named after you and today&apos;s date, listed in
+            MEMORY.md.
+          </p>
+          <div className="row end resolver-actions">
+            <button type="button" className="button ghost" onClick={() => void resolveConflict(project, keyName, 'theirs', undefined, title)}>
+              Keep theirs
+            </button>
+            <button type="button" className="button ghost" onClick={() => void resolveConflict(project, keyName, 'both', undefined, title)}>
+              Keep both
+            </button>
+            <button type="button" className="button secondary" onClick={() => void resolveConflict(project, keyName, 'mine', undefined, title)}>
+              Keep yours
+            </button>
+            <button
+              type="button"
+              className="button primary"
+              disabled={!changed}
+              onClick={() => void resolveConflict(project, keyName, 'merged', result, title)}
+            >
+              Save the result
+            </button>
+          </div>
+        </>
+      )}
+    </ModalDialog>
   );
 }

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { merge3 } from '../../../../common/text/merge3';
 import { MergeEditor } from '../conflicts/merge-editor';
-import { useFocusTrap } from '../../ui/use-focus-trap';
+import { ModalDialog } from '../../ui/modal-dialog';
 
 export type ClashChoice = 'mine' | 'theirs' | 'both';
 
@@ -68,55 +68,41 @@ function WideClash({ mine, theirs, theirsKey, onEdit, onClose, onResolve }: {
   onClose: () => void;
   onResolve: (choice: ClashChoice) => void;
 }) {
-  const dialog = useRef<HTMLDivElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   // The text when the dialog opened starts the view; every edit in it goes to the notes' draft.
   const [start] = useState(mine);
-  useFocusTrap(dialog);
   useEffect(() => heading.current?.focus(), []);
+  // Escape closes this dialog only: the notes panel behind it (whose drawer hides on Escape) never hears it.
   return (
-    <div className="modal-backdrop">
-      <div
-        className="modal notes-clash-wide"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="notes-clash-heading"
-        ref={dialog}
-        onKeyDown={(e) => {
-          if (e.key !== 'Escape') return;
-          e.stopPropagation();
-          onClose();
-        }}
-      >
-        <h2 id="notes-clash-heading" tabIndex={-1} ref={heading}>
-          Your notes and the update
-        </h2>
-        <p className="muted small">Edit yours, or take the update&apos;s lines with ←: Keep my version saves yours as it is here.</p>
-        <div className="resolver-labels">
-          <p className="pane-label">
-            <strong>Yours</strong> — your edit of the notes
-          </p>
-          <p className="pane-label">
-            <strong>The update</strong> — what Strata wrote into the notes meanwhile
-          </p>
-        </div>
-        <MergeEditor
-          docKey={theirsKey}
-          mine={start}
-          theirs={theirs}
-          onResult={onEdit}
-          labels={{ mine: 'Your notes (editable)', theirs: 'The update' }}
-          className="resolver-merge"
-          foldUnchanged
-        />
-        <div className="row end">
-          <button type="button" className="button ghost" onClick={onClose}>
-            Back to the panel
-          </button>
-          <Choices onResolve={onResolve} />
-        </div>
+    <ModalDialog className="notes-clash-wide" labelledBy="notes-clash-heading" onEscape={onClose} stopEscape>
+      <h2 id="notes-clash-heading" tabIndex={-1} ref={heading}>
+        Your notes and the update
+      </h2>
+      <p className="muted small">Edit yours, or take the update&apos;s lines with ←: Keep my version saves yours as it is here.</p>
+      <div className="resolver-labels">
+        <p className="pane-label">
+          <strong>Yours</strong> — your edit of the notes
+        </p>
+        <p className="pane-label">
+          <strong>The update</strong> — what Strata wrote into the notes meanwhile
+        </p>
       </div>
-    </div>
+      <MergeEditor
+        docKey={theirsKey}
+        mine={start}
+        theirs={theirs}
+        onResult={onEdit}
+        labels={{ mine: 'Your notes (editable)', theirs: 'The update' }}
+        className="resolver-merge"
+        foldUnchanged
+      />
+      <div className="row end">
+        <button type="button" className="button ghost" onClick={onClose}>
+          Back to the panel
+        </button>
+        <Choices onResolve={onResolve} />
+      </div>
+    </ModalDialog>
   );
 }
 
