@@ -311,7 +311,8 @@ export const invokeChannels = {
       })
       .strict(),
   ),
-  'memory:consolidation-undo': invoke<ConsolidationChangeset>()(
+  /** `indexSkipped`: the memory came back, but a full MEMORY.md left its line out (docs/memory.md#memory-index). */
+  'memory:consolidation-undo': invoke<ConsolidationChangeset & { indexSkipped?: IndexLineSkipped }>()(
     z.object({ project: absolutePath, id: z.string().min(1).max(64), itemId: z.string().min(1).max(64) }).strict(),
   ),
 } satisfies Record<string, InvokeDef<z.ZodType, unknown>>;
