@@ -150,7 +150,8 @@ export const invokeChannels = {
   // confirmDeletions: the user confirmed the local deletions the mass-delete guard held back.
   'team:sync-now': invoke<TeamStatus>()(z.object({ project: absolutePath, confirmDeletions: z.boolean().optional() }).strict()),
   'team:list-deleted': invoke<DeletedTeamFile[]>()(z.object({ project: absolutePath }).strict()),
-  'team:restore-deleted': invoke<DeletedTeamFile[]>()(z.object({ project: absolutePath, key: z.string().min(1).max(1024) }).strict()),
+  /** What is still deleted, and the MEMORY.md line a full team index left out (docs/memory.md#memory-index), if it did. */
+  'team:restore-deleted': invoke<{ deleted: DeletedTeamFile[]; indexSkipped?: IndexLineSkipped }>()(z.object({ project: absolutePath, key: z.string().min(1).max(1024) }).strict()),
   'team:read-conflict': invoke<ConflictView>()(z.object({ project: absolutePath, key: z.string().min(1).max(1024) }).strict()),
   'team:resolve-conflict': invoke<TeamStatus>()(
     z
@@ -311,7 +312,8 @@ export const invokeChannels = {
       })
       .strict(),
   ),
-  'memory:consolidation-undo': invoke<ConsolidationChangeset>()(
+  /** `indexSkipped`: the memory came back, but a full MEMORY.md left its line out (docs/memory.md#memory-index). */
+  'memory:consolidation-undo': invoke<ConsolidationChangeset & { indexSkipped?: IndexLineSkipped }>()(
     z.object({ project: absolutePath, id: z.string().min(1).max(64), itemId: z.string().min(1).max(64) }).strict(),
   ),
 } satisfies Record<string, InvokeDef<z.ZodType, unknown>>;

@@ -19,7 +19,7 @@ export interface VaultEngines {
   /** The team sign-in stored for `serverUrl` in `credentials`; it never opens a browser. */
   teamAuth(serverUrl: string, credentials: CredentialStore): TeamAuth;
   /** The team sync engine of one project of this vault, with the vault's sync settings (`openTeamSync`). */
-  teamSync(input: Omit<OpenTeamSyncInput, 'vaultRoot' | 'config' | 'clock' | 'logger'>): Promise<OpenedTeamSync>;
+  teamSync(input: Omit<OpenTeamSyncInput, 'vaultRoot' | 'config' | 'indexCaps' | 'clock' | 'logger'>): Promise<OpenedTeamSync>;
 }
 
 /** The settings and the file engine of a vault, built alike for the app and for one-shot commands. */
@@ -53,7 +53,7 @@ export async function createVaultEngines(input: { root: string; logger: Logger; 
         refreshLeadMs: core.memoryConfig().teamSync.tokenRefreshLeadMs,
       }),
     teamSync: (project) =>
-      openTeamSync({ ...project, vaultRoot: input.root, config: core.memoryConfig().teamSync, clock, logger: input.logger }),
+      openTeamSync({ ...project, vaultRoot: input.root, config: core.memoryConfig().teamSync, indexCaps: core.memoryConfig().autoMemory, clock, logger: input.logger }),
   };
 }
 

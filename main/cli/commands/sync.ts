@@ -79,7 +79,12 @@ export const syncCommand: Command = {
     });
     for (const key of values.restore ?? []) {
       try {
-        await engine.restoreDeleted(key);
+        const skipped = await engine.restoreDeleted(key);
+        // The file is back either way; a full index (docs/memory.md#memory-index) leaves its line out.
+        if (skipped) {
+          const cap = skipped.limit === 'lines' ? `${skipped.maxLines} lines` : `${skipped.maxChars} characters`;
+          io.stderr(`restored ${key}, not listed in MEMORY.md: the index is full (the agent reads only its first ${cap}); tidy memory to make room`);
+        }
       } catch (error) {
         throw new UsageError((error as Error).message);
       }

@@ -1,4 +1,5 @@
 import type { ConsolidationChangeset } from '../../../common/domain/consolidation.js';
+import type { IndexLineSkipped } from '../../../common/domain/vault.js';
 import { scanMemoryFiles } from '../auto-memory/index.js';
 import { ensureMemoryDir } from '../auto-memory/index.js';
 import { createClients, projectSwitches, type AgentEnvironment } from '../chat/index.js';
@@ -107,9 +108,11 @@ export class ConsolidationService {
     }
   }
 
-  async undo(project: string, id: string, itemId: string): Promise<ConsolidationChangeset> {
-    const changeset = await (await this.consolidator(project)).undo(id, itemId);
+  /** The changeset after the Undo, with the MEMORY.md line a full index left out (`indexSkipped`), if one was. */
+  async undo(project: string, id: string, itemId: string): Promise<ConsolidationChangeset & { indexSkipped?: IndexLineSkipped }> {
+    const undone = await (await this.consolidator(project)).undo(id, itemId);
+    const { indexSkipped: _told, ...changeset } = undone;
     this.o.onChange(project, changeset);
-    return changeset;
+    return undone;
   }
 }

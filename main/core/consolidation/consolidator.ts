@@ -3,6 +3,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { MemoryConfig } from '../../../common/config.js';
 import type { ConsolidationChangeset, ConsolidationItem } from '../../../common/domain/consolidation.js';
+import type { IndexLineSkipped } from '../../../common/domain/vault.js';
 import { parseMemoryFile } from '../../../common/memory-file/index.js';
 import { AppFailure } from '../../../common/result.js';
 import { createExtractorCanUseTool, type CanUseTool } from '../auto-memory/index.js';
@@ -200,27 +201,36 @@ export class Consolidator {
     });
   }
 
-  /** Takes one applied change back through the vault (the undone version is in history too). */
-  undo(changesetId: string, itemId: string): Promise<ConsolidationChangeset> {
+  /**
+   * Takes one applied change back through the vault (the undone version is in history too). A memory
+   * that comes back gets its MEMORY.md line only under the caps the agent reads (the vault's restore and
+   * delete Undo, docs/memory.md#memory-index); a line left out is returned as `indexSkipped`, to be told.
+   */
+  undo(changesetId: string, itemId: string): Promise<ConsolidationChangeset & { indexSkipped?: IndexLineSkipped }> {
     return this.o.store.queue.run(this.o.memoryDir, async () => {
       const changeset = await this.loadChangeset(changesetId);
       const item = changeset.items.find((i) => i.id === itemId);
       if (!item || item.status !== 'applied' || !item.undo) throw new AppFailure('not_found', 'That change is not applied, so there is nothing to undo.');
       const rel = this.rel(item.absPath);
-      if (item.undo.kind === 'restore') await this.o.vault.restore(rel, item.undo.hash);
+      let indexSkipped: IndexLineSkipped | undefined;
+      if (item.undo.kind === 'restore') indexSkipped = (await this.o.vault.restore(rel, item.undo.hash)).indexSkipped;
       else if (item.undo.kind === 'delete') await this.o.vault.delete(rel);
       else {
         // The vault's delete Undo lives until the app quits; after a restart the deleted version comes
         // back from history instead (its index line from its frontmatter).
-        await this.o.vault.undoDelete(item.undo.token).catch(async (error: unknown) => {
-          if (!(error instanceof AppFailure) || error.code !== 'not_found' || item.before === null) throw error;
-          await this.o.vault.restore(rel, sha256(item.before));
-        });
+        const before = item.before;
+        indexSkipped = await this.o.vault.undoDelete(item.undo.token).then(
+          (r) => r.indexSkipped,
+          async (error: unknown) => {
+            if (!(error instanceof AppFailure) || error.code !== 'not_found' || before === null) throw error;
+            return (await this.o.vault.restore(rel, sha256(before))).indexSkipped;
+          },
+        );
       }
       item.status = 'undone';
       delete item.undo;
       await this.o.store.save(this.o.memoryDir, changeset);
-      return this.view(changeset);
+      return indexSkipped ? { ...this.view(changeset), indexSkipped } : this.view(changeset);
     });
   }
 

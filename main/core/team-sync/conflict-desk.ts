@@ -1,6 +1,9 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import { copyKeys, copyTitle, indexWithCopy, renameMemory, versionLabel } from './keep-both.js';
+import { defaultMemoryConfig } from '../../../common/config.js';
+import type { IndexLineSkipped } from '../../../common/domain/vault.js';
+import { addRestoredIndexLine } from './restored-index-line.js';
 import { Sequencer } from '../../../common/async/sequencer.js';
 import { parseMemoryFile } from '../../../common/memory-file/index.js';
 import { AppFailure } from '../../../common/result.js';
@@ -62,7 +65,7 @@ export class ConflictDesk {
   private readonly keptBoth = new Map<string, KeptBoth>();
 
   constructor(
-    private readonly opts: Pick<TeamSyncEngineOptions, 'teamDir' | 'clock'>,
+    private readonly opts: Pick<TeamSyncEngineOptions, 'teamDir' | 'clock' | 'indexCaps'>,
     protected readonly store: SyncStateStore,
   ) {}
 
@@ -161,8 +164,11 @@ export class ConflictDesk {
     );
   }
 
-  /** Puts a deleted file back; the next push uploads it again. */
-  restoreDeleted(key: string): Promise<void> {
+  /**
+   * Puts a deleted file back, with its MEMORY.md line when that fits under the index's caps (else the
+   * line left out is returned, restored-index-line.ts); the next push uploads both again.
+   */
+  restoreDeleted(key: string): Promise<IndexLineSkipped | null> {
     return this.exclusive(async () => {
       const state = await this.store.load();
       const record = state.deleted[key];
@@ -173,6 +179,7 @@ export class ConflictDesk {
       await writeLocalFile(this.opts.teamDir, key, text, null);
       delete state.deleted[key];
       await this.store.save(state);
+      return addRestoredIndexLine(this.opts.teamDir, key, text, this.opts.indexCaps ?? defaultMemoryConfig.autoMemory);
     });
   }
 

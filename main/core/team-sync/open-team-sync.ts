@@ -20,6 +20,8 @@ export interface OpenTeamSyncInput {
   /** `TeamAuth.getAccessToken`, or a fixed token (`STRATA_TEAM_TOKEN`). */
   getToken: () => Promise<string | null>;
   config?: MemoryConfig['teamSync'];
+  /** The vault's MEMORY.md caps (`autoMemory`), for a restored team memory's index line. */
+  indexCaps?: Pick<MemoryConfig['autoMemory'], 'indexMaxLines' | 'indexMaxChars'>;
   clock: Clock;
   logger: Logger;
   fetch?: typeof fetch;
@@ -57,6 +59,7 @@ export async function openTeamSync(input: OpenTeamSyncInput): Promise<OpenedTeam
     // Findings the user marked "Not a secret" (in this vault) do not hold a file back.
     scan: input.scan ?? ((text) => allowances.scan(text)),
     config: input.config ?? defaultMemoryConfig.teamSync,
+    indexCaps: input.indexCaps ?? defaultMemoryConfig.autoMemory,
     clock: input.clock,
     logger: input.logger,
     fault: input.fault,

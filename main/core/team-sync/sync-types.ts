@@ -30,6 +30,8 @@ export interface TeamSyncEngineOptions {
   api: TeamMemoryPort;
   scan: SecretScan;
   config: MemoryConfig['teamSync'];
+  /** The caps the agent reads the team MEMORY.md to (`autoMemory.indexMaxLines` / `indexMaxChars`); the defaults when absent. */
+  indexCaps?: Pick<MemoryConfig['autoMemory'], 'indexMaxLines' | 'indexMaxChars'>;
   clock: Clock;
   logger: Logger;
   /** Injectable so tests never wait for real backoff. */

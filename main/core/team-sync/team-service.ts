@@ -88,7 +88,7 @@ export class TeamService {
     return (await this.session(project)).listDeleted();
   }
 
-  async restoreDeleted(project: string, key: string): Promise<DeletedTeamFile[]> {
+  async restoreDeleted(project: string, key: string): ReturnType<TeamSession['restoreDeleted']> {
     return (await this.session(project)).restoreDeleted(key);
   }
 

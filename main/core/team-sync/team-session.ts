@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { ConflictChoice, ConflictView, DeletedTeamFile, TeamStatus } from '../../../common/domain/team.js';
-import type { VaultChange } from '../../../common/domain/vault.js';
+import type { IndexLineSkipped, VaultChange } from '../../../common/domain/vault.js';
 import { AppFailure } from '../../../common/result.js';
 import { ProjectPaths } from '../paths/index.js';
 import { FileBadges } from './file-badges.js';
@@ -76,6 +76,7 @@ export class TeamSession {
         teamRepo: repo,
         getToken: () => signIn.auth.getAccessToken(),
         config: cfg,
+        indexCaps: o.vault().memoryConfig().autoMemory,
         clock: o.clock,
         logger: o.logger,
         onStatus: () => session?.emit(),
@@ -178,14 +179,18 @@ export class TeamSession {
     return (await engine.listDeleted()).map((d) => ({ ...d, path: `${this.teamDirRel}/${d.key}` }));
   }
 
-  /** Puts a deleted team memory back; the next push shares it again. */
-  async restoreDeleted(key: string): Promise<DeletedTeamFile[]> {
+  /**
+   * Puts a deleted team memory back, with its MEMORY.md line when it fits under the caps (`indexSkipped`
+   * when it did not); the next push shares both again.
+   */
+  async restoreDeleted(key: string): Promise<{ deleted: DeletedTeamFile[]; indexSkipped?: IndexLineSkipped }> {
     const engine = this.requireEngine();
-    await engine.restoreDeleted(key);
-    await this.noticeInVault([key]);
+    const indexSkipped = await engine.restoreDeleted(key);
+    await this.noticeInVault([key, 'MEMORY.md']);
     await this.badges.refresh();
     if (this.scheduler) void this.scheduler.runNow().catch(() => undefined);
-    return this.listDeleted();
+    const deleted = await this.listDeleted();
+    return indexSkipped ? { deleted, indexSkipped } : { deleted };
   }
 
   /**

@@ -4,6 +4,7 @@ export { classifyVaultPath, isMemoryScope, memoryDir, type VaultLocation } from 
 export { chokidarFactory, type FileWatcher, type WatcherFactory } from './vault-watcher.js';
 export { HistoryStore } from './history-store.js';
 export { computeHealth } from './health.js';
+export { addLinesThatFit } from './health-fix.js';
 export { parseIndex, buildIndexView } from './memory-index.js';
 export { parseMarkdown } from './markdown-view.js';
 export { memoryTypeOf } from '../../../common/memory-file/index.js';

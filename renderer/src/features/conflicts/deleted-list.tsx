@@ -3,6 +3,7 @@ import type { DeletedTeamFile } from '../../../../common/domain/team';
 import { api } from '../../bridge';
 import { useStore } from '../../store';
 import { formatDay } from '../../ui/dates';
+import { indexSkippedToast } from '../vault/index-skipped';
 
 /**
  * Team memories deleted here or by a teammate, each with Restore while its tombstone is kept (30 days,
@@ -17,8 +18,9 @@ export function DeletedList({ project, lastSyncAt }: { project: string; lastSync
   const restore = async (key: string) => {
     const r = await api.invoke['team:restore-deleted']({ project, key });
     if (r.ok) {
-      setDeleted(r.value);
-      useStore.getState().showToast({ text: `Restored ${key}; it will be shared again on the next sync.` });
+      setDeleted(r.value.deleted);
+      const done = `Restored ${key}; it will be shared again on the next sync.`;
+      useStore.getState().showToast(r.value.indexSkipped ? indexSkippedToast(done, r.value.indexSkipped) : { text: done });
     } else useStore.getState().showError(r.error);
   };
   return (

@@ -2,6 +2,7 @@ import type { ConsolidationChangeset } from '../../../../common/domain/consolida
 import type { Result } from '../../../../common/result';
 import { api } from '../../bridge';
 import { useStore } from '../../store';
+import { indexSkippedToast } from '../vault/index-skipped';
 
 function take<T>(result: Result<T>): T | null {
   if (result.ok) return result.value;
@@ -32,6 +33,14 @@ export async function resolveItems(project: string, id: string, accept: string[]
   return take(await api.invoke['memory:consolidation-resolve']({ project, id, accept, reject }));
 }
 
+/** Undo of one applied change; a memory brought back whose line a full MEMORY.md left out is told, with the tidy-up. */
 export async function undoItem(project: string, id: string, itemId: string): Promise<ConsolidationChangeset | null> {
-  return take(await api.invoke['memory:consolidation-undo']({ project, id, itemId }));
+  const undone = take(await api.invoke['memory:consolidation-undo']({ project, id, itemId }));
+  if (!undone) return null;
+  const { indexSkipped, ...changeset } = undone;
+  if (indexSkipped) {
+    const item = changeset.items.find((i) => i.id === itemId);
+    useStore.getState().showToast(indexSkippedToast(`Brought back “${item?.title ?? 'the memory'}”.`, indexSkipped));
+  }
+  return changeset;
 }

@@ -120,7 +120,7 @@ afterAll(async () => {
     await expect(fs.stat(path.join(dirA, 'oncall.md'))).rejects.toThrow();
     const deleted = await ana.call('team:list-deleted', { project });
     expect(deleted).toEqual([{ key: 'oncall.md', path: rel(ana, path.join(dirA, 'oncall.md')), deletedAt: expect.any(String), by: 'remote' }]);
-    expect(await ana.call('team:restore-deleted', { project, key: 'oncall.md' })).toEqual([]);
+    expect(await ana.call('team:restore-deleted', { project, key: 'oncall.md' })).toEqual({ deleted: [] });
     expect(await fs.readFile(path.join(dirA, 'oncall.md'), 'utf8')).toBe('Rotate on-call on Mondays.\n');
     await ana.call('team:sync-now', { project });
     await ben.call('team:sync-now', { project });
