@@ -153,7 +153,7 @@ export const invokeChannels = {
   /** What is still deleted, and the MEMORY.md line a full team index left out (docs/memory.md#memory-index), if it did. */
   'team:restore-deleted': invoke<{ deleted: DeletedTeamFile[]; indexSkipped?: IndexLineSkipped }>()(z.object({ project: absolutePath, key: z.string().min(1).max(1024) }).strict()),
   'team:read-conflict': invoke<ConflictView>()(z.object({ project: absolutePath, key: z.string().min(1).max(1024) }).strict()),
-  'team:resolve-conflict': invoke<TeamStatus>()(
+  'team:resolve-conflict': invoke<TeamStatus & { indexSkipped?: IndexLineSkipped }>()(
     z
       .object({
         project: absolutePath,

@@ -3,7 +3,7 @@ import os from 'node:os';
 import { copyKeys, copyTitle, indexWithCopy, renameMemory, versionLabel } from './keep-both.js';
 import { defaultMemoryConfig } from '../../../common/config.js';
 import type { IndexLineSkipped } from '../../../common/domain/vault.js';
-import { addRestoredIndexLine } from './restored-index-line.js';
+import { addRestoredIndexLine, skippedTeamIndexLine } from './restored-index-line.js';
 import { Sequencer } from '../../../common/async/sequencer.js';
 import { parseMemoryFile } from '../../../common/memory-file/index.js';
 import { AppFailure } from '../../../common/result.js';
@@ -90,8 +90,11 @@ export class ConflictDesk {
     });
   }
 
-  /** Resolves a conflict; call `sync()` (or let the scheduler push) to upload the result. The keys written. */
-  resolveConflict(key: string, resolution: ConflictResolution): Promise<string[]> {
+  /**
+   * Resolves a conflict; call `sync()` (or let the scheduler push) to upload the result. The keys
+   * written, and the copy's index line a full MEMORY.md left out after Keep both.
+   */
+  resolveConflict(key: string, resolution: ConflictResolution): Promise<{ written: string[]; indexSkipped?: IndexLineSkipped }> {
     return this.exclusive(async () => {
       const state = await this.store.load();
       const conflict = state.conflicts[key];
@@ -101,12 +104,14 @@ export class ConflictDesk {
       if (resolution.keep === 'merged' && resolution.text === undefined) throw new AppFailure('invalid_request', 'a merged resolution needs its text');
       await this.store.putBase(theirs);
       let written = [key];
+      let indexSkipped: IndexLineSkipped | undefined;
       this.keptBoth.delete(key);
       if (resolution.keep === 'theirs') await writeLocalFile(this.opts.teamDir, key, theirs, null);
       if (resolution.keep === 'merged') await writeLocalFile(this.opts.teamDir, key, resolution.text!, null);
       if (resolution.keep === 'both') {
         const kept = await this.keepBoth(key, theirs, resolution.author);
         written = kept.written;
+        indexSkipped = kept.indexSkipped;
         if (kept.undo) this.keptBoth.set(key, { ...kept.undo, conflict, baseText: await this.store.getBase(conflict.baseHash) });
       }
       // Theirs is what the server holds: as the base, whatever stays in place now reads as a local change.
@@ -114,7 +119,7 @@ export class ConflictDesk {
       delete state.conflicts[key];
       await this.store.save(state);
       await this.store.removeConflict(key);
-      return written;
+      return indexSkipped ? { written, indexSkipped } : { written };
     });
   }
 
@@ -204,7 +209,7 @@ export class ConflictDesk {
     key: string,
     theirs: string,
     author: string | undefined,
-  ): Promise<{ written: string[]; undo: Omit<KeptBoth, 'conflict' | 'baseText'> | null }> {
+  ): Promise<{ written: string[]; undo: Omit<KeptBoth, 'conflict' | 'baseText'> | null; indexSkipped?: IndexLineSkipped }> {
     const mine = await readLocalFile(this.opts.teamDir, key);
     if (!mine || mine.text === theirs) {
       await writeLocalFile(this.opts.teamDir, key, theirs, null);
@@ -230,7 +235,10 @@ export class ConflictDesk {
     if (key === 'MEMORY.md') return { written: [copyKey, key], undo };
     const index = (await readLocalFile(this.opts.teamDir, 'MEMORY.md'))?.text ?? null;
     const hook = parseMemoryFile(mine.text).description ?? `kept beside ${key} when both changed`;
-    const after = indexWithCopy(index, key, copyKey, title, hook);
+    const caps = this.opts.indexCaps ?? defaultMemoryConfig.autoMemory;
+    const { text: after, limit } = indexWithCopy(index, key, copyKey, title, hook, caps);
+    // The copy is kept either way; a full index keeps its lines, and the user hears why the copy is not listed.
+    if (limit) return { written: [copyKey, key], undo, indexSkipped: skippedTeamIndexLine(this.opts.teamDir, limit, caps) };
     await writeLocalFile(this.opts.teamDir, 'MEMORY.md', after, null);
     return { written: [copyKey, key, 'MEMORY.md'], undo: { ...undo, index: { before: index, after } } };
   }

@@ -58,16 +58,28 @@ export function copyTitle(text: string, key: string, label: string): string {
 
 /**
  * MEMORY.md with a pointer to the copy: right after the original's line when there is one (the two read
- * as a pair), else at the end. `index` null = no MEMORY.md yet.
+ * as a pair), else at the end. `index` null = no MEMORY.md yet. Only under the caps the agent reads the
+ * index to (docs/memory.md#memory-index), as every writer of an index line: when the line does not fit,
+ * the index is returned as it was with the cap it would have broken.
  */
-export function indexWithCopy(index: string | null, originalKey: string, copyKey: string, title: string, hook: string): string {
+export function indexWithCopy(
+  index: string | null,
+  originalKey: string,
+  copyKey: string,
+  title: string,
+  hook: string,
+  caps: { indexMaxLines: number; indexMaxChars: number },
+): { text: string; limit: 'lines' | 'characters' | null } {
   const entry = formatIndexLine(title, copyKey, hook);
-  if (index === null || index.trim() === '') return `${entry}\n`;
+  if (index === null || index.trim() === '') return { text: `${entry}\n`, limit: null };
   const lines = index.split('\n');
+  const count = index.replace(/\n$/, '').split('\n').length;
+  if (count + 1 > caps.indexMaxLines) return { text: index, limit: 'lines' };
+  if (index.replace(/\n*$/, '\n').length + entry.length + 1 > caps.indexMaxChars) return { text: index, limit: 'characters' };
   const original = parseIndex(index).find((p) => p.target === originalKey);
   if (original) {
     lines.splice(original.line, 0, entry);
-    return lines.join('\n');
+    return { text: lines.join('\n'), limit: null };
   }
-  return `${index.replace(/\n*$/, '')}\n${entry}\n`;
+  return { text: `${index.replace(/\n*$/, '')}\n${entry}\n`, limit: null };
 }

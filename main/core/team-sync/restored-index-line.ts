@@ -27,7 +27,12 @@ export async function addRestoredIndexLine(teamDir: string, key: string, text: s
     await writeLocalFile(teamDir, INDEX, fit.text, null);
     return null;
   }
-  // `<vault>/projects/<slug>/memory/team`: the slug names the project whose tidy-up is offered.
+  return skippedTeamIndexLine(teamDir, fit.limit ?? 'lines', caps);
+}
+
+/** What the user hears when a team index line was left out: the cap, and the project whose tidy-up is offered. */
+export function skippedTeamIndexLine(teamDir: string, limit: IndexLineSkipped['limit'], caps: IndexCaps): IndexLineSkipped {
+  // `<vault>/projects/<slug>/memory/team`: the slug names the project.
   const projectSlug = path.basename(path.dirname(path.dirname(path.resolve(teamDir))));
-  return { limit: fit.limit ?? 'lines', maxLines: caps.indexMaxLines, maxChars: caps.indexMaxChars, projectSlug };
+  return { limit, maxLines: caps.indexMaxLines, maxChars: caps.indexMaxChars, projectSlug };
 }

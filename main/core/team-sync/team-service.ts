@@ -75,7 +75,7 @@ export class TeamService {
     return (await this.session(project)).readConflict(key);
   }
 
-  async resolveConflict(project: string, key: string, keep: ConflictChoice, text?: string): Promise<TeamStatus> {
+  async resolveConflict(project: string, key: string, keep: ConflictChoice, text?: string): ReturnType<TeamSession['resolveConflict']> {
     if (keep === 'merged' && text === undefined) throw new AppFailure('invalid_request', 'A merged resolution needs its text.');
     return (await this.session(project)).resolveConflict(key, keep, text);
   }

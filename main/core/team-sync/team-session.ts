@@ -152,15 +152,19 @@ export class TeamSession {
     return toConflictView({ vaultRoot: this.config.vaultRoot, teamDir: this.teamDir, account }, await engine.readConflict(key));
   }
 
-  /** Records the user's choice, then pushes it right away (the scheduler's run, not a second one). */
-  async resolveConflict(key: string, keep: ConflictChoice, text: string | undefined): Promise<TeamStatus> {
+  /**
+   * Records the user's choice, then pushes it right away (the scheduler's run, not a second one);
+   * `indexSkipped` when Keep both's copy found MEMORY.md full.
+   */
+  async resolveConflict(key: string, keep: ConflictChoice, text: string | undefined): Promise<TeamStatus & { indexSkipped?: IndexLineSkipped }> {
     const engine = this.requireEngine();
     const account = this.signIn?.account ?? null;
-    await this.noticeInVault(await engine.resolveConflict(key, { keep, text, ...(account ? { author: account } : {}) }));
+    const { written, indexSkipped } = await engine.resolveConflict(key, { keep, text, ...(account ? { author: account } : {}) });
+    await this.noticeInVault(written);
     await this.badges.refresh();
     if (this.scheduler) void this.scheduler.runNow().catch(() => undefined);
     const status = this.status();
-    return { ...status, conflicts: status.conflicts.filter((k) => k !== key) };
+    return { ...status, conflicts: status.conflicts.filter((k) => k !== key), ...(indexSkipped ? { indexSkipped } : {}) };
   }
 
   /** Undoes the last "keep both" of `key` (ConflictDesk.undoKeepBoth): the conflict is back in the inbox. */

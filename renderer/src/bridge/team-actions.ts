@@ -60,14 +60,19 @@ export async function syncNow(project: string, confirmDeletions = false): Promis
  * comes with Undo, as every other destructive action does: it puts the conflict back as it was.
  */
 export async function resolveConflict(project: string, key: string, keep: ConflictChoice, text?: string, title = key): Promise<boolean> {
-  const status = take(await api.invoke['team:resolve-conflict']({ project, key, keep, ...(text !== undefined ? { text } : {}) }));
-  if (!status) return false;
+  const answer = take(await api.invoke['team:resolve-conflict']({ project, key, keep, ...(text !== undefined ? { text } : {}) }));
+  if (!answer) return false;
+  const { indexSkipped, ...status } = answer;
   const s = useStore.getState();
   s.setTeamStatus(status);
   s.openConflict(null);
   if (keep === 'both') {
+    // Undo stays the action: a full index is said, and Health offers the tidy-up that makes room.
+    const unlisted = indexSkipped
+      ? ` Your copy is not listed in MEMORY.md: the index is at its ${indexSkipped.limit === 'lines' ? `${indexSkipped.maxLines.toLocaleString()}-line` : `${indexSkipped.maxChars.toLocaleString()}-character`} cap.`
+      : '';
     s.showToast({
-      text: `Kept both versions of ${title}: theirs under its name, yours as a separate memory.`,
+      text: `Kept both versions of ${title}: theirs under its name, yours as a separate memory.${unlisted}`,
       actionLabel: 'Undo',
       action: () => void undoKeepBoth(project, key, title),
     });

@@ -17,6 +17,7 @@ const memory = (name: string, body: string) => `---\nname: ${name}\ndescription:
 const BASE = memory('Prefers tabs', 'Indent with tabs.\n');
 const ANA = memory('Prefers tabs', 'Indent with tabs, width 4.\n');
 const DANA = memory('Prefers tabs', 'Indent with tabs, width 2.\n');
+const CAPS = { indexMaxLines: 200, indexMaxChars: 25_000 };
 
 describe('keep both, as text', () => {
   it('labels a version by its author and day, never mine or theirs', () => {
@@ -63,14 +64,23 @@ describe('keep both, as text', () => {
 
   it('points MEMORY.md at the copy right after the original, or at the end', () => {
     const index = '# Team\n- [Prefers tabs](tabs.md) — how we indent\n- [Deploys](deploys.md) — Fridays only\n';
-    const next = indexWithCopy(index, 'tabs.md', 'tabs-dana-2026-12-04.md', "Prefers tabs (dana's version, 4 Dec)", 'How we indent code');
+    const next = indexWithCopy(index, 'tabs.md', 'tabs-dana-2026-12-04.md', "Prefers tabs (dana's version, 4 Dec)", 'How we indent code', CAPS).text;
     expect(parseIndex(next).map((p) => [p.title, p.target])).toEqual([
       ['Prefers tabs', 'tabs.md'],
       ["Prefers tabs (dana's version, 4 Dec)", 'tabs-dana-2026-12-04.md'],
       ['Deploys', 'deploys.md'],
     ]);
-    expect(parseIndex(indexWithCopy('- [Other](other.md)\n', 'tabs.md', 'c.md', 'C', 'h')).map((p) => p.target)).toEqual(['other.md', 'c.md']);
-    expect(indexWithCopy(null, 'tabs.md', 'c.md', 'C', 'h')).toBe('- [C](c.md) — h\n');
+    expect(parseIndex(indexWithCopy('- [Other](other.md)\n', 'tabs.md', 'c.md', 'C', 'h', CAPS).text).map((p) => p.target)).toEqual(['other.md', 'c.md']);
+    expect(indexWithCopy(null, 'tabs.md', 'c.md', 'C', 'h', CAPS)).toEqual({ text: '- [C](c.md) — h\n', limit: null });
+  });
+
+  it('leaves a full MEMORY.md as it is and says which cap the line for the copy would break', () => {
+    const full = Array.from({ length: 200 }, (_, i) => `- [M${i}](m${i}.md) — h`).join('\n') + '\n';
+    expect(indexWithCopy(full, 'm3.md', 'c.md', 'C', 'h', CAPS)).toEqual({ text: full, limit: 'lines' });
+    const long = `- [Long](long.md) — ${'x'.repeat(24_990)}\n`;
+    expect(indexWithCopy(long, 'long.md', 'c.md', 'C', 'h', CAPS)).toEqual({ text: long, limit: 'characters' });
+    // One line under both caps still takes the copy.
+    expect(indexWithCopy(full.split('\n').slice(1).join('\n'), 'm3.md', 'c.md', 'C', 'h', CAPS).limit).toBeNull();
   });
 });
 
@@ -136,6 +146,30 @@ describe('conflicts between two teammates: keep both and when theirs arrived', (
     // Both go on editing the original: one file, so no second conflict from a twin.
     const names = new Set([parseMemoryFile((await ana.read('tabs.md'))!).name, parseMemoryFile((await ana.read(copyKey))!).name]);
     expect(names.size).toBe(2);
+  });
+
+  it('keeps both at a full MEMORY.md without a 201st line, says so, and Undo still puts the conflict back', async () => {
+    const lines = Array.from({ length: 199 }, (_, i) => `- [Note ${i}](note-${i}.md) — filler`);
+    await ana.write('MEMORY.md', ['- [Prefers tabs](tabs.md) — how we indent', ...lines].join('\n') + '\n');
+    await ana.write('tabs.md', BASE);
+    await ana.engine.sync();
+    await dana.engine.sync();
+    await ana.write('tabs.md', ANA);
+    await ana.engine.sync();
+    await dana.write('tabs.md', DANA);
+    expect((await dana.engine.sync()).conflicts).toEqual(['tabs.md']);
+    const indexBefore = await dana.read('MEMORY.md');
+
+    const result = await dana.engine.resolveConflict('tabs.md', { keep: 'both', author: 'dana' });
+    const copyKey = copyKeys('tabs.md', 'dana', new Date()).next().value!;
+    expect(result).toMatchObject({ written: [copyKey, 'tabs.md'], indexSkipped: { limit: 'lines', maxLines: 200 } });
+    expect(parseMemoryFile((await dana.read(copyKey))!).body).toBe('Indent with tabs, width 2.\n');
+    expect(await dana.read('MEMORY.md')).toBe(indexBefore);
+
+    await dana.engine.undoKeepBoth('tabs.md');
+    expect(await dana.read('tabs.md')).toBe(DANA);
+    expect(await dana.read(copyKey)).toBeNull();
+    expect(await dana.read('MEMORY.md')).toBe(indexBefore);
   });
 
   it('dates theirs by when the version now shown arrived, also when a newer one replaced it', async () => {
