@@ -63,4 +63,21 @@ describe('recall’s warm-up (docs/memory.md#recall "Reading the folder")', () =
     expect(result.memories.map((m) => m.relPath)).toEqual(['note_2.md']);
     expect(recall.lastScan.read).toBe(1);
   });
+
+  it('answers a question asked while it builds the index with the whole folder, the first time and the next', async () => {
+    const root = await tempDir('strata-warm-turn-');
+    const memoryDir = path.join(root, 'projects', '-work-app', 'memory');
+    await writeMemories(memoryDir, 2000);
+    const { vault } = await openVault(root);
+    const recall = recallOf(memoryDir, new VaultMemorySource(vault));
+    const warming = recall.warm();
+    // The folder is read: the warm-up is at its first slice of the index.
+    while (recall.lastScan.read !== 2000) await new Promise((resolve) => setImmediate(resolve));
+    // As the chat asks: told the count, recall gives the event loop a turn before the ranking.
+    const ask = () => recall.recall({ query: 'what is walrus detail 0', seen: new Set(), sessionBytesUsed: 0, offline: true, onFiles: () => undefined });
+    // note_0 is the oldest: the last file a slice of the warm-up adds.
+    expect((await ask()).memories[0]?.relPath).toBe('note_0.md');
+    await warming;
+    expect((await ask()).memories[0]?.relPath).toBe('note_0.md');
+  });
 });
