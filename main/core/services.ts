@@ -12,7 +12,7 @@ import { VaultRootPointer } from './vault/index.js';
 import { MemoryCredentialStore } from './auth/index.js';
 import { sweepIncognitoLeftovers, TranscriptStore } from './transcripts/index.js';
 import { SessionCatalog, type SessionsChange } from './chat/index.js';
-import { ChatRunner, ConversationAgent, createClients, MemoryChanges, resolveApiKey, sideQueryOf } from './chat/index.js';
+import { ChatRunner, ConversationAgent, createClients, MemoryChanges, projectSwitches, resolveApiKey, sideQueryOf } from './chat/index.js';
 import { ReadState } from './tools/index.js';
 import { VaultMemorySource } from './auto-memory/index.js';
 import { TeamService } from './team-sync/index.js';
@@ -119,6 +119,17 @@ async function openVault(
   const ready = files.open().catch((error: unknown) => {
     logger.warn('the vault could not be opened', { root, error: (error as Error).message });
   });
+  // docs/memory.md#recall "Reading the folder": once searchable, the app builds recall's index of its most
+  // recent project in slices, so the first question there finds it built instead of waiting half a second.
+  const warming = new AbortController();
+  const warmed = options.watch ? ready.then(() => warmRecall(warming.signal)).catch((error: unknown) => logger.warn('could not prepare recall', { error: (error as Error).message })) : Promise.resolve();
+  async function warmRecall(signal: AbortSignal): Promise<void> {
+    const project = projects.list()[0];
+    if (!project || signal.aborted || files.state !== 'ready' || !projectSwitches(settings.get(), project.path).autoMemory) return;
+    const dir = (await sessions.paths(project.path)).memoryDir;
+    const memoryDir = await realpath(dir).catch(() => dir);
+    await chat.engines.recallFor(memoryDir).warm(signal);
+  }
   return {
     root,
     isDefault,
@@ -147,6 +158,8 @@ async function openVault(
       return { agent, changes };
     },
     async close() {
+      warming.abort();
+      await warmed;
       await chat.close();
       // Incognito transcripts last until the app quits (docs/memory.md#pause-and-incognito).
       transcripts.incognito.discardAll();

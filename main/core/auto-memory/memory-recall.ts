@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { MemoryConfig } from '../../../common/config.js';
+import { Sequencer } from '../../../common/async/sequencer.js';
 import type { Clock } from '../ports.js';
 import { scanMemoryFiles, type MemoryFile } from './memory-files.js';
 import { attachMemories, type RecalledMemory } from './recall-attach.js';
@@ -8,7 +9,7 @@ import { MemoryRanker, type RankWhy } from './recall-rank.js';
 import { selectOnline, selectorSystemPrompt, selectorUserMessage, type SideQuery } from './recall-select.js';
 import { buildShortlist, estimateTokens } from './recall-shortlist.js';
 import { surfaceWords } from '../search/index.js';
-import { RECALL_READ_CHARS, type MemoryFileSource } from './memory-source.js';
+import { RECALL_READ_CHARS, type FilesInOptions, type MemoryFileSource } from './memory-source.js';
 
 /** One user turn's recall request; the caller tracks what the session already holds. */
 export interface RecallRequest {
@@ -65,6 +66,11 @@ export interface RecallResult {
   explain: RecallExplanation;
 }
 
+/** Files the warm-up adds to the local index between two turns of the event loop (a few milliseconds' work). */
+const WARM_SLICE = 200;
+
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** How deep the local ranking goes for the model's list (the token budget cuts it shorter). */
 const SHORTLIST_DEPTH = 400;
 
@@ -92,6 +98,10 @@ export class MemoryRecall {
   private readonly ranker = new MemoryRanker();
   private readonly files = new Map<string, MemoryFile>();
   private synced: MemoryFile[] | null = null;
+  /** One scan at a time: the warm-up and a turn never bring the index up to date side by side. */
+  private readonly scans = new Sequencer();
+  /** Turns waiting for a scan: while one waits, the warm-up stops slicing and finishes in one go. */
+  private waiting = 0;
   /** What the last scan did: files read from disk and files taken from the previous scan. */
   lastScan = { read: 0, reused: 0 };
 
@@ -178,9 +188,35 @@ export class MemoryRecall {
     return { method: memories.length ? method : 'none', memories, explain: { files: files.length, alreadySeen: seenRel.size, shortlist, localBecause, picks, skipped, nothingBecause } };
   }
 
+  /**
+   * Reads the folder and builds the local index ahead of the first question (docs/memory.md#recall "Reading
+   * the folder"), in slices that leave the event loop free: the app calls it once the vault is searchable,
+   * so the first turn finds the index built. A turn asked meanwhile waits for it, then scans as usual.
+   */
+  async warm(signal?: AbortSignal): Promise<void> {
+    await this.scans.run(() => this.scanOnce(signal, { sliced: () => this.waiting === 0, unchecked: true }));
+  }
+
   /** The folder's files, newest first: unchanged ones from the last scan, the index updated for the rest. */
   private async scan(signal?: AbortSignal): Promise<MemoryFile[]> {
-    const fromVault = await this.options.source?.filesIn(this.options.memoryDir, signal);
+    this.waiting++;
+    let started = false;
+    const start = () => {
+      started = true;
+      this.waiting--;
+    };
+    try {
+      return await this.scans.run(() => {
+        start();
+        return this.scanOnce(signal, {});
+      });
+    } finally {
+      if (!started) this.waiting--;
+    }
+  }
+
+  private async scanOnce(signal: AbortSignal | undefined, ahead: FilesInOptions): Promise<MemoryFile[]> {
+    const fromVault = await this.options.source?.filesIn(this.options.memoryDir, signal, ahead);
     // Stopped while it waited for the vault: no scan of the folder for a turn that is over.
     if (signal?.aborted) return [];
     // The vault's catalog answers with the very same list while nothing in the folder changed.
@@ -196,9 +232,25 @@ export class MemoryRecall {
     }
     const reused = files.filter((f) => before.has(f)).length;
     this.lastScan = { read: files.length - reused, reused };
+    if (ahead.sliced && !(await this.buildInSlices(files, ahead.sliced, signal))) return [];
     this.ranker.sync(files);
     this.synced = files;
     return files;
+  }
+
+  /**
+   * A first index built a slice at a time (the same index `sync` builds in one go, which held the loop
+   * for a quarter of a second at 10,000 memories): each step syncs a longer run of the same list, so
+   * nothing is removed on the way. False when stopped; the next scan completes it.
+   */
+  private async buildInSlices(files: readonly MemoryFile[], sliced: () => boolean, signal?: AbortSignal): Promise<boolean> {
+    if (this.ranker.size > 0) return true;
+    for (let end = WARM_SLICE; end < files.length && sliced(); end += WARM_SLICE) {
+      this.ranker.sync(files.slice(0, end));
+      await yieldToLoop();
+      if (signal?.aborted) return false;
+    }
+    return true;
   }
 
   /** The folder's files among `seen` (absolute paths, or paths inside the folder), by relative path. */

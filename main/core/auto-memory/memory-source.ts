@@ -5,6 +5,7 @@ import { naturalCompare } from '../../../common/text/natural-sort.js';
 import type { Event } from '../../../common/async/event.js';
 import type { VaultState } from '../../../common/domain/app.js';
 import type { IndexedDoc } from '../search/index.js';
+import { slicePause } from '../vault/index.js';
 import { listMemoryFiles, readHead, type MemoryFile } from './memory-files.js';
 
 /**
@@ -17,7 +18,18 @@ import { listMemoryFiles, readHead, type MemoryFile } from './memory-files.js';
  * here" (the vault closed or its folder missing, a folder outside it): recall scans the folder itself.
  */
 export interface MemoryFileSource {
-  filesIn(memoryDir: string, signal?: AbortSignal): Promise<MemoryFile[] | null>;
+  filesIn(memoryDir: string, signal?: AbortSignal, options?: FilesInOptions): Promise<MemoryFile[] | null>;
+}
+
+/** How recall's warm-up asks (memory-recall.ts `warm`): the turn after it asks again, plainly. */
+export interface FilesInOptions {
+  /** While it says so, yield to the event loop every few milliseconds while parsing. */
+  sliced?: () => boolean;
+  /**
+   * Take the catalog as it is, without checking each file against the disk before the watcher runs: only
+   * for building ahead. What this returns is never reused unchecked — every later call checks again.
+   */
+  unchecked?: boolean;
 }
 
 /** The part of the vault this needs. */
@@ -54,7 +66,7 @@ export class VaultMemorySource implements MemoryFileSource {
 
   constructor(private readonly vault: MemoryDocs) {}
 
-  async filesIn(memoryDir: string, signal?: AbortSignal): Promise<MemoryFile[] | null> {
+  async filesIn(memoryDir: string, signal?: AbortSignal, options: FilesInOptions = {}): Promise<MemoryFile[] | null> {
     await this.opened(signal);
     if (this.vault.state !== 'ready' || signal?.aborted) return null;
     const relDir = this.relativeDir(memoryDir);
@@ -69,11 +81,15 @@ export class VaultMemorySource implements MemoryFileSource {
     const made = folder.madeFrom;
     if (live && folder.sorted && made?.revision === revision && sameNames(made.rels, rels)) return folder.sorted;
     // Before the watcher runs, an edit made since the vault read a file is not in the catalog yet.
-    const changed = live ? null : await changedOnDisk(memoryDir, rels, (rel) => this.vault.docAt(`${relDir}/${rel}`));
+    const changed = live || options.unchecked ? null : await changedOnDisk(memoryDir, rels, (rel) => this.vault.docAt(`${relDir}/${rel}`));
     let differs = rels.length !== folder.files.size;
     const next = new Map<string, MemoryFile>();
     const fromDisk: string[] = [];
+    const sliced = options.sliced ?? (() => false);
+    const pause = slicePause();
     for (const rel of rels) {
+      const paused = sliced() ? pause() : null;
+      if (paused) await paused;
       const kept = folder.files.get(rel);
       const doc = this.vault.docAt(`${relDir}/${rel}`);
       // Over the vault's size cap a document has no text: its head is read from disk.
@@ -94,7 +110,7 @@ export class VaultMemorySource implements MemoryFileSource {
       if (file) next.set(rel, file);
     }
     // A file read from disk is checked again next turn, until the catalog holds it.
-    folder.madeFrom = live && fromDisk.length === 0 ? { rels, revision } : null;
+    folder.madeFrom = live && fromDisk.length === 0 && !options.unchecked ? { rels, revision } : null;
     if (!differs && folder.sorted) return folder.sorted;
     folder.files = next;
     folder.sorted = [...next.values()].sort((a, b) => b.mtimeMs - a.mtimeMs || naturalCompare(a.relPath, b.relPath));

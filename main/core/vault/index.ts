@@ -14,3 +14,4 @@ export { AUTOSAVE_REASON } from './history-coalesce.js';
 export { nearDuplicates } from './near-duplicates.js';
 export { VaultRootPointer, defaultAppDataDir } from '../vault-root.js';
 export { STATE_DIR } from './vault-paths.js';
+export { slicePause } from './file-scan.js';
