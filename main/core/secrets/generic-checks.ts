@@ -33,8 +33,10 @@ const identifierPart = /^(?:[a-z_$][a-z_$]*\d*|[a-z]+(?:[A-Z][a-z]+)+\d*|[A-Z][A
 const isCodeReference = (value: string) => dottedIdentifier.test(value) && value.split(/[?!]?\./).every((part) => identifierPart.test(part));
 // A value that starts like a vendor's key but failed that vendor's rule is a malformed or truncated
 // example (`sk-ant-api03-abc`); the catch-all defers to the specific rule.
+// Stripe object ids (`pi_3Mtw…`, `cus_…`, `acct_…`) name a payment, customer or account; they grant nothing.
+const stripeObjectId = /^(?:pi|seti|ch|cus|in|sub|prod|price|pm|src|txn|evt|acct|py|re|cs_test|cs_live)_[A-Za-z0-9]{14,30}$/;
 const vendorPrefix =
-  /^(?:sk-ant-|sq[pua]_|ntn_|lsv2_|dt0c01\.|v1\.0-|xox[abprseo]|AKCp|cmVmdGtu|sumo|sk-proj-|ghp_|gho_|ghu_|ghs_|ghr_|github_pat_|glpat-|gldt-|xox[abprse]-|xapp-|AKIA|ASIA|AIza|[sr]k_(?:live|test)_|pk_(?:live|test)_|npm_|pypi-|hf_|r8_|gsk_|dop_v1_|SG\.|NRAK-|glc_|glsa_|sntry[us]_|dckr_pat_|shp(?:at|ca|pa|ss)_|whsec_)/;
+  /^(?:sk-ant-|sq[pua]_|ntn_|lsv2_|dt0c01\.|v1\.0-|xox[abprseo]|AKCp|cmVmdGtu|sumo|sk-proj-|ghp_|gho_|ghu_|ghs_|ghr_|github_pat_|glpat-|gldt-|xox[abprse]-|xapp-|AKIA|ASIA|AIza|[sr]k_(?:live|test)_|pk_(?:live|test)_|npm_|pypi-|hf_|r8_|gsk_|dop_v1_|SG\.|NRAK-|glc_|glsa_|sntry[us]_|dckr_pat_|shp(?:at|ca|pa|ss)_|whsec_|xai-|lsv2_|dckr_|pscale_|cf(?:ut|at|k)_)/;
 // Credential words inside a token's value mark a hand-written stand-in (`my-secret-token`).
 const credentialWord = /secret|passw|token|api_?key|private/i;
 const wordList = /^[_-]*[a-z]+(?:[_-][a-z]+)*[_-]*$/i;
@@ -186,6 +188,7 @@ export function checkKeyedToken(match: RuleMatch): boolean {
   // `myuser:ATBB123abcDEF456…`: a `user:token` pair is judged by its token.
   const tail = value.slice(value.lastIndexOf(':') + 1);
   if (tail !== value && isPlaceholder(tail)) return false;
+  if (stripeObjectId.test(value)) return false;
   if (vendorPrefix.test(value) || credentialWord.test(value) || standInWord.test(value) || uuid.test(value) || encodesAStandIn(value)) return false;
   return !wordList.test(value) && enoughEntropy(value);
 }

@@ -42,6 +42,8 @@ export const appRules: Row[] = [
   { id: 'square-secret', family: 'payments', description: 'Square application secret', regex: prefixed('sq0csp-[\\w-]{43}'), keywords: ['sq0csp-'], entropy: 3 },
   { id: 'paypal-braintree-access-token', family: 'payments', description: 'PayPal Braintree access token', regex: /access_token\$(?:production|sandbox)\$(?<secret>[0-9a-z]{16}(?:\$[0-9a-f]{32})?)\b/g, keywords: ['access_token$production$', 'access_token$sandbox$'], entropy: 3 },
   { id: 'shopify-access-token', family: 'payments', description: 'Shopify access token', regex: prefixed('shp(?:at|ca|pa)_[a-fA-F0-9]{32}'), keywords: ['shpat_', 'shpca_', 'shppa_'], entropy: 3 },
+  // A Stripe PaymentIntent or SetupIntent client secret: the intent's id, `_secret_`, 24 or more characters.
+  { id: 'stripe-intent-client-secret', family: 'payments', description: 'Stripe PaymentIntent or SetupIntent client secret', regex: prefixed('(?:pi|seti)_[A-Za-z0-9]{24}_secret_[A-Za-z0-9]{24,32}'), keywords: ['_secret_'], entropy: 3.5 },
   // A Plaid item's access token: environment, then a UUID.
   { id: 'plaid-access-token', family: 'payments', description: 'Plaid access token', regex: prefixed('access-(?:sandbox|development|production)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'), keywords: ['access-sandbox-', 'access-development-', 'access-production-'], entropy: 3 },
   { id: 'shopify-shared-secret', family: 'payments', description: 'Shopify shared secret', regex: prefixed('shpss_[a-fA-F0-9]{32}'), keywords: ['shpss_'], entropy: 3 },
@@ -101,7 +103,7 @@ export const appRules: Row[] = [
   { id: 'postman-api-token', family: 'dev-tooling', description: 'Postman API key', regex: prefixed('PMAK-[a-f0-9]{24}-[a-f0-9]{34}', 'gi'), keywords: ['pmak-'], entropy: 3 },
   // Doppler's personal, service, CLI, service-account, SCIM and audit tokens: `dp.<kind>.` and 40-44 characters.
   { id: 'doppler-api-token', family: 'dev-tooling', description: 'Doppler token', regex: prefixed('dp\\.(?:pt|st|ct|sa|scim|audit)\\.[a-zA-Z0-9]{40,44}'), keywords: ['dp.pt.', 'dp.st.', 'dp.ct.', 'dp.sa.', 'dp.scim.', 'dp.audit.'], entropy: 3.5 },
-  { id: 'planetscale-token', family: 'dev-tooling', description: 'PlanetScale service token, password or OAuth token', regex: prefixed('pscale_(?:tkn|pw|oauth)_[\\w.-]{32,64}'), keywords: ['pscale_'], entropy: 3.5 },
+  { id: 'planetscale-token', family: 'dev-tooling', description: 'PlanetScale service token, password or OAuth token', regex: prefixed('pscale_(?:tkn|pw|oauth)_[\\w=.-]{32,64}'), keywords: ['pscale_'], entropy: 3.5 },
   // Airtable personal access tokens: `pat`, a 14-character id, a dot, 64 hex digits.
   { id: 'airtable-personal-access-token', family: 'dev-tooling', description: 'Airtable personal access token', regex: prefixed('pat[A-Za-z0-9]{14}\\.[a-f0-9]{64}'), keywords: ['pat'], entropy: 3.5 },
   { id: 'linear-api-key', family: 'dev-tooling', description: 'Linear API key', regex: prefixed('lin_api_[a-zA-Z0-9]{40}'), keywords: ['lin_api_'], entropy: 3.5 },

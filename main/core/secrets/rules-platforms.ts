@@ -2,7 +2,7 @@ import { hasCrc32Suffix } from './checksums.js';
 import { checkVendorKey } from './generic-checks.js';
 import { keyed, prefixed, type Row } from './rule-patterns.js';
 import { checkKubernetesSecretData, decodesToKeyBytes } from './structured-checks.js';
-import { checkAzureKeyNearName, checkAzureSas, mixedCaseAndDigit, serviceAccountKeyReal } from './vendor-checks.js';
+import { checkAzureKeyNearName, checkAzureLegacySecret, checkAzureSas, mixedCaseAndDigit, serviceAccountKeyReal } from './vendor-checks.js';
 
 /**
  * Cloud, AI and source-hosting credentials: the families of gitleaks' default configuration (MIT) that
@@ -19,6 +19,9 @@ export const platformRules: Row[] = [
   { id: 'azure-shared-access-key', family: 'cloud', description: 'Azure Service Bus / Event Hubs connection string', regex: /SharedAccessKey=(?<secret>[A-Za-z0-9+/]{43}=)/gi, keywords: ['sharedaccesskey='], entropy: 4 },
   { id: 'azure-sas-token', family: 'cloud', description: 'Azure shared access signature', regex: /[?&]sig=(?<secret>[A-Za-z0-9%+/]{40,120})(?![A-Za-z0-9%+/])/g, keywords: ['sig='], entropy: 4, check: checkAzureSas },
   { id: 'azure-ad-client-secret', family: 'cloud', description: 'Azure AD client secret', regex: /(?<![\w~.-])(?<secret>[a-zA-Z0-9_~.-]{3}\dQ~[a-zA-Z0-9_~.-]{31,34})(?![\w~.-])/g, keywords: ['q~'], entropy: 3 },
+  // Azure AD app secrets before the `Q~` format: 32-34 characters of letters, digits and `_.~?@:[]-`, under a
+  // secret or password name, with the app's client or tenant id (a UUID) close by.
+  { id: 'azure-ad-client-secret-legacy', family: 'cloud', description: 'Azure AD client secret (pre-2021 format) near a client or tenant id', regex: /(?<key>(?:client|app(?:id)?|sp|azure[\w-]{0,16})?[_.-]?(?:secret|password))["']?[ \t]{0,32}(?::=|[:=])[ \t]{0,4}["']?(?<secret>[A-Za-z0-9_.~?@:[\]-]{32,34})(?![A-Za-z0-9_.~?@:[\]-])/gi, keywords: ['secret', 'password'], entropy: 3.8, check: checkAzureLegacySecret },
   { id: 'digitalocean-pat', family: 'cloud', description: 'DigitalOcean personal access token', regex: prefixed('dop_v1_[a-f0-9]{64}'), keywords: ['dop_v1_'], entropy: 3 },
   { id: 'digitalocean-access-token', family: 'cloud', description: 'DigitalOcean OAuth access token', regex: prefixed('doo_v1_[a-f0-9]{64}'), keywords: ['doo_v1_'], entropy: 3 },
   { id: 'digitalocean-refresh-token', family: 'cloud', description: 'DigitalOcean OAuth refresh token', regex: prefixed('dor_v1_[a-f0-9]{64}'), keywords: ['dor_v1_'], entropy: 3 },
@@ -66,6 +69,8 @@ export const platformRules: Row[] = [
   { id: 'perplexity-api-key', family: 'ai', description: 'Perplexity API key', regex: prefixed('pplx-[A-Za-z0-9]{48}'), keywords: ['pplx-'], entropy: 3.5 },
   { id: 'cohere-api-token', family: 'ai', description: 'Cohere API key next to its name', regex: keyed('cohere|co_api_key', '[a-zA-Z0-9]{40}'), keywords: ['cohere', 'co_api_key'], entropy: 3.5 },
   { id: 'mistral-api-key', family: 'ai', description: 'Mistral API key next to its name', regex: keyed('mistral', '[a-zA-Z0-9]{32}'), keywords: ['mistral'], entropy: 3.5 },
+  // xAI (Grok) API keys: `xai-` and 80 letters and digits.
+  { id: 'xai-api-key', family: 'ai', description: 'xAI API key', regex: prefixed('xai-[A-Za-z0-9]{80}'), keywords: ['xai-'], entropy: 3.5 },
   { id: 'claude-code-oauth-token', family: 'ai', description: 'Claude Code OAuth token', regex: prefixed('sk-ant-oat01-[\\w-]{95}'), keywords: ['sk-ant-oat01-'], entropy: 3.5 },
   { id: 'claude-code-session-url', family: 'ai', description: 'Claude Code remote session link', regex: /\bhttps?:\/\/claude\.ai\/code\/(?<secret>session_[A-Za-z0-9]{16,64})\b/gi, keywords: ['claude.ai/code/session_'], entropy: 3.5 },
   { id: 'openrouter-api-key', family: 'ai', description: 'OpenRouter API key', regex: prefixed('sk-or-v\\d{1,2}-[a-f0-9]{64}'), keywords: ['sk-or-'], entropy: 3 },

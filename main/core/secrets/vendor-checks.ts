@@ -75,3 +75,16 @@ export function serviceAccountKeyReal(match: RuleMatch): boolean {
   const body = key.replace(/-----(?:BEGIN|END) [A-Z ]{0,40}-----/g, '').replace(/\\+n/g, '');
   return !isPlaceholder(body) && !/EXAMPLE|YOUR[_-]/i.test(body);
 }
+
+const uuidPattern = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/i;
+
+/**
+ * An old-format Azure AD secret: generated (upper, lower and digits, with one of its punctuation marks),
+ * and an app's client or tenant id, a UUID, within a few lines; a lone 32-character password is not one.
+ */
+export function checkAzureLegacySecret(match: RuleMatch): boolean {
+  const s = match.secret;
+  if (!/[a-z]/.test(s) || !/[A-Z]/.test(s) || !/\d/.test(s) || !/[_.~?@:[\]-]/.test(s) || isPlaceholder(s)) return false;
+  const around = match.text.slice(Math.max(0, match.index - 400), match.index + match.secret.length + 400);
+  return uuidPattern.test(around);
+}
