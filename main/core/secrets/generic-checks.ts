@@ -36,7 +36,7 @@ const isCodeReference = (value: string) => dottedIdentifier.test(value) && value
 // Stripe object ids (`pi_3Mtw…`, `cus_…`, `acct_…`) name a payment, customer or account; they grant nothing.
 const stripeObjectId = /^(?:pi|seti|ch|cus|in|sub|prod|price|pm|src|txn|evt|acct|py|re|cs_test|cs_live)_[A-Za-z0-9]{14,30}$/;
 const vendorPrefix =
-  /^(?:sk-ant-|sq[pua]_|ntn_|lsv2_|dt0c01\.|v1\.0-|xox[abprseo]|AKCp|cmVmdGtu|sumo|sk-proj-|ghp_|gho_|ghu_|ghs_|ghr_|github_pat_|glpat-|gldt-|xox[abprse]-|xapp-|AKIA|ASIA|AIza|[sr]k_(?:live|test)_|pk_(?:live|test)_|npm_|pypi-|hf_|r8_|gsk_|dop_v1_|SG\.|NRAK-|glc_|glsa_|sntry[us]_|dckr_pat_|shp(?:at|ca|pa|ss)_|whsec_|xai-|lsv2_|dckr_|pscale_|cf(?:ut|at|k)_)/;
+  /^(?:sk-ant-|sq[pua]_|ntn_|lsv2_|dt0c01\.|v1\.0-|xox[abprseo]|AKCp|cmVmdGtu|sumo|sk-proj-|ghp_|gho_|ghu_|ghs_|ghr_|github_pat_|glpat-|gldt-|xox[abprse]-|xapp-|AKIA|ASIA|AIza|[sr]k_(?:live|test)_|pk_(?:live|test)_|npm_|pypi-|hf_|r8_|gsk_|dop_v1_|SG\.|NRAK-|glc_|glsa_|sntry[us]_|dckr_pat_|shp(?:at|ca|pa|ss)_|whsec_|xai-|sk-or-|lsv2_|dckr_|pscale_|cf(?:ut|at|k)_)/;
 // Credential words inside a token's value mark a hand-written stand-in (`my-secret-token`).
 const credentialWord = /secret|passw|token|api_?key|private/i;
 const wordList = /^[_-]*[a-z]+(?:[_-][a-z]+)*[_-]*$/i;

@@ -56,6 +56,8 @@ describe('rules for the providers people paste', () => {
     ['a user:token pair whose token is typed as runs', () => 'Using Key=myuser:ATBB123abcDEF456ghiJKL789mnoPQR'],
     ['a token name holding an @ reference', () => `sonar token = '@${shape('[a-z0-9]{40}')}'`],
     ['a URL whose password is words then "password"', () => 'mongodb://myDBReader:D1fficultP%40ssw0rd@10.20.30.40:27017'],
+    ['an OpenRouter key cut short, under a key name', () => `Using Key=sk-or-v1-${shape('[A-Za-z0-9]{31}')}`],
+    ['a token typed as the alphabet with alternating case', () => "resend token = 're_1234abcd_aBcDeFgHiJkLmNoPqRsTuVwX'"],
     ['a URL whose user is typed filler', () => 'mongodb://AKIAAAAAAAAAAAA:t9t2mawssecretkey@localhost:27017/'],
   ])('ignores %s', (_name, make) => {
     expect(rulesIn(make())).toEqual([]);
