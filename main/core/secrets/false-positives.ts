@@ -19,11 +19,13 @@ export function shannonEntropy(value: string): number {
 // Words that mark a value as a stand-in, not a credential. Checked case-insensitively on the secret
 // only (never the fixed prefix, so `sk_test_` is not a placeholder by itself).
 const placeholderWords =
-  /example|sample|dummy|placeholder|changeme|change_me|change-me|your[_-]?(?:api[_-]?)?(?:key|token|secret|password)|yourkey|insert|replace[_-]?me|redacted|removed|hidden|masked|censored|notreal|not[_-]real|fake[_-]?key|todo|fixme|<[^>]*>|\{\{|\}\}|\$\{|\$\(|%\(|%s\b|\.\.\.|…|\*{3,}|x{4,}|#{4,}|0{8,}|•|deadbeef|d3adb33f|cafebabe|cafeb4b3|feedface|badc0ffee/i;
+  /example|sample|dummy|placeholder|changeme|change_me|change-me|your[_-]?(?:api[_-]?)?(?:key|token|secret|password)|yourkey|insert|replace[_-]?me|redacted|removed|hidden|masked|censored|notreal|not[_-]real|fake|todo|fixme|<[^>]*>|\{\{|\}\}|\$\{|\$\(|%\(|%s\b|\.\.\.|…|\*{3,}|x{4,}|#{4,}|0{8,}|•|deadbeef|d3adb33f|cafebabe|cafeb4b3|feedface|badc0ffee/i;
 
 // Runs of one character or of an ascending sequence (abcdef, 123456) are typed by hand, not generated;
-// so is a value made mostly of short ascending runs (`abc123def456`).
-function hasHandTypedRun(value: string): boolean {
+// so is a value made mostly of short ascending runs (`abc123def456`). Case is ignored: `aBcDeFgHiJ` is
+// the alphabet typed with the shift key alternating.
+function hasHandTypedRun(typed: string): boolean {
+  const value = typed.toLowerCase();
   let same = 1;
   let ascending = 1;
   let inShortRuns = 0;

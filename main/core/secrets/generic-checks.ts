@@ -33,8 +33,10 @@ const identifierPart = /^(?:[a-z_$][a-z_$]*\d*|[a-z]+(?:[A-Z][a-z]+)+\d*|[A-Z][A
 const isCodeReference = (value: string) => dottedIdentifier.test(value) && value.split(/[?!]?\./).every((part) => identifierPart.test(part));
 // A value that starts like a vendor's key but failed that vendor's rule is a malformed or truncated
 // example (`sk-ant-api03-abc`); the catch-all defers to the specific rule.
+// Stripe object ids (`pi_3Mtw…`, `cus_…`, `acct_…`) name a payment, customer or account; they grant nothing.
+const stripeObjectId = /^(?:pi|seti|ch|cus|in|sub|prod|price|pm|src|txn|evt|acct|py|re|cs_test|cs_live)_[A-Za-z0-9]{14,30}$/;
 const vendorPrefix =
-  /^(?:sk-ant-|sq[pua]_|ntn_|lsv2_|dt0c01\.|v1\.0-|xox[abprseo]|AKCp|cmVmdGtu|sumo|sk-proj-|ghp_|gho_|ghu_|ghs_|ghr_|github_pat_|glpat-|gldt-|xox[abprse]-|xapp-|AKIA|ASIA|AIza|[sr]k_(?:live|test)_|pk_(?:live|test)_|npm_|pypi-|hf_|r8_|gsk_|dop_v1_|SG\.|NRAK-|glc_|glsa_|sntry[us]_|dckr_pat_|shp(?:at|ca|pa|ss)_|whsec_)/;
+  /^(?:sk-ant-|sq[pua]_|ntn_|lsv2_|dt0c01\.|v1\.0-|xox[abprseo]|AKCp|cmVmdGtu|sumo|sk-proj-|ghp_|gho_|ghu_|ghs_|ghr_|github_pat_|glpat-|gldt-|xox[abprse]-|xapp-|AKIA|ASIA|AIza|[sr]k_(?:live|test)_|pk_(?:live|test)_|npm_|pypi-|hf_|r8_|gsk_|dop_v1_|SG\.|NRAK-|glc_|glsa_|sntry[us]_|dckr_pat_|shp(?:at|ca|pa|ss)_|whsec_|xai-|sk-or-|lsv2_|dckr_|pscale_|cf(?:ut|at|k)_)/;
 // Credential words inside a token's value mark a hand-written stand-in (`my-secret-token`).
 const credentialWord = /secret|passw|token|api_?key|private/i;
 const wordList = /^[_-]*[a-z]+(?:[_-][a-z]+)*[_-]*$/i;
@@ -181,6 +183,12 @@ export function checkKeyedToken(match: RuleMatch): boolean {
   if ((uuid.test(value) || /^\d{16,64}$/.test(value)) && strong) return shannonEntropy(value) >= 2.9;
   if (!valueIsData(value) || value.includes('?') || publishableValue.test(value) || vendorNearMiss.test(value) || capitalisedWords(value)) return false;
   if (isEntryName(match)) return false;
+  // `@Microsoft.KeyVault(…)`, `@env_var`: a token that starts with `@` names where the value lives.
+  if (value.startsWith('@')) return false;
+  // `myuser:ATBB123abcDEF456…`: a `user:token` pair is judged by its token.
+  const tail = value.slice(value.lastIndexOf(':') + 1);
+  if (tail !== value && isPlaceholder(tail)) return false;
+  if (stripeObjectId.test(value)) return false;
   if (vendorPrefix.test(value) || credentialWord.test(value) || standInWord.test(value) || uuid.test(value) || encodesAStandIn(value)) return false;
   return !wordList.test(value) && enoughEntropy(value);
 }
@@ -194,7 +202,18 @@ const defaultPasswords =
 // Documentation spells example passwords in leetspeak (`pa$$word`, `s1mpl3`, `P@ssw0rd`).
 export function isExamplePassword(value: string): boolean {
   const plain = value.toLowerCase().replace(/[$5]/g, 's').replace(/0/g, 'o').replace(/[1!|]/g, 'i').replace(/3/g, 'e').replace(/[4@]/g, 'a');
-  return defaultPasswords.test(value) || defaultPasswords.test(plain) || defaultPasswords.test(plain.replace(/i/g, 'l'));
+  // A word or two, then `password` (`D1fficultP@ssw0rd`, `randompassword`): a stand-in that says what it stands for.
+  const describedPassword = /^[a-z]{2,16}pass(?:word|wd)s?\d{0,3}[!.?]*$/.test(plain);
+  return describedPassword || defaultPasswords.test(value) || defaultPasswords.test(plain) || defaultPasswords.test(plain.replace(/i/g, 'l'));
+}
+
+/** `P%40ssw0rd` as the person typed it (`P@ssw0rd`); left as is where it is not valid percent-encoding. */
+function percentDecoded(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
 }
 
 function urlPasswordIsReal(match: RuleMatch): boolean {
@@ -203,7 +222,9 @@ function urlPasswordIsReal(match: RuleMatch): boolean {
   if (password.length < 4 || password === user || new Set(password).size <= 2) return false;
   // RFC 2606 documentation hosts: `https://abc:xyz@example.com` is an example of the syntax.
   if (/(?:^|\.)example(?:\.(?:com|org|net))?(?::\d+)?$/i.test(match.groups.host ?? '')) return false;
-  if (isExamplePassword(password)) return false;
+  if (isExamplePassword(percentDecoded(password))) return false;
+  // `AKIAAAAAAAAAAAA:…@localhost`, `xxxx:xxxxx@…`: a stand-in user makes the whole URL an example.
+  if (user.length >= 8 && isPlaceholder(user)) return false;
   if (/^[\d]{1,5}$/.test(password) && user === '') return false;
   return !/^[$%{[:<*]/.test(password);
 }

@@ -2,7 +2,7 @@ import { hasCrc32Suffix, isPypiMacaroon } from './checksums.js';
 import { checkVendorKey } from './generic-checks.js';
 import { after, keyed, prefixed, type Row } from './rule-patterns.js';
 import { checkDockerAuth } from './structured-checks.js';
-import { checkDiscordToken, hasLetterAndDigit, sumoAccessId, telegramNamed, webhookPathReal } from './vendor-checks.js';
+import { checkDiscordToken, hasDigit, hasLetterAndDigit, sumoAccessId, telegramNamed, webhookPathReal } from './vendor-checks.js';
 
 /**
  * Chat, payments, package registries, observability and developer tooling: vendor-prefixed keys and
@@ -27,8 +27,11 @@ export const appRules: Row[] = [
   { id: 'discord-webhook-url', family: 'chat', description: 'Discord webhook', regex: /discord(?:app)?\.com\/api\/webhooks\/\d{17,20}\/(?<secret>[\w-]{60,72})(?![\w-])/g, keywords: ['discord'], entropy: 3.5 },
   { id: 'telegram-bot-api-token', family: 'chat', description: 'Telegram bot token', regex: new RegExp(`(?:\\b|(?<=\\bbot))(?<secret>\\d{8,10}:AA[\\w-]{33})${after}`, 'g'), keywords: [':aa'], entropy: 3 },
   { id: 'twilio-api-key', family: 'chat', description: 'Twilio API key', regex: prefixed('SK[0-9a-fA-F]{32}'), keywords: ['sk'], entropy: 3 },
-  { id: 'sendgrid-api-token', family: 'chat', description: 'SendGrid API key', regex: prefixed('SG\\.(?:[\\w-]{22}\\.[\\w-]{43}|[\\w=-]{66})'), keywords: ['sg.'], entropy: 3.5 },
-  { id: 'mailgun-private-api-token', family: 'chat', description: 'Mailgun private key', regex: prefixed('key-[a-f0-9]{32}'), keywords: ['key-'], entropy: 3 },
+  { id: 'sendgrid-api-token', family: 'chat', description: 'SendGrid API key', regex: prefixed('SG\\.(?:[\\w-]{20,24}\\.[\\w-]{39,50}|[\\w=-]{66})'), keywords: ['sg.'], entropy: 3.5 },
+  // Mailgun's private keys are `key-` and 32 lower-case letters and digits (its docs' own example is not hex);
+  // the keys it issues now are three hex groups (32-8-8), told apart from other hex by the name Mailgun.
+  { id: 'mailgun-private-api-token', family: 'chat', description: 'Mailgun private key', regex: prefixed('key-[a-z0-9]{32}'), keywords: ['key-'], entropy: 3, check: hasDigit },
+  { id: 'mailgun-api-key', family: 'chat', description: 'Mailgun API key (32-8-8 hex) near the name Mailgun', regex: prefixed('[a-f0-9]{32}-[a-f0-9]{8}-[a-f0-9]{8}'), keywords: ['mailgun'], entropy: 3 },
   { id: 'mailchimp-api-key', family: 'chat', description: 'Mailchimp API key', regex: prefixed('[a-f0-9]{32}-us\\d{1,2}'), keywords: ['-us'], entropy: 3 },
 
 
@@ -39,6 +42,10 @@ export const appRules: Row[] = [
   { id: 'square-secret', family: 'payments', description: 'Square application secret', regex: prefixed('sq0csp-[\\w-]{43}'), keywords: ['sq0csp-'], entropy: 3 },
   { id: 'paypal-braintree-access-token', family: 'payments', description: 'PayPal Braintree access token', regex: /access_token\$(?:production|sandbox)\$(?<secret>[0-9a-z]{16}(?:\$[0-9a-f]{32})?)\b/g, keywords: ['access_token$production$', 'access_token$sandbox$'], entropy: 3 },
   { id: 'shopify-access-token', family: 'payments', description: 'Shopify access token', regex: prefixed('shp(?:at|ca|pa)_[a-fA-F0-9]{32}'), keywords: ['shpat_', 'shpca_', 'shppa_'], entropy: 3 },
+  // A Stripe PaymentIntent or SetupIntent client secret: the intent's id, `_secret_`, 24 or more characters.
+  { id: 'stripe-intent-client-secret', family: 'payments', description: 'Stripe PaymentIntent or SetupIntent client secret', regex: prefixed('(?:pi|seti)_[A-Za-z0-9]{24}_secret_[A-Za-z0-9]{24,32}'), keywords: ['_secret_'], entropy: 3.5 },
+  // A Plaid item's access token: environment, then a UUID.
+  { id: 'plaid-access-token', family: 'payments', description: 'Plaid access token', regex: prefixed('access-(?:sandbox|development|production)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'), keywords: ['access-sandbox-', 'access-development-', 'access-production-'], entropy: 3 },
   { id: 'shopify-shared-secret', family: 'payments', description: 'Shopify shared secret', regex: prefixed('shpss_[a-fA-F0-9]{32}'), keywords: ['shpss_'], entropy: 3 },
 
 
@@ -56,7 +63,7 @@ export const appRules: Row[] = [
   { id: 'pypi-upload-token', family: 'registry', description: 'PyPI upload token', regex: prefixed('pypi-AgEIcHlwaS5vcmc[\\w-]{50,1000}'), keywords: ['pypi-ageichlwas5vcmc'], entropy: 3, certain: isPypiMacaroon },
   { id: 'rubygems-api-token', family: 'registry', description: 'RubyGems API key', regex: prefixed('rubygems_[a-f0-9]{48}'), keywords: ['rubygems_'], entropy: 3 },
   { id: 'nuget-api-key', family: 'registry', description: 'NuGet API key', regex: prefixed('oy2[a-z0-9]{43}'), keywords: ['oy2'], entropy: 3.5 },
-  { id: 'dockerhub-pat', family: 'registry', description: 'Docker Hub personal access token', regex: prefixed('dckr_pat_[\\w-]{27}'), keywords: ['dckr_pat_'], entropy: 3 },
+  { id: 'dockerhub-pat', family: 'registry', description: 'Docker Hub personal or organization access token', regex: prefixed('dckr_(?:pat_[\\w-]{27}|oat_[\\w-]{32})'), keywords: ['dckr_pat_', 'dckr_oat_'], entropy: 3 },
   { id: 'jfrog-reference-token', family: 'registry', description: 'JFrog Artifactory reference token', regex: prefixed('cmVmdGtuOjAxOj[A-Za-z0-9+/]{36,80}={0,2}'), keywords: ['cmvmdgtuojaxoj'], entropy: 3.5 },
   {
     id: 'docker-config-auth',
@@ -94,7 +101,11 @@ export const appRules: Row[] = [
   { id: 'databricks-api-token', family: 'dev-tooling', description: 'Databricks API token', regex: prefixed('dapi[a-f0-9]{32}(?:-\\d)?'), keywords: ['dapi'], entropy: 3 },
   { id: 'pulumi-api-token', family: 'dev-tooling', description: 'Pulumi API token', regex: prefixed('pul-[a-f0-9]{40}'), keywords: ['pul-'], entropy: 3 },
   { id: 'postman-api-token', family: 'dev-tooling', description: 'Postman API key', regex: prefixed('PMAK-[a-f0-9]{24}-[a-f0-9]{34}', 'gi'), keywords: ['pmak-'], entropy: 3 },
-  { id: 'doppler-api-token', family: 'dev-tooling', description: 'Doppler token', regex: prefixed('dp\\.pt\\.[a-zA-Z0-9]{43}'), keywords: ['dp.pt.'], entropy: 3.5 },
+  // Doppler's personal, service, CLI, service-account, SCIM and audit tokens: `dp.<kind>.` and 40-44 characters.
+  { id: 'doppler-api-token', family: 'dev-tooling', description: 'Doppler token', regex: prefixed('dp\\.(?:pt|st|ct|sa|scim|audit)\\.[a-zA-Z0-9]{40,44}'), keywords: ['dp.pt.', 'dp.st.', 'dp.ct.', 'dp.sa.', 'dp.scim.', 'dp.audit.'], entropy: 3.5 },
+  { id: 'planetscale-token', family: 'dev-tooling', description: 'PlanetScale service token, password or OAuth token', regex: prefixed('pscale_(?:tkn|pw|oauth)_[\\w=.-]{32,64}'), keywords: ['pscale_'], entropy: 3.5 },
+  // Airtable personal access tokens: `pat`, a 14-character id, a dot, 64 hex digits.
+  { id: 'airtable-personal-access-token', family: 'dev-tooling', description: 'Airtable personal access token', regex: prefixed('pat[A-Za-z0-9]{14}\\.[a-f0-9]{64}'), keywords: ['pat'], entropy: 3.5 },
   { id: 'linear-api-key', family: 'dev-tooling', description: 'Linear API key', regex: prefixed('lin_api_[a-zA-Z0-9]{40}'), keywords: ['lin_api_'], entropy: 3.5 },
   { id: 'age-secret-key', family: 'dev-tooling', description: 'age encryption secret key', regex: /\b(?<secret>AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58})\b/g, keywords: ['age-secret-key-1'], entropy: 3 },
 

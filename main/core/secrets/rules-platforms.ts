@@ -2,7 +2,7 @@ import { hasCrc32Suffix } from './checksums.js';
 import { checkVendorKey } from './generic-checks.js';
 import { keyed, prefixed, type Row } from './rule-patterns.js';
 import { checkKubernetesSecretData, decodesToKeyBytes } from './structured-checks.js';
-import { checkAzureKeyNearName, checkAzureSas } from './vendor-checks.js';
+import { checkAzureKeyNearName, checkAzureLegacySecret, checkAzureSas, mixedCaseAndDigit, serviceAccountKeyReal } from './vendor-checks.js';
 
 /**
  * Cloud, AI and source-hosting credentials: the families of gitleaks' default configuration (MIT) that
@@ -13,12 +13,15 @@ export const platformRules: Row[] = [
   { id: 'aws-access-token', family: 'cloud', description: 'AWS access key id', regex: prefixed('(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}'), keywords: ['a3t', 'akia', 'asia', 'abia', 'acca'], entropy: 3 },
   { id: 'aws-secret-access-key', family: 'cloud', description: 'AWS secret access key next to its name', regex: keyed('aws[_.-]?secret[_.-]?(?:access[_.-]?)?key|secret[_.-]?access[_.-]?key|aws[_.-]?secret', '[A-Za-z0-9/+]{40}'), keywords: ['secret'], entropy: 4 },
   { id: 'gcp-api-key', family: 'cloud', description: 'Google Cloud API key', regex: prefixed('AIza[\\w-]{35}'), keywords: ['aiza'], entropy: 3 },
-  { id: 'gcp-service-account', family: 'cloud', description: 'Google service-account key file', regex: /"private_key_id"[ \t]{0,4}:[ \t]{0,4}"(?<secret>[a-f0-9]{40})"/g, keywords: ['private_key_id'], entropy: 3 },
+  { id: 'gcp-service-account', family: 'cloud', description: 'Google service-account key file', regex: /\\?"private_key_id\\?"[ \t]{0,4}:[ \t]{0,4}\\?"(?<secret>[a-f0-9]{40})\\?"/g, keywords: ['private_key_id'], entropy: 3, check: serviceAccountKeyReal },
   { id: 'azure-storage-account-key', family: 'cloud', description: 'Azure storage connection string', regex: /AccountKey=(?<secret>[A-Za-z0-9+/]{86}==)/gi, keywords: ['accountkey='], entropy: 4 },
   { id: 'azure-storage-key-near-name', family: 'cloud', description: 'Azure storage account key near the word Azure', regex: /(?<![\w+/=-])(?<secret>[A-Za-z0-9+/]{86}==)(?![\w+/=])/g, keywords: ['azure'], entropy: 4.5, check: checkAzureKeyNearName },
   { id: 'azure-shared-access-key', family: 'cloud', description: 'Azure Service Bus / Event Hubs connection string', regex: /SharedAccessKey=(?<secret>[A-Za-z0-9+/]{43}=)/gi, keywords: ['sharedaccesskey='], entropy: 4 },
   { id: 'azure-sas-token', family: 'cloud', description: 'Azure shared access signature', regex: /[?&]sig=(?<secret>[A-Za-z0-9%+/]{40,120})(?![A-Za-z0-9%+/])/g, keywords: ['sig='], entropy: 4, check: checkAzureSas },
-  { id: 'azure-ad-client-secret', family: 'cloud', description: 'Azure AD client secret', regex: /(?<![\w~.-])(?<secret>[a-zA-Z0-9_~.]{3}\dQ~[a-zA-Z0-9_~.-]{31,34})(?![\w~.-])/g, keywords: ['q~'], entropy: 3 },
+  { id: 'azure-ad-client-secret', family: 'cloud', description: 'Azure AD client secret', regex: /(?<![\w~.-])(?<secret>[a-zA-Z0-9_~.-]{3}\dQ~[a-zA-Z0-9_~.-]{31,34})(?![\w~.-])/g, keywords: ['q~'], entropy: 3 },
+  // Azure AD app secrets before the `Q~` format: 32-34 characters of letters, digits and `_.~?@:[]-`, under a
+  // secret or password name, with the app's client or tenant id (a UUID) close by.
+  { id: 'azure-ad-client-secret-legacy', family: 'cloud', description: 'Azure AD client secret (pre-2021 format) near a client or tenant id', regex: /(?<key>(?:client|app(?:id)?|sp|azure[\w-]{0,16})?[_.-]?(?:secret|password))["']?[ \t]{0,32}(?::=|[:=])[ \t]{0,4}["']?(?<secret>[A-Za-z0-9_.~?@:[\]-]{32,34})(?![A-Za-z0-9_.~?@:[\]-])/gi, keywords: ['secret', 'password'], entropy: 3.8, check: checkAzureLegacySecret },
   { id: 'digitalocean-pat', family: 'cloud', description: 'DigitalOcean personal access token', regex: prefixed('dop_v1_[a-f0-9]{64}'), keywords: ['dop_v1_'], entropy: 3 },
   { id: 'digitalocean-access-token', family: 'cloud', description: 'DigitalOcean OAuth access token', regex: prefixed('doo_v1_[a-f0-9]{64}'), keywords: ['doo_v1_'], entropy: 3 },
   { id: 'digitalocean-refresh-token', family: 'cloud', description: 'DigitalOcean OAuth refresh token', regex: prefixed('dor_v1_[a-f0-9]{64}'), keywords: ['dor_v1_'], entropy: 3 },
@@ -29,6 +32,9 @@ export const platformRules: Row[] = [
   { id: 'hashicorp-tf-api-token', family: 'cloud', description: 'Terraform Cloud API token', regex: /\b(?<secret>[a-z0-9]{14}\.atlasv1\.[a-z0-9_=-]{60,70})(?![\w=-])/gi, keywords: ['atlasv1'], entropy: 3.5 },
   { id: 'vault-service-token', family: 'cloud', description: 'HashiCorp Vault service token', regex: prefixed('hvs\\.[\\w-]{90,120}'), keywords: ['hvs.'], entropy: 3.5 },
   { id: 'cloudflare-origin-ca-key', family: 'cloud', description: 'Cloudflare origin CA key', regex: prefixed('v1\\.0-[a-f0-9]{24}-[a-f0-9]{146}'), keywords: ['v1.0-'], entropy: 3 },
+  // Cloudflare's scannable credentials (2025): user and account API tokens and the global API key, a prefix
+  // then 40 characters and an 8-character checksum.
+  { id: 'cloudflare-scannable-token', family: 'cloud', description: 'Cloudflare user or account API token, or global API key', regex: prefixed('cf(?:ut|at|k)_[A-Za-z0-9]{48}'), keywords: ['cfut_', 'cfat_', 'cfk_'], entropy: 3.5 },
   { id: 'cloudflare-api-key', family: 'cloud', description: 'Cloudflare API token or global key next to its name', regex: keyed('cloudflare|cf[_.-]?api', '[\\w-]{40}|[a-f0-9]{37}'), keywords: ['cloudflare', 'cf_api', 'cf-api', 'cf.api', 'cfapi'], entropy: 3.3, check: checkVendorKey },
   { id: 'ibm-cloud-api-key', family: 'cloud', description: 'IBM Cloud API key next to its name', regex: keyed('ibm[_.-]?cloud|ibmcloud|bluemix', '[\\w-]{44}'), keywords: ['ibm', 'bluemix'], entropy: 3.5, check: checkVendorKey },
   { id: 'ibm-cos-hmac-secret', family: 'cloud', description: 'IBM Cloud Object Storage HMAC secret', regex: keyed('secret[_.-]?access[_.-]?key', '[a-f0-9]{48}'), keywords: ['secret'], entropy: 3 },
@@ -63,6 +69,8 @@ export const platformRules: Row[] = [
   { id: 'perplexity-api-key', family: 'ai', description: 'Perplexity API key', regex: prefixed('pplx-[A-Za-z0-9]{48}'), keywords: ['pplx-'], entropy: 3.5 },
   { id: 'cohere-api-token', family: 'ai', description: 'Cohere API key next to its name', regex: keyed('cohere|co_api_key', '[a-zA-Z0-9]{40}'), keywords: ['cohere', 'co_api_key'], entropy: 3.5 },
   { id: 'mistral-api-key', family: 'ai', description: 'Mistral API key next to its name', regex: keyed('mistral', '[a-zA-Z0-9]{32}'), keywords: ['mistral'], entropy: 3.5 },
+  // xAI (Grok) API keys: `xai-` and 80 letters and digits.
+  { id: 'xai-api-key', family: 'ai', description: 'xAI API key', regex: prefixed('xai-[A-Za-z0-9]{80}'), keywords: ['xai-'], entropy: 3.5 },
   { id: 'claude-code-oauth-token', family: 'ai', description: 'Claude Code OAuth token', regex: prefixed('sk-ant-oat01-[\\w-]{95}'), keywords: ['sk-ant-oat01-'], entropy: 3.5 },
   { id: 'claude-code-session-url', family: 'ai', description: 'Claude Code remote session link', regex: /\bhttps?:\/\/claude\.ai\/code\/(?<secret>session_[A-Za-z0-9]{16,64})\b/gi, keywords: ['claude.ai/code/session_'], entropy: 3.5 },
   { id: 'openrouter-api-key', family: 'ai', description: 'OpenRouter API key', regex: prefixed('sk-or-v\\d{1,2}-[a-f0-9]{64}'), keywords: ['sk-or-'], entropy: 3 },
@@ -83,6 +91,9 @@ export const platformRules: Row[] = [
   { id: 'gitlab-oauth-app-secret', family: 'vcs', description: 'GitLab OAuth application secret', regex: prefixed('gloas-[\\w-]{64}'), keywords: ['gloas-'], entropy: 3 },
   { id: 'bitbucket-app-password', family: 'vcs', description: 'Bitbucket app password', regex: prefixed('ATBB[A-Za-z0-9_=.-]{28,64}'), keywords: ['atbb'], entropy: 3.5 },
   { id: 'atlassian-api-token', family: 'vcs', description: 'Atlassian API token', regex: prefixed('ATATT3[\\w=-]{150,250}'), keywords: ['atatt3'], entropy: 3.5 },
+  { id: 'atlassian-admin-api-key', family: 'vcs', description: 'Atlassian organization admin API key', regex: prefixed('ATCTT3xFfG[\\w=-]{20,250}'), keywords: ['atctt3xffg'], entropy: 3.5 },
+  // Atlassian's first API tokens (Jira, Confluence) were 24 letters and digits, with no prefix: only next to the product's name.
+  { id: 'jira-legacy-api-token', family: 'vcs', description: 'Jira or Confluence API token (24 characters) next to the product name', regex: /\b(?:jira|confluence|atlassian)[\w.-]{0,24}?(?:[ \t]{1,4}|["']?[ \t]{0,4}[:=][ \t]{0,4}["']?)(?<secret>[A-Za-z0-9]{24})(?![\w+/=-])/gi, keywords: ['jira', 'confluence', 'atlassian'], entropy: 3.5, check: mixedCaseAndDigit },
   { id: 'bitbucket-client-secret', family: 'vcs', description: 'Bitbucket OAuth secret next to its name', regex: keyed('bitbucket', '[a-zA-Z0-9=_-]{64}'), keywords: ['bitbucket'], entropy: 3.5 },
 
   { id: 'sourcegraph-access-token', family: 'vcs', description: 'Sourcegraph access token', regex: prefixed('sgp_(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}'), keywords: ['sgp_'], entropy: 3 },

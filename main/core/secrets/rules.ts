@@ -30,6 +30,9 @@ const structuralRules: Row[] = [
   // where a certificate opens with another SEQUENCE (`MII…CCA`).
   { id: 'private-key-der', family: 'private-key', description: 'base64 DER private key without PEM armour', regex: /(?<![A-Za-z0-9+/])(?<secret>MII[A-Za-z0-9+/]{3}IBA[A-Za-z0-9+/]{56,8000}={0,2})(?![A-Za-z0-9+/=])/g, keywords: ['mii'], entropy: 4.5 },
   { id: 'jwt', family: 'jwt', description: 'JSON Web Token', regex: /\b(?<secret>e[wy][A-Za-z0-9_-]{15,600}\.(?:e[wy][A-Za-z0-9_-]{10,4000}\.[A-Za-z0-9_-]{0,1000}|[A-Za-z0-9_-]{0,1000}\.[A-Za-z0-9_-]{8,100}\.[A-Za-z0-9_-]{16,8000}\.[A-Za-z0-9_-]{8,100}))/g, keywords: ['eyj', 'eya', 'ewo', 'ew0', 'ewk'], check: checkJwt },
+  // Jenkins keeps credentials in credentials.xml as `{AQAAABAAA…}`, encrypted with the controller's own key,
+  // which sits beside it: the blob is as good as the secret to anyone who has the controller's files.
+  { id: 'jenkins-credential-secret', family: 'dev-tooling', description: 'Jenkins credentials.xml secret', regex: /<(?<key>secret|password|apiToken|privateKey|passphrase)>\{(?<secret>AQAAABAAA[A-Za-z0-9+/= ]{20,4000})\}<\/\k<key>>/g, keywords: ['{aqaaabaaa'], entropy: 3.5 },
   { id: 'database-connection-string', family: 'connection-string', description: 'database URL with a password', regex: urlWithPassword, keywords: ['://'], check: checkDatabaseUrl },
   { id: 'url-with-password', family: 'connection-string', description: 'URL with a password', regex: new RegExp(urlWithPassword.source, 'g'), keywords: ['://'], check: checkOtherUrl },
 

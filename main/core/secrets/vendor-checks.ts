@@ -54,3 +54,37 @@ export function sumoAccessId(match: RuleMatch): boolean {
 export function webhookPathReal(match: RuleMatch): boolean {
   return !match.secret.split('/').some((part) => isPlaceholder(part));
 }
+
+/** `key-dirirygl04i92ww1uuvz9owuc9sb0fpm` has digits; `key-` and a run of letters is a name. */
+export function hasDigit(match: RuleMatch): boolean {
+  return /\d/.test(match.secret);
+}
+
+/** A generated 24-character token mixes upper case, lower case and digits; a word or an id does not. */
+export function mixedCaseAndDigit(match: RuleMatch): boolean {
+  const s = match.secret;
+  return /[a-z]/.test(s) && /[A-Z]/.test(s) && /\d/.test(s);
+}
+
+// A service-account file's credential is its private key: where the key in the same file is a stand-in
+// (`…EXAMPLE=`, `MIIE…ASC...`, `YOUR-PRIVATE-KEY`), the file is documentation, whatever its key id.
+export function serviceAccountKeyReal(match: RuleMatch): boolean {
+  const around = match.text.slice(Math.max(0, match.index - 3000), match.index + 3000);
+  const key = /\\?"private_key\\?"[ \t]{0,4}:[ \t]{0,4}\\?"([^"]{0,4000})/.exec(around)?.[1];
+  if (key === undefined) return true;
+  const body = key.replace(/-----(?:BEGIN|END) [A-Z ]{0,40}-----/g, '').replace(/\\+n/g, '');
+  return !isPlaceholder(body) && !/EXAMPLE|YOUR[_-]/i.test(body);
+}
+
+const uuidPattern = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/i;
+
+/**
+ * An old-format Azure AD secret: generated (upper, lower and digits, with one of its punctuation marks),
+ * and an app's client or tenant id, a UUID, within a few lines; a lone 32-character password is not one.
+ */
+export function checkAzureLegacySecret(match: RuleMatch): boolean {
+  const s = match.secret;
+  if (!/[a-z]/.test(s) || !/[A-Z]/.test(s) || !/\d/.test(s) || !/[_.~?@:[\]-]/.test(s) || isPlaceholder(s)) return false;
+  const around = match.text.slice(Math.max(0, match.index - 400), match.index + match.secret.length + 400);
+  return uuidPattern.test(around);
+}
