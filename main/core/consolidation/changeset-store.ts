@@ -12,7 +12,7 @@ const itemSchema = z.object({
   reason: z.string(),
   status: z.enum(['pending', 'applied', 'rejected', 'undone']),
   /** How to take an applied change back: the history version it replaced, or the vault's delete Undo. */
-  undo: z.union([z.object({ kind: z.literal('restore'), hash: z.string() }), z.object({ kind: z.literal('delete') }), z.object({ kind: z.literal('undelete'), token: z.string() })]).optional(),
+  undo: z.union([z.object({ kind: z.literal('restore'), hash: z.string(), wrote: z.string().optional() }), z.object({ kind: z.literal('delete') }), z.object({ kind: z.literal('undelete'), token: z.string() })]).optional(),
 });
 const storedSchema = z.object({ id: z.string(), createdAt: z.string(), items: z.array(itemSchema) });
 

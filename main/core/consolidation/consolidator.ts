@@ -213,7 +213,8 @@ export class Consolidator {
       if (!item || item.status !== 'applied' || !item.undo) throw new AppFailure('not_found', 'That change is not applied, so there is nothing to undo.');
       const rel = this.rel(item.absPath);
       let indexSkipped: IndexLineSkipped | undefined;
-      if (item.undo.kind === 'restore') indexSkipped = (await this.o.vault.restore(rel, item.undo.hash)).indexSkipped;
+      if (item.undo.kind === 'restore' && item.undo.wrote !== undefined) await this.undoIndex(item.absPath, rel, item.undo.hash, item.undo.wrote);
+      else if (item.undo.kind === 'restore') indexSkipped = (await this.o.vault.restore(rel, item.undo.hash)).indexSkipped;
       else if (item.undo.kind === 'delete') await this.o.vault.delete(rel);
       else {
         // The vault's delete Undo lives until the app quits; after a restart the deleted version comes
@@ -232,6 +233,21 @@ export class Consolidator {
       await this.o.store.save(this.o.memoryDir, changeset);
       return indexSkipped ? { ...this.view(changeset), indexSkipped } : this.view(changeset);
     });
+  }
+
+  /**
+   * Undo of the pass's MEMORY.md: the index as it was before, merged over the index as it is now, so a
+   * line added since (a new memory, another change's Undo) stays; the pass's own edits are what go.
+   * Unchanged since the pass, it is simply the version before.
+   */
+  private async undoIndex(absPath: string, rel: string, beforeHash: string, wrote: string): Promise<void> {
+    const current = await readOrNull(absPath);
+    if (current === null || current === wrote) {
+      await this.o.vault.restore(rel, beforeHash);
+      return;
+    }
+    const before = (await this.o.vault.readVersion(rel, beforeHash)).text;
+    await this.o.vault.write(rel, mergeIndex(wrote, current, before), { baseHash: sha256(current), reason: 'consolidation' });
   }
 
   /** Files the pass would delete that are still there (rejected or not yet decided), relative to the folder. */
@@ -259,8 +275,9 @@ export class Consolidator {
       item.undo = { kind: 'delete' };
     } else {
       await this.o.vault.write(rel, after, { baseHash: sha256(current), reason: 'consolidation' });
-      // The write saved `current` in history first: Undo restores exactly that version.
-      item.undo = { kind: 'restore', hash: sha256(current) };
+      // The write saved `current` in history first: Undo restores exactly that version (an index, merged
+      // with what was added since: `undoIndex`).
+      item.undo = { kind: 'restore', hash: sha256(current), ...(isIndex ? { wrote: after } : {}) };
     }
     return true;
   }

@@ -22,7 +22,7 @@ const line = (i: number) => `- [Note ${i}](note-${i}.md) — what note ${i} says
  * A memory folder at MEMORY.md's 200-line cap, and an applied tidy pass that deleted note-1.md (a
  * duplicate of note-0.md) and dropped its line.
  */
-async function tidiedFullFolder() {
+async function tidiedFullFolder(pass: 'delete' | 'reword' = 'delete') {
   const vaultRoot = await tempDir('strata-undo-cap-vault-');
   const project = await tempDir('strata-undo-cap-project-');
   const paths = await ProjectPaths.resolve(vaultRoot, project);
@@ -47,16 +47,21 @@ async function tidiedFullFolder() {
   };
   fake.enqueue(
     toolCalls([{ name: 'Read', input: { file_path: path.join(dir, 'MEMORY.md') } }]),
-    toolCalls([
-      { name: 'Delete', input: { file_path: path.join(dir, 'note-1.md') } },
-      { name: 'Write', input: { file_path: path.join(dir, 'MEMORY.md'), content: `${Array.from({ length: 200 }, (_, i) => line(i)).filter((_, i) => i !== 1).join('\n')}\n` } },
-    ]),
+    toolCalls(
+      pass === 'delete'
+        ? [
+            { name: 'Delete', input: { file_path: path.join(dir, 'note-1.md') } },
+            { name: 'Write', input: { file_path: path.join(dir, 'MEMORY.md'), content: `${Array.from({ length: 200 }, (_, i) => line(i)).filter((_, i) => i !== 1).join('\n')}\n` } },
+          ]
+        : // Only the index: note 1's line rewritten, and note 2's taken out (its file stays).
+          [{ name: 'Write', input: { file_path: path.join(dir, 'MEMORY.md'), content: `${Array.from({ length: 200 }, (_, i) => (i === 1 ? '- [Note 1](note-1.md) — reworded' : line(i))).filter((_, i) => i !== 2).join('\n')}\n` } }],
+    ),
     text('Done.\n- note-1.md: duplicate of note-0.md'),
   );
   const consolidator = new Consolidator(options);
   const outcome = await consolidator.runNow();
   if (outcome.kind !== 'proposed') throw new Error(JSON.stringify(outcome));
-  const deletion = outcome.changeset.items.find((i) => i.path.endsWith('/note-1.md'))!;
+  const deletion = outcome.changeset.items.find((i) => i.path.endsWith(pass === 'delete' ? '/note-1.md' : '/MEMORY.md'))!;
   expect(deletion.status).toBe('applied');
   // The freed line is taken by a memory the user writes meanwhile: the index is at its cap again.
   const created = await vault.createMemory({ projectSlug: paths.memorySlug, team: false, fileName: 'launch.md', name: 'Launch', description: 'on Friday', type: 'project', body: 'Friday.' });
@@ -89,5 +94,14 @@ describe('undoing a tidy-up at a full MEMORY.md', () => {
     expect(undone.indexSkipped).toEqual({ limit: 'lines', maxLines: 200, maxChars: 25_000, projectSlug: t.slug });
     expect(await fs.readFile(path.join(t.dir, 'note-1.md'), 'utf8')).toContain('body 1');
     expect(await fs.readFile(path.join(t.dir, 'MEMORY.md'), 'utf8')).toBe(t.full);
+  });
+
+  it('undoing the MEMORY.md change of a pass puts its lines back and keeps the line written since', async () => {
+    const t = await tidiedFullFolder('reword');
+    await t.consolidator.undo(t.changesetId, t.itemId);
+    const index = await fs.readFile(path.join(t.dir, 'MEMORY.md'), 'utf8');
+    expect(index).toContain(`${line(1)}\n${line(2)}\n`);
+    expect(index).not.toContain('reworded');
+    expect(index).toMatch(/\]\(launch\.md\)/);
   });
 });
