@@ -33,10 +33,13 @@ describe.skipIf(!hasChromium)('the permission dialog of the chat in Chromium via
     expect(await dialog.textContent()).not.toMatch(/^(\+\+\+|---|@@)/m);
     expect(await exists(target)).toBe(false);
     await expectAccessible(page);
-    // Modal: the keyboard never reaches Stop or the composer behind it.
-    for (let i = 0; i < 8; i++) {
-      await page.keyboard.press(i % 2 ? 'Tab' : 'Shift+Tab');
-      expect(await dialog.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+    // Modal: the keyboard never reaches Stop or the composer behind it, past the last control either way.
+    const stops = await dialog.locator('button, [href], input, select, textarea, [tabindex]:not([tabindex="-1"])').count();
+    for (const key of ['Tab', 'Shift+Tab']) {
+      for (let i = 0; i < stops + 2; i++) {
+        await page.keyboard.press(key);
+        expect(await dialog.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+      }
     }
     await dialog.getByRole('button', { name: 'Create once' }).click();
 
