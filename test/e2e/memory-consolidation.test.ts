@@ -7,6 +7,7 @@ import { tempDir } from '../support/temp-dir.js';
 import { closeAfterEach, startApp, type TestApp } from './support/app.js';
 import { expectAccessible, hasChromium, openPage, useBrowser } from './support/browser.js';
 import { memoryDirOf, prepareChat, TEST_API_KEY } from './support/chat-app.js';
+import { tidyMemoryNow } from './support/memory-project.js';
 import { themedScreenshots } from './support/screenshots.js';
 
 const memory = (name: string, description: string, type: string, body: string) => `---\nname: ${name}\ndescription: ${description}\ntype: ${type}\n---\n\n${body}\n`;
@@ -66,12 +67,7 @@ describe.skipIf(!hasChromium)('tidying memory from the Inbox', () => {
     real = await fs.realpath(dir);
 
     const { page, errors } = await openPage(browser(), app.host.url, 'memory-tidy');
-    await page.getByRole('region', { name: 'Projects' }).getByRole('button', { name: 'launch', exact: true }).click();
-    await page.keyboard.press('Control+k');
-    await page.getByRole('combobox', { name: 'Commands' }).fill('tidy memory');
-    await page.keyboard.press('Enter');
-    const inbox = page.getByRole('region', { name: 'Review inbox' });
-    await inbox.getByRole('button', { name: 'Tidy memory now' }).click();
+    const inbox = await tidyMemoryNow(page, 'launch');
     const deadline = inbox.getByRole('article', { name: 'Update: Deadline' });
     const city = inbox.getByRole('article', { name: 'Delete: City' });
     await deadline.getByText('merged the two deadline notes and made "next Friday" 2026-12-11').waitFor();

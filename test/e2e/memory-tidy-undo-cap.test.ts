@@ -6,6 +6,7 @@ import { tempDir } from '../support/temp-dir.js';
 import { closeAfterEach, startApp, type TestApp } from './support/app.js';
 import { hasChromium, openPage, useBrowser } from './support/browser.js';
 import { memoryDirOf, prepareChat, TEST_API_KEY } from './support/chat-app.js';
+import { tidyMemoryNow } from './support/memory-project.js';
 
 const memory = (i: number) => `---\nname: Note ${i}\ndescription: what note ${i} says\ntype: project\n---\n\nBody of note ${i}.\n`;
 const line = (i: number) => `- [Note ${i}](note-${i}.md) — what note ${i} says`;
@@ -49,12 +50,7 @@ describe.skipIf(!hasChromium)('undoing a tidy-up at a full MEMORY.md, in Chromiu
     real = await fs.realpath(dir);
 
     const { page, errors } = await openPage(browser(), app.host.url, 'memory-tidy-undo-cap');
-    await page.getByRole('region', { name: 'Projects' }).getByRole('button', { name: 'launch', exact: true }).click();
-    await page.keyboard.press('Control+k');
-    await page.getByRole('combobox', { name: 'Commands' }).fill('tidy memory');
-    await page.keyboard.press('Enter');
-    const inbox = page.getByRole('region', { name: 'Review inbox' });
-    await inbox.getByRole('button', { name: 'Tidy memory now' }).click();
+    const inbox = await tidyMemoryNow(page, 'launch');
     const deletion = inbox.getByRole('article', { name: 'Delete: Note 1' });
     await deletion.getByText('duplicate of note-0.md').waitFor();
     await inbox.getByRole('button', { name: 'Accept all' }).click();

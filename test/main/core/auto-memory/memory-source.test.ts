@@ -8,6 +8,7 @@ import { Vault } from '../../../../main/core/vault/vault.js';
 import { silentLogger } from '../../../../main/core/ports.js';
 import { tempDir } from '../../../support/temp-dir.js';
 import { memoryText, openVault, waitFor } from '../vault/vault-helpers.js';
+import { writeWalrusMemories } from './walrus-memories.js';
 
 /** A watching vault with one project's memory folder holding `n` memories. */
 async function vaultWithMemories(n: number, options: Parameters<typeof openVault>[1] = {}) {
@@ -20,15 +21,7 @@ async function vaultWithMemories(n: number, options: Parameters<typeof openVault
 async function memoryFolder(n: number): Promise<string> {
   const root = await tempDir('strata-recall-source-');
   const memoryDir = path.join(root, 'projects', '-work-app', 'memory');
-  await fs.mkdir(memoryDir, { recursive: true });
-  // A second apart, so that no two share a time: ties in the ranking go to the newer file, and the catalog
-  // and the disk must agree on which that is.
-  const start = Date.now() / 1000 - n;
-  for (let i = 0; i < n; i++) {
-    const file = path.join(memoryDir, `note_${i}.md`);
-    await fs.writeFile(file, memoryText(`Note ${i}`, `Fact ${i} about the walrus project`, `Walrus detail ${i}.`));
-    await fs.utimes(file, start + i, start + i);
-  }
+  await writeWalrusMemories(memoryDir, n);
   return root;
 }
 

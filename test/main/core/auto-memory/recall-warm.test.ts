@@ -8,23 +8,13 @@ import { createServices, type Services } from '../../../../main/core/services.js
 import { tempDir } from '../../../support/temp-dir.js';
 import { testLogger } from '../../../support/test-logger.js';
 import { memoryText, openVault, waitFor } from '../vault/vault-helpers.js';
+import { writeWalrusMemories } from './walrus-memories.js';
 
 let services: Services | null = null;
 afterEach(async () => {
   await services?.close();
   services = null;
 });
-
-/** Writes `n` memories into `memoryDir`, a second apart (ties in the ranking go to the newer file). */
-async function writeMemories(memoryDir: string, n: number): Promise<void> {
-  await fs.mkdir(memoryDir, { recursive: true });
-  const start = Date.now() / 1000 - n;
-  for (let i = 0; i < n; i++) {
-    const file = path.join(memoryDir, `note_${i}.md`);
-    await fs.writeFile(file, memoryText(`Note ${i}`, `Fact ${i} about the walrus project`, `Walrus detail ${i}.`));
-    await fs.utimes(file, start + i, start + i);
-  }
-}
 
 const recallOf = (memoryDir: string, source: VaultMemorySource) =>
   new MemoryRecall({ memoryDir, config: defaultMemoryConfig.autoMemory, clock: { now: () => Date.now() }, source });
@@ -37,7 +27,7 @@ describe('recall’s warm-up (docs/memory.md#recall "Reading the folder")', () =
     const cli = await createServices({ appDataDir, vaultRoot, shell: 'cli', logger: testLogger().logger });
     const opened = await cli.vault().projects.open(project);
     const dir = (await cli.vault().sessions.paths(opened.path)).memoryDir;
-    await writeMemories(dir, 30);
+    await writeWalrusMemories(dir, 30);
     const memoryDir = realpathSync(dir);
     await cli.close();
 
@@ -54,7 +44,7 @@ describe('recall’s warm-up (docs/memory.md#recall "Reading the folder")', () =
   it('still sees a file edited after the warm-up and before the watcher runs', async () => {
     const root = await tempDir('strata-warm-edit-');
     const memoryDir = path.join(root, 'projects', '-work-app', 'memory');
-    await writeMemories(memoryDir, 5);
+    await writeWalrusMemories(memoryDir, 5);
     const { vault } = await openVault(root, { watch: false });
     const recall = recallOf(memoryDir, new VaultMemorySource(vault));
     await recall.warm();
@@ -67,7 +57,7 @@ describe('recall’s warm-up (docs/memory.md#recall "Reading the folder")', () =
   it('answers a question asked while it builds the index with the whole folder, the first time and the next', async () => {
     const root = await tempDir('strata-warm-turn-');
     const memoryDir = path.join(root, 'projects', '-work-app', 'memory');
-    await writeMemories(memoryDir, 2000);
+    await writeWalrusMemories(memoryDir, 2000);
     const { vault } = await openVault(root);
     const recall = recallOf(memoryDir, new VaultMemorySource(vault));
     const warming = recall.warm();

@@ -105,8 +105,8 @@ describe('conflicts between two teammates: keep both and when theirs arrived', (
     dana.log.assertNoErrors();
   });
 
-  async function conflictOnTabs(): Promise<void> {
-    await ana.write('MEMORY.md', '- [Prefers tabs](tabs.md) — how we indent\n');
+  async function conflictOnTabs(index = '- [Prefers tabs](tabs.md) — how we indent\n'): Promise<void> {
+    await ana.write('MEMORY.md', index);
     await ana.write('tabs.md', BASE);
     await ana.engine.sync();
     await dana.engine.sync();
@@ -150,14 +150,7 @@ describe('conflicts between two teammates: keep both and when theirs arrived', (
 
   it('keeps both at a full MEMORY.md without a 201st line, says so, and Undo still puts the conflict back', async () => {
     const lines = Array.from({ length: 199 }, (_, i) => `- [Note ${i}](note-${i}.md) — filler`);
-    await ana.write('MEMORY.md', ['- [Prefers tabs](tabs.md) — how we indent', ...lines].join('\n') + '\n');
-    await ana.write('tabs.md', BASE);
-    await ana.engine.sync();
-    await dana.engine.sync();
-    await ana.write('tabs.md', ANA);
-    await ana.engine.sync();
-    await dana.write('tabs.md', DANA);
-    expect((await dana.engine.sync()).conflicts).toEqual(['tabs.md']);
+    await conflictOnTabs(['- [Prefers tabs](tabs.md) — how we indent', ...lines].join('\n') + '\n');
     const indexBefore = await dana.read('MEMORY.md');
 
     const result = await dana.engine.resolveConflict('tabs.md', { keep: 'both', author: 'dana' });
