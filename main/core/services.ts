@@ -115,6 +115,9 @@ async function openVault(
   // whenever a project is opened or forgotten.
   void files.setProjects(projects.list());
   const offProjects = projects.onDidChangeList((list) => void files.setProjects(list));
+  // The warm-up below comes before the watcher's own first scan of every file, so a question asked
+  // meanwhile does not wait on both.
+  const letWatcherGo = options.watch ? files.holdWatching() : () => undefined;
   // Opening scans the whole vault: start it now, let callers that need the catalog await `ready`.
   const ready = files.open().catch((error: unknown) => {
     logger.warn('the vault could not be opened', { root, error: (error as Error).message });
@@ -122,7 +125,12 @@ async function openVault(
   // docs/memory.md#recall "Reading the folder": once searchable, the app builds recall's index of its most
   // recent project in slices, so the first question there finds it built instead of waiting half a second.
   const warming = new AbortController();
-  const warmed = options.watch ? ready.then(() => warmRecall(warming.signal)).catch((error: unknown) => logger.warn('could not prepare recall', { error: (error as Error).message })) : Promise.resolve();
+  const warmed = options.watch
+    ? ready
+        .then(() => warmRecall(warming.signal))
+        .catch((error: unknown) => logger.warn('could not prepare recall', { error: (error as Error).message }))
+        .finally(letWatcherGo)
+    : Promise.resolve();
   async function warmRecall(signal: AbortSignal): Promise<void> {
     const project = projects.list()[0];
     if (!project || signal.aborted || files.state !== 'ready' || !projectSwitches(settings.get(), project.path).autoMemory) return;

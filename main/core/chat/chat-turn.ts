@@ -9,7 +9,7 @@ import type { ContextInjection } from './context-injection.js';
 import type { ConversationCompaction } from './conversation-compaction.js';
 import type { LiveTurn } from './live-turn.js';
 import type { MemoryChanges } from './memory-changes.js';
-import type { TurnRecall } from './turn-recall.js';
+import type { RecallItem, TurnRecall } from './turn-recall.js';
 import { hasToolResults } from './turn-records.js';
 import type { ConversationHost } from './conversation-host.js';
 
@@ -57,19 +57,15 @@ export class TurnRunner {
     const { host } = this;
     this.unsentPrompt = text ?? null;
     this.failedEnd = null;
-    if (!(await resolveApiKey(host.env))) {
-      this.fail({ kind: 'no_api_key', message: 'Add your Anthropic API key in Settings to start chatting.' });
-      return;
-    }
-    const agent = await host.agent();
-    const history = await host.history();
-    const freshSession = !history.some(isMessageRecord);
-    await host.compaction.ifDue(agent, signal);
-    // docs/memory.md#instructions: rebuilt at session start, and for a session resumed in this process (another day, an
-    // edited CLAUDE.md or MEMORY.md, the notes so far) before its first turn here.
-    const due = host.context.dueFor(freshSession);
-    if (due) await host.context.inject(agent, due);
-    const recall = text !== undefined && host.memory() && agent.switches.autoMemory ? await host.recall.forQuestion(agent, text, signal) : null;
+    // Until the answer starts, the vault's first scan of every file waits: at 10,000 files it would hold back
+    // this turn's own reads and its request (docs/memory.md#recall "Reading the folder").
+    const letGo = host.engines.holdVaultScan();
+    const begun = await this.begin(text, signal).catch((error: unknown) => {
+      letGo();
+      throw error;
+    });
+    if (!begun) return letGo();
+    const { agent, freshSession, recall } = begun;
     let recallPending = recall;
     let announced = false;
 
@@ -98,7 +94,10 @@ export class TurnRunner {
           void host.announceSessions();
         }
       },
-      onEvent: (event) => host.live.onAgentEvent(event),
+      onEvent: (event) => {
+        letGo();
+        host.live.onAgentEvent(event);
+      },
       attachToResult: (call, result) => host.context.instructionsOnRead(agent).forToolResult(call, result),
       recordedToolInput: agent.recordedToolInput,
       hooks: {
@@ -115,7 +114,7 @@ export class TurnRunner {
       signal,
       clock: host.clock,
       logger: host.logger,
-    });
+    }).finally(letGo);
     host.live.streamEnded();
     const error = result.status === 'error' && result.error && result.error.kind !== 'aborted' ? toChatError(result.error) : null;
     this.lastOutcome = { status: result.status, answer: result.text, usage: result.usage, error };
@@ -128,6 +127,25 @@ export class TurnRunner {
       this.failedEnd = { item: await this.endTurn('failed', `No answer — ${why}.`, retrying?.item.id), why };
     }
     void host.announceSessions();
+  }
+
+  /** What comes before the first request: the key, the agent, a compaction when due, the reminder block, recall. Null without a key. */
+  private async begin(text: string | undefined, signal: AbortSignal): Promise<{ agent: ConversationAgent; freshSession: boolean; recall: RecallItem | null } | null> {
+    const { host } = this;
+    if (!(await resolveApiKey(host.env))) {
+      this.fail({ kind: 'no_api_key', message: 'Add your Anthropic API key in Settings to start chatting.' });
+      return null;
+    }
+    const agent = await host.agent();
+    const history = await host.history();
+    const freshSession = !history.some(isMessageRecord);
+    await host.compaction.ifDue(agent, signal);
+    // docs/memory.md#instructions: rebuilt at session start, and for a session resumed in this process (another day, an
+    // edited CLAUDE.md or MEMORY.md, the notes so far) before its first turn here.
+    const due = host.context.dueFor(freshSession);
+    if (due) await host.context.inject(agent, due);
+    const recall = text !== undefined && host.memory() && agent.switches.autoMemory ? await host.recall.forQuestion(agent, text, signal) : null;
+    return { agent, freshSession, recall };
   }
 
   /** The error shows once the turn has ended (the last update of the turn). */

@@ -41,6 +41,15 @@ export class MemoryEngines {
   }
 
   /**
+   * Holds the vault watcher's first scan of every file while a turn gets to its answer: at 10,000
+   * memories that scan fills the I/O threads the turn's own reads wait behind (docs/memory.md#recall
+   * "Reading the folder"). Returns the release.
+   */
+  holdVaultScan(): () => void {
+    return this.deps.memoryFiles?.holdScan?.() ?? (() => undefined);
+  }
+
+  /**
    * The recall of one memory folder, kept across turns and sessions: its scan re-reads only changed
    * files and its local index is updated rather than rebuilt. A change of the recall settings starts afresh.
    */

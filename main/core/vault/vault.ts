@@ -56,6 +56,10 @@ export class Vault {
   /** The vault's own writes (edit, create, rename, delete, Undo, restore), one at a time. */
   private readonly mutations = new Sequencer();
   private watching: Promise<void> = Promise.resolve();
+  /** Resolves `watching` once the put-off watcher has started and caught up (or the vault closed first). */
+  private watchingDone: ((started?: Promise<void>) => void) | null = null;
+  /** Holders that want the watcher's first scan put off (`holdWatching`). */
+  private watchHolds = 0;
   /** The watcher runs and its catch-up pass is done: the catalog follows the files (see `catalogLive`). */
   private catalogIsLive = false;
   private closing = false;
@@ -129,6 +133,18 @@ export class Vault {
   async open(): Promise<void> {
     this.closing = false;
     this.setState('opening');
+    // Whoever waits for the watcher from now on waits for this opening's (see `startWatchingWhenFree`).
+    if (this.options.watch ?? true) this.watching = new Promise((resolve) => (this.watchingDone = resolve));
+    try {
+      await this.openCatalog();
+    } catch (error) {
+      this.watchingDone?.();
+      this.watchingDone = null;
+      throw error;
+    }
+  }
+
+  private async openCatalog(): Promise<void> {
     const exists = await fs.stat(this.root).then((s) => s.isDirectory(), () => false);
     if (!exists) throw new AppFailure('not_found', `The vault folder ${this.root} does not exist`);
     const useCache = this.options.useCache ?? true;
@@ -138,27 +154,7 @@ export class Vault {
     this.setState('ready');
     if (loaded.dirty && useCache) this.cacheSaver.schedule();
     if (this.options.watch ?? true) {
-      // The watcher starts once searchable (its own 10,000-file scan would slow the first one down);
-      // whatever changed in between is caught by one reconcile pass when it is ready.
-      this.watcher = new VaultWatcher({
-        root: this.root,
-        writeFinishMs: this.cfg().writeFinishMs,
-        logger: this.options.logger,
-        factory: this.options.watcherFactory,
-        onEvent: (event) => this.enqueue(() => this.changes.onRawEvent(event)),
-        onState: (state) => this.enqueue(() => this.onWatcherState(state)),
-      });
-      this.watching = this.watcher
-        .start()
-        .then(() =>
-          this.enqueue(async () => {
-            this.changes.emitDifferences(await reconcile(this.root, this.index, this.cfg().maxFileBytes));
-            this.catalogIsLive = true;
-            // Project watchers start with the root's, once the vault is searchable.
-            this.projects.startWatching();
-            await this.projects.sync();
-          }),
-        );
+      this.startWatchingWhenFree();
       // The app's vault works out Health's per-file facts once it is idle, so the panel opens fast.
       this.warmTimer = setTimeout(() => void this.indexEdits.health().catch(() => undefined), HEALTH_WARM_MS);
       this.warmTimer.unref();
@@ -182,6 +178,54 @@ export class Vault {
     return this.currentState === 'closed' ? Promise.resolve() : this.enqueue(() => this.projects.sync());
   }
 
+  /**
+   * Puts off the watcher's start while something that must answer fast runs: its first scan stats every
+   * file, and at 10,000 of them it fills the I/O threads a chat turn's own reads wait behind
+   * (docs/memory.md#recall "Reading the folder"). Until it runs, the catalog is not live and recall checks
+   * each file itself; whatever changed meanwhile is caught by the catch-up pass. Returns the release
+   * (calling it again does nothing).
+   */
+  holdWatching(): () => void {
+    this.watchHolds++;
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      this.watchHolds--;
+      this.startWatchingWhenFree();
+    };
+  }
+
+  /**
+   * The watcher starts once searchable (its own 10,000-file scan would slow the first one down) and
+   * nothing holds it off; whatever changed in between is caught by one reconcile pass when it is ready.
+   */
+  private startWatchingWhenFree(): void {
+    const done = this.watchingDone;
+    if (!done || this.watchHolds > 0 || this.currentState === 'opening' || this.closing) return;
+    this.watchingDone = null;
+    this.watcher = new VaultWatcher({
+      root: this.root,
+      writeFinishMs: this.cfg().writeFinishMs,
+      logger: this.options.logger,
+      factory: this.options.watcherFactory,
+      onEvent: (event) => this.enqueue(() => this.changes.onRawEvent(event)),
+      onState: (state) => this.enqueue(() => this.onWatcherState(state)),
+    });
+    const started = this.watcher
+      .start()
+      .then(() =>
+        this.enqueue(async () => {
+          this.changes.emitDifferences(await reconcile(this.root, this.index, this.cfg().maxFileBytes));
+          this.catalogIsLive = true;
+          // Project watchers start with the root's, once the vault is searchable.
+          this.projects.startWatching();
+          await this.projects.sync();
+        }),
+      );
+    done(started);
+  }
+
   /** Resolves once the watcher has finished its initial scan (and the catch-up pass ran). */
   whenWatching(): Promise<void> {
     return this.watching;
@@ -195,6 +239,9 @@ export class Vault {
 
   async close(): Promise<void> {
     this.closing = true;
+    // A watcher still put off never starts: those waiting for it are let go.
+    this.watchingDone?.();
+    this.watchingDone = null;
     if (this.warmTimer) clearTimeout(this.warmTimer);
     this.catalogIsLive = false;
     await this.watcher?.close();

@@ -5,15 +5,20 @@ import { defaultMemoryConfig } from '../../../../common/config.js';
 import { MemoryRecall } from '../../../../main/core/auto-memory/memory-recall.js';
 import { VaultMemorySource } from '../../../../main/core/auto-memory/memory-source.js';
 import { createServices, type Services } from '../../../../main/core/services.js';
+import { prepareChat, TEST_API_KEY } from '../../../e2e/support/chat-app.js';
+import { startFakeAnthropic, text, type FakeAnthropic } from '../../../fakes/anthropic-server/index.js';
 import { tempDir } from '../../../support/temp-dir.js';
 import { testLogger } from '../../../support/test-logger.js';
 import { memoryText, openVault, waitFor } from '../vault/vault-helpers.js';
 import { writeWalrusMemories } from './walrus-memories.js';
 
 let services: Services | null = null;
+let fake: FakeAnthropic | null = null;
 afterEach(async () => {
   await services?.close();
   services = null;
+  await fake?.close();
+  fake = null;
 });
 
 const recallOf = (memoryDir: string, source: VaultMemorySource) =>
@@ -69,5 +74,43 @@ describe('recall’s warm-up (docs/memory.md#recall "Reading the folder")', () =
     expect((await ask()).memories[0]?.relPath).toBe('note_0.md');
     await warming;
     expect((await ask()).memories[0]?.relPath).toBe('note_0.md');
+  });
+
+  it('keeps the vault watcher’s first scan off until the first answer starts, then starts it', async () => {
+    const isSelector = (r: { system?: unknown }) => JSON.stringify(r.system ?? '').includes('You pick memory files');
+    let watchingAtFirstByte: boolean | null = null;
+    fake = await startFakeAnthropic({
+      strict: true,
+      // The answer takes half a second to start: long enough for a small vault's watcher to be running, were it not held.
+      respond: (r) => (isSelector(r) ? text('{"selected_memories": []}') : { ...text('Noted.'), firstByteDelayMs: 500 }),
+    });
+    const appDataDir = await tempDir('strata-hold-app-');
+    const vaultRoot = await tempDir('strata-hold-vault-');
+    const project = await tempDir('strata-hold-project-');
+    const cli = await createServices({ appDataDir, vaultRoot, shell: 'cli', logger: testLogger().logger, env: {} });
+    await prepareChat(cli, { project, baseUrl: fake.url });
+    const opened = cli.vault().projects.list()[0]!.path;
+    await writeWalrusMemories((await cli.vault().sessions.paths(opened)).memoryDir, 30);
+    await cli.close();
+
+    services = await createServices({ appDataDir, vaultRoot, shell: 'host', logger: testLogger().logger, env: { ANTHROPIC_API_KEY: TEST_API_KEY } });
+    const vault = services.vault();
+    await vault.ready;
+    const { sessionId } = await vault.sessions.create(opened);
+    const firstToken = new Promise<void>((resolve) => {
+      const off = vault.chat.onDidStream((delta) => {
+        if (delta.sessionId !== sessionId) return;
+        off();
+        watchingAtFirstByte = vault.files.catalogLive;
+        resolve();
+      });
+    });
+    await vault.chat.session(opened, sessionId).send('what is walrus detail 3');
+    const watching = vault.files.whenWatching();
+    await firstToken;
+    expect(watchingAtFirstByte).toBe(false);
+    await vault.chat.session(opened, sessionId).idle();
+    await watching;
+    expect(vault.files.catalogLive).toBe(true);
   });
 });
