@@ -156,6 +156,8 @@ export interface IndexLineSkipped {
   maxLines: number;
   maxChars: number;
   projectSlug: string;
+  /** The team's index (`memory/team/MEMORY.md`): the tidy-up does not work on it, so the user shortens it. */
+  team: boolean;
 }
 
 /** A file the user wrote or restored, with the index line that did not fit, if one did not. */

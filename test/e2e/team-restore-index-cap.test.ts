@@ -20,7 +20,8 @@ const notes = (n: number) => Array.from({ length: n }, (_, i) => `- [Note ${i}](
 /**
  * Restore, under Recently deleted, of a team memory a teammate deleted, at a full team MEMORY.md
  * (docs/memory.md#vault-upkeep): the memory is back, the team index is left as it is, and the toast
- * names the cap and offers the tidy-up, as New memory's does. Lee, the teammate, is a headless engine.
+ * names the cap and, since the tidy-up works on the user's own memories only, offers the team MEMORY.md
+ * to shorten. Lee, the teammate, is a headless engine.
  */
 describe.skipIf(!hasChromium)('restoring a teammate’s deletion at a full team index, in Chromium', () => {
   const browser = useBrowser();
@@ -74,12 +75,15 @@ describe.skipIf(!hasChromium)('restoring a teammate’s deletion at a full team 
     await page.getByRole('listitem').filter({ hasText: 'oncall.md' }).getByRole('button', { name: 'Restore' }).click();
     const toast = page.locator('.toast');
     await toast
-      .getByText('Restored oncall.md; it will be shared again on the next sync. It is not listed in MEMORY.md: the index is full, and the agent reads only its first 200 lines')
+      .getByText('Restored oncall.md; it will be shared again on the next sync. It is not listed in the team MEMORY.md: the index is full, and the agent reads only its first 200 lines')
       .waitFor();
     expect(await fs.readFile(path.join(danaDir, 'oncall.md'), 'utf8')).toBe(ONCALL);
     expect(await fs.readFile(path.join(danaDir, 'MEMORY.md'), 'utf8')).toBe(full);
-    await toast.getByRole('button', { name: 'Tidy memory in the Inbox' }).click();
-    await page.getByRole('region', { name: 'Review inbox' }).getByRole('button', { name: 'Tidy memory now' }).waitFor();
+    await toast.getByText('The tidy-up works on your own memories, not the team’s: shorten the team MEMORY.md to make room.').waitFor();
+    await toast.getByRole('button', { name: 'Open the team MEMORY.md' }).click();
+    await page.locator('#file-title').waitFor();
+    await page.screenshot({ path: path.join(process.env.STRATA_SHOTS ?? '/tmp', 'team-index-open.png') });
+    expect(await page.evaluate(() => document.querySelector('#file-title')?.textContent)).toContain('MEMORY');
     expect(errors).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import { cleanup, render, screen, waitFor, within } from '@testing-library/react
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HealthFixKind, HealthProblem } from '../../common/domain/vault';
-import { createFakeApi, startFakeMain } from './support/fake-api';
+import { createFakeApi, startFakeMain, type FakeHandlers } from './support/fake-api';
 import { healthReport } from './support/health-report';
 
 afterEach(cleanup);
@@ -19,9 +19,10 @@ const problem = (kind: HealthFixKind, path: string, fix: string): HealthProblem 
 });
 
 /** A main that forgets what it fixed (or all of a kind when no paths are given), as the real fix does. */
-function vaultWith(initial: HealthProblem[], refuse: string[] = []) {
+function vaultWith(initial: HealthProblem[], refuse: string[] = [], more: FakeHandlers = {}) {
   let problems = initial;
   return createFakeApi({
+    ...more,
     'vault:health': () => healthReport(problems),
     'vault:health-fix': ({ kind, paths }) => {
       const hit = (p: HealthProblem) => p.kind === kind && (!paths || paths.includes(p.path));
@@ -92,5 +93,27 @@ describe('Health problems', () => {
     await screen.findByText('Repaired the header of 1 memory. Could not fix locked.md: the file is read-only.');
     await waitFor(() => expect(screen.getAllByRole('button', { name: /^Repair the frontmatter:/ })).toHaveLength(1));
     expect(screen.getByRole('button', { name: 'Repair the frontmatter: locked · p' })).toBeTruthy();
+  });
+
+  it('points a full team index at the team MEMORY.md, for the tidy-up works on the user’s own memories only', async () => {
+    const team = (kind: HealthProblem['kind'], path: string, fix: string, next?: 'tidy'): HealthProblem => ({ ...problem(kind as HealthFixKind, path, fix), team: true, ...(next ? { next } : {}) });
+    const fake = vaultWith(
+      [
+        team('index-over-cap', 'projects/-p/memory/team/MEMORY.md', 'Open the team MEMORY.md'),
+        team('missing-from-index', 'projects/-p/memory/team/oncall.md', 'Add it to the index', 'tidy'),
+      ],
+      [],
+      { 'vault:read-file': ({ path }) => ({ meta: { path, title: 'MEMORY.md' }, text: '- [A](a.md) — a\n', hash: 'h' }) as never },
+    );
+    const useStore = await mount(fake);
+    await screen.findByText(/shortening the team index comes first/);
+    expect(screen.queryByRole('button', { name: 'Tidy memory in the Inbox' })).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: /^Open the team MEMORY\.md:/ }));
+    await waitFor(() => expect(useStore.getState().selectedPath).toBe('projects/-p/memory/team/MEMORY.md'));
+    expect(useStore.getState().view).toBe('vault');
+    // The section's own button goes to the same file.
+    useStore.getState().setScreen('chat');
+    await userEvent.click(screen.getByRole('button', { name: 'Open the team MEMORY.md' }));
+    await waitFor(() => expect(useStore.getState().view).toBe('vault'));
   });
 });

@@ -30,9 +30,9 @@ export async function addRestoredIndexLine(teamDir: string, key: string, text: s
   return skippedTeamIndexLine(teamDir, fit.limit ?? 'lines', caps);
 }
 
-/** What the user hears when a team index line was left out: the cap, and the project whose tidy-up is offered. */
+/** What the user hears when a team index line was left out: the cap, and the project whose team index it is. */
 export function skippedTeamIndexLine(teamDir: string, limit: IndexLineSkipped['limit'], caps: IndexCaps): IndexLineSkipped {
   // `<vault>/projects/<slug>/memory/team`: the slug names the project.
   const projectSlug = path.basename(path.dirname(path.dirname(path.resolve(teamDir))));
-  return { limit, maxLines: caps.indexMaxLines, maxChars: caps.indexMaxChars, projectSlug };
+  return { limit, maxLines: caps.indexMaxLines, maxChars: caps.indexMaxChars, projectSlug, team: true };
 }

@@ -62,6 +62,8 @@ export class HealthCache {
 }
 
 const DAY_MS = 86_400_000;
+/** The tidy-up works on a project's own memories, not the team's: a full team index is shortened by hand. */
+const TEAM_INDEX_FIX = 'Open the team MEMORY.md';
 const KIND_ORDER: readonly HealthProblemKind[] = healthProblemKinds;
 
 /**
@@ -143,7 +145,7 @@ export async function computeHealth(input: HealthInput): Promise<HealthReport> {
   for (const { projectSlug, team, view } of input.indexes) {
     const dir = memoryDir(projectSlug, team);
     const over = overCapMessage(view.headroom);
-    if (over) problems.push({ kind: 'index-over-cap', path: `${dir}/MEMORY.md`, projectSlug, team, message: over, fix: 'Tidy memory in the Inbox' });
+    if (over) problems.push({ kind: 'index-over-cap', path: `${dir}/MEMORY.md`, projectSlug, team, message: over, fix: team ? TEAM_INDEX_FIX : 'Tidy memory in the Inbox' });
     for (const l of view.lines.filter((x) => x.broken)) {
       problems.push({
         kind: 'broken-pointer', path: `${dir}/${l.target}`, projectSlug, team,

@@ -109,7 +109,7 @@ export class MemoryIndexEdits {
       if (parseIndex(t).some((l) => l.target === target)) return null;
       const fit = typeof line === 'string' ? appendLinesThatFit(t, [line], caps) : addLinesThatFit(t, [{ target, ...line }], caps);
       if (fit.added > 0) return fit.text;
-      skipped = { limit: fit.limit ?? 'lines', maxLines: caps.indexMaxLines, maxChars: caps.indexMaxChars, projectSlug: dir.split('/')[1]! };
+      skipped = { limit: fit.limit ?? 'lines', maxLines: caps.indexMaxLines, maxChars: caps.indexMaxChars, projectSlug: dir.split('/')[1]!, team: dir.endsWith('/team') };
       return null;
     });
     return skipped;

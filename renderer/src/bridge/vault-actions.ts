@@ -19,6 +19,12 @@ function take<T>(result: Result<T>): T | null {
  * Opens a vault file; a transcript opens as its conversation in Chat (at `term`, when a search found it),
  * or read-only as its records when its project is not open — never as a file to edit.
  */
+/** Shows a vault file from anywhere in the app (a toast's action, Health): the vault screen with the file open. */
+export function showFile(path: string): void {
+  useStore.getState().setScreen('vault');
+  void openFile(path);
+}
+
 export async function openFile(path: string, term?: string): Promise<void> {
   if (isTranscriptPath(path)) {
     if (!(await openConversationFile(path, term))) useStore.getState().setRawTranscript(path);
@@ -71,7 +77,7 @@ export async function createMemory(input: {
   await loadFiles();
   useStore.getState().select(file.meta.path);
   useStore.getState().setOpen(file);
-  if (indexSkipped) useStore.getState().showToast(indexSkippedToast(`Saved “${file.meta.title}”.`, indexSkipped));
+  if (indexSkipped) useStore.getState().showToast(indexSkippedToast(`Saved “${file.meta.title}”.`, indexSkipped, showFile));
   return true;
 }
 
@@ -102,7 +108,7 @@ export async function deleteFile(path: string, { stay = false } = {}): Promise<v
         if (restored) {
           await loadFiles();
           await openFile(restored.restored);
-          if (restored.indexSkipped) useStore.getState().showToast(indexSkippedToast(`Brought back ${path.split('/').pop()}.`, restored.indexSkipped));
+          if (restored.indexSkipped) useStore.getState().showToast(indexSkippedToast(`Brought back ${path.split('/').pop()}.`, restored.indexSkipped, showFile));
         }
       })(),
   });

@@ -14,7 +14,7 @@ import { restartStore } from '../../../renderer/src/store';
 
 type Answer<C extends InvokeChannel> = ResponseOf<C> | Result<ResponseOf<C>>;
 /** A handler may answer later (a promise), as main does over IPC. */
-type FakeHandlers = { [C in InvokeChannel]?: (request: RequestOf<C>) => Answer<C> | Promise<Answer<C>> };
+export type FakeHandlers = { [C in InvokeChannel]?: (request: RequestOf<C>) => Answer<C> | Promise<Answer<C>> };
 
 /**
  * The renderer's fake of main, derived from the contract like the preload is: every channel exists;

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { DeletedTeamFile } from '../../../../common/domain/team';
 import { api } from '../../bridge';
+import { showFile } from '../../bridge/vault-actions';
 import { useStore } from '../../store';
 import { formatDay } from '../../ui/dates';
 import { indexSkippedToast } from '../vault/index-skipped';
@@ -20,7 +21,7 @@ export function DeletedList({ project, lastSyncAt }: { project: string; lastSync
     if (r.ok) {
       setDeleted(r.value.deleted);
       const done = `Restored ${key}; it will be shared again on the next sync.`;
-      useStore.getState().showToast(r.value.indexSkipped ? indexSkippedToast(done, r.value.indexSkipped) : { text: done });
+      useStore.getState().showToast(r.value.indexSkipped ? indexSkippedToast(done, r.value.indexSkipped, showFile) : { text: done });
     } else useStore.getState().showError(r.error);
   };
   return (

@@ -1,6 +1,7 @@
 import type { ConsolidationChangeset } from '../../../../common/domain/consolidation';
 import type { Result } from '../../../../common/result';
 import { api } from '../../bridge';
+import { showFile } from '../../bridge/vault-actions';
 import { useStore } from '../../store';
 import { indexSkippedToast } from '../vault/index-skipped';
 
@@ -40,7 +41,7 @@ export async function undoItem(project: string, id: string, itemId: string): Pro
   const { indexSkipped, ...changeset } = undone;
   if (indexSkipped) {
     const item = changeset.items.find((i) => i.id === itemId);
-    useStore.getState().showToast(indexSkippedToast(`Brought back “${item?.title ?? 'the memory'}”.`, indexSkipped));
+    useStore.getState().showToast(indexSkippedToast(`Brought back “${item?.title ?? 'the memory'}”.`, indexSkipped, showFile));
   }
   return changeset;
 }

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { api } from '../../bridge';
-import { loadFiles, openFile } from '../../bridge/vault-actions';
+import { loadFiles, openFile, showFile } from '../../bridge/vault-actions';
 import { useStore } from '../../store';
 import { useFileName } from './file-name';
 import { formatDateTime } from '../../ui/dates';
@@ -27,7 +27,7 @@ export function DeletedPanel() {
     await loadFiles();
     await openFile(d.path);
     const done = `Restored “${result.value.meta.title}”.`;
-    useStore.getState().showToast(result.value.indexSkipped ? indexSkippedToast(done, result.value.indexSkipped) : { text: done });
+    useStore.getState().showToast(result.value.indexSkipped ? indexSkippedToast(done, result.value.indexSkipped, showFile) : { text: done });
   };
   return (
     <section aria-labelledby="deleted-heading">

@@ -1,15 +1,18 @@
 import { useEffect, useRef } from 'react';
 import type { HealthFixKind, HealthFixResult } from '../../../../common/domain/vault';
 import { api } from '../../bridge';
-import { useStore } from '../../store';
+import { showFile } from '../../bridge/vault-actions';
+import { makeRoom, TEAM_ROOM } from './make-room';
 
 /** What the last fix did, shown above the problems until the next one: its words, its Undo, its next step. */
 export interface FixNote {
   text: string;
   tone: 'ok' | 'warning';
   undoToken?: string;
-  /** The memory folder whose index is full: the note offers its tidy-up. */
+  /** The memory folder whose index is full: the note offers what makes room in it (`makeRoom`). */
   tidy?: string | null;
+  /** That index is the team's. */
+  team?: boolean;
 }
 
 const n = (x: number) => x.toLocaleString();
@@ -25,7 +28,8 @@ const done: Record<HealthFixKind, (x: number) => string> = {
 };
 
 /** The note for a fix's result (docs/memory.md#vault-upkeep): what was done, what did not fit in the index and why. */
-export function fixNote(kind: HealthFixKind, result: HealthFixResult, projectSlug: string | null): FixNote {
+export function fixNote(kind: HealthFixKind, result: HealthFixResult, projectSlug: string | null, team = false): FixNote {
+  const room = team ? TEAM_ROOM : 'Tidy memory to merge memories and make room.';
   const parts: string[] = [];
   if (result.fixed > 0 || !result.didNotFit) parts.push(done[kind](result.fixed));
   const over = result.didNotFit;
@@ -34,8 +38,8 @@ export function fixNote(kind: HealthFixKind, result: HealthFixResult, projectSlu
     const cap = over.limit === 'lines' ? `${n(over.maxLines)} lines` : `${n(over.maxChars)} characters`;
     parts.push(
       result.fixed > 0
-        ? `${plural(over.count, 'memory', 'memories')} did not fit: ${caps}, so more lines would never be seen. Tidy memory to merge memories and make room.`
-        : `None added: MEMORY.md is full — another line would pass the ${cap} the agent reads. Tidy memory to merge memories and make room.`,
+        ? `${plural(over.count, 'memory', 'memories')} did not fit: ${caps}, so more lines would never be seen. ${room}`
+        : `None added: MEMORY.md is full — another line would pass the ${cap} the agent reads. ${room}`,
     );
   }
   if (result.failed.length > 0) {
@@ -46,19 +50,7 @@ export function fixNote(kind: HealthFixKind, result: HealthFixResult, projectSlu
     text: parts.join(' '),
     tone: over || result.failed.length > 0 ? 'warning' : 'ok',
     ...(result.undoToken ? { undoToken: result.undoToken } : {}),
-    ...(over ? { tidy: projectSlug } : {}),
-  };
-}
-
-/** Opens the Inbox's tidy-up for the project whose memory folder is `projectSlug` (when it is open in Strata). */
-export function tidyTarget(projectSlug: string | null): (() => void) | null {
-  const s = useStore.getState();
-  const project = projectSlug ? s.projects.find((p) => p.memorySlug === projectSlug) : undefined;
-  if (!project) return null;
-  return () => {
-    const st = useStore.getState();
-    st.setActiveProject(project.path);
-    st.setPanel('review');
+    ...(over ? { tidy: projectSlug, team } : {}),
   };
 }
 
@@ -73,7 +65,7 @@ export async function undoFix(undoToken: string): Promise<FixNote> {
 }
 
 export function FixNoteView({ note, busy, onUndo }: { note: FixNote; busy: boolean; onUndo: () => void }) {
-  const tidy = note.tidy !== undefined ? tidyTarget(note.tidy) : null;
+  const tidy = note.tidy !== undefined ? makeRoom(note.tidy, note.team ?? false, showFile) : null;
   // The button clicked may be gone with the rows it fixed: the keyboard goes on from the result (Tab reaches Undo).
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => ref.current?.focus({ preventScroll: true }), [note]);
@@ -89,8 +81,8 @@ export function FixNoteView({ note, busy, onUndo }: { note: FixNote; busy: boole
           )}
           {/* Without its project open, the section below says how to get to the tidy-up. */}
           {tidy && (
-            <button type="button" className="button secondary small" disabled={busy} onClick={tidy}>
-              Tidy memory in the Inbox
+            <button type="button" className="button secondary small" disabled={busy} onClick={tidy.run}>
+              {tidy.label}
             </button>
           )}
         </div>

@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import type { HealthFixKind, HealthProblem, HealthProblemKind } from '../../../../common/domain/vault';
 import { api } from '../../bridge';
-import { deleteFile, openFile } from '../../bridge/vault-actions';
+import { deleteFile, openFile, showFile } from '../../bridge/vault-actions';
 import { useStore } from '../../store';
 import { useFileName } from './file-name';
 import { FirstRows } from './first-rows';
-import { fixNote, FixNoteView, tidyTarget, undoFix, type FixNote } from './health-fix-note';
+import { fixNote, FixNoteView, undoFix, type FixNote } from './health-fix-note';
+import { makeRoom } from './make-room';
 import { useProjectLabel } from './project-label';
 import './health.css';
 import '../shell/loading.css';
@@ -51,7 +52,10 @@ export function HealthProblems({ problems, onFixed }: { problems: readonly Healt
     const result = await api.invoke['vault:health-fix'](paths ? { kind, paths } : { kind });
     setBusy(null);
     if (!result.ok) useStore.getState().showError(result.error);
-    else setNote(fixNote(kind, result.value, rows.find((p) => !paths || paths.includes(p.path))?.projectSlug ?? null));
+    else {
+      const row = rows.find((p) => !paths || paths.includes(p.path));
+      setNote(fixNote(kind, result.value, row?.projectSlug ?? null, row?.team ?? false));
+    }
     onFixed();
   };
   const undo = async (undoToken: string) => {
@@ -77,7 +81,7 @@ export function HealthProblems({ problems, onFixed }: { problems: readonly Healt
         // Rows of a full index wait for a tidy-up: "Fix all" is for the others, the tidy-up for them.
         const fixable = rows.filter((p) => !p.next);
         const waiting = rows.find((p) => p.next === 'tidy');
-        const tidy = waiting ? tidyTarget(waiting.projectSlug) : null;
+        const tidy = waiting ? makeRoom(waiting.projectSlug, waiting.team, showFile) : null;
         return (
           <section key={kind} aria-labelledby={headingId} className="health-kind">
             <div className="health-kind-head">
@@ -100,15 +104,15 @@ export function HealthProblems({ problems, onFixed }: { problems: readonly Healt
                 </button>
               )}
               {tidy && (
-                <button type="button" className="button small secondary" disabled={locked} onClick={tidy}>
-                  Tidy memory in the Inbox
+                <button type="button" className="button small secondary" disabled={locked} onClick={tidy.run}>
+                  {tidy.label}
                 </button>
               )}
             </div>
             {waiting && (
               <p className="muted small">
                 {rows.length - fixable.length === 1 ? 'One memory waits' : `${(rows.length - fixable.length).toLocaleString()} memories wait`} for room in a full
-                index: the agent reads only its first lines, so a tidy-up that merges memories and shortens the index comes first.
+                index: the agent reads only its first lines, so {waiting.team ? 'shortening the team index' : 'a tidy-up that merges memories and shortens the index'} comes first.
                 {!tidy && ' Open its project in Chat to tidy it from the Inbox.'}
               </p>
             )}
@@ -122,7 +126,7 @@ export function HealthProblems({ problems, onFixed }: { problems: readonly Healt
                     busy={locked}
                     name={name}
                     label={label}
-                    onFix={p.next ? undefined : fixKind ? () => void fix(fixKind, rows, [p.path]) : tidyTarget(p.projectSlug)}
+                    onFix={p.next ? undefined : fixKind ? () => void fix(fixKind, rows, [p.path]) : (makeRoom(p.projectSlug, p.team, showFile)?.run ?? null)}
                   />
                 )}
               />

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { HistoryVersion } from '../../../../common/domain/vault';
 import { api } from '../../bridge';
-import { openFile } from '../../bridge/vault-actions';
+import { openFile, showFile } from '../../bridge/vault-actions';
 import { useStoreShallow, useStore } from '../../store';
 import { HistoryDiff } from './history-diff';
 import { versionWords, whenWords } from './history-words';
@@ -56,7 +56,7 @@ export function HistoryPanel() {
     const replaced = current.ok ? current.value.hash : null;
     await openFile(path);
     // A deleted memory brought back whose index line did not fit: that is the news (there was nothing to undo to).
-    if (result.value.indexSkipped) return useStore.getState().showToast(indexSkippedToast('Restored this version.', result.value.indexSkipped));
+    if (result.value.indexSkipped) return useStore.getState().showToast(indexSkippedToast('Restored this version.', result.value.indexSkipped, showFile));
     useStore.getState().showToast({
       text: 'Restored this version.',
       ...(replaced && replaced !== result.value.hash
