@@ -80,7 +80,7 @@ describe('undoing a tidy-up at a full MEMORY.md', () => {
   it('brings the deleted memory back, leaves the 200-line index as it is, and says which cap stopped its line', async () => {
     const t = await tidiedFullFolder();
     const undone = await t.consolidator.undo(t.changesetId, t.itemId);
-    expect(undone.indexSkipped).toEqual({ limit: 'lines', maxLines: 200, maxChars: 25_000, projectSlug: t.slug });
+    expect(undone.indexSkipped).toEqual({ limit: 'lines', maxLines: 200, maxChars: 25_000, projectSlug: t.slug, team: false });
     expect(undone.items.find((i) => i.id === t.itemId)!.status).toBe('undone');
     expect(await fs.readFile(path.join(t.dir, 'note-1.md'), 'utf8')).toContain('body 1');
     expect(await fs.readFile(path.join(t.dir, 'MEMORY.md'), 'utf8')).toBe(t.full);
@@ -91,7 +91,7 @@ describe('undoing a tidy-up at a full MEMORY.md', () => {
     await t.vault.close();
     const { vault: reopened } = await openVault(t.vaultRoot);
     const undone = await new Consolidator({ ...t.options, vault: reopened }).undo(t.changesetId, t.itemId);
-    expect(undone.indexSkipped).toEqual({ limit: 'lines', maxLines: 200, maxChars: 25_000, projectSlug: t.slug });
+    expect(undone.indexSkipped).toEqual({ limit: 'lines', maxLines: 200, maxChars: 25_000, projectSlug: t.slug, team: false });
     expect(await fs.readFile(path.join(t.dir, 'note-1.md'), 'utf8')).toContain('body 1');
     expect(await fs.readFile(path.join(t.dir, 'MEMORY.md'), 'utf8')).toBe(t.full);
   });

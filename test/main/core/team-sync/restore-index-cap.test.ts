@@ -45,7 +45,7 @@ describe('restoring a team memory a teammate deleted', () => {
   it('at a 200-line team index: the memory is back, the index is as it was, and the cap that stopped its line is returned', async () => {
     const { a, b, index } = await deletedByTeammate(200);
     const skipped = await b.engine.restoreDeleted('oncall.md');
-    expect(skipped).toEqual({ limit: 'lines', maxLines: 200, maxChars: 25_000, projectSlug: 'p' });
+    expect(skipped).toEqual({ limit: 'lines', maxLines: 200, maxChars: 25_000, projectSlug: 'p', team: true });
     expect(await b.read('oncall.md')).toBe(memory('On-call'));
     expect(await b.read('MEMORY.md')).toBe(index);
     await b.engine.sync();

@@ -32,7 +32,7 @@ describe('a memory the user writes or brings back, at a full MEMORY.md', () => {
     const { root, index } = await fullFolder(200);
     const { vault } = await openVault(root);
     const file = await vault.createMemory(newMemory);
-    expect(file.indexSkipped).toEqual({ limit: 'lines', maxLines: 200, maxChars: 25_000, projectSlug: SLUG });
+    expect(file.indexSkipped).toEqual({ limit: 'lines', maxLines: 200, maxChars: 25_000, projectSlug: SLUG, team: false });
     expect(await read(root, `${MEM}/project_launch.md`)).toContain('The launch is on Friday.');
     expect(await read(root, INDEX)).toBe(index);
   });
@@ -60,7 +60,7 @@ describe('a memory the user writes or brings back, at a full MEMORY.md', () => {
     expect(full.trimEnd().split('\n')).toHaveLength(200);
 
     const undone = await vault.undoDelete(deleted.undoToken);
-    expect(undone).toEqual({ restored: `${MEM}/note-0.md`, indexSkipped: { limit: 'lines', maxLines: 200, maxChars: 25_000, projectSlug: SLUG } });
+    expect(undone).toEqual({ restored: `${MEM}/note-0.md`, indexSkipped: { limit: 'lines', maxLines: 200, maxChars: 25_000, projectSlug: SLUG, team: false } });
     expect(await read(root, `${MEM}/note-0.md`)).toContain('body 0');
     expect(await read(root, INDEX)).toBe(full);
 
@@ -68,7 +68,7 @@ describe('a memory the user writes or brings back, at a full MEMORY.md', () => {
     await vault.createMemory({ ...newMemory, fileName: 'project_other.md', name: 'Other' });
     const [gone] = (await vault.listDeleted()).filter((d) => d.path === `${MEM}/note-1.md`);
     const restored = await vault.restore(gone!.path, gone!.hash);
-    expect(restored.indexSkipped).toEqual({ limit: 'lines', maxLines: 200, maxChars: 25_000, projectSlug: SLUG });
+    expect(restored.indexSkipped).toEqual({ limit: 'lines', maxLines: 200, maxChars: 25_000, projectSlug: SLUG, team: false });
     expect(await read(root, `${MEM}/note-1.md`)).toContain('body 1');
     expect((await read(root, INDEX)).trimEnd().split('\n')).toHaveLength(200);
   });
