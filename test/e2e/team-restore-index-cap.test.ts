@@ -10,6 +10,7 @@ import { testLogger } from '../support/test-logger.js';
 import type { TestApp } from './support/app.js';
 import { hasChromium, openPage, useBrowser } from './support/browser.js';
 import { startAppWithSite, startTeam } from './support/team-app.js';
+import { themedScreenshots } from './support/screenshots.js';
 import { signInToTeam } from './support/team-sign-in.js';
 
 const REPO = 'acme/site';
@@ -80,10 +81,12 @@ describe.skipIf(!hasChromium)('restoring a teammate’s deletion at a full team 
     expect(await fs.readFile(path.join(danaDir, 'oncall.md'), 'utf8')).toBe(ONCALL);
     expect(await fs.readFile(path.join(danaDir, 'MEMORY.md'), 'utf8')).toBe(full);
     await toast.getByText('The tidy-up works on your own memories, not the team’s: shorten the team MEMORY.md to make room.').waitFor();
+    await themedScreenshots(page, 'team-index-full-toast');
+    await page.setViewportSize({ width: 1200, height: 780 });
     await toast.getByRole('button', { name: 'Open the team MEMORY.md' }).click();
-    await page.locator('#file-title').waitFor();
-    await page.screenshot({ path: path.join(process.env.STRATA_SHOTS ?? '/tmp', 'team-index-open.png') });
-    expect(await page.evaluate(() => document.querySelector('#file-title')?.textContent)).toContain('MEMORY');
+    await page.locator('#file-title', { hasText: 'MEMORY.md' }).waitFor();
+    // The project's own memory folder is empty here: the MEMORY.md selected in the tree is the team's.
+    expect(await page.locator('[aria-current="true"]').textContent()).toContain('MEMORY.md');
     expect(errors).toEqual([]);
   });
 });

@@ -18,6 +18,8 @@ export interface VaultOptions {
   watch?: boolean;
   /** Load and save the search cache under `.strata/cache/` (default true). */
   useCache?: boolean;
+  /** The longest one `holdWatching` puts the watcher off, let go or not (default 5 s). */
+  watchHoldMs?: number;
   /** Delay before the cache is written after a change (default 5 s). */
   cacheSaveDelayMs?: number;
   /** The memory shape chosen in Settings, for memories the user creates (default the 2.1.88 shape). */

@@ -38,6 +38,11 @@ export type { VaultOptions } from './vault-context.js';
 
 /** How long after opening the app's vault fills Health's cache (after the first paint and search). */
 const HEALTH_WARM_MS = 5_000;
+/**
+ * A hold on the watcher ends by itself after this long: a turn whose model never answers (a server that
+ * accepts and stays silent) must not keep the vault from seeing edits until its request times out.
+ */
+const WATCH_HOLD_MS = 5_000;
 
 /**
  * One vault root (docs/memory.md#vault-upkeep): the catalog of its files, their full-text index, the watcher that
@@ -58,8 +63,8 @@ export class Vault {
   private watching: Promise<void> = Promise.resolve();
   /** Resolves `watching` once the put-off watcher has started and caught up (or the vault closed first). */
   private watchingDone: ((started?: Promise<void>) => void) | null = null;
-  /** Holders that want the watcher's first scan put off (`holdWatching`). */
-  private watchHolds = 0;
+  /** Holds on the watcher's first scan (`holdWatching`); each is armed to end by itself once searchable. */
+  private readonly watchHolds = new Set<{ arm(): void }>();
   /** The watcher runs and its catch-up pass is done: the catalog follows the files (see `catalogLive`). */
   private catalogIsLive = false;
   private closing = false;
@@ -183,17 +188,25 @@ export class Vault {
    * file, and at 10,000 of them it fills the I/O threads a chat turn's own reads wait behind
    * (docs/memory.md#recall "Reading the folder"). Until it runs, the catalog is not live and recall checks
    * each file itself; whatever changed meanwhile is caught by the catch-up pass. Returns the release
-   * (calling it again does nothing).
+   * (calling it again does nothing); a hold not let go ends by itself after `watchHoldMs`.
    */
   holdWatching(): () => void {
-    this.watchHolds++;
-    let held = true;
-    return () => {
-      if (!held) return;
-      held = false;
-      this.watchHolds--;
+    let expiry: NodeJS.Timeout | null = null;
+    const hold = {
+      // Counted from when the vault is searchable: an opening that takes long uses up no hold.
+      arm: () => {
+        expiry ??= setTimeout(release, this.options.watchHoldMs ?? WATCH_HOLD_MS);
+        expiry.unref();
+      },
+    };
+    const release = () => {
+      if (!this.watchHolds.delete(hold)) return;
+      if (expiry) clearTimeout(expiry);
       this.startWatchingWhenFree();
     };
+    this.watchHolds.add(hold);
+    if (this.currentState !== 'opening' && this.currentState !== 'closed') hold.arm();
+    return release;
   }
 
   /**
@@ -202,7 +215,9 @@ export class Vault {
    */
   private startWatchingWhenFree(): void {
     const done = this.watchingDone;
-    if (!done || this.watchHolds > 0 || this.currentState === 'opening' || this.closing) return;
+    if (!done || this.currentState === 'opening' || this.closing) return;
+    for (const hold of this.watchHolds) hold.arm();
+    if (this.watchHolds.size > 0) return;
     this.watchingDone = null;
     this.watcher = new VaultWatcher({
       root: this.root,

@@ -217,14 +217,26 @@ describe('applying a changeset', () => {
   });
 });
 
-/** Every file under `root` that holds `needle`. */
+/**
+ * Every file under `root` that holds `needle`. A write still landing (a history snapshot's temp file,
+ * renamed between the listing and the read) makes the walk start again, so its result is not missed.
+ */
 async function filesHolding(root: string, needle: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await fs.readdir(root, { withFileTypes: true, recursive: true })) {
-    const file = path.join(entry.parentPath, entry.name);
-    if (entry.isFile() && (await fs.readFile(file, 'latin1')).includes(needle)) out.push(file);
+  for (let walk = 0; ; walk++) {
+    const out: string[] = [];
+    let vanished = false;
+    for (const entry of await fs.readdir(root, { withFileTypes: true, recursive: true })) {
+      const file = path.join(entry.parentPath, entry.name);
+      if (!entry.isFile()) continue;
+      const text = await fs.readFile(file, 'latin1').catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT' || walk >= 10) throw error;
+        vanished = true;
+        return '';
+      });
+      if (text.includes(needle)) out.push(file);
+    }
+    if (!vanished) return out;
   }
-  return out;
 }
 
 describe('a tidy pass and secrets', () => {

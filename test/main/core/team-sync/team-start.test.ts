@@ -148,6 +148,8 @@ describe('team sync at start', () => {
     // The product's budget is 60 s; 1 s here, under the 20 s one try would wait on its own.
     const { app, project } = await restartedWithStoredSignIn(`http://127.0.0.1:${(hanging.address() as net.AddressInfo).port}`, { unansweredBudgetMs: 1000 });
     await expect.poll(() => statusesOf(app, project).at(-1)?.phase, { timeout: 10_000 }).toBe('offline');
+    // The engine says offline as the try ends; the next try is scheduled a moment later, and told then.
+    await expect.poll(async () => (await app.call('team:status', { project })).nextSyncAt, { timeout: 5_000 }).not.toBeNull();
     const status = await app.call('team:status', { project });
     expect(status.error).toBe('offline — changes stay pending (the team server did not answer within 1 s)');
     const next = Date.parse(status.nextSyncAt ?? '');

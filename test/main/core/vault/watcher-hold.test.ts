@@ -19,8 +19,8 @@ function settled(promise: Promise<unknown>): { done: boolean } {
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A watching vault over `root` (real chokidar), with `holds` holds taken before it opens; closed after the test. */
-function watchingVault(root: string, holds = 0) {
-  const vault = new Vault({ root, clock: { now: () => Date.now() }, logger: testLogger().logger, config: () => defaultMemoryConfig });
+function watchingVault(root: string, holds = 0, watchHoldMs?: number) {
+  const vault = new Vault({ root, clock: { now: () => Date.now() }, logger: testLogger().logger, config: () => defaultMemoryConfig, ...(watchHoldMs ? { watchHoldMs } : {}) });
   onTestFinished(() => vault.close());
   const letGo = Array.from({ length: holds }, () => vault.holdWatching());
   const changes: VaultChange[] = [];
@@ -54,6 +54,17 @@ describe('holding off the vault watcher (docs/memory.md#recall "Reading the fold
     // From then on the watcher follows the files.
     await fs.writeFile(path.join(memoryDir, 'c.md'), memoryText('C', 'Third', 'Three.'));
     await waitFor(() => changes.some((c) => c.path.endsWith('/c.md')), 'the watcher to report c.md');
+  });
+
+  it('ends a hold that is never let go by itself, counted from when the vault is searchable', async () => {
+    // As a turn whose model never answers: the vault must not stop seeing edits until its request times out.
+    const { vault } = watchingVault(await tempDir('strata-hold-expiry-'), 1, 400);
+    await vault.open();
+    const watching = settled(vault.whenWatching());
+    await pause(150);
+    expect(watching.done).toBe(false);
+    await vault.whenWatching();
+    expect(vault.catalogLive).toBe(true);
   });
 
   it('lets whoever waits for the watcher go when the vault closes while it is still held', async () => {
