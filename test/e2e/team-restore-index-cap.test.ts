@@ -85,8 +85,7 @@ describe.skipIf(!hasChromium)('restoring a teammate’s deletion at a full team 
     await page.setViewportSize({ width: 1200, height: 780 });
     await toast.getByRole('button', { name: 'Open the team MEMORY.md' }).click();
     await page.locator('#file-title', { hasText: 'MEMORY.md' }).waitFor();
-    // The project's own memory folder is empty here: the MEMORY.md selected in the tree is the team's.
-    expect(await page.locator('[aria-current="true"]').textContent()).toContain('MEMORY.md');
+    expect(await page.locator('.tree-file[aria-current="true"]').getAttribute('title')).toMatch(/\/memory\/team\/MEMORY\.md$/);
     expect(errors).toEqual([]);
   });
 });
