@@ -22,7 +22,6 @@ const problem = (kind: HealthFixKind, path: string, fix: string): HealthProblem 
 function vaultWith(initial: HealthProblem[], refuse: string[] = [], more: FakeHandlers = {}) {
   let problems = initial;
   return createFakeApi({
-    ...more,
     'vault:health': () => healthReport(problems),
     'vault:health-fix': ({ kind, paths }) => {
       const hit = (p: HealthProblem) => p.kind === kind && (!paths || paths.includes(p.path));
@@ -30,6 +29,7 @@ function vaultWith(initial: HealthProblem[], refuse: string[] = [], more: FakeHa
       problems = problems.filter((p) => !fixed.includes(p));
       return { fixed: fixed.length, failed: refuse.filter((path) => problems.some((p) => p.path === path && hit(p))).map((path) => ({ path, reason: 'the file is read-only' })) };
     },
+    ...more,
   });
 }
 
@@ -115,5 +115,19 @@ describe('Health problems', () => {
     useStore.getState().setScreen('chat');
     await userEvent.click(screen.getByRole('button', { name: 'Open the team MEMORY.md' }));
     await waitFor(() => expect(useStore.getState().view).toBe('vault'));
+  });
+
+  it('says a fix that did not fit the team index is the team MEMORY.md’s to shorten, and opens it', async () => {
+    const row: HealthProblem = { ...problem('missing-from-index', 'projects/-p/memory/team/oncall.md', 'Add it to the index'), team: true };
+    const fake = vaultWith([row], [], {
+      'vault:health-fix': () => ({ fixed: 0, failed: [], didNotFit: { count: 1, limit: 'lines', maxLines: 200, maxChars: 25_000 } }),
+      'vault:read-file': ({ path }) => ({ meta: { path, title: 'MEMORY.md' }, text: '', hash: 'h' }) as never,
+    });
+    const useStore = await mount(fake);
+    await userEvent.click(await screen.findByRole('button', { name: /^Add it to the index:/ }));
+    const note = await screen.findByRole('status');
+    expect(note.textContent).toContain('The tidy-up works on your own memories, not the team’s: shorten the team MEMORY.md to make room.');
+    await userEvent.click(within(note).getByRole('button', { name: 'Open the team MEMORY.md' }));
+    await waitFor(() => expect(useStore.getState().selectedPath).toBe('projects/-p/memory/team/MEMORY.md'));
   });
 });
