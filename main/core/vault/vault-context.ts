@@ -18,7 +18,7 @@ export interface VaultOptions {
   watch?: boolean;
   /** Load and save the search cache under `.strata/cache/` (default true). */
   useCache?: boolean;
-  /** The longest one `holdWatching` puts the watcher off, let go or not (default 5 s). */
+  /** The longest one `holdWatching` puts the watcher off, let go or not, counted from when the vault is searchable (default 5 s). */
   watchHoldMs?: number;
   /** Delay before the cache is written after a change (default 5 s). */
   cacheSaveDelayMs?: number;

@@ -15,16 +15,16 @@ function take<T>(result: Result<T>): T | null {
   return null;
 }
 
-/**
- * Opens a vault file; a transcript opens as its conversation in Chat (at `term`, when a search found it),
- * or read-only as its records when its project is not open — never as a file to edit.
- */
 /** Shows a vault file from anywhere in the app (a toast's action, Health): the vault screen with the file open. */
 export function showFile(path: string): void {
   useStore.getState().setScreen('vault');
   void openFile(path);
 }
 
+/**
+ * Opens a vault file; a transcript opens as its conversation in Chat (at `term`, when a search found it),
+ * or read-only as its records when its project is not open — never as a file to edit.
+ */
 export async function openFile(path: string, term?: string): Promise<void> {
   if (isTranscriptPath(path)) {
     if (!(await openConversationFile(path, term))) useStore.getState().setRawTranscript(path);
